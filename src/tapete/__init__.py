@@ -1,0 +1,3 @@
+"""tapete: Texas Hold'em dealt and refereed exactly by the rules."""
+
+__version__ = "0.1.0"

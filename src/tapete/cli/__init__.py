@@ -1,0 +1,58 @@
+"""The ``tapete`` command: one subcommand per module in this package.
+
+Each subcommand module defines ``add_arguments(parser)`` and ``run(args) -> int``; modules are
+imported only when their command runs, so ``tapete replay`` never pays for the web stack.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+COMMANDS: dict[str, tuple[str, str]] = {
+    "play": ("tapete.cli.play", "practise in the browser against five bots"),
+    "replay": ("tapete.cli.replay", "replay hand histories (PHH, PokerStars) and check them"),
+    "convert": ("tapete.cli.convert", "convert hand histories between PHH and PokerStars text"),
+    "equity": ("tapete.cli.equity", "equity of hands or ranges, exact or Monte Carlo"),
+    "bench": ("tapete.cli.bench", "measure the evaluator against its peers"),
+    "simulate": ("tapete.cli.simulate", "duplicate matches between bots"),
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="tapete", description="Texas Hold'em, refereed exactly.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    available: dict[str, object] = {}
+    wanted = (list(argv) if argv is not None else sys.argv[1:])[:1]
+    for name, (module_name, help_text) in COMMANDS.items():
+        p = sub.add_parser(name, help=help_text)
+        if wanted and wanted[0] != name:
+            continue
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name != module_name:
+                raise
+            continue
+        module.add_arguments(p)
+        available[name] = module
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    module = available.get(args.command)
+    if module is None:
+        print(f"tapete {args.command}: not available in this version", file=sys.stderr)
+        return 2
+    try:
+        return int(module.run(args))  # type: ignore[attr-defined]
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

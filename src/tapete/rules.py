@@ -1,0 +1,140 @@
+"""Room rules as one frozen object: structure, blinds, antes, straddle, caps, rake, display.
+
+Everything that varies between card rooms lives here, so the betting and pot code never reads
+a scattered flag. Amounts are integers of the table's smallest unit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+
+
+class Structure(StrEnum):
+    NO_LIMIT = "no-limit"
+    POT_LIMIT = "pot-limit"
+    FIXED_LIMIT = "fixed-limit"
+
+    @classmethod
+    def parse(cls, text: str) -> Structure:
+        key = text.strip().lower()
+        aliases = {"nl": cls.NO_LIMIT, "pl": cls.POT_LIMIT, "fl": cls.FIXED_LIMIT,
+                   "limit": cls.FIXED_LIMIT}
+        if key in aliases:
+            return aliases[key]
+        return cls(key)
+
+
+class MinRaise(StrEnum):
+    """How large the smallest raise is.
+
+    ``LAST_RAISE``: TDA Rule 45, a raise adds at least the largest full bet or raise increment
+    of the street (no-limit everywhere). ``LAST_BET``: a raise adds at least the largest bet
+    *total* of the street (the seeds' pot-limit rule: after a raise to 7 the smallest is to 14).
+    """
+
+    LAST_RAISE = "last-raise"
+    LAST_BET = "last-bet"
+
+
+class OddChip(StrEnum):
+    """Who gets the chips a split pot cannot divide."""
+
+    LEFT_OF_BUTTON = "left-of-button"  # first tied winner clockwise from the button, pot by pot
+
+
+class RulesError(ValueError):
+    """Room rules that cannot be played (a big blind of zero, a cap of one bet...)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The rules of one table.
+
+    ``ante`` is paid by every player, unless ``big_blind_ante`` is set: then the big blind pays
+    one ante for the whole table, of size ``ante``. ``straddle`` is a live third blind posted
+    under the gun (0 for none). Fixed-limit bets are ``small_bet`` (preflop, flop) and
+    ``big_bet`` (turn, river); they default to the big blind and twice the big blind.
+    ``bet_cap`` counts bets per street (preflop the big blind is the first), ``None`` for no cap.
+    ``rake_percent`` is a whole or decimal percentage given in basis points (``500`` = 5 %).
+    ``decimals``/``currency`` only change how amounts are shown.
+    """
+
+    structure: Structure = Structure.NO_LIMIT
+    small_blind: int = 1
+    big_blind: int = 2
+    ante: int = 0
+    big_blind_ante: bool = False
+    straddle: int = 0
+    small_bet: int = 0
+    big_bet: int = 0
+    bet_cap: int | None = 4
+    cap_heads_up: bool = True
+    min_raise: MinRaise | None = None
+    odd_chip: OddChip = OddChip.LEFT_OF_BUTTON
+    rake_bps: int = 0
+    rake_cap: int | None = None
+    no_flop_no_drop: bool = True
+    decimals: int = 0
+    currency: str = ""
+    extra: tuple[tuple[str, str], ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        if isinstance(self.structure, str) and not isinstance(self.structure, Structure):
+            object.__setattr__(self, "structure", Structure.parse(self.structure))
+        if isinstance(self.min_raise, str) and not isinstance(self.min_raise, MinRaise):
+            object.__setattr__(self, "min_raise", MinRaise(self.min_raise))
+        if self.big_blind <= 0:
+            raise RulesError("the big blind must be at least one chip")
+        if not 0 <= self.small_blind <= self.big_blind:
+            raise RulesError("the small blind must be between 0 and the big blind")
+        if self.ante < 0 or self.straddle < 0 or self.rake_bps < 0:
+            raise RulesError("antes, straddles and rake cannot be negative")
+        if self.straddle and self.straddle < self.big_blind:
+            raise RulesError("a straddle must be at least the big blind")
+        if self.bet_cap is not None and self.bet_cap < 2:
+            raise RulesError("a bet cap must allow at least a bet and a raise")
+        if self.rake_bps > 10_000:
+            raise RulesError("rake cannot be more than 100 %")
+        if self.structure is Structure.FIXED_LIMIT:
+            if not self.small_bet:
+                object.__setattr__(self, "small_bet", self.big_blind)
+            if not self.big_bet:
+                object.__setattr__(self, "big_bet", 2 * self.small_bet)
+
+    @property
+    def min_raise_rule(self) -> MinRaise:
+        if self.min_raise is not None:
+            return self.min_raise
+        return MinRaise.LAST_BET if self.structure is Structure.POT_LIMIT else MinRaise.LAST_RAISE
+
+    def fixed_bet(self, street: int) -> int:
+        """The fixed-limit bet size on ``street`` (0 preflop .. 3 river)."""
+        return self.small_bet if street < 2 else self.big_bet
+
+    def cap(self, players: int) -> int | None:
+        """The number of bets allowed per street with ``players`` dealt in, or None."""
+        if self.structure is not Structure.FIXED_LIMIT:
+            return None
+        if players == 2 and not self.cap_heads_up:
+            return None
+        return self.bet_cap
+
+    def rake(self, pot: int, saw_flop: bool) -> int:
+        if not self.rake_bps or (self.no_flop_no_drop and not saw_flop):
+            return 0
+        r = pot * self.rake_bps // 10_000
+        return r if self.rake_cap is None else min(r, self.rake_cap)
+
+    def with_(self, **changes: object) -> Rules:
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+    def describe(self) -> str:
+        name = {Structure.NO_LIMIT: "No-limit", Structure.POT_LIMIT: "Pot-limit",
+                Structure.FIXED_LIMIT: "Fixed-limit"}[self.structure]
+        s = f"{name} hold'em {self.small_blind}/{self.big_blind}"
+        if self.ante:
+            s += f", ante {self.ante}" + (" (big blind ante)" if self.big_blind_ante else "")
+        if self.straddle:
+            s += f", straddle {self.straddle}"
+        return s
