@@ -1,0 +1,904 @@
+"""One hand of hold'em: the state machine that deals, referees and settles it.
+
+The hand is pure: rules, seats and a deck (or cards given one deal at a time) go in, events
+come out. Every change of state goes through :meth:`Hand._apply`, so replaying the event list
+rebuilds the same state (:meth:`Hand.from_events`).
+
+Players are indexed 0..n-1 clockwise. ``button`` is the index of the player who acts last after
+the flop (with a dead button, the player right of the empty button seat). By default the
+players after the button post the small and big blind (heads-up: the button posts the small
+blind); a table or a hand history may give each player's blinds explicitly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from . import events as ev
+from .betting import Legal, options
+from .cards import Card, Deck, format_card, format_cards
+from .events import Event
+from .pots import Pot, build_pots, split, take_rake, uncalled
+from .rules import Rules, Structure
+from .text import Text, chips
+
+
+class Phase(StrEnum):
+    DEAL = "deal"  # waiting for cards (hole or board) to be dealt
+    BETTING = "betting"  # a player is to act
+    SHOWDOWN = "showdown"  # betting is over; hands are shown or mucked
+    DONE = "done"
+
+
+class HandError(ValueError):
+    """Something asked of the hand that the rules do not allow; the hand is unchanged."""
+
+    def __init__(self, message: Text, legal: Legal | None = None) -> None:
+        super().__init__(message.en)
+        self.message = message
+        self.legal = legal
+
+    def in_lang(self, lang: str) -> str:
+        return self.message.in_lang(lang)
+
+
+class IllegalAction(HandError):
+    """A betting action that is not legal now: says what was tried and what is legal."""
+
+
+class BooksError(AssertionError):
+    """Contributions did not equal awards + returns + rake: a bug, never a player's fault."""
+
+
+@dataclass(frozen=True, slots=True)
+class PotResult:
+    """A settled pot: its chips (after rake), who could win it, who won what."""
+
+    amount: int
+    eligible: tuple[int, ...]
+    winners: tuple[int, ...]
+    shares: tuple[tuple[int, int], ...]  # (player, chips) over all runs
+    rake: int
+
+
+_STREET_NAMES = (("preflop", "preflop"), ("flop", "flop"), ("turn", "turn"), ("river", "river"))
+
+
+def street_name(street: int, lang: str = "en") -> str:
+    return _STREET_NAMES[street][1 if lang == "es" else 0]
+
+
+class Hand:
+    """A hand in progress or finished. See the module docstring for the conventions."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        stacks: Sequence[int],
+        *,
+        button: int | None = None,
+        deck: Deck | Sequence[Card] | None = None,
+        blinds: Sequence[int] | None = None,
+        antes: Sequence[int] | None = None,
+        dead: Sequence[int] | None = None,
+        names: Sequence[str] | None = None,
+        seats: Sequence[int] | None = None,
+        hand_id: str = "",
+        auto_showdown: bool = False,
+        _record: bool = True,
+    ) -> None:
+        n = len(stacks)
+        if not 2 <= n <= 23:
+            raise HandError(Text(f"a hand needs 2 to 23 players, not {n}",
+                                 f"una mano necesita de 2 a 23 jugadores, no {n}"))
+        if any(not isinstance(s, int) or s <= 0 for s in stacks):
+            raise HandError(Text("every player needs a whole, positive number of chips",
+                                 "cada jugador necesita un número entero y positivo de fichas"))
+        self.rules = rules
+        self.n = n
+        self.starting_stacks = tuple(stacks)
+        self.button = (n - 1 if button is None else button) % n
+        self.names = tuple(names) if names is not None else tuple(f"p{i + 1}" for i in range(n))
+        self.seats = tuple(seats) if seats is not None else tuple(range(n))
+        self.hand_id = hand_id
+        self.auto_showdown = auto_showdown
+        if isinstance(deck, Deck):
+            all_cards = deck.cards()
+            self.deck: tuple[Card, ...] | None = all_cards[len(all_cards) - deck.remaining:]
+        else:
+            self.deck = tuple(deck) if deck is not None else None
+        self._deck_next = 0
+        self.blinds, self.antes, self.dead = self._forced(blinds, antes, dead)
+        self.events: list[Event] = []
+        # state, changed only by _apply
+        self.stacks = list(stacks)
+        self.bets = [0] * n
+        self.totals = [0] * n
+        self.folded = [False] * n
+        self.all_in = [False] * n
+        self.hole: list[tuple[Card, ...] | None] = [None] * n
+        self.dealt = [False] * n
+        self.boards: list[list[Card]] = [[]]
+        self.street = 0
+        self.phase = Phase.DEAL
+        self.actor: int | None = None
+        self.acted = [False] * n
+        self.reopen_at = [0] * n
+        self.level = 0
+        self.full_level = 0
+        self.increment = rules.big_blind
+        self.largest_bet = 0
+        self.bets_count = 0
+        self.aggressor: int | None = None
+        self.aggressor_street = -1
+        self.betting_over = False
+        self.shown: dict[int, tuple[Card, ...]] = {}
+        self.mucked: set[int] = set()
+        self.returned = [0] * n
+        self.won = [0] * n
+        self.rake = 0
+        self.results: list[PotResult] = []
+        self.saw_flop = False
+        if _record:
+            self._post_forced()
+            self._advance()
+
+    # ------------------------------------------------------------------ setup
+    def _forced(
+        self, blinds: Sequence[int] | None, antes: Sequence[int] | None,
+        dead: Sequence[int] | None,
+    ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+        n, r, b = self.n, self.rules, self.button
+        if blinds is None:
+            bl = [0] * n
+            sb = b if n == 2 else (b + 1) % n
+            bb = (sb + 1) % n
+            bl[sb] = r.small_blind
+            bl[bb] = r.big_blind
+            if r.straddle and n > 2:
+                bl[(bb + 1) % n] = r.straddle
+            blinds = bl
+        if antes is None:
+            an = [0] * n
+            if r.ante:
+                if r.big_blind_ante:
+                    an[max(range(n), key=lambda i: (blinds[i], (i - b - 1) % n))] = r.ante
+                else:
+                    an = [r.ante] * n
+            antes = an
+        dead = dead if dead is not None else [0] * n
+        for name, seq in (("blinds", blinds), ("antes", antes), ("dead", dead)):
+            if len(seq) != n or any(x < 0 for x in seq):
+                raise HandError(Text(f"{name}: one non-negative amount per player is needed",
+                                     f"{name}: hace falta una cantidad no negativa por jugador"))
+        return tuple(blinds), tuple(antes), tuple(dead)
+
+    def _post_forced(self) -> None:
+        n, b = self.n, self.button
+        order = [(b + 1 + k) % n for k in range(n)]
+        big = max(self.blinds) if any(self.blinds) else 0
+        live = sorted((x for x in self.blinds if x), reverse=True)
+        # regular antes first (a short stack pays the ante before the blind); a big-blind ante
+        # after the blind (TDA: the blind has priority)
+        bb_ante = self.rules.big_blind_ante
+        if not bb_ante:
+            for p in order:
+                if self.antes[p]:
+                    self._post(p, self.antes[p], ev.ANTE)
+        for p in order:
+            if self.dead[p]:
+                self._post(p, self.dead[p], ev.DEAD)
+        for p in order:
+            x = self.blinds[p]
+            if not x:
+                continue
+            if x == big and len(live) > 1 and live[0] > live[1] and x > self.rules.big_blind:
+                kind = ev.STRADDLE
+            elif x >= self.rules.big_blind:
+                kind = ev.BIG_BLIND
+            elif x == self.rules.small_blind:
+                kind = ev.SMALL_BLIND
+            else:
+                kind = ev.BLIND
+            self._post(p, x, kind)
+        if bb_ante:
+            for p in order:
+                if self.antes[p]:
+                    self._post(p, self.antes[p], ev.ANTE)
+
+    def _post(self, player: int, amount: int, kind: str) -> None:
+        paid = min(amount, self.stacks[player])
+        if paid > 0:
+            self._record(ev.Posted(player, paid, kind, paid == self.stacks[player]))
+
+    # ------------------------------------------------------------------ replay
+    @classmethod
+    def from_events(
+        cls, rules: Rules, stacks: Sequence[int], events: Sequence[Event], **setup: Any
+    ) -> Hand:
+        """Rebuild a hand by folding its events over the setup (no validation, no dealing)."""
+        hand = cls(rules, stacks, _record=False, **setup)
+        for e in events:
+            hand._apply(e)
+        return hand
+
+    def _record(self, event: Event) -> None:
+        self._apply(event)
+
+    # ------------------------------------------------------------------ the fold
+    def _apply(self, e: Event) -> None:
+        """The only place state changes. Replays call it with recorded events."""
+        self.events.append(e)
+        t = type(e)
+        if t is ev.Acted:
+            assert isinstance(e, ev.Acted)
+            self._apply_action(e)
+        elif t is ev.Posted:
+            assert isinstance(e, ev.Posted)
+            p = e.player
+            self.stacks[p] -= e.amount
+            self.totals[p] += e.amount
+            if e.kind != ev.DEAD and e.kind != ev.ANTE:
+                self.bets[p] += e.amount
+            if self.stacks[p] == 0:
+                self.all_in[p] = True
+        elif t is ev.HoleDealt:
+            assert isinstance(e, ev.HoleDealt)
+            self.hole[e.player] = e.cards
+            self.dealt[e.player] = True
+            if all(self.dealt):
+                self._open_betting(preflop=True)
+        elif t is ev.BoardDealt:
+            assert isinstance(e, ev.BoardDealt)
+            self.boards[e.run].extend(e.cards)
+            self.saw_flop = True
+            if not self.betting_over:
+                self.street = e.street
+                self._open_betting(preflop=False)
+            else:
+                self.street = max(self.street, e.street)
+                if all(len(b) == 5 for b in self.boards):
+                    self.phase = Phase.SHOWDOWN
+        elif t is ev.Returned:
+            assert isinstance(e, ev.Returned)
+            self.stacks[e.player] += e.amount
+            self.totals[e.player] -= e.amount
+            self.returned[e.player] += e.amount
+            if self.bets[e.player] >= e.amount:
+                self.bets[e.player] -= e.amount
+        elif t is ev.RunsChosen:
+            assert isinstance(e, ev.RunsChosen)
+            base = self.boards[0]
+            self.boards = [list(base) for _ in range(e.runs)]
+        elif t is ev.Shown:
+            assert isinstance(e, ev.Shown)
+            self.shown[e.player] = e.cards
+            self.hole[e.player] = e.cards
+        elif t is ev.Mucked:
+            assert isinstance(e, ev.Mucked)
+            self.mucked.add(e.player)
+        elif t is ev.Awarded:
+            assert isinstance(e, ev.Awarded)
+            self.stacks[e.player] += e.amount
+            self.won[e.player] += e.amount
+        elif t is ev.Raked:
+            assert isinstance(e, ev.Raked)
+            self.rake += e.amount
+        elif t is ev.Ended:
+            self.phase = Phase.DONE
+            self.actor = None
+
+    def _open_betting(self, preflop: bool) -> None:
+        n = self.n
+        if not preflop:
+            self.bets = [0] * n
+            self.level = self.full_level = self.largest_bet = 0
+            self.increment = self.rules.big_blind
+            self.bets_count = 0
+        self.acted = [False] * n
+        self.reopen_at = [0] * n
+        if preflop:
+            # a blind posted all-in short still makes the others face the full blind
+            big = max(self.blinds)
+            bb = self.rules.big_blind
+            self.level = self.full_level = self.largest_bet = big
+            self.increment = max(big, bb)
+            self.bets_count = (1 if big else 0) + len({x for x in self.blinds if x > bb})
+            # first to act: the player after the largest live blind (or after the button)
+            start = self.button
+            if big:
+                start = max(range(n), key=lambda i: (self.blinds[i], (i - self.button - 1) % n))
+        else:
+            start = self.button
+        self.phase = Phase.BETTING
+        self.actor = self._next_actor(start)
+        if self.actor is None:
+            self._close_street()
+
+    def _can_act(self, p: int) -> bool:
+        return not self.folded[p] and not self.all_in[p]
+
+    def _needs_action(self, p: int) -> bool:
+        if self.folded[p] or self.all_in[p]:
+            return False
+        if self.bets[p] < self.level:
+            # with nobody left to bet against, a player already matching every other
+            # player's chips has nothing to answer
+            if not any(self._can_act(q) for q in range(self.n) if q != p):
+                top = max((self.bets[q] for q in range(self.n) if q != p and not self.folded[q]),
+                          default=0)
+                return self.bets[p] < top
+            return True
+        if self.acted[p]:
+            return False
+        return any(self._can_act(q) for q in range(self.n) if q != p)
+
+    def _next_actor(self, after: int) -> int | None:
+        n = self.n
+        if sum(1 for f in self.folded if not f) < 2:
+            return None
+        for k in range(1, n + 1):
+            p = (after + k) % n
+            if self._needs_action(p):
+                return p
+        return None
+
+    def _apply_action(self, e: ev.Acted) -> None:
+        p = e.player
+        if e.action == ev.FOLD:
+            self.folded[p] = True
+        else:
+            self.stacks[p] -= e.added
+            self.bets[p] += e.added
+            self.totals[p] += e.added
+            if self.stacks[p] == 0:
+                self.all_in[p] = True
+            if e.to > self.level:
+                inc = e.to - self.level
+                rules = self.rules
+                if rules.structure is Structure.FIXED_LIMIT:
+                    full = 2 * inc >= rules.fixed_bet(self.street)
+                elif rules.min_raise_rule.value == "last-bet" and self.level > 0:
+                    full = inc >= max(self.largest_bet, rules.big_blind)
+                else:
+                    full = inc >= self.increment
+                if full:
+                    if inc > self.increment:
+                        self.increment = inc
+                    self.full_level = e.to
+                    if e.to > self.largest_bet:
+                        self.largest_bet = e.to
+                    self.bets_count += 1
+                self.level = e.to
+                self.aggressor = p
+                self.aggressor_street = self.street
+        self.acted[p] = True
+        self.reopen_at[p] = self.level + self._reopen_step()
+        nxt = self._next_actor(p)
+        self.actor = nxt
+        if nxt is None:
+            self._close_street()
+
+    def _reopen_step(self) -> int:
+        r = self.rules
+        if r.structure is Structure.FIXED_LIMIT:
+            return (r.fixed_bet(self.street) + 1) // 2
+        if r.min_raise_rule.value == "last-bet" and self.level > 0:
+            return max(self.largest_bet, r.big_blind)
+        return self.increment
+
+    def _close_street(self) -> None:
+        self.actor = None
+        alive = [p for p in range(self.n) if not self.folded[p]]
+        if len(alive) < 2:
+            self.phase = Phase.DEAL  # settles at once in _advance
+            self.betting_over = True
+            return
+        able = [p for p in alive if not self.all_in[p]]
+        if self.street == 3 or len(able) < 2:
+            self.betting_over = True
+        if self.street == 3:
+            self.phase = Phase.SHOWDOWN
+        else:
+            self.phase = Phase.DEAL
+
+    # ------------------------------------------------------------------ automatic steps
+    def _advance(self) -> None:
+        """Take the steps that need nobody's decision: returns, dealing from the deck, settling."""
+        while True:
+            if self.phase is Phase.DONE:
+                return
+            if self.phase is Phase.BETTING:
+                return
+            if all(self.dealt) and self._return_uncalled():
+                continue
+            alive = [p for p in range(self.n) if not self.folded[p]]
+            if len(alive) == 1 and all(self.dealt):
+                self._settle()
+                return
+            if self.phase is Phase.DEAL:
+                need = self.needs_cards()
+                if need is None or self.deck is None:
+                    return
+                kind, who, count = need
+                cards = self._draw(count)
+                if kind == "hole":
+                    self._record(ev.HoleDealt(who, cards))
+                else:
+                    self._record(ev.BoardDealt(self._street_for(who), cards, who))
+                continue
+            if self.phase is Phase.SHOWDOWN:
+                if self.auto_showdown:
+                    while not self._showdown_decided():
+                        self._decide_one()
+                if self._showdown_decided():
+                    self._settle()
+                return
+            return
+
+    def _return_uncalled(self) -> bool:
+        # called only between streets: once a street is closed nobody can call it any more
+        p, amount = uncalled(self.totals)
+        if amount:
+            self._record(ev.Returned(p, amount))
+            return True
+        return False
+
+    def _draw(self, count: int) -> tuple[Card, ...]:
+        assert self.deck is not None
+        if self._deck_next + count > len(self.deck):
+            raise HandError(Text("the deck ran out of cards", "la baraja se quedó sin cartas"))
+        out = self.deck[self._deck_next:self._deck_next + count]
+        self._deck_next += count
+        return out
+
+    def needs_cards(self) -> tuple[str, int, int] | None:
+        """What must be dealt next: ("hole", player, 2) or ("board", run, count), or None."""
+        if self.phase is not Phase.DEAL:
+            return None
+        if not all(self.dealt):
+            n = self.n
+            for k in range(n):
+                p = (self.button + 1 + k) % n
+                if not self.dealt[p]:
+                    return ("hole", p, 2)
+        if sum(1 for f in self.folded if not f) < 2:
+            return None
+        for run, board in enumerate(self.boards):
+            if len(board) < 5:
+                return ("board", run, 3 if not board else 1)
+        return None
+
+    def _street_for(self, run: int) -> int:
+        size = len(self.boards[run])
+        return 1 if size == 0 else size - 1
+
+    # ------------------------------------------------------------------ dealing by hand
+    def deal_hole(self, player: int, cards: Sequence[Card] | None = None) -> None:
+        """Deal a player's hole cards (None: face down, unknown) when the hand has no deck."""
+        need = self.needs_cards()
+        if need is None or need[0] != "hole":
+            raise HandError(Text("no hole cards are due now", "ahora no toca repartir cartas"))
+        if self.dealt[player]:
+            raise HandError(Text(f"{self.names[player]} already has cards",
+                                 f"{self.names[player]} ya tiene cartas"))
+        c = self._check_new_cards(cards, 2) if cards is not None else None
+        self._record(ev.HoleDealt(player, c))
+        self._advance()
+
+    def deal_board(self, cards: Sequence[Card]) -> None:
+        need = self.needs_cards()
+        if need is None or need[0] != "board":
+            raise HandError(Text("no board cards are due now",
+                                 "ahora no toca repartir cartas comunitarias"))
+        _, run, count = need
+        c = self._check_new_cards(cards, count)
+        self._record(ev.BoardDealt(self._street_for(run), c, run))
+        self._advance()
+
+    def _check_new_cards(self, cards: Sequence[Card], count: int) -> tuple[Card, ...]:
+        c = tuple(cards)
+        if len(c) != count:
+            raise HandError(Text(f"{count} cards are due, not {len(c)}",
+                                 f"tocan {count} cartas, no {len(c)}"))
+        seen = set(self.visible_cards())
+        for x in c:
+            if x in seen or c.count(x) > 1:
+                raise HandError(Text(f"{format_card(x)} is already in play",
+                                     f"{format_card(x)} ya está en juego"))
+        return c
+
+    def visible_cards(self) -> list[Card]:
+        out: list[Card] = []
+        for h in self.hole:
+            if h:
+                out.extend(h)
+        for b in self.boards:
+            out.extend(x for x in b if x not in out)
+        return out
+
+    def set_runs(self, runs: int) -> None:
+        """Run the rest of the board ``runs`` times (players agreed; only when nobody can bet)."""
+        if not self.betting_over or self.phase is not Phase.DEAL or len(self.boards) != 1 \
+                or len(self.boards[0]) == 5 or not 1 <= runs <= 4:
+            raise HandError(Text(
+                "the board can be run more than once only when betting is over",
+                "el tablero solo se puede repartir varias veces tras las apuestas"))
+        self._record(ev.RunsChosen(runs))
+        self._advance()
+
+    # ------------------------------------------------------------------ betting
+    def legal(self) -> Legal:
+        """The legal options of the player to act (raises HandError if nobody is to act)."""
+        p = self.actor
+        if p is None or self.phase is not Phase.BETTING:
+            raise HandError(Text("nobody is to act now", "ahora no le toca a nadie"))
+        n = self.n
+        opponent = False
+        for q in range(n):
+            if q != p and not self.folded[q] and not self.all_in[q]:
+                opponent = True
+                break
+        return options(
+            self.rules,
+            player=p,
+            street=self.street,
+            level=self.level,
+            full_level=self.full_level,
+            increment=self.increment,
+            largest_bet=self.largest_bet,
+            bets=self.bets_count,
+            players_dealt=n,
+            bet=self.bets[p],
+            stack=self.stacks[p],
+            pot=sum(self.totals),
+            may_raise=not self.acted[p] or self.level >= self.reopen_at[p],
+            opponent_can_act=opponent,
+        )
+
+    def _check_turn(self, player: int | None) -> Legal:
+        if self.phase is not Phase.BETTING or self.actor is None:
+            raise IllegalAction(Text("no betting action is possible now",
+                                     "ahora no se puede apostar"))
+        legal = self.legal()
+        if player is not None and player != self.actor:
+            who = self.names[self.actor]
+            raise IllegalAction(
+                Text(f"it is not {self.names[player]}'s turn: {who} is to act",
+                     f"no es el turno de {self.names[player]}: le toca a {who}"), legal)
+        return legal
+
+    def _refuse(self, tried_en: str, tried_es: str, legal: Legal, why: Text | None) -> None:
+        s = legal.summary()
+        en = f"{self.names[legal.player]} cannot {tried_en}"
+        es = f"{self.names[legal.player]} no puede {tried_es}"
+        if why is not None:
+            en += f" ({why.en})"
+            es += f" ({why.es})"
+        raise IllegalAction(Text(f"{en}. Legal: {s.en}.", f"{es}. Legal: {s.es}."), legal)
+
+    def fold(self, player: int | None = None) -> None:
+        legal = self._check_turn(player)
+        if not legal.fold:
+            self._refuse("fold", "retirarse", legal,
+                         Text("checking is free", "puede pasar sin coste"))
+        self._record(ev.Acted(legal.player, ev.FOLD, self.bets[legal.player], 0))
+        self._advance()
+
+    def check(self, player: int | None = None) -> None:
+        legal = self._check_turn(player)
+        if not legal.check:
+            self._refuse("check", "pasar", legal,
+                         Text(f"there is a bet of {self._c(self.level)} to call",
+                              f"hay una apuesta de {self._c(self.level, 'es')} que igualar"))
+        self._record(ev.Acted(legal.player, ev.CHECK, self.bets[legal.player], 0))
+        self._advance()
+
+    def call(self, player: int | None = None) -> None:
+        legal = self._check_turn(player)
+        if legal.check:
+            self._refuse("call", "igualar", legal,
+                         Text("there is no bet to call", "no hay apuesta que igualar"))
+        p = legal.player
+        self._record(ev.Acted(p, ev.CALL, legal.call_to, legal.call, legal.call_all_in))
+        self._advance()
+
+    def check_or_call(self, player: int | None = None) -> None:
+        legal = self._check_turn(player)
+        if legal.check:
+            self.check(player)
+        else:
+            self.call(player)
+
+    def raise_to(self, amount: int, player: int | None = None) -> None:
+        """Bet or raise to ``amount``, this street's total (never the chips added by a click)."""
+        legal = self._check_turn(player)
+        word_en, word_es = ("bet", "apostar") if legal.is_bet else ("raise to", "subir a")
+        valid = isinstance(amount, int) and not isinstance(amount, bool)
+        tried_en = f"{word_en} {self._c(amount) if valid else repr(amount)}"
+        tried_es = f"{word_es} {self._c(amount, 'es') if valid else repr(amount)}"
+        if not valid:
+            self._refuse(tried_en, tried_es, legal,
+                         Text("amounts are whole chips", "las cantidades son fichas enteras"))
+        if legal.min_to is None or legal.max_to is None:
+            self._refuse(tried_en, tried_es, legal, legal.explain_no_raise())
+            return
+        if amount < legal.min_to:
+            self._refuse(tried_en, tried_es, legal, legal.explain_min())
+        if amount > legal.max_to:
+            self._refuse(tried_en, tried_es, legal, legal.explain_max())
+        p = legal.player
+        added = amount - self.bets[p]
+        kind = ev.BET if legal.is_bet else ev.RAISE
+        self._record(ev.Acted(p, kind, amount, added, added == self.stacks[p]))
+        self._advance()
+
+    bet = raise_to
+
+    def act(self, action: str, amount: int | None = None, player: int | None = None) -> None:
+        """Generic entry point: "fold", "check", "call", "check_or_call", "bet"/"raise" + amount."""
+        a = action.lower().replace("-", "_")
+        if a == "fold":
+            self.fold(player)
+        elif a == "check":
+            self.check(player)
+        elif a == "call":
+            self.call(player)
+        elif a in ("check_or_call", "cc"):
+            self.check_or_call(player)
+        elif a in ("bet", "raise", "raise_to", "cbr"):
+            if amount is None:
+                legal = self._check_turn(player)
+                self._refuse(a, a, legal, Text("an amount is needed", "falta una cantidad"))
+                return
+            self.raise_to(amount, player)
+        else:
+            raise IllegalAction(Text(f"unknown action {action!r}",
+                                     f"acción desconocida {action!r}"))
+
+    def time_out(self, player: int | None = None) -> None:
+        """The player to act ran out of time: checked if checking is free, else folded."""
+        legal = self._check_turn(player)
+        p = legal.player
+        if legal.check:
+            self._record(ev.Acted(p, ev.CHECK, self.bets[p], 0, timed_out=True))
+        else:
+            self._record(ev.Acted(p, ev.FOLD, self.bets[p], 0, timed_out=True))
+        self._advance()
+
+    def _c(self, amount: int, lang: str = "en") -> str:
+        return chips(amount, self.rules.decimals, self.rules.currency, lang)
+
+    # ------------------------------------------------------------------ showdown
+    def showdown_order(self) -> list[int]:
+        """Who shows first: the last aggressor of the final betting round, else the first
+        player left of the button; then clockwise. Only players still to show or muck."""
+        n = self.n
+        first = (self.button + 1) % n
+        if self.aggressor is not None and self.aggressor_street == self.street \
+                and not self.folded[self.aggressor]:
+            first = self.aggressor
+        order = [(first + k) % n for k in range(n)]
+        return [p for p in order if not self.folded[p] and p not in self.shown
+                and p not in self.mucked]
+
+    def _showdown_open(self) -> bool:
+        return self.betting_over and self.phase in (Phase.DEAL, Phase.SHOWDOWN) and \
+            sum(1 for f in self.folded if not f) >= 2
+
+    def show(self, player: int, cards: Sequence[Card] | None = None) -> None:
+        """Show a hand (cards needed only when they were dealt face down in this record)."""
+        if not self._showdown_open() or self.folded[player] or player in self.shown \
+                or player in self.mucked:
+            raise HandError(Text(f"{self.names[player]} cannot show cards now",
+                                 f"{self.names[player]} no puede enseñar cartas ahora"))
+        known = self.hole[player]
+        if cards is None:
+            if known is None:
+                raise HandError(Text(f"{self.names[player]}'s cards are unknown: name them",
+                                     f"las cartas de {self.names[player]} son desconocidas"))
+            c = known
+        else:
+            c = tuple(cards)
+            if known is not None and sorted(c) != sorted(known):
+                raise HandError(Text(
+                    f"{self.names[player]} holds {format_cards(known)}, not {format_cards(c)}",
+                    f"{self.names[player]} tiene {format_cards(known)}, no {format_cards(c)}"))
+            if known is None:
+                c = self._check_new_cards(c, 2)
+        self._record(ev.Shown(player, c))
+        self._advance()
+
+    def muck(self, player: int) -> None:
+        """Give up the hand at showdown without showing (not the last player in a pot)."""
+        if not self._showdown_open() or self.folded[player] or player in self.shown \
+                or player in self.mucked:
+            raise HandError(Text(f"{self.names[player]} cannot muck now",
+                                 f"{self.names[player]} no puede tirar las cartas ahora"))
+        rest = [p for p in range(self.n) if p != player and not self.folded[p]
+                and p not in self.mucked]
+        if not rest:
+            raise HandError(Text("the last player in the hand cannot muck",
+                                 "el último jugador de la mano no puede tirar las cartas"))
+        self._record(ev.Mucked(player))
+        self._advance()
+
+    def _showdown_decided(self) -> bool:
+        return all(self.folded[p] or p in self.shown or p in self.mucked
+                   or self._uncontested(p) for p in range(self.n))
+
+    def _uncontested(self, p: int) -> bool:
+        """True when every other live player has mucked: p wins without showing."""
+        return all(q == p or self.folded[q] or q in self.mucked for q in range(self.n))
+
+    def settle(self) -> None:
+        """Finish the showdown automatically (see :meth:`_decide_one`)."""
+        if self.phase is not Phase.SHOWDOWN:
+            raise HandError(Text("there is no showdown to settle now",
+                                 "ahora no hay enfrentamiento que resolver"))
+        while not self._showdown_decided():
+            self._decide_one()
+        self._advance()
+
+    def _decide_one(self) -> None:
+        """The next player in showdown order shows a hand that can still win or tie a pot it
+        is in, or mucks one that cannot; a player all-in always shows (the cards are tabled)."""
+        from .evaluator import evaluate
+
+        p = self.showdown_order()[0]
+        hole = self.hole[p]
+        if hole is None:
+            raise HandError(Text(f"{self.names[p]}'s cards are unknown",
+                                 f"las cartas de {self.names[p]} son desconocidas"))
+        show = self.all_in[p] or not self.shown or not self._can_muck(p)
+        if not show:
+            mine = [evaluate(hole + tuple(b)) for b in self.boards]
+            for pot in self.pots():
+                if p not in pot.eligible:
+                    continue
+                rivals = [q for q in pot.eligible if q in self.shown]
+                if not rivals or any(
+                        all(mine[r] >= evaluate(self.shown[q] + tuple(b))
+                            for q in rivals) for r, b in enumerate(self.boards)):
+                    show = True
+                    break
+        if show:
+            self._record(ev.Shown(p, hole))
+        else:
+            self._record(ev.Mucked(p))
+
+    def _can_muck(self, p: int) -> bool:
+        return any(q != p and not self.folded[q] and q not in self.mucked for q in range(self.n))
+
+    # ------------------------------------------------------------------ settling
+    def pots(self) -> list[Pot]:
+        """The pots as they stand (uncalled chips not yet returned count in the last one)."""
+        return build_pots(self.totals, self.folded, self.all_in)
+
+    def _settle(self) -> None:
+        from .evaluator import evaluate
+
+        n = self.n
+        pots = take_rake(self.pots(), self.rules, self.saw_flop)
+        first = (self.button + 1) % n
+        runs = len(self.boards)
+        contenders = [p for p in range(n) if not self.folded[p] and p not in self.mucked]
+        strength: dict[tuple[int, int], int] = {}
+        if len(contenders) > 1:
+            for p in contenders:
+                h = self.hole[p]
+                if h is None:
+                    raise HandError(Text("a hand with unknown cards cannot be settled",
+                                         "no se puede resolver una mano con cartas desconocidas"))
+                for r, b in enumerate(self.boards):
+                    strength[p, r] = evaluate(h + tuple(b))
+        for i, pot in enumerate(pots):
+            if pot.rake:
+                self._record(ev.Raked(i, pot.rake))
+            eligible = [p for p in pot.eligible if p in contenders]
+            if not eligible:  # everyone eligible mucked: the pot goes to the live players
+                eligible = contenders
+            shares: dict[int, int] = {}
+            winners_all: set[int] = set()
+            per_run, odd = divmod(pot.amount, runs)
+            for r in range(runs):
+                amount = per_run + (odd if r == 0 else 0)
+                if len(eligible) == 1:
+                    winners = eligible
+                else:
+                    best = max(strength[p, r] for p in eligible)
+                    winners = [p for p in eligible if strength[p, r] == best]
+                for p, x in split(amount, winners, first, n).items():
+                    if x:
+                        self._record(ev.Awarded(i, p, x, r))
+                        shares[p] = shares.get(p, 0) + x
+                winners_all.update(winners)
+            self.results.append(PotResult(
+                pot.amount, pot.eligible, tuple(sorted(winners_all)),
+                tuple(sorted(shares.items())), pot.rake))
+        self._check_books()
+        self._record(ev.Ended(tuple(self.stacks)))
+
+    def _check_books(self) -> None:
+        put_in = sum(self.starting_stacks) - sum(self.stacks) + sum(self.won)
+        paid_out = sum(self.won) + self.rake
+        if sum(self.totals) != paid_out or put_in != sum(self.totals) + sum(self.won):
+            raise BooksError(f"books do not balance: contributions {sum(self.totals)}, "
+                             f"awards {sum(self.won)}, rake {self.rake}")
+        if sum(self.stacks) + self.rake != sum(self.starting_stacks):
+            raise BooksError("chips were created or lost")
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def done(self) -> bool:
+        return self.phase is Phase.DONE
+
+    @property
+    def board(self) -> list[Card]:
+        return self.boards[0]
+
+    def pot_total(self) -> int:
+        return sum(self.totals)
+
+    def net(self) -> list[int]:
+        """Each player's result: finishing stack minus starting stack."""
+        return [s - s0 for s, s0 in zip(self.stacks, self.starting_stacks, strict=True)]
+
+    def view(self, viewer: int | None) -> dict[str, Any]:
+        """What one seat may see (None: a spectator): others' hole cards only once shown."""
+        players = []
+        for p in range(self.n):
+            hole = self.hole[p]
+            visible = hole is not None and (p == viewer or p in self.shown)
+            players.append({
+                "name": self.names[p],
+                "seat": self.seats[p],
+                "stack": self.stacks[p],
+                "bet": self.bets[p],
+                "total": self.totals[p],
+                "folded": self.folded[p],
+                "all_in": self.all_in[p],
+                "cards": [format_card(c) for c in hole] if visible and hole else None,
+                "has_cards": self.dealt[p] and not self.folded[p] and p not in self.mucked,
+            })
+        out: dict[str, Any] = {
+            "hand_id": self.hand_id,
+            "phase": self.phase.value,
+            "street": self.street,
+            "button": self.button,
+            "players": players,
+            "boards": [[format_card(c) for c in b] for b in self.boards],
+            "pot": self.pot_total(),
+            "pots": [{"amount": x.amount, "eligible": list(x.eligible)} for x in self.pots()],
+            "actor": self.actor,
+            "you": viewer,
+        }
+        if viewer is not None and self.actor == viewer and self.phase is Phase.BETTING:
+            lg = self.legal()
+            out["legal"] = {
+                "fold": lg.fold, "check": lg.check, "call": lg.call, "call_to": lg.call_to,
+                "min_to": lg.min_to, "max_to": lg.max_to, "is_bet": lg.is_bet,
+                "min_reason": lg.explain_min().to_json(),
+                "max_reason": lg.explain_max().to_json(),
+            }
+        if self.done:
+            out["results"] = [
+                {"amount": r.amount, "eligible": list(r.eligible), "winners": list(r.winners),
+                 "shares": [list(s) for s in r.shares], "rake": r.rake}
+                for r in self.results]
+            out["returned"] = list(self.returned)
+            out["net"] = self.net()
+        return out
+
+    def events_for(self, viewer: int | None) -> list[Event]:
+        """The event list with the hole cards this viewer may not see hidden."""
+        out: list[Event] = []
+        for e in self.events:
+            if isinstance(e, ev.HoleDealt) and e.player != viewer:
+                out.append(ev.HoleDealt(e.player, None))
+            else:
+                out.append(e)
+        return out
