@@ -1,0 +1,1 @@
+"""Hand histories: one module per format, all reading to and writing from :class:`HandRecord`."""

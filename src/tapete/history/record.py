@@ -1,0 +1,43 @@
+"""A hand history in a format-neutral form, and its replay through the engine.
+
+Every reader (PHH, PokerStars text) produces :class:`HandRecord`; :func:`replay` drives a
+:class:`~tapete.hand.Hand` with it, so an illegal sequence in a file is reported, never
+silently accepted, and every writer starts from a replayed hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..cards import Card
+from ..rules import Rules
+
+# Steps: ("hole", player, cards | None), ("board", cards), ("act", player, "f"|"cc"|"cbr", to),
+# ("show", player, cards | None), ("muck", player), ("runs", count)
+Step = tuple[Any, ...]
+
+
+@dataclass(slots=True)
+class HandRecord:
+    rules: Rules
+    stacks: list[int]
+    steps: list[Step]
+    button: int | None = None
+    blinds: list[int] | None = None
+    antes: list[int] | None = None
+    dead: list[int] | None = None
+    names: list[str] | None = None
+    seats: list[int] | None = None
+    hand_id: str = ""
+    source: str = ""
+    finishing_stacks: list[int] | None = None
+    # what the file itself says about the settlement, for reconciliation (optional)
+    stated_pots: list[int] | None = None
+    stated_rake: int | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def cards_or_none(cards: Sequence[Card] | None) -> tuple[Card, ...] | None:
+    return tuple(cards) if cards is not None else None
