@@ -825,7 +825,7 @@ class Hand:
     def _check_books(self) -> None:
         put_in = sum(self.starting_stacks) - sum(self.stacks) + sum(self.won)
         paid_out = sum(self.won) + self.rake
-        if sum(self.totals) != paid_out or put_in != sum(self.totals) + sum(self.won):
+        if sum(self.totals) != paid_out or put_in != sum(self.totals):
             raise BooksError(f"books do not balance: contributions {sum(self.totals)}, "
                              f"awards {sum(self.won)}, rake {self.rake}")
         if sum(self.stacks) + self.rake != sum(self.starting_stacks):
