@@ -67,6 +67,13 @@ class PotResult:
 _STREET_NAMES = (("preflop", "preflop"), ("flop", "flop"), ("turn", "turn"), ("river", "river"))
 
 
+def _big_blind_player(blinds: Sequence[int], button: int) -> int:
+    """The player whose live blind the others face: the largest; among equal ones (a big
+    blind and a returning player's blind), the first after the button."""
+    n = len(blinds)
+    return max(range(n), key=lambda i: (blinds[i], -((i - button - 1) % n)))
+
+
 def street_name(street: int, lang: str = "en") -> str:
     return _STREET_NAMES[street][1 if lang == "es" else 0]
 
@@ -165,7 +172,7 @@ class Hand:
             an = [0] * n
             if r.ante:
                 if r.big_blind_ante:
-                    an[max(range(n), key=lambda i: (blinds[i], (i - b - 1) % n))] = r.ante
+                    an[_big_blind_player(blinds, b)] = r.ante
                 else:
                     an = [r.ante] * n
             antes = an
@@ -310,7 +317,7 @@ class Hand:
             # first to act: the player after the largest live blind (or after the button)
             start = self.button
             if big:
-                start = max(range(n), key=lambda i: (self.blinds[i], (i - self.button - 1) % n))
+                start = _big_blind_player(self.blinds, self.button)
         else:
             start = self.button
         self.phase = Phase.BETTING
