@@ -1,0 +1,150 @@
+"""The table across hands: the dead-button rule, heads-up, missed blinds, chips, time-outs."""
+
+from __future__ import annotations
+
+import pytest
+
+from tapete.cards import Deck
+from tapete.hand import Hand, HandError
+from tapete.rules import Rules
+from tapete.table import Table, TimeOutPolicy
+
+RULES = Rules(small_blind=1, big_blind=2)
+
+
+def fold_out(hand: Hand) -> None:
+    while not hand.done:
+        if hand.legal().fold:
+            hand.fold()
+        else:
+            hand.check()
+
+
+def blinds_of(table: Table) -> tuple[int | None, int, int]:
+    """(small blind seat or None, big blind seat, seat acting last after the flop)."""
+    hand = table.hand
+    assert hand is not None
+    sb = [table.seat_of(i) for i, b in enumerate(hand.blinds) if b == RULES.small_blind]
+    bb = [table.seat_of(i) for i, b in enumerate(hand.blinds) if b == RULES.big_blind]
+    return (sb[0] if sb else None), bb[0], table.seat_of(hand.button)
+
+
+def play(table: Table, seed: int = 0) -> tuple[int | None, int, int]:
+    table.start_hand(Deck(seed))
+    out = blinds_of(table)
+    assert table.hand is not None
+    fold_out(table.hand)
+    table.end_hand()
+    return out
+
+
+def seated(n: int, seats: int = 6) -> Table:
+    t = Table(RULES, seats)
+    for i in range(n):
+        t.sit(i, f"P{i}", 200)
+    return t
+
+
+def test_blinds_move_one_seat_every_hand() -> None:
+    t = seated(4)
+    assert [play(t, k) for k in range(5)] == [
+        (1, 2, 0), (2, 3, 1), (3, 0, 2), (0, 1, 3), (1, 2, 0)]
+
+
+def test_dead_small_blind_when_the_big_blind_leaves() -> None:
+    t = seated(4)
+    assert play(t) == (1, 2, 0)
+    t.leave(2)  # the player who just paid the big blind leaves
+    # the big blind moves on to seat 3; seat 2 (the small blind's place) is empty: no small
+    # blind; the button moves to seat 1 and nobody pays the big blind twice
+    assert play(t) == (None, 3, 1)
+    assert play(t) == (3, 0, 1)  # the button stays behind a dead seat: dead button on seat 2
+    assert t.button_seat == 2
+
+
+def test_heads_up_transition_nobody_pays_the_big_blind_twice() -> None:
+    t = seated(3)
+    assert play(t) == (1, 2, 0)
+    t.leave(0)
+    sb, bb, button = play(t)
+    assert bb != 2 and sb == button == 2  # heads-up: the button posts the small blind
+    sb2, bb2, _ = play(t)
+    assert bb2 == 2 and sb2 == 1
+
+
+def test_new_player_waits_for_the_big_blind() -> None:
+    t = Table(RULES, 6)
+    for seat in (0, 2, 4):
+        t.sit(seat, f"P{seat}", 200)
+    assert play(t) == (2, 4, 0)
+    t.sit(1, "New", 200)  # between the button and the small blind
+    assert play(t) == (4, 0, 2) and 1 not in t.hand_seats  # waits
+    assert play(t) == (0, 1, 4) and 1 in t.hand_seats  # the big blind reaches the newcomer
+
+
+def test_new_player_may_post_at_once() -> None:
+    t = seated(3)
+    play(t)
+    t.sit(4, "New", 200, wait_for_big_blind=False)
+    play(t)
+    assert 4 in t.hand_seats
+
+
+def test_missed_blinds_post_dead_or_wait() -> None:
+    t = seated(4)
+    play(t)  # bb seat 2
+    t.sit_out(3)
+    play(t)  # bb passes seat 3 -> seat 0
+    assert t.seats[3] is not None and t.seats[3].missed_big
+    t.sit_in(3, post_dead=True)
+    t.start_hand(Deck(1))
+    hand = t.hand
+    assert hand is not None
+    p = t.player_of(3)
+    assert p is not None
+    assert hand.blinds[p] == 2 and hand.dead[p] == 1  # big blind live, small blind dead
+    fold_out(hand)
+    t.end_hand()
+
+
+def test_chips_are_added_only_between_hands_up_to_the_maximum() -> None:
+    t = Table(RULES, 6, max_buy_in=300)
+    t.sit(0, "A", 200)
+    t.sit(1, "B", 200)
+    t.start_hand(Deck(1))
+    assert t.add_chips(0, 500) == 100  # capped at the table maximum
+    assert t.hand is not None
+    assert t.hand.starting_stacks[t.player_of(0) or 0] == 200  # not during the hand
+    fold_out(t.hand)
+    final = t.hand.stacks[t.player_of(0) or 0]
+    t.end_hand()
+    seat = t.seats[0]
+    assert seat is not None and seat.chips == final + 100  # applied after the hand
+    assert seat.pending_chips == 0
+    with pytest.raises(HandError):
+        t.add_chips(0, 0)
+
+
+def test_time_out_removes_the_player_after_the_hand() -> None:
+    t = seated(3)
+    hand = t.start_hand(Deck(1))
+    actor = hand.actor
+    assert actor is not None
+    seat = t.seat_of(actor)
+    t.time_out()
+    fold_out(hand)
+    t.end_hand()
+    assert t.seats[seat] is None
+
+
+def test_time_out_sits_out_at_a_practice_table() -> None:
+    t = Table(RULES, 6, time_out_policy=TimeOutPolicy.SIT_OUT)
+    for i in range(3):
+        t.sit(i, f"P{i}", 200)
+    hand = t.start_hand(Deck(1))
+    seat = t.seat_of(hand.actor or 0)
+    t.time_out()
+    fold_out(hand)
+    t.end_hand()
+    s = t.seats[seat]
+    assert s is not None and s.sitting_out
