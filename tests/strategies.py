@@ -1,0 +1,121 @@
+"""Random tables and random legal play, shared by the property and differential tests.
+
+Everything here is driven by a ``random.Random`` so that a failing hand is reproduced from its
+seed; the hypothesis tests draw the seed (and the table) and let hypothesis shrink them.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from hypothesis import strategies as st
+
+from tapete.betting import Legal
+from tapete.hand import Hand
+from tapete.rules import MinRaise, Rules, Structure
+
+STRUCTURES = (Structure.NO_LIMIT, Structure.POT_LIMIT, Structure.FIXED_LIMIT)
+
+
+@dataclass(frozen=True)
+class Table:
+    """A random table: rules, stacks and the button (player index)."""
+
+    rules: Rules
+    stacks: tuple[int, ...]
+    button: int
+
+
+def random_stack(rng: random.Random, big_blind: int) -> int:
+    """Tiny (below the blinds), short, medium or deep stacks."""
+    kind = rng.random()
+    if kind < 0.12:
+        return rng.randint(1, 2 * big_blind)
+    if kind < 0.35:
+        return rng.randint(2 * big_blind, 20 * big_blind)
+    if kind < 0.75:
+        return rng.randint(20 * big_blind, 120 * big_blind)
+    return rng.randint(120 * big_blind, 400 * big_blind)
+
+
+def random_rules(
+    rng: random.Random,
+    structure: Structure | None = None,
+    *,
+    players: int = 6,
+    antes: bool = True,
+    straddles: bool = True,
+    options: bool = True,
+) -> Rules:
+    """Random room rules. ``options`` also varies caps, the pot-limit minimum and the rake."""
+    s = structure if structure is not None else rng.choice(STRUCTURES)
+    bb = rng.choice((2, 2, 10, 20, 50, 100, rng.randint(1, 300)))
+    sb = rng.choice((bb // 2, bb // 2, rng.randint(0, bb)))
+    ante = 0
+    bb_ante = False
+    if antes and rng.random() < 0.25:
+        ante = rng.randint(1, bb)
+        bb_ante = rng.random() < 0.3
+    straddle = 0
+    if straddles and s is not Structure.FIXED_LIMIT and players > 2 and rng.random() < 0.15:
+        straddle = rng.choice((2 * bb, 2 * bb, rng.randint(bb, 3 * bb)))
+    kw: dict[str, object] = {}
+    if options:
+        if s is Structure.FIXED_LIMIT and rng.random() < 0.3:
+            kw["bet_cap"] = rng.choice((None, 2, 3, 5, 6))
+            kw["cap_heads_up"] = rng.random() < 0.5
+        if s is Structure.POT_LIMIT:
+            kw["min_raise"] = rng.choice((MinRaise.LAST_BET, MinRaise.LAST_RAISE))
+        if rng.random() < 0.1:
+            kw["rake_bps"] = rng.choice((500, 1000, 250))
+            kw["rake_cap"] = rng.choice((None, 3 * bb))
+    return Rules(structure=s, small_blind=sb, big_blind=bb, ante=ante, big_blind_ante=bb_ante,
+                 straddle=straddle, **kw)  # type: ignore[arg-type]
+
+
+def random_table(rng: random.Random, structure: Structure | None = None,
+                 players: tuple[int, int] = (2, 10), **kw: bool) -> Table:
+    n = rng.randint(*players)
+    rules = random_rules(rng, structure, players=n, **kw)
+    stacks = tuple(random_stack(rng, rules.big_blind) for _ in range(n))
+    return Table(rules, stacks, rng.randrange(n))
+
+
+def pick_action(rng: random.Random, lg: Legal) -> tuple[str, int | None]:
+    """A random legal action: ("fold"|"check"|"call", None) or ("raise", to)."""
+    x = rng.random()
+    if lg.fold and x < 0.12:
+        return "fold", None
+    if lg.min_to is not None and lg.max_to is not None and x > 0.62:
+        y = rng.random()
+        if y < 0.35:
+            to = lg.min_to
+        elif y < 0.55:
+            to = lg.max_to
+        else:
+            to = rng.randint(lg.min_to, lg.max_to)
+        return "raise", to
+    return ("check", None) if lg.check else ("call", None)
+
+
+def apply(hand: Hand, action: tuple[str, int | None]) -> None:
+    kind, to = action
+    if kind == "fold":
+        hand.fold()
+    elif kind == "check":
+        hand.check()
+    elif kind == "call":
+        hand.call()
+    else:
+        assert to is not None
+        hand.raise_to(to)
+
+
+@st.composite
+def tables(draw: st.DrawFn, structure: Structure | None = None) -> tuple[Table, int]:
+    """A random table and a seed for the deck and the actions."""
+    seed = draw(st.integers(0, 2**32 - 1))
+    s = draw(st.sampled_from(STRUCTURES)) if structure is None else structure
+    table = random_table(random.Random(seed), s)
+    return table, seed
