@@ -149,6 +149,9 @@ class Hand:
         self.rake = 0
         self.results: list[PotResult] = []
         self.saw_flop = False
+        # dead money: dead blinds, and an ante one player posts for the table (big-blind ante)
+        self.dead_in = [0] * n
+        self._single_ante = sum(1 for a in self.antes if a) == 1
         if _record:
             self._post_forced()
             self._advance()
@@ -250,6 +253,8 @@ class Hand:
             self.totals[p] += e.amount
             if e.kind != ev.DEAD and e.kind != ev.ANTE:
                 self.bets[p] += e.amount
+            elif e.kind == ev.DEAD or self._single_ante:
+                self.dead_in[p] += e.amount
             if self.stacks[p] == 0:
                 self.all_in[p] = True
         elif t is ev.HoleDealt:
@@ -447,8 +452,10 @@ class Hand:
             return
 
     def _return_uncalled(self) -> bool:
-        # called only between streets: once a street is closed nobody can call it any more
-        p, amount = uncalled(self.totals)
+        # called only between streets: once a street is closed nobody can call it any more.
+        # Only this street's live bets can call a bet: antes and dead blinds never match one
+        # (a big-blind ante is dead money), so the bets, not the hand totals, are compared.
+        p, amount = uncalled(self.bets)
         if amount:
             self._record(ev.Returned(p, amount))
             return True
@@ -782,8 +789,18 @@ class Hand:
 
     # ------------------------------------------------------------------ settling
     def pots(self) -> list[Pot]:
-        """The pots as they stand (uncalled chips not yet returned count in the last one)."""
-        return build_pots(self.totals, self.folded, self.all_in)
+        """The pots as they stand (uncalled chips not yet returned count in the last one).
+
+        Dead money (dead blinds, a big-blind ante) matches nobody's bet: the levels are cut
+        from the live contributions and the dead chips go to the main pot (TDA)."""
+        dead = sum(self.dead_in)
+        if not dead:
+            return build_pots(self.totals, self.folded, self.all_in)
+        live = [t - d for t, d in zip(self.totals, self.dead_in, strict=True)]
+        pots = build_pots(live, self.folded, self.all_in)
+        if not pots:
+            return [Pot(dead, tuple(p for p in range(self.n) if not self.folded[p]))]
+        return [Pot(pots[0].amount + dead, pots[0].eligible), *pots[1:]]
 
     def _settle(self) -> None:
         from .evaluator import evaluate
