@@ -250,3 +250,16 @@ def test_books_balance_when_a_pot_is_won() -> None:
 
 
 _ = MinRaise  # re-exported for regression tests below
+
+
+def test_equal_blinds_big_blind_acts_last_preflop() -> None:
+    # regression: with a small blind as large as the big blind (2/2), the small blind's seat
+    # was taken for the big blind, so the big blind acted first preflop. RULES 3 (seed 004):
+    # the player after the big blind acts first; the big blind keeps the option.
+    h = Hand(Rules(small_blind=2, big_blind=2), [100] * 5, button=4, deck=Deck(0))
+    assert h.actor == 2
+    for _ in range(4):
+        h.call() if h.legal().call else h.check()
+    assert h.actor == 1 and h.legal().check and h.legal().min_to == 4
+    hu = Hand(Rules(small_blind=2, big_blind=2), [100] * 2, button=1, deck=Deck(0))
+    assert hu.actor == 1  # heads-up the button acts first preflop

@@ -67,11 +67,17 @@ class PotResult:
 _STREET_NAMES = (("preflop", "preflop"), ("flop", "flop"), ("turn", "turn"), ("river", "river"))
 
 
-def _big_blind_player(blinds: Sequence[int], button: int) -> int:
+def _big_blind_player(blinds: Sequence[int], button: int, small_equals_big: bool = False) -> int:
     """The player whose live blind the others face: the largest; among equal ones (a big
-    blind and a returning player's blind), the first after the button."""
+    blind and a returning player's blind), the first after the button — unless the small
+    blind is as large as the big blind (1/1 blinds): then the first after the button is the
+    small blind and the big blind is the next seat, who acts last preflop."""
     n = len(blinds)
-    return max(range(n), key=lambda i: (blinds[i], -((i - button - 1) % n)))
+    best = max(range(n), key=lambda i: (blinds[i], -((i - button - 1) % n)))
+    if small_equals_big and n > 2 and best == (button + 1) % n \
+            and blinds[(button + 2) % n] == blinds[best]:
+        return (button + 2) % n
+    return best
 
 
 def street_name(street: int, lang: str = "en") -> str:
@@ -175,7 +181,7 @@ class Hand:
             an = [0] * n
             if r.ante:
                 if r.big_blind_ante:
-                    an[_big_blind_player(blinds, b)] = r.ante
+                    an[_big_blind_player(blinds, b, r.small_blind == r.big_blind)] = r.ante
                 else:
                     an = [r.ante] * n
             antes = an
@@ -322,7 +328,8 @@ class Hand:
             # first to act: the player after the largest live blind (or after the button)
             start = self.button
             if big:
-                start = _big_blind_player(self.blinds, self.button)
+                start = _big_blind_player(self.blinds, self.button,
+                                          self.rules.small_blind == self.rules.big_blind)
         else:
             start = self.button
         self.phase = Phase.BETTING
