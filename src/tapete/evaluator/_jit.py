@@ -1,0 +1,55 @@
+"""Typed wrappers around numba's decorators and a small seeded random generator.
+
+numba ships no type hints; wrapping ``njit`` here keeps ``mypy --strict`` meaningful for the
+kernels. Every kernel is cached on disk (``cache=True``), so only the first run compiles.
+
+Signed and unsigned integers are kept apart on purpose: in numba, ``int64 op uint64`` becomes
+float64. Card keys, hashes and indices are int64; only the random generator's state is uint64.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+import numba
+import numpy as np
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def njit(fn: F) -> F:
+    """Compile ``fn`` once, cache it on disk, release the GIL while it runs."""
+    return cast(F, numba.njit(cache=True, nogil=True)(fn))
+
+
+def njit_inline(fn: F) -> F:
+    """Like :func:`njit`, but inlined into its callers (a real call in a hot loop is slow)."""
+    return cast(F, numba.njit(cache=True, nogil=True, inline="always")(fn))
+
+
+@njit_inline
+def next_u64(state: Any) -> Any:
+    """splitmix64: a fast generator whose sequence depends only on the seed."""
+    z = state[0] + np.uint64(0x9E3779B97F4A7C15)
+    state[0] = z
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit_inline
+def below(state: Any, n: int) -> int:
+    """A random int in ``[0, n)`` for ``n < 2**32`` (multiply-shift, bias below 1e-8)."""
+    return int(((next_u64(state) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@njit_inline
+def uniform(state: Any) -> float:
+    """A random float in ``[0, 1)`` with 53 random bits."""
+    return float(next_u64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+def seed_state(seed: int) -> np.ndarray[Any, np.dtype[np.uint64]]:
+    """The generator's state for a seed (any Python int)."""
+    return np.array([seed & 0xFFFFFFFFFFFFFFFF], dtype=np.uint64)
