@@ -263,3 +263,13 @@ def test_equal_blinds_big_blind_acts_last_preflop() -> None:
     assert h.actor == 1 and h.legal().check and h.legal().min_to == 4
     hu = Hand(Rules(small_blind=2, big_blind=2), [100] * 2, button=1, deck=Deck(0))
     assert hu.actor == 1  # heads-up the button acts first preflop
+
+
+def test_big_blind_ante_is_paid_by_the_big_blind_not_the_straddle() -> None:
+    # regression: the big-blind ante went to the largest blind, the straddle. A big-blind ante
+    # is paid by the big blind (TDA "big blind ante"; Rules.big_blind_ante docstring).
+    rules = Rules(small_blind=1, big_blind=2, straddle=4, ante=2, big_blind_ante=True)
+    h = Hand(rules, [100] * 5, button=4, deck=Deck(0))
+    assert h.antes == (0, 2, 0, 0, 0)
+    assert h.stacks == [99, 96, 96, 100, 100]
+    assert h.actor == 3 and h.legal().call == 4 and h.legal().min_to == 8

@@ -181,7 +181,10 @@ class Hand:
             an = [0] * n
             if r.ante:
                 if r.big_blind_ante:
-                    an[_big_blind_player(blinds, b, r.small_blind == r.big_blind)] = r.ante
+                    # the big blind pays it, not a straddle (a blind above the big blind)
+                    under = [x if x <= r.big_blind else 0 for x in blinds]
+                    an[_big_blind_player(under if any(under) else blinds, b,
+                                         r.small_blind == r.big_blind)] = r.ante
                 else:
                     an = [r.ante] * n
             antes = an
