@@ -15,7 +15,8 @@ from ..cards import Card
 from ..rules import Rules
 
 # Steps: ("hole", player, cards | None), ("board", cards), ("act", player, "f"|"cc"|"cbr", to),
-# ("show", player, cards | None), ("muck", player), ("runs", count)
+# ("show", player, cards | None), ("muck", player), ("runs", count).
+# A show with None shows the cards the record already knows (unknown ones cannot settle a pot).
 Step = tuple[Any, ...]
 
 
@@ -37,6 +38,8 @@ class HandRecord:
     stated_pots: list[int] | None = None
     stated_rake: int | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    # each step as the source file wrote it (e.g. "p3 cbr 700"), when the reader keeps it
+    texts: list[str] | None = None
 
 
 def cards_or_none(cards: Sequence[Card] | None) -> tuple[Card, ...] | None:

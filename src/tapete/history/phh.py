@@ -1,0 +1,709 @@
+"""PHH (Poker Hand History, github.com/uoftcprg/phh-std): read ``.phh``/``.phhs``, write ``.phh``.
+
+Reading produces :class:`~tapete.history.record.HandRecord`; :func:`tapete.history.replay.replay`
+then drives the engine with it. Variants: ``NT`` (no-limit hold'em), ``FT`` (fixed-limit
+hold'em) and ``PT`` (pot-limit hold'em: **tapete's extension**, the standard has no code for it;
+fields as for ``NT``).
+
+Conventions followed (as the standard and PokerKit read them):
+
+* players ``p1..pn`` in seat order from the small blind, the button last; heads-up, ``p1`` is
+  the big blind and ``p2`` the button, who posts the small blind: the first two entries of
+  ``blinds_or_straddles`` (and ``antes``) are then swapped between the players;
+* amounts may be decimal (``0.50``): they are read exactly, never through floats. The smallest
+  unit is the largest number of decimal places among the amounts that define the hand (stacks,
+  blinds, antes, bets): ``0.50/1`` -> cents, ``Rules.decimals == 2``. A stated
+  ``finishing_stacks`` with finer amounts (the halves of an odd-chip split) is kept as written
+  in ``record.extra["finishing_stacks_text"]`` and ``record.finishing_stacks`` is None;
+* ``????`` hole cards are unknown; ``pN sm CARDS`` shows, ``pN sm -`` shows the known cards,
+  ``pN sm`` mucks, in the recorded order, even before the board is complete (all-in run-outs);
+* ``ante_trimming_status`` is read and kept in ``extra`` but does not change the hand: tapete
+  settles from each player's total contribution, antes included, which is what the standard's
+  ``false`` means (and what real rooms do with a big-blind ante).
+
+User fields (room rules, tapete's): ``_min_raise = "last-raise" | "last-bet"`` (the smallest
+raise rule; default: last-raise for NT, last-bet for PT, as in :class:`~tapete.rules.Rules`),
+``_bet_cap`` (fixed-limit bets per street, ``0`` for no cap), ``_cap_heads_up`` (bool),
+``_rake`` (fraction of each pot, e.g. ``0.05``), ``_rake_cap`` (amount per hand),
+``_no_flop_no_drop`` (bool). Unknown user fields are kept in ``record.extra``.
+
+The TOML reader is a small, fast one for the subset PHH files use (``key = value`` lines,
+strings, integers, decimals, booleans, arrays over several lines with comments, ``[n]`` tables
+in ``.phhs``); any value it does not know (a time, an inline table) is handed to ``tomllib``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import tomllib
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from ..cards import RANKS, SUITS, CardError, format_cards, parse_cards
+from ..rules import MinRaise, Rules, RulesError, Structure
+from .record import HandRecord, Step
+
+VARIANTS = {"NT": Structure.NO_LIMIT, "FT": Structure.FIXED_LIMIT, "PT": Structure.POT_LIMIT}
+CODES = {v: k for k, v in VARIANTS.items()}
+
+
+class PhhError(ValueError):
+    """A PHH file or hand that cannot be read: the message says where and why."""
+
+
+# ---------------------------------------------------------------------------- the TOML subset
+
+_TOKEN = re.compile(
+    r"""[ \t\r\n]+|\#[^\n]*|'''(?P<ml>.*?)'''|'(?P<sq>[^'\n]*)'|"(?P<dq>[^"\\\n]*)"|"""
+    r"""(?P<num>[+-]?[0-9][0-9_]*(?:\.[0-9_]+)?)(?![0-9:eE.\-T])|(?P<kw>true|false)\b|"""
+    r"""(?P<op>[\[\],])""",
+    re.S,
+)
+_KEY = re.compile(r"[A-Za-z0-9_-]+")
+
+
+class _Unsupported(Exception):
+    pass
+
+
+_MISSING: Any = object()
+
+
+def _number(text: str) -> int | Decimal:
+    t = text.replace("_", "")
+    if "." in t:
+        return Decimal(t)
+    return int(t)
+
+
+_STR_ITEM = r"""(?:'[^'\n]*'|"[^"\\\n]*")"""
+_FLAT_STRINGS = re.compile(rf"\[\s*(?:{_STR_ITEM}\s*,\s*)*(?:{_STR_ITEM}\s*,?\s*)?\]")
+_STRINGS = re.compile("'([^'\\n]*)'|\"([^\"\\\\\\n]*)\"")
+_NUM = re.compile(r"[+-]?[0-9][0-9_]*(?:\.[0-9_]+)?")
+
+
+def _value(text: str) -> Any:
+    """Parse one TOML value of the PHH subset, or raise _Unsupported."""
+    t = text.strip()
+    if t and t[0] != "[":
+        # scalars: the common cases first, without the tokenizer
+        c = t[0]
+        if c == "'" and t[-1] == "'" and len(t) >= 2 and "'" not in t[1:-1] and "\n" not in t:
+            return t[1:-1]
+        if c == '"' and t[-1] == '"' and len(t) >= 2 and '"' not in t[1:-1] \
+                and "\\" not in t:
+            return t[1:-1]
+        if t.isdigit():
+            return int(t)
+        if t == "true":
+            return True
+        if t == "false":
+            return False
+        if _NUM.fullmatch(t):
+            return _number(t)
+        raise _Unsupported(t)
+    if t[-1] == "]" and "#" not in t:
+        # flat arrays: numbers, or strings (actions, names)
+        if "'" not in t and '"' not in t and "[" not in t[1:]:
+            flat: list[Any] = []
+            parts = t[1:-1].split(",")
+            if parts and not parts[-1].strip():
+                parts.pop()
+            for part in parts:
+                x = part.strip()
+                if x.isdigit():
+                    flat.append(int(x))
+                elif _NUM.fullmatch(x):
+                    flat.append(_number(x))
+                elif x == "true" or x == "false":
+                    flat.append(x == "true")
+                else:
+                    break
+            else:
+                return flat
+        elif _FLAT_STRINGS.fullmatch(t):
+            return [a or b for a, b in _STRINGS.findall(t)]
+    stack: list[list[Any]] = []
+    out: Any = None
+    pos = 0
+    need_sep = False
+    end = len(t)
+    for m in _TOKEN.finditer(t):
+        if m.start() != pos:
+            raise _Unsupported(t)
+        pos = m.end()
+        g = m.lastgroup
+        if g is None:  # blank or comment
+            continue
+        if g == "op":
+            op = m.group("op")
+            if op == "[":
+                if need_sep:
+                    raise _Unsupported(t)
+                stack.append([])
+                continue
+            if op == ",":
+                if not need_sep or not stack:
+                    raise _Unsupported(t)
+                need_sep = False
+                continue
+            if not stack:
+                raise _Unsupported(t)
+            done = stack.pop()
+            item: Any = done
+        elif need_sep or not stack:
+            raise _Unsupported(t)
+        elif g == "num":
+            item = _number(m.group("num"))
+        elif g == "kw":
+            item = m.group("kw") == "true"
+        else:
+            item = m.group(g)
+        if stack:
+            stack[-1].append(item)
+            need_sep = True
+        else:
+            out = item
+            need_sep = True
+            if pos != end and t[pos:].strip():
+                rest = t[pos:].strip()
+                if not rest.startswith("#"):
+                    raise _Unsupported(t)
+            return out
+    raise _Unsupported(t)
+
+
+def _open_brackets(text: str) -> int:
+    """Unclosed '[' in a line, ignoring strings and comments (for multi-line arrays)."""
+    if "'" not in text and '"' not in text and "#" not in text:
+        return text.count("[") - text.count("]")
+    depth = 0
+    for m in _TOKEN.finditer(text):
+        if m.lastgroup == "op":
+            op = m.group("op")
+            if op == "[":
+                depth += 1
+            elif op == "]":
+                depth -= 1
+    return depth
+
+
+def _tomllib_value(key: str, raw: str) -> Any:
+    return tomllib.loads(f"x = {raw}", parse_float=Decimal)["x"]
+
+
+def parse_toml(text: str) -> list[tuple[str | None, dict[str, Any]]]:
+    """The tables of a PHH document: [(None, fields)] for ``.phh``, [(name, fields), ...] for
+    ``.phhs``. Raises :class:`PhhError` with the line number on a syntax error."""
+    tables: list[tuple[str | None, dict[str, Any]]] = []
+    current: dict[str, Any] = {}
+    name: str | None = None
+    lines = text.split("\n")
+    i = 0
+    n = len(lines)
+    started = False
+    while i < n:
+        line = lines[i]
+        s = line.strip()
+        i += 1
+        if not s or s[0] == "#":
+            continue
+        if s[0] == "[":
+            close = s.find("]")
+            rest = s[close + 1:].strip() if close > 0 else "x"
+            if close < 0 or (rest and rest[0] != "#"):
+                raise PhhError(f"line {i}: cannot read the table header {s!r}")
+            header = s[1:close].strip()
+            if len(header) >= 2 and header[0] == header[-1] and header[0] in "'\"":
+                header = header[1:-1]
+            if started or current:
+                tables.append((name, current))
+            name = header
+            current = {}
+            started = True
+            continue
+        eq = s.find("=")
+        if eq <= 0:
+            raise PhhError(f"line {i}: expected 'key = value', found {s[:60]!r}")
+        key = s[:eq].strip()
+        if len(key) >= 2 and key[0] == key[-1] and key[0] in "'\"":
+            key = key[1:-1]
+        elif not _KEY.fullmatch(key):
+            raise PhhError(f"line {i}: cannot read the key {key!r}")
+        raw = s[eq + 1:]
+        first = i
+        value: Any = _MISSING
+        if raw.lstrip().startswith("["):
+            if raw.rstrip().endswith("]"):
+                with contextlib.suppress(_Unsupported):
+                    value = _value(raw)
+            if value is _MISSING:
+                depth = _open_brackets(raw)
+                while depth > 0 and i < n:
+                    nxt = lines[i]
+                    i += 1
+                    raw += "\n" + nxt
+                    depth += _open_brackets(nxt)
+                if depth > 0:
+                    raise PhhError(f"line {first}: the array of {key!r} is never closed")
+        if value is _MISSING:
+            try:
+                value = _value(raw)
+            except _Unsupported:
+                try:
+                    value = _tomllib_value(key, raw)
+                except tomllib.TOMLDecodeError as exc:
+                    raise PhhError(
+                        f"line {first}: cannot read the value of {key!r}: {exc}") from None
+        if key in current:
+            raise PhhError(f"line {first}: {key!r} is given twice")
+        current[key] = value
+    if current or started:
+        tables.append((name, current))
+    return tables
+
+
+# ---------------------------------------------------------------------------- reading
+
+@dataclass(slots=True)
+class PhhHand:
+    """One hand of a PHH file: the record, or the error that kept it from being read."""
+
+    source: str
+    hand: str
+    record: HandRecord | None
+    error: str | None = None
+
+
+def _places(x: Any) -> int:
+    if isinstance(x, Decimal):
+        exp = x.as_tuple().exponent
+        return -exp if isinstance(exp, int) and exp < 0 else 0
+    return 0
+
+
+def _is_amount(x: Any) -> bool:
+    return (isinstance(x, int) and not isinstance(x, bool)) or isinstance(x, Decimal)
+
+
+_AMOUNT_LISTS = ("antes", "blinds_or_straddles", "starting_stacks")
+_AMOUNTS = ("min_bet", "small_bet", "big_bet", "_rake_cap")
+
+
+def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> HandRecord:
+    """One hand's fields (as :func:`parse_toml` gives them) -> a :class:`HandRecord`."""
+    variant = fields.get("variant")
+    if not isinstance(variant, str):
+        raise PhhError("the field 'variant' is missing")
+    structure = VARIANTS.get(variant)
+    if structure is None:
+        raise PhhError(f"unsupported variant {variant!r} (tapete reads NT, FT and PT)")
+    for key in ("starting_stacks", "actions", "antes", "blinds_or_straddles"):
+        if key not in fields:
+            raise PhhError(f"the field {key!r} is missing")
+    required = ("small_bet", "big_bet") if structure is Structure.FIXED_LIMIT else ("min_bet",)
+    for key in required:
+        if key not in fields:
+            raise PhhError(f"the field {key!r} is missing (needed by {variant})")
+    stacks_raw = fields["starting_stacks"]
+    if not isinstance(stacks_raw, list) or not stacks_raw:
+        raise PhhError("'starting_stacks' must be a list of amounts")
+    n = len(stacks_raw)
+    actions = fields["actions"]
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        raise PhhError("'actions' must be a list of strings")
+
+    # the smallest unit: the most decimal places among the amounts that define the hand
+    places = 0
+    lists: dict[str, list[Any]] = {}
+    for key in _AMOUNT_LISTS:
+        v = fields[key]
+        if _is_amount(v):  # a single value for everyone
+            v = [v] * n
+        if not isinstance(v, list) or len(v) != n or not all(_is_amount(x) for x in v):
+            raise PhhError(f"{key!r} must hold one amount per player ({n})")
+        lists[key] = v
+        for x in v:
+            p = _places(x)
+            if p > places:
+                places = p
+    for key in _AMOUNTS:
+        v = fields.get(key)
+        if v is not None:
+            if not _is_amount(v):
+                raise PhhError(f"{key!r} must be an amount")
+            places = max(places, _places(v))
+    parsed = [_action(a, n) for a in actions]
+    for st in parsed:
+        if st[0] == "act" and st[3] is not None:
+            raw = st[3]
+            if "." in raw:
+                places = max(places, len(raw) - raw.index(".") - 1)
+    scale = 10**places
+
+    def unit(x: Any, what: str) -> int:
+        if isinstance(x, int):
+            return int(x * scale)
+        v = x * scale
+        iv = int(v)
+        if iv != v:
+            raise PhhError(f"{what}: {x} is finer than the smallest unit")
+        return iv
+
+    stacks = [unit(x, "starting_stacks") for x in lists["starting_stacks"]]
+    blinds = [unit(x, "blinds_or_straddles") for x in lists["blinds_or_straddles"]]
+    antes = [unit(x, "antes") for x in lists["antes"]]
+    if any(x < 0 for x in blinds) or any(x < 0 for x in antes):
+        raise PhhError("negative blinds (bring-ins) or antes are not hold'em")
+    if any(x <= 0 for x in stacks):
+        raise PhhError("every starting stack must be positive")
+    if n == 2:  # heads-up: p1 is the big blind, p2 the button posting the small blind
+        blinds = [blinds[1], blinds[0]]
+        antes = [antes[1], antes[0]]
+
+    live = sorted((x for x in blinds if x), reverse=True)
+    first_two = sorted(blinds[:2]) if n > 2 else sorted(blinds)
+    if structure is Structure.FIXED_LIMIT:
+        small_bet = unit(fields["small_bet"], "small_bet")
+        big_bet = unit(fields["big_bet"], "big_bet")
+        bb = first_two[-1] or small_bet
+    else:
+        small_bet = big_bet = 0
+        bb = unit(fields["min_bet"], "min_bet")
+    sb = min(first_two[0], bb) if len(first_two) > 1 else 0
+    straddle = live[0] if live and live[0] > bb and len(live) > 2 else 0
+    nonzero_antes = [x for x in antes if x]
+    kwargs: dict[str, Any] = {
+        "structure": structure,
+        "small_blind": sb,
+        "big_blind": bb,
+        "ante": max(antes),
+        "big_blind_ante": len(nonzero_antes) == 1 and n > 2,
+        "straddle": straddle,
+        "small_bet": small_bet,
+        "big_bet": big_bet,
+        "decimals": places,
+        "currency": _currency(fields),
+    }
+    mr = fields.get("_min_raise")
+    if mr is not None:
+        try:
+            kwargs["min_raise"] = MinRaise(mr)
+        except ValueError:
+            raise PhhError(f"_min_raise must be 'last-raise' or 'last-bet', not {mr!r}") from None
+    cap = fields.get("_bet_cap")
+    if cap is not None:
+        if not isinstance(cap, int) or isinstance(cap, bool) or cap < 0:
+            raise PhhError("_bet_cap must be a whole number (0: no cap)")
+        kwargs["bet_cap"] = cap or None
+    for key, arg in (("_cap_heads_up", "cap_heads_up"), ("_no_flop_no_drop", "no_flop_no_drop")):
+        v = fields.get(key)
+        if v is not None:
+            if not isinstance(v, bool):
+                raise PhhError(f"{key} must be true or false")
+            kwargs[arg] = v
+    rake = fields.get("_rake")
+    if rake is not None:
+        if not _is_amount(rake) or not 0 <= rake <= 1:
+            raise PhhError("_rake must be a fraction of the pot between 0 and 1")
+        bps = Decimal(rake) * 10_000
+        if bps != int(bps):
+            raise PhhError("_rake must be a whole number of basis points (0.0001)")
+        kwargs["rake_bps"] = int(bps)
+    if fields.get("_rake_cap") is not None:
+        kwargs["rake_cap"] = unit(fields["_rake_cap"], "_rake_cap")
+    try:
+        rules = Rules(**kwargs)
+    except RulesError as exc:
+        raise PhhError(f"the blinds and bets cannot be played: {exc}") from None
+
+    steps: list[Step] = []
+    for st in parsed:
+        if st[0] == "act" and st[3] is not None:
+            raw = st[3]
+            if not places and raw.isdigit():
+                amount = int(raw)
+            else:
+                try:
+                    amount = unit(_number(raw), "action amount")
+                except (ValueError, InvalidOperation):
+                    raise PhhError(f"action {st[1] + 1}: {raw!r} is not an amount") from None
+            if amount <= 0:
+                raise PhhError(f"a bet or raise must be positive, not {raw!r}")
+            steps.append(("act", st[1], "cbr", amount))
+        else:
+            steps.append(st)
+
+    record = HandRecord(rules=rules, stacks=stacks, steps=steps, button=n - 1, blinds=blinds,
+                        antes=antes, hand_id=hand_id, source=source)
+    record.texts = [a.split("#", 1)[0].strip() for a in actions] \
+        if any("#" in a for a in actions) else actions
+    names = fields.get("players")
+    if isinstance(names, list) and len(names) == n and all(isinstance(x, str) for x in names):
+        record.names = names
+    seats = fields.get("seats")
+    if isinstance(seats, list) and len(seats) == n and all(isinstance(x, int) for x in seats):
+        record.seats = seats
+    fin = fields.get("finishing_stacks")
+    if fin is not None:
+        if not isinstance(fin, list) or len(fin) != n or not all(_is_amount(x) for x in fin):
+            raise PhhError(f"'finishing_stacks' must hold one amount per player ({n})")
+        try:
+            record.finishing_stacks = [unit(x, "finishing_stacks") for x in fin]
+        except PhhError:
+            record.finishing_stacks = None
+        record.extra["finishing_stacks_text"] = [str(x) for x in fin]
+    win = fields.get("winnings")
+    if isinstance(win, list) and len(win) == n and all(_is_amount(x) for x in win):
+        record.extra["winnings_text"] = [str(x) for x in win]
+    record.extra["variant"] = variant
+    record.extra["format"] = "phh"
+    if "ante_trimming_status" in fields:
+        record.extra["ante_trimming_status"] = fields["ante_trimming_status"]
+    for key, value in fields.items():
+        if key.startswith("_") and key not in ("_min_raise", "_bet_cap", "_cap_heads_up",
+                                               "_rake", "_rake_cap", "_no_flop_no_drop"):
+            record.extra[key] = value
+    if not hand_id:
+        h = fields.get("hand")
+        if h is not None and not isinstance(h, (list, dict)):
+            record.hand_id = str(h)
+    return record
+
+
+def _currency(fields: dict[str, Any]) -> str:
+    sym = fields.get("currency_symbol")
+    if isinstance(sym, str):
+        return sym
+    return ""
+
+
+def _player(word: str, n: int, action: str) -> int:
+    if len(word) < 2 or word[0] != "p" or not word[1:].isdigit():
+        raise PhhError(f"action {action!r}: {word!r} is not a player (p1..p{n})")
+    p = int(word[1:]) - 1
+    if not 0 <= p < n:
+        raise PhhError(f"action {action!r}: there is no player {word} (p1..p{n})")
+    return p
+
+
+_CARD = {r + s: i * 4 + j for i, r in enumerate(RANKS) for j, s in enumerate(SUITS)}
+
+
+def _cards(text: str, action: str) -> tuple[int, ...] | None:
+    if "?" in text:
+        return None
+    get = _CARD.get
+    if len(text) == 4:
+        a, b = get(text[:2]), get(text[2:])
+        if a is not None and b is not None and a != b:
+            return (a, b)
+    elif len(text) == 6:
+        a, b, c = get(text[:2]), get(text[2:4]), get(text[4:])
+        if a is not None and b is not None and c is not None and a != b != c != a:
+            return (a, b, c)
+    elif len(text) == 2:
+        a = get(text)
+        if a is not None:
+            return (a,)
+    try:
+        return parse_cards(text)
+    except CardError as exc:
+        raise PhhError(f"action {action!r}: {exc}") from None
+
+
+def _action(action: str, n: int) -> Step:
+    """One PHH action string -> a step (a bet's amount still as written)."""
+    w = (action.split("#", 1)[0] if "#" in action else action).split()
+    size = len(w)
+    if size >= 2:
+        first, verb = w[0], w[1]
+        if first == "d":
+            if verb == "dh" and size == 4:
+                return ("hole", _player(w[2], n, action), _cards(w[3], action))
+            if verb == "db" and size == 3:
+                cards = _cards(w[2], action)
+                if cards is None:
+                    raise PhhError(f"action {action!r}: board cards must be known")
+                return ("board", cards)
+            raise PhhError(f"action {action!r}: unknown dealing action")
+        p = _player(first, n, action)
+        if size == 2:
+            if verb == "cc":
+                return ("act", p, "cc", None)
+            if verb == "f":
+                return ("act", p, "f", None)
+            if verb == "sm":
+                return ("muck", p)
+        elif size == 3:
+            if verb == "cbr":
+                if not _NUM.fullmatch(w[2]):
+                    raise PhhError(f"action {action!r}: {w[2]!r} is not an amount")
+                return ("act", p, "cbr", w[2])
+            if verb == "sm":
+                if w[2] == "-":
+                    return ("show", p, None)
+                return ("show", p, _cards(w[2], action))
+    raise PhhError(f"unknown action {action!r}")
+
+
+def read_text(text: str, source: str = "") -> list[PhhHand]:
+    """Every hand of a ``.phh`` or ``.phhs`` text. A hand that cannot be read carries its
+    error; a document that cannot be parsed at all is one hand with the error."""
+    try:
+        tables = parse_toml(text)
+    except PhhError as exc:
+        return [PhhHand(source, "", None, str(exc))]
+    out: list[PhhHand] = []
+    multi = len(tables) > 1 or (tables and tables[0][0] is not None)
+    for index, (name, fields) in enumerate(tables):
+        label = name if name is not None else ""
+        if multi and not label:
+            label = str(index + 1)
+        try:
+            record = read_hand(fields, source, label)
+        except PhhError as exc:
+            out.append(PhhHand(source, label, None, str(exc)))
+            continue
+        out.append(PhhHand(source, label or record.hand_id, record))
+    if not out:
+        out.append(PhhHand(source, "", None, "no hand in this file"))
+    return out
+
+
+def read_file(path: str) -> list[PhhHand]:
+    """Read a ``.phh`` or ``.phhs`` file (UTF-8)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        return [PhhHand(path, "", None, f"cannot read the file: {exc}")]
+    return read_text(text, path)
+
+
+def iter_records(text: str, source: str = "") -> Iterator[HandRecord]:
+    """The records of a text, raising :class:`PhhError` on the first hand that cannot be read."""
+    for h in read_text(text, source):
+        if h.record is None:
+            raise PhhError(h.error or "unreadable hand")
+        yield h.record
+
+
+def loads(text: str) -> HandRecord:
+    """The single hand of a ``.phh`` text (raises :class:`PhhError`)."""
+    records = list(iter_records(text))
+    if len(records) != 1:
+        raise PhhError(f"expected one hand, found {len(records)}")
+    return records[0]
+
+
+# ---------------------------------------------------------------------------- writing
+
+def format_amount(amount: int, decimals: int) -> str:
+    """Chips of the smallest unit -> the PHH number text (``50`` with 2 decimals -> ``0.50``)."""
+    if not decimals:
+        return str(amount)
+    sign = "-" if amount < 0 else ""
+    whole, frac = divmod(abs(amount), 10**decimals)
+    return f"{sign}{whole}.{str(frac).rjust(decimals, '0')}"
+
+
+def _toml_str(s: str) -> str:
+    if "'" not in s and "\n" not in s:
+        return f"'{s}'"
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def dumps(hand: Any, *, extra: dict[str, Any] | None = None) -> str:
+    """A tapete :class:`~tapete.hand.Hand` (finished or not) -> ``.phh`` text.
+
+    The hand's players are written in PHH order (first after the button first, the button
+    last; heads-up the big blind first). Hole cards unknown to the hand are written ``????``.
+    """
+    from .. import events as ev
+
+    rules: Rules = hand.rules
+    n: int = hand.n
+    code = CODES[rules.structure]
+    d = rules.decimals
+    # PHH order: the player after the button is p1 (heads-up: the big blind, after the button)
+    order = [(hand.button + 1 + k) % n for k in range(n)]
+    index = {p: k for k, p in enumerate(order)}
+
+    def amt(x: int) -> str:
+        return format_amount(x, d)
+
+    def arr(xs: Sequence[int]) -> str:
+        return "[" + ", ".join(amt(x) for x in xs) + "]"
+
+    blinds = [hand.blinds[p] for p in order]
+    antes = [hand.antes[p] for p in order]
+    if any(hand.dead):
+        raise PhhError("PHH has no field for dead blinds")
+    if n == 2:
+        blinds = [blinds[1], blinds[0]]
+        antes = [antes[1], antes[0]]
+    lines = [f"variant = '{code}'",
+             f"ante_trimming_status = {'true' if len(set(antes)) == 1 else 'false'}",
+             f"antes = {arr(antes)}",
+             f"blinds_or_straddles = {arr(blinds)}"]
+    if rules.structure is Structure.FIXED_LIMIT:
+        lines.append(f"small_bet = {amt(rules.small_bet)}")
+        lines.append(f"big_bet = {amt(rules.big_bet)}")
+    else:
+        lines.append(f"min_bet = {amt(rules.big_blind)}")
+    lines.append(f"starting_stacks = {arr([hand.starting_stacks[p] for p in order])}")
+    acts: list[str] = []
+
+    def who(p: int) -> str:
+        return f"p{index[p] + 1}"
+
+    for e in hand.events:
+        t = type(e)
+        if t is ev.HoleDealt:
+            cards = format_cards(e.cards) if e.cards is not None else "????"
+            acts.append(f"d dh {who(e.player)} {cards}")
+        elif t is ev.BoardDealt:
+            if e.run:
+                raise PhhError("writing a board run more than once is not supported")
+            acts.append(f"d db {format_cards(e.cards)}")
+        elif t is ev.Acted:
+            if e.action == ev.FOLD:
+                acts.append(f"{who(e.player)} f")
+            elif e.action in (ev.CHECK, ev.CALL):
+                acts.append(f"{who(e.player)} cc")
+            else:
+                acts.append(f"{who(e.player)} cbr {amt(e.to)}")
+        elif t is ev.Shown:
+            acts.append(f"{who(e.player)} sm {format_cards(e.cards)}")
+        elif t is ev.Mucked:
+            acts.append(f"{who(e.player)} sm")
+        elif t is ev.RunsChosen and e.runs != 1:
+            raise PhhError("writing a board run more than once is not supported")
+    lines.append("actions = [\n" + "".join(f"  {_toml_str(a)},\n" for a in acts) + "]")
+    if hand.hand_id:
+        h = hand.hand_id
+        lines.append(f"hand = {h if str(h).isdigit() else _toml_str(str(h))}")
+    lines.append("players = [" + ", ".join(_toml_str(hand.names[p]) for p in order) + "]")
+    if rules.currency:
+        lines.append(f"currency_symbol = {_toml_str(rules.currency)}")
+    if rules.min_raise is not None:
+        lines.append(f"_min_raise = '{rules.min_raise.value}'")
+    if rules.structure is Structure.FIXED_LIMIT and rules.bet_cap != 4:
+        lines.append(f"_bet_cap = {rules.bet_cap or 0}")
+    if rules.structure is Structure.FIXED_LIMIT and not rules.cap_heads_up:
+        lines.append("_cap_heads_up = false")
+    if rules.rake_bps:
+        lines.append(f"_rake = {format_amount(rules.rake_bps, 4)}")
+        if rules.rake_cap is not None:
+            lines.append(f"_rake_cap = {amt(rules.rake_cap)}")
+        if not rules.no_flop_no_drop:
+            lines.append("_no_flop_no_drop = false")
+    if hand.done:
+        lines.append(f"finishing_stacks = {arr([hand.stacks[p] for p in order])}")
+    for key, value in (extra or {}).items():
+        lines.append(f"{key} = {_toml_str(value) if isinstance(value, str) else value}")
+    return "\n".join(lines) + "\n"
