@@ -1,0 +1,135 @@
+"""``tapete replay`` through its main() function: text and JSON output, exit status, errors."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from tapete.cli import main
+
+DATA = Path(__file__).parent / "data" / "phh"
+PK = DATA / "pokerkit-repo-d782667" / "data"
+DWAN = PK / "dwan-ivey-2009.phh"
+HANDHQ = next((DATA / "phh-dataset").rglob("*.phhs"))
+
+
+def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    code = main(["replay", *args])
+    return code, capsys.readouterr().out
+
+
+def _json(out: str) -> list[dict[str, object]]:
+    return [json.loads(line, parse_float=Decimal) for line in out.splitlines()]
+
+
+def test_json_one_object_per_hand(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = _run(capsys, "--json", str(DWAN), str(HANDHQ))
+    assert code == 0
+    rows = _json(out)
+    assert len(rows) == 22
+    first = rows[0]
+    for key in ("source", "hand", "finishing_stacks", "pots", "returned", "rake", "decisions",
+                "error"):
+        assert key in first
+    assert first["source"] == str(DWAN)
+    assert first["finishing_stacks"] == [572100, 1997500, 1109500]
+    assert first["pots"] == [{"amount": 1109500, "players": ["p1", "p3"], "winners": ["p3"],
+                              "shares": {"p3": 1109500}}]
+    assert first["returned"] == [572100, 0, 0] and first["rake"] == 0
+    assert first["error"] is None
+    d0 = first["decisions"][0]  # type: ignore[index]
+    assert d0 == {"actor": "p3", "fold": True, "check": False, "call": 2000, "min_to": 4000,
+                  "max_to": 553000, "action": "p3 cbr 7000", "inferred": False}
+    # amounts in the file's units, decimals as the file writes them
+    hq = rows[1]
+    assert hq["hand"] == "1"
+    assert hq["finishing_stacks"] == [Decimal("201.30"), Decimal("80.60"), Decimal("197.00")]
+    assert '"finishing_stacks": [201.30, 80.60, 197.00]' in out.splitlines()[1]
+    assert hq["decisions"][1]["call"] == Decimal("0.50")  # type: ignore[index]
+    partial = rows[2]
+    assert partial["partial"] is True and partial["finishing_stacks"] is None
+    assert partial["error"] is None
+
+
+def test_text_account_in_both_languages(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = _run(capsys, "--lang", "en", str(DWAN))
+    assert code == 0
+    assert "Turn [Jc 3d 5c 4h]" in out and "raises to 1,067,100 (all-in)" in out
+    assert "River [Jc 3d 5c 4h Jh]" in out
+    assert "p3 Tom Dwan wins 1,109,500 — straight, seven high" in out
+    assert "1 hands: 1 complete, 0 partial, 0 with errors" in out
+    code, out = _run(capsys, "--lang", "es", str(DWAN))
+    assert code == 0
+    assert "sube a 1.067.100 (all-in)" in out and "escalera al siete" in out
+    assert "1 manos: 1 completas, 0 parciales, 0 con error" in out
+
+
+def test_default_language_comes_from_the_locale(capsys: pytest.CaptureFixture[str],
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    for var in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("LANG", "es_ES.UTF-8")
+    assert "Fichas finales" in _run(capsys, str(DWAN))[1]
+    monkeypatch.setenv("LANG", "en_GB.UTF-8")
+    assert "Finishing stacks" in _run(capsys, str(DWAN))[1]
+
+
+def test_folders_are_recursed(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = _run(capsys, "--json", str(PK / "wsop"))
+    assert code == 0
+    rows = _json(out)
+    assert len(rows) == 18 and all(r["error"] is None for r in rows)
+
+
+def test_errors_give_exit_1_and_never_a_traceback(capsys: pytest.CaptureFixture[str],
+                                                  tmp_path: Path) -> None:
+    good = tmp_path / "good.phh"
+    shutil.copy(DWAN, good)
+    (tmp_path / "bad_toml.phh").write_text("variant = 'NT'\nnot toml at all\n")
+    (tmp_path / "illegal.phh").write_text(
+        DWAN.read_text().replace('"p3 cbr 7000"', '"p3 cbr 3000"'))
+    (tmp_path / "many.phhs").write_text(
+        "[1]\n" + DWAN.read_text() + "\n[2]\nvariant = 'NT'\n")
+    (tmp_path / "notes.md").write_text("not a hand history")  # skipped in folders
+    code, out = _run(capsys, "--json", str(tmp_path))
+    assert code == 1
+    rows = {(Path(str(r["source"])).name, r["hand"]): r for r in _json(out)}
+    assert rows["good.phh", ""]["error"] is None
+    assert "line 2" in str(rows["bad_toml.phh", ""]["error"])
+    err = str(rows["illegal.phh", ""]["error"])
+    assert 'action 4 "p3 cbr 3000"' in err and "smallest raise: to 4,000" in err
+    assert "Legal: fold, call 2,000, raise to 4,000–553,000." in err
+    assert rows["many.phhs", "1"]["error"] is None
+    assert "missing" in str(rows["many.phhs", "2"]["error"])
+    assert not any(name == "notes.md" for name, _ in rows)
+    # the readable account says the same, in Spanish too
+    code, out = _run(capsys, "--lang", "es", str(tmp_path / "illegal.phh"))
+    assert code == 1 and "no puede subir a 3.000" in out and "1 con error" in out
+
+
+def test_missing_and_unsupported_files(capsys: pytest.CaptureFixture[str],
+                                       tmp_path: Path) -> None:
+    code, out = _run(capsys, "--json", str(tmp_path / "nowhere.phh"))
+    assert code == 1 and "no such file" in out
+    other = tmp_path / "hand.xml"
+    other.write_text("<hand/>")
+    code, out = _run(capsys, "--json", str(other))
+    assert code == 1 and "unsupported format" in out
+
+
+def test_pokerstars_text_plugs_in_by_file_type(capsys: pytest.CaptureFixture[str],
+                                               tmp_path: Path) -> None:
+    txt = tmp_path / "hands.txt"
+    txt.write_text("this is not a PokerStars hand\n")
+    code, out = _run(capsys, "--json", str(txt))
+    assert code == 1
+    (row,) = _json(out)
+    assert row["source"] == str(txt) and row["error"]
+    try:
+        import tapete.history.pokerstars  # noqa: F401
+    except ModuleNotFoundError:
+        assert "unsupported format" in str(row["error"])
