@@ -66,9 +66,12 @@ class PlayerEquity:
 
 @dataclass(frozen=True, slots=True)
 class EquityResult:
+    #: boards dealt (every deal of every combination of combos, or the samples)
     boards: int
     players: tuple[PlayerEquity, ...]
     exact: bool
+    #: what ``wins`` and ``ties`` are counted out of: ``boards`` weighted by combo weights
+    weight: float
 
     def to_json(self) -> dict[str, Any]:
         def num(x: float) -> int | float:
@@ -663,7 +666,7 @@ def equity(
             PlayerEquity(_label(p, r), float(wins[i]), float(ties[i]), float(share[i]))
             for i, (p, r) in enumerate(zip(players, ranges, strict=True))
         )
-        return EquityResult(boards, players_out, True)
+        return EquityResult(boards, players_out, True, total_weight)
 
     if samples < 1:
         raise EquityError("Monte Carlo needs at least one sample")
@@ -690,7 +693,7 @@ def equity(
         PlayerEquity(_label(p, r), float(wins[i]), float(ties[i]), float(mean[i]), float(half[i]))
         for i, (p, r) in enumerate(zip(players, ranges, strict=True))
     )
-    return EquityResult(samples, players_out, False)
+    return EquityResult(samples, players_out, False, float(samples))
 
 
 def _label(spec: PlayerSpec, r: Range) -> str:

@@ -1,0 +1,100 @@
+"""``tapete equity``: the equity of hands or ranges, exact or by Monte Carlo.
+
+tapete equity AhKh QsQd
+tapete equity AhKh "TT+, AKs" random --board 2c7d9h --samples 1000000
+tapete equity AKs QQ --exact --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+from tapete.cards import CardError
+from tapete.ranges import RangeError
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "players",
+        nargs="+",
+        metavar="HAND_OR_RANGE",
+        help='a hand (AhKh) or a range ("TT+, AKs, A5s-A2s", random), one per player (2 to 9)',
+    )
+    parser.add_argument("--board", default="", metavar="CARDS", help="0, 3, 4 or 5 board cards")
+    parser.add_argument("--dead", default="", metavar="CARDS", help="cards out of the deck")
+    how = parser.add_mutually_exclusive_group()
+    how.add_argument("--exact", action="store_true", help="enumerate every board")
+    how.add_argument(
+        "--samples", type=int, metavar="N", help="Monte Carlo with N boards (default: exact when "
+        "that takes under a second, else 1,000,000 samples)"
+    )  # fmt: skip
+    parser.add_argument("--seed", type=int, default=0, help="Monte Carlo seed (default 0)")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+
+
+class _Bar:
+    """A progress bar on stderr, shown only on a terminal and once a run passes half a second."""
+
+    def __init__(self) -> None:
+        self.start = time.perf_counter()
+        self.shown = False
+        self.tty = sys.stderr.isatty()
+
+    def __call__(self, done: float) -> None:
+        if not self.tty or time.perf_counter() - self.start < 0.5:
+            return
+        self.shown = True
+        filled = int(done * 30)
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done * 100:5.1f} %")
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r" + " " * 42 + "\r")
+            sys.stderr.flush()
+
+
+def run(args: argparse.Namespace) -> int:
+    from tapete.equity import EquityError, equity
+
+    if args.samples is not None and args.samples < 1:
+        print("tapete equity: error: --samples must be at least 1", file=sys.stderr)
+        return 2
+    bar = _Bar()
+    started = time.perf_counter()
+    try:
+        result = equity(
+            args.players,
+            board=args.board,
+            dead=args.dead,
+            exact=True if args.exact else (False if args.samples is not None else None),
+            samples=args.samples if args.samples is not None else 1_000_000,
+            seed=args.seed,
+            progress=bar,
+        )
+    except (EquityError, RangeError, CardError) as exc:
+        bar.close()
+        print(f"tapete equity: error: {exc}", file=sys.stderr)
+        return 2
+    bar.close()
+    seconds = time.perf_counter() - started
+    if args.json:
+        out = result.to_json()
+        print(json.dumps(out))
+        return 0
+    width = max(8, *(len(p.hand) for p in result.players))
+    interval = not result.exact
+    head = f"{'hand':<{width}}  {'equity':>8}" + (f"  {'± 95 %':>7}" if interval else "")
+    print(head + f"  {'win':>8}  {'tie':>8}")
+    for p in result.players:
+        line = f"{p.hand:<{width}}  {p.equity * 100:7.3f}%"
+        if interval:
+            line += f"  {(p.interval or 0.0) * 100:6.3f}%"
+        line += f"  {p.wins / result.weight * 100:7.3f}%  {p.ties / result.weight * 100:7.3f}%"
+        print(line)
+    how = "exact enumeration" if result.exact else f"Monte Carlo, seed {args.seed}"
+    print(f"{result.boards:,} boards, {how}, {seconds:.3f} s")
+    return 0
