@@ -74,7 +74,22 @@ def build_pots(
 
 
 def take_rake(pots: list[Pot], rules: Rules, saw_flop: bool) -> list[Pot]:
-    """Rake each pot by the room's percentage, rounded down, until the cap per hand is met."""
+    """Rake each pot by the room's percentage, rounded down, until the cap per hand is met.
+
+    With ``rules.rake_fixed`` (a hand history's stated rake) each pot gives exactly its stated
+    rake; a stated rake larger than its pot takes the rest from the next pots."""
+    if rules.rake_fixed is not None:
+        fixed = rules.rake_fixed
+        carry = 0
+        taken = []
+        for i, pot in enumerate(pots):
+            want = (fixed[i] if i < len(fixed) else 0) + carry
+            if i == len(pots) - 1:
+                want += sum(fixed[len(pots):])
+            r = min(want, pot.amount)
+            carry = want - r
+            taken.append(Pot(pot.amount - r, pot.eligible, r))
+        return taken
     if not rules.rake_bps or (rules.no_flop_no_drop and not saw_flop):
         return pots
     left = rules.rake_cap

@@ -57,6 +57,9 @@ class Rules:
     ``big_bet`` (turn, river); they default to the big blind and twice the big blind.
     ``bet_cap`` counts bets per street (preflop the big blind is the first), ``None`` for no cap.
     ``rake_percent`` is a whole or decimal percentage given in basis points (``500`` = 5 %).
+    ``rake_fixed`` is the rake of one hand as its history states it, pot by pot (main pot
+    first): when set, exactly that is taken, whatever ``rake_bps``, the cap and "no flop, no
+    drop" say (a hand history's rake is a fact of the hand, not a rule to recompute).
     ``decimals``/``currency`` only change how amounts are shown.
     """
 
@@ -78,6 +81,7 @@ class Rules:
     decimals: int = 0
     currency: str = ""
     extra: tuple[tuple[str, str], ...] = field(default=())
+    rake_fixed: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
         if isinstance(self.structure, str) and not isinstance(self.structure, Structure):
@@ -94,6 +98,10 @@ class Rules:
             raise RulesError("a straddle must be at least the big blind")
         if self.bet_cap is not None and self.bet_cap < 2:
             raise RulesError("a bet cap must allow at least a bet and a raise")
+        if self.rake_fixed is not None:
+            object.__setattr__(self, "rake_fixed", tuple(self.rake_fixed))
+            if any(not isinstance(x, int) or x < 0 for x in self.rake_fixed):
+                raise RulesError("a stated rake is whole, non-negative chips per pot")
         if self.rake_bps > 10_000:
             raise RulesError("rake cannot be more than 100 %")
         if self.structure is Structure.FIXED_LIMIT:
