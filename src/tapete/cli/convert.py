@@ -1,0 +1,135 @@
+"""``tapete convert IN --to phh|pokerstars [-o OUT]``: hand histories from one format to the other.
+
+Every hand is read (PHH ``.phh``/``.phhs``, or PokerStars text), replayed through the engine, and
+written from the replayed hand, so what comes out is a legal hand or nothing. A hand that cannot
+be read or replayed is reported on stderr and left out; the exit status is then 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ..hand import Hand
+
+
+@dataclass(slots=True)
+class Converted:
+    hand: Hand | None
+    label: str
+    error: str | None = None
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("input", metavar="IN", help="a .phh/.phhs file or a PokerStars .txt")
+    parser.add_argument("--to", required=True, choices=("phh", "pokerstars"),
+                        help="the format to write")
+    parser.add_argument("-o", "--output", metavar="OUT",
+                        help="where to write (default: standard output)")
+    parser.add_argument("--from", dest="source_format", choices=("phh", "pokerstars"),
+                        help="the input format (default: from the file's name or content)")
+
+
+def sniff(path: str, data: bytes) -> str:
+    lower = path.lower()
+    if lower.endswith((".phh", ".phhs")):
+        return "phh"
+    if lower.endswith(".txt"):
+        return "pokerstars"
+    head = data[:4096].lstrip(b"\xef\xbb\xbf").lstrip()
+    return "pokerstars" if head.startswith(b"PokerStars") else "phh"
+
+
+def hands(path: str, fmt: str | None = None) -> Iterator[Converted]:
+    """Each hand of a file, replayed (or the reason it could not be)."""
+    from ..history import pokerstars
+
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as exc:
+        yield Converted(None, path, f"cannot read the file: {exc}")
+        return
+    kind = fmt or sniff(path, data)
+    if kind == "pokerstars":
+        for item in pokerstars.read_bytes(data, path):
+            if isinstance(item, pokerstars.ParseError):
+                where = f"line {item.line}: " if item.line else ""
+                yield Converted(None, item.hand_id, where + item.message)
+                continue
+            yield _replayed(item)
+        return
+    from ..history import phh
+
+    for h in phh.read_text(pokerstars.decode(data), path):
+        if h.record is None:
+            yield Converted(None, h.hand, h.error or "unreadable hand")
+            continue
+        yield _replayed(h.record)
+
+
+def _replayed(record: object) -> Converted:
+    from ..history.record import HandRecord
+
+    assert isinstance(record, HandRecord)
+    label = record.hand_id or record.source
+    try:
+        from ..history.replay import replay
+    except ImportError:  # pragma: no cover - the replay module is part of the package
+        from ..history.pokerstars import ReplayError, play
+
+        try:
+            return Converted(play(record), label)
+        except ReplayError as exc:
+            return Converted(None, label, str(exc))
+    res = replay(record)
+    if res.error is not None or res.engine is None:
+        return Converted(None, label, res.error.en if res.error else "cannot replay")
+    return Converted(res.engine, label)
+
+
+def convert(path: str, to: str, fmt: str | None = None) -> tuple[str, list[str]]:
+    """(the converted text, the errors of the hands left out)."""
+    from ..history import pokerstars
+
+    errors: list[str] = []
+    parts: list[str] = []
+    done: list[tuple[str, Hand]] = []
+    for c in hands(path, fmt):
+        if c.hand is None:
+            errors.append(f"{path}: hand {c.label or '?'}: {c.error}")
+        else:
+            done.append((c.label, c.hand))
+    if to == "pokerstars":
+        for k, (_, hand) in enumerate(done, 1):
+            hid = hand.hand_id if hand.hand_id and hand.hand_id.isdigit() else str(k)
+            parts.append(pokerstars.write_hand(hand, hand_id=hid))
+        return "\n\n".join(parts), errors
+    from ..history import phh
+
+    for k, (label, hand) in enumerate(done, 1):
+        try:
+            text = phh.dumps(hand)
+        except phh.PhhError as exc:
+            errors.append(f"{path}: hand {label or k}: cannot be written as PHH: {exc}")
+            continue
+        parts.append(text)
+    if len(parts) > 1:
+        return "".join(f"[{k}]\n{t}\n" for k, t in enumerate(parts, 1)), errors
+    return "".join(parts), errors
+
+
+def run(args: argparse.Namespace) -> int:
+    text, errors = convert(args.input, args.to, args.source_format)
+    for e in errors:
+        print(e, file=sys.stderr)
+    if args.output:
+        with open(args.output, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+    if not text and errors:
+        return 2
+    return 1 if errors else 0
