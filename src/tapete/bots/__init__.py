@@ -1,0 +1,61 @@
+"""Practice opponents that see only their seat's view and answer through ``legal()``.
+
+>>> from tapete.bots import make_bot, SeatView
+>>> bot = make_bot("tag", seed=1)
+>>> # decision = bot.decide(SeatView.of(hand, hand.actor)); decision.apply(hand)
+
+Five styles share one strategy (:mod:`tapete.bots.strategy`): ``tag``, ``lag``, ``nit``,
+``station``, ``maniac``; two baselines: ``random`` and ``caller``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol
+
+from .baselines import CallerBot, RandomBot
+from .strategy import STYLES, OpponentStats, Style, StyleBot
+from .view import CALL, CHECK, FOLD, RAISE, ActionSeen, Decision, SeatView
+
+__all__ = [
+    "BOT_NAMES",
+    "CALL",
+    "CHECK",
+    "FOLD",
+    "RAISE",
+    "ActionSeen",
+    "Bot",
+    "CallerBot",
+    "Decision",
+    "OpponentStats",
+    "RandomBot",
+    "STYLES",
+    "SeatView",
+    "Style",
+    "StyleBot",
+    "make_bot",
+]
+
+BOT_NAMES: tuple[str, ...] = (*STYLES, "random", "caller")
+
+
+class Bot(Protocol):
+    name: str
+
+    def decide(self, view: SeatView) -> Decision: ...
+
+    def hand_over(self, view: SeatView) -> None: ...
+
+
+def make_bot(name: str, seed: int | None = None, *, label: str | None = None) -> Bot:
+    """A bot by style name (``tag``, ``lag``, ``nit``, ``station``, ``maniac``, ``random``,
+    ``caller``), deterministic for a given ``seed``. ``label`` names it at the table."""
+    key = name.strip().lower()
+    rng = random.Random(seed)
+    if key in STYLES:
+        return StyleBot(STYLES[key], rng, label or key)
+    if key == "random":
+        return RandomBot(rng, label or key)
+    if key == "caller":
+        return CallerBot(rng, label or key)
+    raise ValueError(f"unknown bot {name!r}; choose from {', '.join(BOT_NAMES)}")

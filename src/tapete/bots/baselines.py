@@ -1,0 +1,76 @@
+"""Baseline opponents: a random player and a player who always checks or calls."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from ..text import Text, chips
+from .view import CALL, CHECK, FOLD, RAISE, Decision, SeatView
+
+
+@dataclass(slots=True)
+class RandomBot:
+    """Picks uniformly among the legal kinds of action (fold, check or call, bet or raise);
+    a bet or raise is uniform between the smallest and the largest legal amount."""
+
+    rng: random.Random
+    name: str = "random"
+
+    def decide(self, view: SeatView) -> Decision:
+        legal = view.legal
+        if legal is None:
+            raise ValueError("this seat is not to act")
+        kinds = []
+        if legal.fold:
+            kinds.append(FOLD)
+        kinds.append(CHECK if legal.check else CALL)
+        if legal.min_to is not None and legal.max_to is not None:
+            kinds.append(RAISE)
+        kind = kinds[self.rng.randrange(len(kinds))]
+        why = Text("chosen at random among the legal actions",
+                   "elegido al azar entre las acciones legales")
+        if kind == RAISE:
+            assert legal.min_to is not None and legal.max_to is not None
+            to = self.rng.randint(legal.min_to, legal.max_to)
+            r = view.rules
+            en = chips(to, r.decimals, r.currency, "en")
+            es = chips(to, r.decimals, r.currency, "es")
+            word = Text(f"I bet {en}: ", f"Apuesto {es}: ") if legal.is_bet else \
+                Text(f"I raise to {en}: ", f"Subo a {es}: ")
+            return Decision(RAISE, to, word + why)
+        word = {FOLD: Text("I fold: ", "Me retiro: "), CHECK: Text("I check: ", "Paso: "),
+                CALL: Text("I call: ", "Igualo: ")}[kind]
+        return Decision(kind, None, word + why)
+
+    def hand_over(self, view: SeatView) -> None:
+        pass
+
+    @property
+    def learns(self) -> bool:
+        return False
+
+
+@dataclass(slots=True)
+class CallerBot:
+    """Always checks or calls, whatever it holds."""
+
+    rng: random.Random
+    name: str = "caller"
+
+    def decide(self, view: SeatView) -> Decision:
+        legal = view.legal
+        if legal is None:
+            raise ValueError("this seat is not to act")
+        if legal.check:
+            return Decision(CHECK, None, Text("I check: I always check or call",
+                                              "Paso: siempre paso o igualo"))
+        return Decision(CALL, None, Text("I call: I always check or call",
+                                         "Igualo: siempre paso o igualo"))
+
+    def hand_over(self, view: SeatView) -> None:
+        pass
+
+    @property
+    def learns(self) -> bool:
+        return False

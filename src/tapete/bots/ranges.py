@@ -1,0 +1,375 @@
+"""Hand ranges for the bots: preflop order, ranges as weights over the 1,326 starting hands,
+narrowing by board class, and Monte Carlo equity against ranges with the scalar evaluator.
+
+A range is a list of 1,326 float weights indexed by :data:`COMBOS`. Board classes are cached
+per board (they depend on public cards only), so the six seats of a duplicate match share them.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect_right
+from collections.abc import Sequence
+from functools import lru_cache
+from itertools import accumulate
+
+import numpy as np
+import numpy.typing as npt
+
+from ..cards import RANKS, Card
+from ..evaluator import CLASSES, Category, category, evaluate
+from ..text import Text
+
+try:  # the compiled Monte Carlo kernel (numba)
+    from ..equity import hand_vs_ranges as _hand_vs_ranges
+    from ..ranges import Range as _Range
+except ImportError:  # pragma: no cover - a build without the equity module
+    _hand_vs_ranges = None  # type: ignore[assignment]
+    _Range = None  # type: ignore[assignment,misc]
+
+# The 169 starting-hand classes, strongest first: ordered by a blend of all-in equity against
+# one and against three random hands (Monte Carlo, 30,000 and 12,000 deals per class).
+_ORDER_TEXT = (
+    "AA KK QQ JJ TT 99 AKs AQs 88 AKo AJs KQs AQo ATs 77 AJo KJs ATo A9s KQo KTs A8s QJs KJo "
+    "A7s 66 K9s QTs A9o A6s KTo A5s JTs QJo A4s A8o Q9s K8s 55 A3s QTo A7o K7s A2s A5o JTo J9s "
+    "K9o Q8s K6s A6o K5s A4o Q9o T9s J8s K8o Q7s 44 K4s A3o K3s T8s K7o J9o Q8o Q6s A2o J7s K2s "
+    "K6o T9o T7s 98s Q5s Q4s K5o J8o 33 K4o Q3s Q7o 97s 87s J6s T8o Q2s J5s Q6o T6s 98o K3o J7o "
+    "J4s 96s K2o 22 J3s Q5o 76s 86s T7o Q4o T5s 97o J2s T4s J6o 95s Q3o 87o 65s J5o 85s 75s T3s "
+    "Q2o T6o T2s J4o 94s 96o J3o 86o 93s 84s 64s 54s 76o T5o 74s J2o T4o 92s 95o 83s 75o 65o "
+    "85o 53s T3o 73s 82s 43s T2o 63s 94o 52s 93o 54o 84o 72s 74o 62s 42s 92o 64o 32s 53o 83o "
+    "73o 63o 82o 43o 52o 62o 42o 72o 32o"
+)
+PREFLOP_ORDER: tuple[str, ...] = tuple(_ORDER_TEXT.split())
+
+COMBOS: tuple[tuple[Card, Card], ...] = tuple(
+    (a, b) for a in range(51, -1, -1) for b in range(a - 1, -1, -1))
+COMBO_INDEX: dict[tuple[Card, Card], int] = {c: i for i, c in enumerate(COMBOS)}
+N_COMBOS = len(COMBOS)  # 1326
+COMBO_ARRAY = np.array(COMBOS, np.int64)
+COMBO_MASK = np.array([(1 << a) | (1 << b) for a, b in COMBOS], np.int64)
+Weights = npt.NDArray[np.float64]
+
+
+def class_name(a: Card, b: Card) -> str:
+    """``(As, Kd)`` -> "AKo"; pairs have no suffix."""
+    ra, rb = a >> 2, b >> 2
+    if ra < rb:
+        ra, rb = rb, ra
+    if ra == rb:
+        return RANKS[ra] * 2
+    return RANKS[ra] + RANKS[rb] + ("s" if (a & 3) == (b & 3) else "o")
+
+
+def _percentiles() -> tuple[list[float], dict[str, float]]:
+    counts = {name: 6 if len(name) == 2 else (4 if name[2] == "s" else 12)
+              for name in PREFLOP_ORDER}
+    entry: dict[str, float] = {}
+    cum = 0
+    for name in PREFLOP_ORDER:
+        cum += counts[name]
+        entry[name] = cum / N_COMBOS
+    return [entry[class_name(a, b)] for a, b in COMBOS], entry
+
+
+# COMBO_PCT[i]: the smallest "top x" fraction of hands that contains combo i (AA: 0.0045).
+COMBO_PCT, CLASS_PCT = _percentiles()
+
+
+def hand_percentile(hole: Sequence[Card]) -> float:
+    return CLASS_PCT[class_name(hole[0], hole[1])]
+
+
+def top_range(width: float, capped: float = 0.0, cap_weight: float = 1.0) -> Weights:
+    """The top ``width`` fraction of hands; the top ``capped`` of them only at ``cap_weight``
+    (a caller who would have raised the very best hands). A new array each call."""
+    return np.array(_top_range(round(width, 3), round(capped, 3), round(cap_weight, 2)))
+
+
+@lru_cache(maxsize=1024)
+def _top_range(width: float, capped: float, cap_weight: float) -> tuple[float, ...]:
+    out = []
+    for p in COMBO_PCT:
+        if p <= width + 1e-9:
+            out.append(cap_weight if p <= capped + 1e-9 else 1.0)
+        else:
+            out.append(0.0)
+    return tuple(out)
+
+
+def full_range() -> Weights:
+    return np.ones(N_COMBOS)
+
+# ---------------------------------------------------------------------------- board classes
+MONSTER, TWO_PAIR, TOP_PAIR, WEAK_PAIR, DRAW, AIR = range(6)
+CLASS_WORDS = (
+    Text("sets and better", "tríos y mejores"),
+    Text("two pairs", "dobles parejas"),
+    Text("top pairs", "parejas altas"),
+    Text("weak pairs", "parejas débiles"),
+    Text("draws", "proyectos"),
+    Text("air", "aire"),
+)
+_CAT = [Category.HIGH_CARD] + [category(s) for s in range(1, CLASSES + 1)]
+
+
+@lru_cache(maxsize=8192)
+def straight_outs(mask: int) -> int:
+    """How many ranks would complete a straight with the ranks in ``mask`` (bit r: rank r)."""
+    if _has_straight(mask):
+        return 0
+    return sum(1 for r in range(13) if not mask >> r & 1 and _has_straight(mask | 1 << r))
+
+
+def _has_straight(mask: int) -> bool:
+    m = (mask << 1) | (mask >> 12 & 1)  # the ace also plays low
+    return any(m >> lo & 0b11111 == 0b11111 for lo in range(10))
+
+
+def classify(hole: tuple[Card, Card], board: Sequence[Card], info: BoardInfo) -> int:
+    """The class (MONSTER..AIR) of a hand on a board of 3 to 5 cards."""
+    a, b = hole
+    s = evaluate((a, b, *board))
+    cat = _CAT[s]
+    ra, rb = a >> 2, b >> 2
+    counts = info.rank_counts
+    top = info.top
+    if cat >= Category.STRAIGHT:
+        if info.strength is not None and s == info.strength:
+            return AIR  # the board plays
+        return MONSTER
+    cls = AIR
+    if cat == Category.THREE_OF_A_KIND:
+        if counts[ra] == 3 or counts[rb] == 3:
+            cls = AIR  # the trips are on the board
+        elif ra == rb:
+            cls = MONSTER  # a set
+        else:
+            cls = TWO_PAIR  # trips with one card
+    elif cat == Category.TWO_PAIR:
+        if ra != rb and counts[ra] and counts[rb]:
+            cls = TWO_PAIR
+        elif ra == rb:
+            cls = TOP_PAIR if ra > top else WEAK_PAIR
+        elif counts[ra] or counts[rb]:
+            cls = TOP_PAIR if max(ra if counts[ra] else -1, rb if counts[rb] else -1) == top \
+                else WEAK_PAIR
+    elif cat == Category.ONE_PAIR:
+        if ra == rb:
+            cls = TOP_PAIR if ra > top else WEAK_PAIR
+        elif counts[ra] or counts[rb]:
+            hit = ra if counts[ra] else rb
+            cls = TOP_PAIR if hit == top else WEAK_PAIR
+    if cls == AIR and len(board) < 5:
+        sa, sb = a & 3, b & 3
+        suits = info.suits
+        flush_draw = suits[sa] + 1 + (sb == sa) >= 4 or suits[sb] + 1 + (sa == sb) >= 4
+        outs = straight_outs(info.mask | 1 << ra | 1 << rb)
+        if flush_draw or (outs >= 2 and info.outs < 2):
+            cls = DRAW
+    return cls
+
+
+class BoardInfo:
+    __slots__ = ("board", "mask", "outs", "rank_counts", "strength", "suit_max", "suits", "top")
+
+    def __init__(self, board: Sequence[Card]) -> None:
+        self.board = tuple(board)
+        self.rank_counts = [0] * 13
+        self.suits = [0] * 4
+        mask = 0
+        for c in board:
+            self.rank_counts[c >> 2] += 1
+            self.suits[c & 3] += 1
+            mask |= 1 << (c >> 2)
+        self.mask = mask
+        self.top = max(c >> 2 for c in board)
+        self.suit_max = max(self.suits)
+        self.outs = straight_outs(mask)
+        self.strength = evaluate(board) if len(board) == 5 else None
+
+    @property
+    def paired(self) -> bool:
+        return max(self.rank_counts) >= 2
+
+    @property
+    def wet(self) -> bool:
+        """Flush or straight draws are likely (two or more of a suit with cards to come, or
+        connected ranks)."""
+        if len(self.board) < 5 and self.suit_max >= 2:
+            return True
+        if self.suit_max >= 3:
+            return True
+        ranks = sorted({c >> 2 for c in self.board})
+        return any(ranks[i + 2] - ranks[i] <= 4 for i in range(len(ranks) - 2))
+
+    def texture(self) -> Text:
+        if self.suit_max >= 3 and len(self.board) >= 3:
+            return Text("a suited board", "un tablero con color")
+        if self.paired:
+            return Text("a paired board", "un tablero doblado")
+        if self.wet:
+            return Text("a wet board", "un tablero húmedo")
+        return Text("a dry board", "un tablero seco")
+
+
+@lru_cache(maxsize=256)
+def board_info(board: tuple[Card, ...]) -> BoardInfo:
+    return BoardInfo(board)
+
+
+@lru_cache(maxsize=256)
+def board_classes(board: tuple[Card, ...]) -> npt.NDArray[np.int64]:
+    """The class of every combo on ``board`` (6 where a combo shares a card with it)."""
+    info = board_info(board)
+    used = set(board)
+    out = []
+    for combo in COMBOS:
+        if combo[0] in used or combo[1] in used:
+            out.append(6)
+        else:
+            out.append(classify(combo, board, info))
+    arr = np.array(out, np.int64)
+    arr.flags.writeable = False
+    return arr
+
+
+def narrow(weights: Weights, board: tuple[Card, ...], factors: Sequence[float]) -> None:
+    """Multiply each combo's weight by ``factors[class]`` on this board (in place)."""
+    f = np.array([*factors, 0.0])
+    weights *= f[board_classes(board)]
+
+
+def composition(weights: Weights, board: tuple[Card, ...]) -> list[float]:
+    """The share of each class (MONSTER..AIR) in a range on a board."""
+    sums = np.bincount(board_classes(board), weights=weights, minlength=7)[:6]
+    total = float(sums.sum())
+    return [float(x) / total for x in sums] if total else [0.0] * 6
+
+
+def range_words(weights: Weights, board: tuple[Card, ...]) -> Text:
+    """"top pairs and draws": the one or two largest classes of a range on a board, or its
+    width before the flop ("about 20 % of hands")."""
+    if len(board) < 3:
+        pct = round(100 * float(np.sum(weights)) / N_COMBOS)
+        return Text(f"about {pct} % of hands", f"cerca del {pct} % de las manos")
+    comp = composition(weights, board)
+    order = sorted(range(6), key=lambda c: -comp[c])
+    words = CLASS_WORDS[order[0]]
+    if comp[order[1]] >= 0.2:
+        second = CLASS_WORDS[order[1]]
+        words = Text(f"{words.en} and {second.en}", f"{words.es} y {second.es}")
+    return words
+
+
+def describe(weights: Weights, board: tuple[Card, ...]) -> Text:
+    """"a range of top pairs and draws"."""
+    w = range_words(weights, board)
+    return Text(f"a range of {w.en}", f"un rango de {w.es}")
+
+
+def hand_class(hole: Sequence[Card], board: Sequence[Card]) -> int:
+    a, b = hole
+    return classify((a, b), board, board_info(tuple(board)))
+
+
+# ---------------------------------------------------------------------------- equity
+class Sampler:
+    """Draws combos from a range in proportion to their weights."""
+
+    __slots__ = ("combos", "cum", "total")
+
+    def __init__(self, weights: Weights, dead: set[Card]) -> None:
+        combos = []
+        ws = []
+        for i, w in enumerate(weights.tolist()):
+            if w > 0.0:
+                c = COMBOS[i]
+                if c[0] not in dead and c[1] not in dead:
+                    combos.append(c)
+                    ws.append(w)
+        if not combos:  # a range emptied by the board or our cards: any two cards
+            combos = [c for c in COMBOS if c[0] not in dead and c[1] not in dead]
+            ws = [1.0] * len(combos)
+        self.combos = combos
+        self.cum = list(accumulate(ws))
+        self.total = self.cum[-1]
+
+
+def equity(
+    hole: Sequence[Card], board: Sequence[Card], ranges: Sequence[Weights],
+    samples: int, rng: random.Random,
+) -> float:
+    """Monte Carlo share of the pot ``hole`` wins against one hand from each range: the
+    compiled kernel of :mod:`tapete.equity`, seeded from ``rng``; plain Python without it."""
+    if _hand_vs_ranges is not None and _Range is not None:
+        dead = 0
+        for c in (*hole, *board):
+            dead |= 1 << c
+        free = (COMBO_MASK & dead) == 0
+        rs = []
+        for weights in ranges:
+            keep = free & (weights > 0.0)
+            if not keep.any():  # emptied by the cards we see: any two cards
+                keep = free
+                weights = np.ones(N_COMBOS)
+            combos = tuple(map(tuple, COMBO_ARRAY[keep].tolist()))
+            rs.append(_Range("bot", combos, tuple(weights[keep].tolist())))
+        return float(_hand_vs_ranges(tuple(hole), rs, tuple(board), samples,
+                                     rng.randrange(1 << 31)))
+    return equity_py(hole, board, ranges, samples // 4, rng)
+
+
+def equity_py(
+    hole: Sequence[Card], board: Sequence[Card], ranges: Sequence[Weights],
+    samples: int, rng: random.Random,
+) -> float:
+    """The same estimate in plain Python with the scalar evaluator (slower: fewer samples)."""
+    dead0 = {*hole, *board}
+    samplers = [Sampler(w, dead0) for w in ranges]
+    h0, h1 = hole
+    board = tuple(board)
+    need = 5 - len(board)
+    rnd = rng.random
+    got = 0.0
+    done = 0
+    for _ in range(samples):
+        dead = set(dead0)
+        opp: list[tuple[Card, Card]] = []
+        for s in samplers:
+            combos, cum, total = s.combos, s.cum, s.total
+            for _try in range(12):
+                a, b = combos[bisect_right(cum, rnd() * total) if len(combos) > 1 else 0]
+                if a not in dead and b not in dead:
+                    break
+            else:
+                break
+            dead.add(a)
+            dead.add(b)
+            opp.append((a, b))
+        if len(opp) < len(samplers):
+            continue
+        runout = board
+        if need:
+            extra: list[Card] = []
+            while len(extra) < need:
+                c = int(rnd() * 52)
+                if c not in dead:
+                    dead.add(c)
+                    extra.append(c)
+            runout = board + tuple(extra)
+        me = evaluate((h0, h1, *runout))
+        best = 0
+        ties = 0
+        for a, b in opp:
+            v = evaluate((a, b, *runout))
+            if v > best:
+                best = v
+                ties = 1
+            elif v == best:
+                ties += 1
+        done += 1
+        if me > best:
+            got += 1.0
+        elif me == best:
+            got += 1.0 / (ties + 1)
+    return got / done if done else 0.5

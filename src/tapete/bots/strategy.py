@@ -1,0 +1,554 @@
+"""One strategy, five styles: preflop ranges by position and action, then equity against the
+ranges the opponents' actions imply, pot odds, stack-to-pot ratio, board texture and sizes.
+
+A :class:`Style` is only numbers; :class:`StyleBot` plays any of them. Every decision is made
+from a :class:`~tapete.bots.view.SeatView` and a ``random.Random`` given in, so a bot with the
+same seed makes the same decisions from the same views.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .. import events as ev
+from ..betting import Legal
+from ..rules import Structure
+from ..text import Text, chips
+from . import ranges as R
+from .view import CALL, CHECK, FOLD, RAISE, Decision, SeatView
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """The numbers that make a style. Range widths are fractions of all starting hands."""
+
+    name: str
+    open: float  # multiplier on the opening range of each position
+    limp: bool  # enter unraised pots by calling rather than raising
+    three: float  # 3-bet range facing one raise
+    call: float  # calling range facing one raise (on top of the 3-bets)
+    four: float  # 4-bet range facing a 3-bet
+    call3: float  # calling range facing a 3-bet
+    jam: float  # all-in range facing a 4-bet or more
+    bet_at: float  # equity (normalised to heads-up) to bet for value
+    raise_at: float  # equity to raise for value
+    call_margin: float  # equity above the price that a call needs
+    bluff: float  # how often to bet without the goods when checked to
+    bluff_raise: float  # how often to raise a draw
+    sizes: tuple[float, float, float]  # small, medium, large bets as fractions of the pot
+    overbet: float  # how often a very strong hand overbets or moves in
+    open_size: float  # opening raise in big blinds
+    adapt: bool  # read opponents' tendencies from past hands (VPIP, aggression)
+    samples: int = 600  # Monte Carlo deals per equity estimate
+
+
+STYLES: dict[str, Style] = {
+    s.name: s for s in (
+        Style("tag", open=1.0, limp=False, three=0.05, call=0.10, four=0.025, call3=0.06,
+              jam=0.03, bet_at=0.60, raise_at=0.76, call_margin=0.02, bluff=0.22,
+              bluff_raise=0.10, sizes=(0.33, 0.66, 1.0), overbet=0.25, open_size=2.5,
+              adapt=True),
+        Style("lag", open=1.5, limp=False, three=0.09, call=0.17, four=0.045, call3=0.10,
+              jam=0.045, bet_at=0.55, raise_at=0.70, call_margin=-0.01, bluff=0.42,
+              bluff_raise=0.25, sizes=(0.5, 0.75, 1.25), overbet=0.4, open_size=2.5,
+              adapt=True),
+        Style("nit", open=0.55, limp=False, three=0.025, call=0.05, four=0.015, call3=0.03,
+              jam=0.015, bet_at=0.72, raise_at=0.86, call_margin=0.07, bluff=0.04,
+              bluff_raise=0.0, sizes=(0.33, 0.5, 0.66), overbet=0.0, open_size=3.0,
+              adapt=False),
+        Style("station", open=1.7, limp=True, three=0.02, call=0.50, four=0.01, call3=0.35,
+              jam=0.12, bet_at=0.75, raise_at=0.92, call_margin=-0.15, bluff=0.04,
+              bluff_raise=0.0, sizes=(0.33, 0.5, 0.66), overbet=0.0, open_size=2.0,
+              adapt=False),
+        Style("maniac", open=3.2, limp=False, three=0.25, call=0.35, four=0.16, call3=0.30,
+              jam=0.20, bet_at=0.40, raise_at=0.55, call_margin=-0.05, bluff=0.70,
+              bluff_raise=0.40, sizes=(0.75, 1.0, 1.5), overbet=0.6, open_size=4.0,
+              adapt=False),
+    )
+}
+
+# Opening range by the number of players still to act behind (blinds included).
+_OPEN = {1: 0.40, 2: 0.45, 3: 0.28, 4: 0.21, 5: 0.17, 6: 0.14, 7: 0.12}
+_POSITION_NAMES = {
+    0: Text("the big blind", "la ciega grande"),
+    1: Text("the small blind", "la ciega pequeña"),
+    2: Text("the button", "el botón"),
+    3: Text("the cutoff", "el cutoff"),
+    4: Text("the hijack", "el hijack"),
+}
+_AGGRESSIVE = (ev.BET, ev.RAISE)
+
+
+@dataclass(slots=True)
+class OpponentStats:
+    """What a seat has seen of one opponent over past hands (public actions only)."""
+
+    hands: int = 0
+    vpip: int = 0  # hands where the player put chips in voluntarily before the flop
+    agg: int = 0  # bets and raises after the flop
+    passive: int = 0  # checks and calls after the flop
+    faced: int = 0  # times the player answered a bet after the flop
+    folded: int = 0  # ... and folded
+    # hands shown down: the sum of their preflop percentiles (0 = aces .. 1 = the worst) and
+    # their count, by the player's strongest preflop action (a raise, a call)
+    raised_pct: float = 0.0
+    raised_n: int = 0
+    called_pct: float = 0.0
+    called_n: int = 0
+
+    bet_shown: int = 0  # hands shown down after betting or raising after the flop
+    bet_weak: int = 0  # ... that were a weak pair, a draw or air on the final board
+
+    def bluffiness(self) -> float:
+        """0: bets only good hands (as assumed a priori) .. 1: bets anything."""
+        rate = (self.bet_weak + 0.2 * 6) / (self.bet_shown + 6)
+        return min(1.0, max(0.0, (rate - 0.2) / 0.5))
+
+    def raise_width(self) -> float:
+        """How wide the player's first raise is, read from the hands shown after raising
+        (their average percentile is half the width of the range, 0.18 a priori)."""
+        return min(1.0, 2 * (self.raised_pct + 0.09 * 6) / (self.raised_n + 6))
+
+    def call_width(self) -> float:
+        return min(1.0, 2 * (self.called_pct + 0.13 * 6) / (self.called_n + 6))
+
+    def fold_rate(self) -> float:
+        """How often the player folds to a bet after the flop."""
+        return (self.folded + 0.4 * 10) / (self.faced + 10)
+
+    def looseness(self) -> float:
+        """Width of the player's ranges relative to a typical player's (1.0)."""
+        v = (self.vpip + 0.25 * 20) / (self.hands + 20)
+        return min(4.0, max(0.5, v / 0.25))
+
+    def aggression(self) -> float:
+        a = (self.agg + 0.3 * 10) / (self.agg + self.passive + 10)
+        return min(3.0, max(0.5, a / 0.3))
+
+
+def _c(view: SeatView, amount: int, lang: str) -> str:
+    return chips(amount, view.rules.decimals, view.rules.currency, lang)
+
+
+def _pct(x: float) -> int:
+    return round(100 * x)
+
+
+def preflop_order(view: SeatView) -> list[int]:
+    """Players in preflop acting order: after the largest blind, clockwise."""
+    n = view.n
+    big = max(range(n), key=lambda i: (view.blinds[i], (i - view.button - 1) % n))
+    return [(big + 1 + k) % n for k in range(n)]
+
+
+def players_behind(view: SeatView, seat: int) -> int:
+    order = preflop_order(view)
+    return view.n - 1 - order.index(seat)
+
+
+def position_name(view: SeatView, seat: int) -> Text:
+    behind = players_behind(view, seat)
+    if view.n == 2:
+        return _POSITION_NAMES[0 if behind == 0 else 2]
+    if behind in _POSITION_NAMES:
+        return _POSITION_NAMES[behind]
+    return Text("early position", "primera posición")
+
+
+def open_width(view: SeatView, seat: int) -> float:
+    if view.n == 2:
+        return 0.8
+    return _OPEN.get(players_behind(view, seat), 0.10)
+
+
+@dataclass(slots=True)
+class StyleBot:
+    """A bot of one :class:`Style`. ``rng`` makes it deterministic per seed."""
+
+    style: Style
+    rng: random.Random
+    name: str = ""
+    stats: dict[str, OpponentStats] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.name:
+            self.name = self.style.name
+
+    # ------------------------------------------------------------------ learning
+    def hand_over(self, view: SeatView) -> None:
+        """Remember what the opponents did in a finished hand (public actions only)."""
+        if not self.style.adapt:
+            return
+        for p in range(view.n):
+            if p == view.seat:
+                continue
+            st = self.stats.setdefault(view.names[p], OpponentStats())
+            st.hands += 1
+            acts = [a for a in view.actions if a.player == p]
+            if any(a.street == 0 and a.action in (ev.CALL, ev.BET, ev.RAISE) for a in acts):
+                st.vpip += 1
+            for a in acts:
+                if a.street > 0:
+                    if a.action in _AGGRESSIVE:
+                        st.agg += 1
+                    elif a.action in (ev.CHECK, ev.CALL):
+                        st.passive += 1
+            shown = view.holes[p]
+            if shown is not None:
+                pre = [a.action for a in acts if a.street == 0]
+                pct = R.hand_percentile(shown)
+                if ev.RAISE in pre or ev.BET in pre:
+                    st.raised_pct += pct
+                    st.raised_n += 1
+                elif ev.CALL in pre:
+                    st.called_pct += pct
+                    st.called_n += 1
+                if len(view.board) >= 3 and any(a.street > 0 and a.action in _AGGRESSIVE
+                                                 for a in acts):
+                    st.bet_shown += 1
+                    st.bet_weak += R.hand_class(shown, view.board) >= R.WEAK_PAIR
+            bet_open = False
+            street = 0
+            for a in view.actions:
+                if a.street != street:
+                    street, bet_open = a.street, False
+                if street == 0:
+                    continue
+                if a.player == p and bet_open:
+                    st.faced += 1
+                    st.folded += a.action == ev.FOLD
+                if a.action in _AGGRESSIVE and a.player != p:
+                    bet_open = True
+
+    def _fold_rate(self, view: SeatView, players: list[int]) -> float:
+        """The lowest fold-to-a-bet rate among ``players`` (0.4 when unknown)."""
+        if not self.style.adapt:
+            return 0.4
+        rates = [st.fold_rate() for q in players
+                 if (st := self.stats.get(view.names[q])) is not None]
+        return min(rates, default=0.4)
+
+    @property
+    def learns(self) -> bool:
+        """Whether :meth:`hand_over` is worth calling (the style reads its opponents)."""
+        return self.style.adapt
+
+    def _reads(self, view: SeatView, p: int) -> tuple[float, float, float]:
+        """Looseness, aggression and bluffiness of ``p`` (1, 1, 0 when unknown)."""
+        if not self.style.adapt:
+            return 1.0, 1.0, 0.0
+        st = self.stats.get(view.names[p])
+        if st is None:
+            return 1.0, 1.0, 0.0
+        return st.looseness(), st.aggression(), st.bluffiness()
+
+    def _widths(self, view: SeatView, p: int) -> tuple[float, float]:
+        """The widths of ``p``'s first raise and of its call of a raise."""
+        st = self.stats.get(view.names[p]) if self.style.adapt else None
+        if st is None:
+            return 0.18, 0.22
+        loose = st.looseness()
+        return max(0.18 * loose, st.raise_width()), max(0.22 * loose, st.call_width())
+
+    # ------------------------------------------------------------------ ranges
+    def opponent_range(self, view: SeatView, p: int) -> R.Weights:
+        """The hands ``p`` may hold, given every action ``p`` has taken this hand."""
+        loose, aggr, bluffy = self._reads(view, p)
+        raise_w, call_w = self._widths(view, p)
+        raises = 0
+        level = 0  # p's strongest preflop action: 0 none, 1 call, 2+ raise number
+        width = 1.0
+        capped = 0.0
+        cap_w = 1.0
+        for a in view.actions:
+            if a.street != 0:
+                break
+            if a.action in _AGGRESSIVE:
+                raises += 1
+                if a.player == p:
+                    level = 1 + raises
+                    width = raise_w * {1: 1.0, 2: 0.4}.get(raises, 0.2)
+                    if a.all_in and raises == 1 and a.to > 20 * view.big_blind:
+                        width = raise_w * 0.45
+                    capped = 0.0
+            elif a.action == ev.CALL and a.player == p and level <= 1:
+                level = 1
+                width, capped, cap_w = {0: (call_w * 2, 0.04, 0.3), 1: (call_w, 0.03, 0.3)}.get(
+                    raises, (call_w * 0.4, 0.02, 0.5))
+        weights = R.top_range(min(1.0, width), capped, cap_w) if level else R.full_range()
+        for street in range(1, view.street + 1):
+            board = view.board[: street + 2]
+            acts = [a.action for a in view.actions if a.street == street and a.player == p]
+            if not acts:
+                continue
+            if ev.RAISE in acts:
+                f = (1.0, 1.0, 0.6, 0.15 * aggr, 0.4 * aggr, 0.1 * aggr)
+            elif ev.BET in acts:
+                f = (1.0, 1.0, 0.9, 0.35 * aggr, 0.6 * aggr, 0.2 * aggr)
+            elif ev.CALL in acts:
+                f = (0.6, 0.8, 1.0, 0.8, 0.9, 0.15 * loose)
+            else:
+                f = (0.5, 0.7, 1.0, 1.0, 1.0, 1.0)
+            R.narrow(weights, board, [min(1.0, x + (1.0 - x) * bluffy) for x in f])
+        return weights
+
+    # ------------------------------------------------------------------ deciding
+    def decide(self, view: SeatView) -> Decision:
+        legal = view.legal
+        if legal is None:
+            raise ValueError("this seat is not to act")
+        if view.street == 0:
+            return self._preflop(view, legal)
+        return self._postflop(view, legal)
+
+    def _raise_to(self, view: SeatView, legal: Legal, to: int) -> int:
+        assert legal.min_to is not None and legal.max_to is not None
+        to = max(legal.min_to, min(legal.max_to, to))
+        if view.rules.structure is Structure.NO_LIMIT and to >= 0.6 * (legal.stack + legal.bet):
+            to = legal.max_to  # most of the stack: all of it
+        return to
+
+    def _raise(self, view: SeatView, legal: Legal, to: int, why: Text) -> Decision:
+        to = self._raise_to(view, legal, to)
+        allin = to == legal.stack + legal.bet
+        c = _c(view, to, "en"), _c(view, to, "es")
+        if allin:
+            head = Text(f"I go all-in ({c[0]})", f"Voy all-in ({c[1]})")
+        elif legal.is_bet:
+            head = Text(f"I bet {c[0]}", f"Apuesto {c[1]}")
+        else:
+            head = Text(f"I raise to {c[0]}", f"Subo a {c[1]}")
+        return Decision(RAISE, to, head + Text(": ", ": ") + why)
+
+    def _call(self, view: SeatView, legal: Legal, why: Text) -> Decision:
+        if legal.check:
+            return Decision(CHECK, None, Text("I check: ", "Paso: ") + why)
+        c = _c(view, legal.call, "en"), _c(view, legal.call, "es")
+        return Decision(CALL, None, Text(f"I call {c[0]}: ", f"Igualo {c[1]}: ") + why)
+
+    def _fold(self, legal: Legal, why: Text) -> Decision:
+        if legal.check:
+            return Decision(CHECK, None, Text("I check: ", "Paso: ") + why)
+        return Decision(FOLD, None, Text("I fold: ", "Me retiro: ") + why)
+
+    # ------------------------------------------------------------------ preflop
+    def _preflop(self, view: SeatView, legal: Legal) -> Decision:
+        st = self.style
+        seat = view.seat
+        bb = view.big_blind
+        hand = R.class_name(view.hole[0], view.hole[1])
+        p = R.hand_percentile(view.hole)
+        acts = view.street_actions(0)
+        raises = [a for a in acts if a.action in _AGGRESSIVE]
+        limpers = sum(1 for a in acts if a.action == ev.CALL) if not raises else 0
+        pos = position_name(view, seat)
+        jitter = 0.85 + 0.3 * self.rng.random()  # blurs the edges of every range
+        chips_total = legal.stack + legal.bet
+        others = [view.stacks[q] + view.bets[q] for q in view.opponents()]
+        eff_bb = min(chips_total, max(others, default=chips_total)) / bb
+        can_raise = legal.can_raise
+
+        if not raises:
+            width = min(1.0, open_width(view, seat) * st.open) * (0.8 if limpers else 1.0)
+            in_range = p <= width * jitter
+            why_in = Text(f"{hand} is in my top {_pct(width)} % from {pos.en}",
+                          f"{hand} está en mi {_pct(width)} % mejor desde {pos.es}")
+            why_out = Text(f"{hand} is outside my top {_pct(width)} % from {pos.en}",
+                           f"{hand} queda fuera de mi {_pct(width)} % mejor desde {pos.es}")
+            if legal.check:  # the big blind in a limped pot
+                if can_raise and p <= width * 0.35 * jitter:
+                    to = legal.level + (3 + limpers) * bb
+                    return self._raise(view, legal, to, Text(
+                        f"{hand} is strong enough to punish the limpers",
+                        f"{hand} es bastante fuerte para castigar a los que entraron"))
+                return self._call(view, legal, Text(f"{hand}, free to see the flop",
+                                                    f"{hand}, veo el flop gratis"))
+            if in_range and can_raise and (not st.limp or p <= 0.05):
+                if eff_bb <= 15:
+                    return self._raise(view, legal, legal.max_to or 0, Text(
+                        f"{hand} with {eff_bb:.0f} big blinds: all-in or fold",
+                        f"{hand} con {eff_bb:.0f} ciegas grandes: all-in o nada"))
+                size = st.open_size + limpers + (0.5 if players_behind(view, seat) == 1 else 0)
+                return self._raise(view, legal, round(size * bb), why_in)
+            if in_range or (players_behind(view, seat) == 1 and p <= width * 1.6
+                            and legal.call * 4 <= legal.pot_after_call):
+                return self._call(view, legal, why_in)
+            return self._fold(legal, why_out)
+
+        last = raises[-1]
+        raise_w, _ = self._widths(view, last.player)
+        scale = min(2.5, max(0.6, math.sqrt(raise_w / 0.18)))
+        price = legal.call / (legal.pot_after_call or 1)
+        raiser_pos = position_name(view, raises[0].player)
+        committed = legal.call >= 0.35 * chips_total or last.all_in
+        n_raises = len(raises)
+        if n_raises == 1:
+            attack, defend = st.three * scale, st.call * scale
+            if players_behind(view, seat) == 0:
+                defend *= 1.6
+            size_bb = last.to / bb
+            if size_bb > 4:
+                defend *= (4 / size_bb) ** 0.7
+            what = Text(f"an open from {raiser_pos.en}", f"una apertura desde {raiser_pos.es}")
+        elif n_raises == 2:
+            attack, defend = st.four * scale, st.call3 * scale
+            what = Text("a 3-bet", "un 3-bet")
+        else:
+            attack, defend = st.jam * scale * 0.6, st.jam * scale * 0.4
+            what = Text(f"a {n_raises + 1}-bet", f"un {n_raises + 1}-bet")
+        if committed:
+            return self._preflop_committed(view, legal, hand, price)
+        attack *= jitter
+        defend *= jitter
+        if can_raise and p <= attack:
+            why = Text(f"{hand} is in my top {_pct(attack)} % against {what.en}",
+                       f"{hand} está en mi {_pct(attack)} % mejor contra {what.es}")
+            if n_raises >= 3 or eff_bb <= 30:
+                return self._raise(view, legal, legal.max_to or 0, why)
+            ip = players_behind(view, seat) >= 2 and n_raises == 1
+            mult = 3.0 if ip else 3.6
+            if n_raises == 2:
+                mult = 2.3
+            to = round(last.to * mult + limpers * bb)
+            return self._raise(view, legal, to, why)
+        if p <= attack + defend:
+            return self._call(view, legal, Text(
+                f"{hand} is in my calling range against {what.en}; the price is {_pct(price)} %",
+                f"{hand} está en mi rango de igualar contra {what.es}; el precio es "
+                f"{_pct(price)} %"))
+        if can_raise and n_raises == 1 and not committed and p <= 0.5 \
+                and self.rng.random() < st.bluff * 0.12:
+            return self._raise(view, legal, round(last.to * 3.2), Text(
+                f"a 3-bet bluff with {hand}", f"un 3-bet de farol con {hand}"))
+        return self._fold(legal, Text(
+            f"{hand} is too weak against {what.en}", f"{hand} es demasiado débil contra {what.es}"))
+
+    def _preflop_committed(self, view: SeatView, legal: Legal, hand: str,
+                           price: float) -> Decision:
+        """A call that commits the stack: equity against the ranges of the players in."""
+        st = self.style
+        seat = view.seat
+        involved = sorted({a.player for a in view.street_actions(0)
+                           if a.action in (ev.CALL, ev.BET, ev.RAISE) and a.player != seat
+                           and not view.folded[a.player]})
+        if not involved:
+            involved = view.opponents()
+        ranges = [self.opponent_range(view, q) for q in involved]
+        eq = R.equity(view.hole, (), ranges, st.samples, self.rng)
+        behind = sum(1 for q in view.opponents() if q not in involved and not view.all_in[q])
+        need = price + st.call_margin + 0.02 * behind
+        k = len(involved)
+        versus = R.describe(ranges[0], ()) if k == 1 else Text(
+            f"{k} players' ranges", f"los rangos de {k} jugadores")
+        why = Text(f"{hand} has {_pct(eq)} % equity against {versus.en}, "
+                   f"the price is {_pct(price)} %",
+                   f"{hand} tiene {_pct(eq)} % de equidad contra {versus.es}; "
+                   f"el precio es {_pct(price)} %")
+        if eq < need:
+            return self._fold(legal, why)
+        norm = min(1.0, eq * (k + 1) / 2) if k > 1 else eq
+        if legal.can_raise and norm >= max(0.55, st.raise_at - 0.15):
+            return self._raise(view, legal, legal.max_to or 0, why)
+        return self._call(view, legal, why)
+
+    # ------------------------------------------------------------------ after the flop
+    def _postflop(self, view: SeatView, legal: Legal) -> Decision:
+        st = self.style
+        rng = self.rng
+        opps = view.opponents()
+        ranges = [self.opponent_range(view, q) for q in opps]
+        k = len(opps)
+        samples = st.samples if k <= 2 else st.samples * 3 // 4
+        eq = R.equity(view.hole, view.board, ranges, samples, rng)
+        norm = min(1.0, eq * (k + 1) / 2) if k > 1 else eq
+        board = view.board
+        info = R.board_info(board)
+        mine = R.hand_class(view.hole, board)
+        pot = view.pot
+        price = legal.call / (pot + legal.call) if legal.call else 0.0
+        if k == 1:
+            versus = R.describe(ranges[0], board)
+        else:
+            merged = np.sum(ranges, axis=0)
+            words = R.range_words(merged, board)
+            versus = Text(f"{k} ranges of mostly {words.en}",
+                          f"{k} rangos de sobre todo {words.es}")
+        eq_txt = Text(f"{_pct(eq)} % equity against {versus.en}",
+                      f"{_pct(eq)} % de equidad contra {versus.es}")
+        others = [view.stacks[q] for q in opps]
+        eff = min(legal.stack, max(others, default=legal.stack))
+        spr = eff / max(1, pot)
+        draw = mine == R.DRAW and view.street < 3
+        limit = view.rules.structure is Structure.FIXED_LIMIT
+
+        if not legal.check:
+            implied = 0.05 if draw and not limit and spr > 2 else 0.0
+            need = price + st.call_margin - implied
+            if legal.can_raise and norm >= st.raise_at:
+                frac = self._size(norm, info, value=True, spr=spr, street=view.street)
+                to = legal.call_to + round(frac * (pot + legal.call))
+                return self._raise(view, legal, to, eq_txt + Text(
+                    "; raising for value", "; subo por valor"))
+            if legal.can_raise and draw and rng.random() < st.bluff_raise:
+                to = legal.call_to + round(st.sizes[1] * (pot + legal.call))
+                return self._raise(view, legal, to, eq_txt + Text(
+                    "; a semi-bluff with my draw", "; un semifarol con mi proyecto"))
+            if eq >= need:
+                return self._call(view, legal, eq_txt + Text(
+                    f", the price is {_pct(price)} %", f"; el precio es {_pct(price)} %"))
+            return self._fold(legal, eq_txt + Text(
+                f", the price is {_pct(price)} %", f"; el precio es {_pct(price)} %"))
+
+        folds = self._fold_rate(view, opps)
+        bet_at = st.bet_at - 0.1 * max(0.0, 1.0 - folds / 0.4)  # thinner against callers
+        if legal.can_raise and norm >= bet_at:
+            frac = self._size(norm, info, value=True, spr=spr, street=view.street)
+            return self._raise(view, legal, round(frac * pot), eq_txt + Text(
+                f"; betting {self._size_words(frac).en} for value on {info.texture().en}",
+                f"; apuesto {self._size_words(frac).es} por valor en {info.texture().es}"))
+        aggressor = any(a.player == view.seat and a.action in _AGGRESSIVE
+                        for a in view.actions if a.street == view.street - 1)
+        bluff = st.bluff * (1.5 if aggressor else 1.0) * (1.4 if draw else 1.0)
+        bluff *= 0.4 ** (k - 1) * min(2.0, max(0.1, (folds / 0.4) ** 2))
+        if mine in (R.TOP_PAIR, R.WEAK_PAIR):
+            bluff *= 0.3  # showdown value: no need to bet it
+        if legal.can_raise and rng.random() < bluff:
+            frac = self._size(norm, info, value=False, spr=spr, street=view.street)
+            return self._raise(view, legal, round(frac * pot), eq_txt + Text(
+                f"; betting {self._size_words(frac).en} as a bluff on {info.texture().en}",
+                f"; apuesto {self._size_words(frac).es} de farol en {info.texture().es}"))
+        return self._call(view, legal, eq_txt + Text(
+            ", not enough to bet", ", no basta para apostar"))
+
+    def _size(self, norm: float, info: R.BoardInfo, *, value: bool, spr: float,
+              street: int) -> float:
+        small, medium, large = self.style.sizes
+        if not value:
+            return medium if info.wet else small
+        if norm >= 0.88:
+            if spr <= 1.5 or self.rng.random() < self.style.overbet * (0.5 + 0.25 * street):
+                return 1.5 if spr > 1.5 else 10.0
+            return large
+        if info.wet:
+            return large if norm >= 0.75 else medium
+        return medium if norm >= 0.7 else small
+
+    @staticmethod
+    def _size_words(frac: float) -> Text:
+        if frac >= 10:
+            return Text("everything", "todo")
+        if frac > 1.05:
+            return Text("an overbet", "una sobreapuesta")
+        if frac >= 0.95:
+            return Text("the pot", "el bote")
+        if frac >= 0.72:
+            return Text("three quarters of the pot", "tres cuartos del bote")
+        if frac >= 0.6:
+            return Text("two thirds of the pot", "dos tercios del bote")
+        if frac >= 0.45:
+            return Text("half the pot", "medio bote")
+        return Text("a third of the pot", "un tercio del bote")

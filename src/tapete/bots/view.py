@@ -1,0 +1,192 @@
+"""What one seat may know about a hand, and what a bot answers.
+
+A :class:`SeatView` is rebuilt from the seat's own event list (``hand.events_for(seat)``, where
+other players' hole cards are hidden until shown) and the public setup of the hand (rules,
+names, starting stacks, button, forced bets). The legal options come from replaying those
+events, never from the dealer's hand object, so a bot cannot see what its seat may not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .. import events as ev
+from ..betting import Legal
+from ..cards import Card
+from ..events import Event
+from ..rules import Rules
+from ..text import Text
+
+if TYPE_CHECKING:
+    from ..hand import Hand
+
+FOLD = "fold"
+CHECK = "check"
+CALL = "call"
+RAISE = "raise"  # a bet or a raise, to ``amount`` (this street's total)
+
+
+@dataclass(frozen=True, slots=True)
+class ActionSeen:
+    """One betting action as every seat saw it."""
+
+    street: int
+    player: int
+    action: str  # fold, check, call, bet, raise (tapete.events)
+    to: int
+    added: int
+    all_in: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A bot's answer: an action, the street total for a bet or raise, and why."""
+
+    action: str  # fold, check, call, raise
+    amount: int | None
+    explanation: Text
+
+    def apply(self, hand: Hand, player: int | None = None) -> None:
+        """Play this decision on ``hand`` (raises IllegalAction if it is not legal)."""
+        if self.action == RAISE:
+            assert self.amount is not None
+            hand.raise_to(self.amount, player)
+        elif self.action == CALL:
+            hand.call(player)
+        elif self.action == CHECK:
+            hand.check(player)
+        elif self.action == FOLD:
+            hand.fold(player)
+        else:
+            raise ValueError(f"unknown decision {self.action!r}")
+
+    def is_legal(self, legal: Legal) -> bool:
+        if self.action == FOLD:
+            return legal.fold
+        if self.action == CHECK:
+            return legal.check
+        if self.action == CALL:
+            return not legal.check
+        if self.action == RAISE:
+            return (legal.min_to is not None and legal.max_to is not None
+                    and self.amount is not None and legal.min_to <= self.amount <= legal.max_to)
+        return False
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """Everything one seat may see, typed. Other players' ``holes`` are None unless shown."""
+
+    seat: int
+    rules: Rules
+    names: tuple[str, ...]
+    button: int
+    starting_stacks: tuple[int, ...]
+    blinds: tuple[int, ...]
+    hand_id: str
+    hole: tuple[Card, ...]
+    holes: tuple[tuple[Card, ...] | None, ...]  # own cards, and others' once shown
+    board: tuple[Card, ...]
+    street: int
+    stacks: tuple[int, ...]
+    bets: tuple[int, ...]
+    totals: tuple[int, ...]
+    folded: tuple[bool, ...]
+    all_in: tuple[bool, ...]
+    actions: tuple[ActionSeen, ...]
+    actor: int | None
+    legal: Legal | None  # the seat's options when it is to act
+    done: bool
+    net: tuple[int, ...] | None  # each player's result once the hand is over
+
+    @property
+    def n(self) -> int:
+        return len(self.names)
+
+    @property
+    def pot(self) -> int:
+        return sum(self.totals)
+
+    @property
+    def big_blind(self) -> int:
+        return self.rules.big_blind
+
+    def live(self) -> list[int]:
+        """Players still in the hand (not folded)."""
+        return [p for p in range(self.n) if not self.folded[p]]
+
+    def opponents(self) -> list[int]:
+        return [p for p in self.live() if p != self.seat]
+
+    def street_actions(self, street: int | None = None) -> list[ActionSeen]:
+        s = self.street if street is None else street
+        return [a for a in self.actions if a.street == s]
+
+    @classmethod
+    def from_events(
+        cls,
+        rules: Rules,
+        events: Sequence[Event],
+        seat: int,
+        *,
+        starting_stacks: Sequence[int],
+        button: int,
+        names: Sequence[str],
+        blinds: Sequence[int] | None = None,
+        antes: Sequence[int] | None = None,
+        dead: Sequence[int] | None = None,
+        hand_id: str = "",
+    ) -> SeatView:
+        """Build the view from a seat's events; a hidden hole card in them stays hidden."""
+        from ..hand import Hand, Phase
+
+        for e in events:
+            if isinstance(e, ev.HoleDealt) and e.player != seat and e.cards is not None:
+                raise ValueError("a seat's events must not hold other players' hidden cards")
+        replay = Hand.from_events(rules, list(starting_stacks), events, button=button,
+                                  names=list(names), blinds=blinds, antes=antes, dead=dead,
+                                  hand_id=hand_id)
+        street = 0
+        actions: list[ActionSeen] = []
+        for e in events:
+            if isinstance(e, ev.BoardDealt) and e.run == 0:
+                street = e.street
+            elif isinstance(e, ev.Acted):
+                actions.append(ActionSeen(street, e.player, e.action, e.to, e.added, e.all_in))
+        own = replay.hole[seat]
+        legal = None
+        if replay.phase is Phase.BETTING and replay.actor == seat:
+            legal = replay.legal()
+        return cls(
+            seat=seat,
+            rules=rules,
+            names=tuple(names),
+            button=replay.button,
+            starting_stacks=tuple(starting_stacks),
+            blinds=replay.blinds,
+            hand_id=hand_id,
+            hole=tuple(own) if own is not None else (),
+            holes=tuple(tuple(h) if h is not None else None for h in replay.hole),
+            board=tuple(replay.board),
+            street=replay.street,
+            stacks=tuple(replay.stacks),
+            bets=tuple(replay.bets),
+            totals=tuple(replay.totals),
+            folded=tuple(replay.folded),
+            all_in=tuple(replay.all_in),
+            actions=tuple(actions),
+            actor=replay.actor,
+            legal=legal,
+            done=replay.done,
+            net=tuple(replay.net()) if replay.done else None,
+        )
+
+    @classmethod
+    def of(cls, hand: Hand, seat: int) -> SeatView:
+        """The view of ``seat`` in ``hand``: its events and the public setup, nothing else."""
+        return cls.from_events(
+            hand.rules, hand.events_for(seat), seat, starting_stacks=hand.starting_stacks,
+            button=hand.button, names=hand.names, blinds=hand.blinds, antes=hand.antes,
+            dead=hand.dead, hand_id=hand.hand_id)
