@@ -39,7 +39,7 @@ import re
 import tomllib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from ..cards import RANKS, SUITS, CardError, format_cards, parse_cards
@@ -195,9 +195,29 @@ def _tomllib_value(key: str, raw: str) -> Any:
     return tomllib.loads(f"x = {raw}", parse_float=Decimal)["x"]
 
 
+_SIMPLE_LINE = re.compile(r"^([A-Za-z0-9_]+) = (.+)$", re.M)
+
+
 def parse_toml(text: str) -> list[tuple[str | None, dict[str, Any]]]:
     """The tables of a PHH document: [(None, fields)] for ``.phh``, [(name, fields), ...] for
     ``.phhs``. Raises :class:`PhhError` with the line number on a syntax error."""
+    # the common shape first: one `key = value` per line, no blank line, comment or table
+    body = text.strip()
+    pairs = _SIMPLE_LINE.findall(body)
+    if pairs and len(pairs) == body.count("\n") + 1:
+        fields: dict[str, Any] = {}
+        try:
+            for key, raw in pairs:
+                fields[key] = _value(raw)
+        except _Unsupported:
+            pass
+        else:
+            if len(fields) == len(pairs):
+                return [(None, fields)]
+    return _parse_toml_lines(text)
+
+
+def _parse_toml_lines(text: str) -> list[tuple[str | None, dict[str, Any]]]:
     tables: list[tuple[str | None, dict[str, Any]]] = []
     current: dict[str, Any] = {}
     name: str | None = None
@@ -289,6 +309,8 @@ def _is_amount(x: Any) -> bool:
     return (isinstance(x, int) and not isinstance(x, bool)) or isinstance(x, Decimal)
 
 
+_ROOM_FIELDS = frozenset(("_min_raise", "_bet_cap", "_cap_heads_up", "_rake", "_rake_cap",
+                          "_no_flop_no_drop"))
 _AMOUNT_LISTS = ("antes", "blinds_or_straddles", "starting_stacks")
 _AMOUNTS = ("min_bet", "small_bet", "big_bet", "_rake_cap")
 
@@ -313,7 +335,7 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
         raise PhhError("'starting_stacks' must be a list of amounts")
     n = len(stacks_raw)
     actions = fields["actions"]
-    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+    if not isinstance(actions, list):
         raise PhhError("'actions' must be a list of strings")
 
     # the smallest unit: the most decimal places among the amounts that define the hand
@@ -323,25 +345,38 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
         v = fields[key]
         if _is_amount(v):  # a single value for everyone
             v = [v] * n
-        if not isinstance(v, list) or len(v) != n or not all(_is_amount(x) for x in v):
+        if not isinstance(v, list) or len(v) != n:
             raise PhhError(f"{key!r} must hold one amount per player ({n})")
-        lists[key] = v
         for x in v:
-            p = _places(x)
-            if p > places:
-                places = p
+            if type(x) is not int:
+                if not _is_amount(x):
+                    raise PhhError(f"{key!r} must hold one amount per player ({n})")
+                places = max(places, _places(x))
+        lists[key] = v
     for key in _AMOUNTS:
         v = fields.get(key)
-        if v is not None:
+        if v is not None and type(v) is not int:
             if not _is_amount(v):
                 raise PhhError(f"{key!r} must be an amount")
             places = max(places, _places(v))
-    parsed = [_action(a, n) for a in actions]
-    for st in parsed:
-        if st[0] == "act" and st[3] is not None:
-            raw = st[3]
-            if "." in raw:
+    cache = _ACTIONS
+    parsed: list[Step] = []
+    for a in actions:
+        st = cache.get(a) if type(a) is str else None
+        if st is None:
+            if not isinstance(a, str):
+                raise PhhError("'actions' must be a list of strings")
+            st = _action(a)
+            if len(cache) > 50_000:
+                cache.clear()
+            cache[a] = st
+        if st[0] != "board":
+            if st[1] >= n:
+                raise PhhError(f"action {a!r}: there is no player p{st[1] + 1} (p1..p{n})")
+            if st[0] == "act" and type(st[3]) is str:  # a decimal amount
+                raw = st[3]
                 places = max(places, len(raw) - raw.index(".") - 1)
+        parsed.append(st)
     scale = 10**places
 
     def unit(x: Any, what: str) -> int:
@@ -353,9 +388,14 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
             raise PhhError(f"{what}: {x} is finer than the smallest unit")
         return iv
 
-    stacks = [unit(x, "starting_stacks") for x in lists["starting_stacks"]]
-    blinds = [unit(x, "blinds_or_straddles") for x in lists["blinds_or_straddles"]]
-    antes = [unit(x, "antes") for x in lists["antes"]]
+    def units(xs: list[Any], what: str) -> list[int]:
+        if not places and all(type(x) is int for x in xs):
+            return list(xs)
+        return [unit(x, what) for x in xs]
+
+    stacks = units(lists["starting_stacks"], "starting_stacks")
+    blinds = units(lists["blinds_or_straddles"], "blinds_or_straddles")
+    antes = units(lists["antes"], "antes")
     if any(x < 0 for x in blinds) or any(x < 0 for x in antes):
         raise PhhError("negative blinds (bring-ins) or antes are not hold'em")
     if any(x <= 0 for x in stacks):
@@ -420,22 +460,17 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
     except RulesError as exc:
         raise PhhError(f"the blinds and bets cannot be played: {exc}") from None
 
-    steps: list[Step] = []
-    for st in parsed:
-        if st[0] == "act" and st[3] is not None:
-            raw = st[3]
-            if not places and raw.isdigit():
-                amount = int(raw)
+    if places:
+        steps: list[Step] = []
+        for st in parsed:
+            if st[0] == "act" and st[3] is not None:
+                raw = st[3]
+                amount = raw * scale if type(raw) is int else unit(Decimal(raw), "an amount")
+                steps.append(("act", st[1], "cbr", amount))
             else:
-                try:
-                    amount = unit(_number(raw), "action amount")
-                except (ValueError, InvalidOperation):
-                    raise PhhError(f"action {st[1] + 1}: {raw!r} is not an amount") from None
-            if amount <= 0:
-                raise PhhError(f"a bet or raise must be positive, not {raw!r}")
-            steps.append(("act", st[1], "cbr", amount))
-        else:
-            steps.append(st)
+                steps.append(st)
+    else:
+        steps = parsed
 
     record = HandRecord(rules=rules, stacks=stacks, steps=steps, button=n - 1, blinds=blinds,
                         antes=antes, hand_id=hand_id, source=source)
@@ -452,7 +487,7 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
         if not isinstance(fin, list) or len(fin) != n or not all(_is_amount(x) for x in fin):
             raise PhhError(f"'finishing_stacks' must hold one amount per player ({n})")
         try:
-            record.finishing_stacks = [unit(x, "finishing_stacks") for x in fin]
+            record.finishing_stacks = units(fin, "finishing_stacks")
         except PhhError:
             record.finishing_stacks = None
         record.extra["finishing_stacks_text"] = [str(x) for x in fin]
@@ -464,8 +499,7 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
     if "ante_trimming_status" in fields:
         record.extra["ante_trimming_status"] = fields["ante_trimming_status"]
     for key, value in fields.items():
-        if key.startswith("_") and key not in ("_min_raise", "_bet_cap", "_cap_heads_up",
-                                               "_rake", "_rake_cap", "_no_flop_no_drop"):
+        if key[0] == "_" and key not in _ROOM_FIELDS:
             record.extra[key] = value
     if not hand_id:
         h = fields.get("hand")
@@ -481,13 +515,15 @@ def _currency(fields: dict[str, Any]) -> str:
     return ""
 
 
-def _player(word: str, n: int, action: str) -> int:
-    if len(word) < 2 or word[0] != "p" or not word[1:].isdigit():
-        raise PhhError(f"action {action!r}: {word!r} is not a player (p1..p{n})")
-    p = int(word[1:]) - 1
-    if not 0 <= p < n:
-        raise PhhError(f"action {action!r}: there is no player {word} (p1..p{n})")
-    return p
+def _player(word: str, action: str) -> int:
+    if len(word) < 2 or word[0] != "p" or not word[1:].isdigit() or word[1] == "0":
+        raise PhhError(f"action {action!r}: {word!r} is not a player (p1, p2...)")
+    return int(word[1:]) - 1
+
+
+# action text -> step, shared by all hands (the same few thousand strings recur: "p3 f",
+# "d dh p1 AhKd"...); steps are immutable and checked against the hand's players on use
+_ACTIONS: dict[str, Step] = {}
 
 
 _CARD = {r + s: i * 4 + j for i, r in enumerate(RANKS) for j, s in enumerate(SUITS)}
@@ -515,7 +551,7 @@ def _cards(text: str, action: str) -> tuple[int, ...] | None:
         raise PhhError(f"action {action!r}: {exc}") from None
 
 
-def _action(action: str, n: int) -> Step:
+def _action(action: str) -> Step:
     """One PHH action string -> a step (a bet's amount still as written)."""
     w = (action.split("#", 1)[0] if "#" in action else action).split()
     size = len(w)
@@ -523,14 +559,14 @@ def _action(action: str, n: int) -> Step:
         first, verb = w[0], w[1]
         if first == "d":
             if verb == "dh" and size == 4:
-                return ("hole", _player(w[2], n, action), _cards(w[3], action))
+                return ("hole", _player(w[2], action), _cards(w[3], action))
             if verb == "db" and size == 3:
                 cards = _cards(w[2], action)
                 if cards is None:
                     raise PhhError(f"action {action!r}: board cards must be known")
                 return ("board", cards)
             raise PhhError(f"action {action!r}: unknown dealing action")
-        p = _player(first, n, action)
+        p = _player(first, action)
         if size == 2:
             if verb == "cc":
                 return ("act", p, "cc", None)
@@ -540,9 +576,16 @@ def _action(action: str, n: int) -> Step:
                 return ("muck", p)
         elif size == 3:
             if verb == "cbr":
-                if not _NUM.fullmatch(w[2]):
-                    raise PhhError(f"action {action!r}: {w[2]!r} is not an amount")
-                return ("act", p, "cbr", w[2])
+                raw = w[2]
+                if raw.isdigit():
+                    amount: int | str = int(raw)
+                elif _NUM.fullmatch(raw) and "." in raw:
+                    amount = raw.replace("_", "")  # scaled once the hand's unit is known
+                else:
+                    raise PhhError(f"action {action!r}: {raw!r} is not an amount")
+                if Decimal(amount) <= 0:
+                    raise PhhError(f"action {action!r}: a bet or raise must be positive")
+                return ("act", p, "cbr", amount)
             if verb == "sm":
                 if w[2] == "-":
                     return ("show", p, None)

@@ -218,6 +218,7 @@ def replay(record: HandRecord, *, decisions: bool = True, strict: bool = False,
     record_event = hand._record
     advance = hand._advance
     i = 0
+    dealt = 0  # hole cards dealt through the fast path
     step: Step = ()
     try:
         for i, step in enumerate(record.steps):
@@ -270,17 +271,18 @@ def replay(record: HandRecord, *, decisions: bool = True, strict: bool = False,
                 _infer(res, hand, -1, decisions)
             if kind == "hole":
                 p, cards = step[1], step[2]
-                if fast and hand.phase is deal and not hand.dealt[p] and (
+                if fast and hand.phase is deal and dealt < n and not hand.dealt[p] and (
                         cards is None or (len(cards) == 2 and cards[0] != cards[1]
                                           and cards[0] not in seen and cards[1] not in seen)):
-                    need = hand.needs_cards()
-                    if need is not None and need[0] == "hole":
-                        if cards is not None:
-                            seen.update(cards)
-                        record_event(ev.HoleDealt(p, cards))
-                        advance()
-                        continue
+                    if cards is not None:
+                        seen.update(cards)
+                    record_event(ev.HoleDealt(p, cards))
+                    dealt += 1
+                    if dealt == n:  # the last one opens the betting (or settles a hand
+                        advance()  # that the blinds put all-in); before it, nothing to do
+                    continue
                 hand.deal_hole(p, cards)
+                dealt += 1
                 if cards is not None:
                     seen.update(cards)
             elif kind == "board":
