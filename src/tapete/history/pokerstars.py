@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -164,6 +164,11 @@ _AMOUNT = r"[$€£]?\d[\d,]*(?:\.\d+)?"
 def parse_amount(text: str, decimals: int) -> int:
     """``"$1,234.50"`` -> 123450 at 2 decimals; exact (never through floats)."""
     t = text.strip().lstrip("$€£").replace(",", "").strip()
+    if t.isdigit():
+        return int(t) * 10**decimals
+    whole, dot, frac = t.partition(".")
+    if dot and whole.isdigit() and frac.isdigit() and len(frac) <= decimals:
+        return int(whole) * 10**decimals + int(frac.ljust(decimals, "0"))
     try:
         value = Decimal(t) * (10 ** decimals)
     except InvalidOperation:
@@ -218,20 +223,20 @@ class _Player:
     stack: int
 
 
-@dataclass(slots=True)
-class _State:
-    """What the parser has learnt so far about one hand."""
-
-    players: list[_Player] = field(default_factory=list)
-    index: dict[str, int] = field(default_factory=dict)
-    names_by_length: list[str] = field(default_factory=list)
+_CARDS_SEEN: dict[str, tuple[int, ...]] = {}
 
 
 def _cards(text: str, line: int) -> tuple[int, ...]:
+    cards = _CARDS_SEEN.get(text)
+    if cards is not None:
+        return cards
     try:
-        return parse_cards(text)
+        cards = parse_cards(text)
     except CardError as exc:
         raise _Bad(str(exc), line) from None
+    if len(_CARDS_SEEN) < 100_000:
+        _CARDS_SEEN[text] = cards
+    return cards
 
 
 def _header(line: str, lineno: int) -> dict[str, Any]:
@@ -326,10 +331,18 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
         raise _Bad(f"{n} player(s) dealt in: a hand needs two", first)
     index = {p.name: k for k, p in enumerate(players)}
     names_by_length = sorted(index, key=len, reverse=True)
+    # with no ": " inside a name, "name: ..." is found by one lookup
+    simple = not any(": " in x for x in index)
 
     def who(line: str) -> tuple[int, str] | None:
         """The seated player a line starts with (``name: ...`` or ``name ...``), longest
         name first, and the rest of the line."""
+        if simple:
+            k = line.find(": ")
+            if k > 0:
+                p = index.get(line[:k])
+                if p is not None:
+                    return p, line[k + 2:]
         for name in names_by_length:
             if line.startswith(name) and len(line) > len(name) and line[len(name)] in ": ":
                 rest = line[len(name):]
