@@ -164,11 +164,12 @@ _AMOUNT = r"[$€£]?\d[\d,]*(?:\.\d+)?"
 def parse_amount(text: str, decimals: int) -> int:
     """``"$1,234.50"`` -> 123450 at 2 decimals; exact (never through floats)."""
     t = text.strip().lstrip("$€£").replace(",", "").strip()
+    scale = int(10**decimals)
     if t.isdigit():
-        return int(t) * 10**decimals
+        return int(t) * scale
     whole, dot, frac = t.partition(".")
     if dot and whole.isdigit() and frac.isdigit() and len(frac) <= decimals:
-        return int(whole) * 10**decimals + int(frac.ljust(decimals, "0"))
+        return int(whole) * scale + int(frac.ljust(decimals, "0"))
     try:
         value = Decimal(t) * (10 ** decimals)
     except InvalidOperation:
