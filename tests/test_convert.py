@@ -69,3 +69,13 @@ def test_to_stdout(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["convert", str(src), "--to", "pokerstars"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("PokerStars Hand #109679365424:  Hold'em Limit ($0.50/$1 USD)")
+
+
+def test_pokerstars_to_pokerstars_keeps_table_date_and_tournament(tmp_path: Path) -> None:
+    src = DATA / "hhp_mtt_nlhe_allin_preflop_side_pot.txt"
+    out = tmp_path / "t.txt"
+    assert main(["convert", str(src), "--to", "pokerstars", "-o", str(out)]) == 0
+    first = out.read_text(encoding="utf-8").splitlines()[:2]
+    assert first == ["PokerStars Hand #149652059422: Tournament #1495192630, $0.91+$0.09 USD "
+                     "Hold'em No Limit - Level I (400/800) - 2016/03/01 1:33:54 ET",
+                     "Table '1495192630 3' 9-max Seat #3 is the button"]

@@ -361,3 +361,15 @@ def test_hand_with_a_stated_rake_preflop() -> None:
     h.fold()
     assert h.done and h.rake == 1  # taken although the hand ended before the flop
     assert h.won == [0, 0, 4] and sum(h.stacks) + h.rake == 300  # pot 5, rake 1
+
+
+def test_zoom_header_without_currency_code_and_yen() -> None:
+    text = TEN.split("\n\n\n")[0]
+    zoom = text.replace("PokerStars Game #109673992001:  Hold'em No Limit ($5/$10 USD)",
+                        "PokerStars Zoom Hand #109673992001:  Hold'em No Limit ($5/$10)")
+    r = next(iter(ps.read_text(zoom, "z.txt")))
+    assert isinstance(r, HandRecord) and r.rules.big_blind == 1000 and r.rules.currency == "$"
+    yen = text.replace("$", "¥").replace("USD", "CNY")
+    r = next(iter(ps.read_text(yen, "y.txt")))
+    assert isinstance(r, HandRecord) and r.rules.currency == "¥"
+    assert ps.reconcile(r, ps.play(r)) == []

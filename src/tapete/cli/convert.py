@@ -11,6 +11,7 @@ import argparse
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from ..hand import Hand
 
@@ -20,6 +21,7 @@ class Converted:
     hand: Hand | None
     label: str
     error: str | None = None
+    extra: dict[str, Any] | None = None  # the record's extra (table, date, tournament...)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -81,13 +83,13 @@ def _replayed(record: object) -> Converted:
         from ..history.pokerstars import ReplayError, play
 
         try:
-            return Converted(play(record), label)
+            return Converted(play(record), label, extra=record.extra)
         except ReplayError as exc:
             return Converted(None, label, str(exc))
     res = replay(record)
     if res.error is not None or res.engine is None:
         return Converted(None, label, res.error.en if res.error else "cannot replay")
-    return Converted(res.engine, label)
+    return Converted(res.engine, label, extra=record.extra)
 
 
 def convert(path: str, to: str, fmt: str | None = None) -> tuple[str, list[str]]:
@@ -96,20 +98,25 @@ def convert(path: str, to: str, fmt: str | None = None) -> tuple[str, list[str]]
 
     errors: list[str] = []
     parts: list[str] = []
-    done: list[tuple[str, Hand]] = []
+    done: list[tuple[str, Hand, dict[str, Any]]] = []
     for c in hands(path, fmt):
         if c.hand is None:
             errors.append(f"{path}: hand {c.label or '?'}: {c.error}")
         else:
-            done.append((c.label, c.hand))
+            done.append((c.label, c.hand, c.extra or {}))
     if to == "pokerstars":
-        for k, (_, hand) in enumerate(done, 1):
+        for k, (_, hand, extra) in enumerate(done, 1):
             hid = hand.hand_id if hand.hand_id and hand.hand_id.isdigit() else str(k)
-            parts.append(pokerstars.write_hand(hand, hand_id=hid))
+            kw: dict[str, str] = {}
+            if extra.get("format") == "pokerstars":  # keep the table, date and tournament
+                for key in ("table", "date", "tournament", "buy_in"):
+                    if extra.get(key):
+                        kw[key] = str(extra[key])
+            parts.append(pokerstars.write_hand(hand, hand_id=hid, **kw))
         return "\n\n".join(parts), errors
     from ..history import phh
 
-    for k, (label, hand) in enumerate(done, 1):
+    for k, (label, hand, _) in enumerate(done, 1):
         try:
             text = phh.dumps(hand)
         except phh.PhhError as exc:

@@ -156,14 +156,14 @@ def read_text(text: str, source: str = "") -> Iterator[HandRecord | ParseError]:
 
 # ---------------------------------------------------------------------------- amounts
 
-_SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP"}
+_SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "CNY", "₹": "INR"}
 _CODES = {v: k for k, v in _SYMBOLS.items()}
-_AMOUNT = r"[$€£]?\d[\d,]*(?:\.\d+)?"
+_AMOUNT = r"[$€£¥₹]?\d[\d,]*(?:\.\d+)?"
 
 
 def parse_amount(text: str, decimals: int) -> int:
     """``"$1,234.50"`` -> 123450 at 2 decimals; exact (never through floats)."""
-    t = text.strip().lstrip("$€£").replace(",", "").strip()
+    t = text.strip().lstrip("$€£¥₹").replace(",", "").strip()
     scale = int(10**decimals)
     if t.isdigit():
         return int(t) * scale
@@ -272,7 +272,7 @@ def _header(line: str, lineno: int) -> dict[str, Any]:
     for a in amounts[:2]:
         if a[0] in _SYMBOLS:
             currency = a[0]
-    code = re.search(r"\b(USD|EUR|GBP)\b", stakes)
+    code = re.search(r"\b(USD|EUR|GBP|CNY|INR)\b", stakes)
     if not currency and code and not head["tournament"]:
         currency = _CODES[code.group(1)]
     decimals = 2 if currency else 0
@@ -831,7 +831,8 @@ def _describe(hole: Sequence[int], board: Sequence[int]) -> str:
 
 
 def write_hand(hand: Hand, *, hand_id: str | None = None, table: str = "tapete",
-               date: str = "2000/01/01 0:00:00 ET", tournament: str = "") -> str:
+               date: str = "2000/01/01 0:00:00 ET", tournament: str = "",
+               buy_in: str = "") -> str:
     """One hand as PokerStars text (what trackers import). Every known hole card is written as
     a ``Dealt to`` line, so a reader gets the whole hand back."""
     r = hand.rules
@@ -853,7 +854,8 @@ def write_hand(hand: Hand, *, hand_id: str | None = None, table: str = "tapete",
         lo, hi = r.small_blind, r.big_blind
     game = f"Hold'em {_STRUCTURE_NAMES[r.structure]}"
     if tournament:
-        header = (f"PokerStars Hand #{hid}: Tournament #{tournament}, {game} - Level I "
+        paid = f"{buy_in} " if buy_in else ""
+        header = (f"PokerStars Hand #{hid}: Tournament #{tournament}, {paid}{game} - Level I "
                   f"({c(lo)}/{c(hi)}) - {date}")
     else:
         stakes = f"{c(lo)}/{c(hi)}" + (f" {code}" if code else "")
