@@ -373,3 +373,35 @@ def test_zoom_header_without_currency_code_and_yen() -> None:
     r = next(iter(ps.read_text(yen, "y.txt")))
     assert isinstance(r, HandRecord) and r.rules.currency == "¥"
     assert ps.reconcile(r, ps.play(r)) == []
+
+
+def test_writer_for_one_hero_and_stars_wording() -> None:
+    r, h = one("hhp_cash_nlhe_2010_rake.txt")
+    text = ps.write_hand(h, hero=h.names.index("held"))
+    assert [x for x in text.splitlines() if x.startswith("Dealt to")] == ["Dealt to held [Ad 7d]"]
+    assert "stefanengel: shows [Ac 9d] (three of a kind, Nines)" in text
+    assert "Seat 5: glaine 59 mucked [Th 8h]" in text
+    back = first(text.encode())
+    h2 = ps.play(back)
+    assert h2.stacks == h.stacks and ps.reconcile(back, h2) == []
+    assert h2.hole == h.hole  # the cards shown and the mucked ones come back from the text
+
+
+@pytest.mark.parametrize(("cards", "words"), [
+    ("As Kd 9c 7h 5s 3d 2c", "high card Ace"),
+    ("Qs Qd 9c 7h 5s 3d 2c", "a pair of Queens"),
+    ("Ks Kd Tc Th 5s 3d 2c", "two pair, Kings and Tens"),
+    ("9s 9d 9c 7h 5s 3d 2c", "three of a kind, Nines"),
+    ("9s Td Jc Qh Ks 3d 2c", "a straight, Nine to King"),
+    ("As 2d 3c 4h 5s 9d Jc", "a straight, Ace to Five"),
+    ("Qh Th 8h 4h 2h 3d 2c", "a flush, Queen high"),
+    ("7s 7d 7c Jh Js 3d 2c", "a full house, Sevens full of Jacks"),
+    ("As Ad Ac Ah 5s 3d 2c", "four of a kind, Aces"),
+    ("9h Th Jh Qh Kh 3d 2c", "a straight flush, Nine to King"),
+    ("Th Jh Qh Kh Ah 3d 2c", "a Royal Flush"),
+])
+def test_stars_hand_words(cards: str, words: str) -> None:
+    from tapete.cards import parse_cards
+    from tapete.evaluator import evaluate
+
+    assert ps.describe_stars(evaluate(parse_cards(cards))) == words

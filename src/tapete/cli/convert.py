@@ -32,6 +32,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="where to write (default: standard output)")
     parser.add_argument("--from", dest="source_format", choices=("phh", "pokerstars"),
                         help="the input format (default: from the file's name or content)")
+    parser.add_argument("--hero", metavar="NAME",
+                        help="PokerStars output: write 'Dealt to' for this player only, as a "
+                             "room does (default: every known hand, so nothing is lost)")
 
 
 def sniff(path: str, data: bytes) -> str:
@@ -92,7 +95,8 @@ def _replayed(record: object) -> Converted:
     return Converted(res.engine, label, extra=record.extra)
 
 
-def convert(path: str, to: str, fmt: str | None = None) -> tuple[str, list[str]]:
+def convert(path: str, to: str, fmt: str | None = None,
+            hero: str | None = None) -> tuple[str, list[str]]:
     """(the converted text, the errors of the hands left out)."""
     from ..history import pokerstars
 
@@ -112,7 +116,8 @@ def convert(path: str, to: str, fmt: str | None = None) -> tuple[str, list[str]]
                 for key in ("table", "date", "tournament", "buy_in"):
                     if extra.get(key):
                         kw[key] = str(extra[key])
-            parts.append(pokerstars.write_hand(hand, hand_id=hid, **kw))
+            me = hand.names.index(hero) if hero is not None and hero in hand.names else None
+            parts.append(pokerstars.write_hand(hand, hand_id=hid, hero=me, **kw))
         return "\n\n".join(parts), errors
     from ..history import phh
 
@@ -129,7 +134,7 @@ def convert(path: str, to: str, fmt: str | None = None) -> tuple[str, list[str]]
 
 
 def run(args: argparse.Namespace) -> int:
-    text, errors = convert(args.input, args.to, args.source_format)
+    text, errors = convert(args.input, args.to, args.source_format, args.hero)
     for e in errors:
         print(e, file=sys.stderr)
     if args.output:

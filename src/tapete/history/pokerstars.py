@@ -821,20 +821,56 @@ _STREETS = {1: "FLOP", 2: "TURN", 3: "RIVER"}
 _RUN_WORDS = ("FIRST", "SECOND", "THIRD", "FOURTH")
 
 
+_RANK_WORDS = ("Deuce", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten",
+               "Jack", "Queen", "King", "Ace")
+_PLURAL = ("Deuces", "Threes", "Fours", "Fives", "Sixes", "Sevens", "Eights", "Nines", "Tens",
+           "Jacks", "Queens", "Kings", "Aces")
+
+
+def describe_stars(strength: int) -> str:
+    """A hand as PokerStars words it: ``a pair of Queens``, ``a straight, Nine to King``."""
+    from ..evaluator import Category, category, ranks_of
+
+    cat = category(strength)
+    r = ranks_of(strength)
+    one, many = _RANK_WORDS, _PLURAL
+    if cat is Category.HIGH_CARD:
+        return f"high card {one[r[0]]}"
+    if cat is Category.ONE_PAIR:
+        return f"a pair of {many[r[0]]}"
+    if cat is Category.TWO_PAIR:
+        return f"two pair, {many[r[0]]} and {many[r[1]]}"
+    if cat is Category.THREE_OF_A_KIND:
+        return f"three of a kind, {many[r[0]]}"
+    if cat in (Category.STRAIGHT, Category.STRAIGHT_FLUSH):
+        top = r[0]
+        low = "Ace" if top == 3 else one[top - 4]
+        if cat is Category.STRAIGHT_FLUSH and top == 12:
+            return "a Royal Flush"
+        kind = "a straight" if cat is Category.STRAIGHT else "a straight flush"
+        return f"{kind}, {low} to {one[top]}"
+    if cat is Category.FLUSH:
+        return f"a flush, {one[r[0]]} high"
+    if cat is Category.FULL_HOUSE:
+        return f"a full house, {many[r[0]]} full of {many[r[1]]}"
+    return f"four of a kind, {many[r[0]]}"
+
+
 def _describe(hole: Sequence[int], board: Sequence[int]) -> str:
     from ..evaluator import evaluate
-    from ..evaluator.names import describe
 
     if len(hole) + len(board) < 5:
         return ""
-    return describe(evaluate(tuple(hole) + tuple(board)))
+    return describe_stars(evaluate(tuple(hole) + tuple(board)))
 
 
 def write_hand(hand: Hand, *, hand_id: str | None = None, table: str = "tapete",
                date: str = "2000/01/01 0:00:00 ET", tournament: str = "",
-               buy_in: str = "") -> str:
+               buy_in: str = "", hero: int | None = None) -> str:
     """One hand as PokerStars text (what trackers import). Every known hole card is written as
-    a ``Dealt to`` line, so a reader gets the whole hand back."""
+    a ``Dealt to`` line, so a reader gets the whole hand back; with ``hero`` (a player index)
+    only that player's, as a room writes it for one player (the others' cards then appear
+    only where they were shown, and the SUMMARY gives the known cards of mucked hands)."""
     r = hand.rules
     n = hand.n
     d = r.decimals
@@ -913,7 +949,7 @@ def write_hand(hand: Hand, *, hand_id: str | None = None, table: str = "tapete",
             if not header_done:
                 out.append("*** HOLE CARDS ***")
                 header_done = True
-            if e.cards is not None:
+            if e.cards is not None and (hero is None or e.player == hero):
                 out.append(f"Dealt to {names[e.player]} [{format_cards(e.cards, ' ')}]")
         elif isinstance(e, ev.Acted):
             p = e.player
