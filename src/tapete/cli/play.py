@@ -1,0 +1,50 @@
+"""``tapete play``: the practice table in the browser, against five bots.
+
+Starts the local server (Starlette on uvicorn) and opens the browser on the table. Chips and
+hands are kept in SQLite in the user's data directory, or in the database ``--database`` names
+(``postgresql+psycopg://user:pass@host/db``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import threading
+import webbrowser
+from pathlib import Path
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--port", type=int, default=8765, help="port to listen on (8765)")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to listen on (127.0.0.1: only this computer)")
+    parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    parser.add_argument("--data-dir", type=Path, default=None,
+                        help="where the SQLite database lives (default: the user's data dir)")
+    parser.add_argument("--database", default=None,
+                        help="an SQLAlchemy database URL instead of SQLite in --data-dir")
+    parser.add_argument("--think", type=float, default=0.6,
+                        help="seconds each bot pauses to 'think' (0.6)")
+    parser.add_argument("--action-time", type=float, default=20.0,
+                        help="seconds you have to act (20), then the time bank")
+    parser.add_argument("--time-bank", type=float, default=30.0, help="time bank seconds (30)")
+
+
+def run(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from ..server import Settings, create_app, default_data_dir
+
+    settings = Settings(
+        data_dir=args.data_dir or default_data_dir(), database_url=args.database,
+        think_delay=args.think, action_time=args.action_time, time_bank=args.time_bank)
+    app = create_app(settings)
+    host = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
+    url = f"http://{host}:{args.port}/"
+    from sqlalchemy.engine import make_url
+
+    where = make_url(settings.db_url()).render_as_string(hide_password=True)
+    print(f"tapete: the practice table is at {url}  (data: {where}; Ctrl+C to stop)")
+    if not args.no_browser:
+        threading.Timer(1.0, webbrowser.open, args=(url,)).start()
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    return 0

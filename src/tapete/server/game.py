@@ -1,0 +1,584 @@
+"""One practice table: a person and five bots, run by an asyncio task.
+
+The server is the only referee. The browser gets its own seat's view (``Hand.view``), never
+the hand; every action it sends goes through the engine, and each decision carries a sequence
+number so an action meant for an earlier decision is refused as stale.
+
+The loop deals a hand, asks the player to act (with an action timer and a time bank) or asks
+a bot (in a worker thread, after a configurable thinking pause), and shows an all-in run-out
+street by street: the engine deals the rest of the board at once, and the table replays those
+events as frames with a pause between them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import events as ev
+from ..cards import Deck, format_card, format_cards
+from ..hand import Hand, HandError, Phase
+from ..rules import Rules, Structure
+from ..table import Table, TimeOutPolicy
+from ..text import Text, chips
+from . import bots as botmod
+from . import coach, story
+from .config import Settings
+from .storage import HandRow, Storage
+
+log = logging.getLogger("tapete.server")
+
+HUMAN_SEAT = 0
+SEATS = 6
+BLINDS: tuple[tuple[int, int], ...] = ((1, 2), (5, 10), (25, 50), (50, 100))
+STRUCTURES = {"nl": Structure.NO_LIMIT, "pl": Structure.POT_LIMIT, "fl": Structure.FIXED_LIMIT}
+MIN_BUY_IN_BB = 20
+MAX_BUY_IN_BB = 100
+BOT_REBUY_BELOW_BB = 40
+
+
+def make_rules(structure: str, blinds: int) -> Rules:
+    sb, bb = BLINDS[blinds]
+    return Rules(structure=STRUCTURES[structure], small_blind=sb, big_blind=bb)
+
+
+def rules_json(r: Rules) -> dict[str, Any]:
+    return {"structure": r.structure.value, "small_blind": r.small_blind,
+            "big_blind": r.big_blind, "small_bet": r.small_bet, "big_bet": r.big_bet,
+            "ante": r.ante, "decimals": r.decimals, "currency": r.currency}
+
+
+def rules_from_json(d: dict[str, Any]) -> Rules:
+    return Rules(structure=Structure(d["structure"]), small_blind=d["small_blind"],
+                 big_blind=d["big_blind"], small_bet=d.get("small_bet", 0),
+                 big_bet=d.get("big_bet", 0), ante=d.get("ante", 0),
+                 decimals=d.get("decimals", 0), currency=d.get("currency", ""))
+
+
+class Refused(Exception):
+    """A message the table will not carry out; nothing changed. ``code`` is for programs."""
+
+    def __init__(self, code: str, message: Text) -> None:
+        super().__init__(message.en)
+        self.code = code
+        self.message = message
+
+
+@dataclass(slots=True)
+class Decision:
+    seq: int
+    player: int
+    started: float
+    bank: float
+    waiter: asyncio.Future[None]
+
+
+@dataclass(slots=True, eq=False)
+class Outbox:
+    """A connection's queue of messages; ``stamp`` times a click until its answer is sent."""
+
+    queue: asyncio.Queue[tuple[str, float | None]] = field(default_factory=asyncio.Queue)
+
+
+class Game:
+    """A practice table for one person (all their browser tabs share it)."""
+
+    def __init__(self, settings: Settings, storage: Storage, player_id: str, name: str,
+                 structure: str, blinds: int, buy_in: int,
+                 on_money: Callable[[int], None], on_close: Callable[[Game], None]) -> None:
+        self.settings = settings
+        self.storage = storage
+        self.player_id = player_id
+        self.structure = structure
+        self.blinds = blinds
+        self.rules = make_rules(structure, blinds)
+        bb = self.rules.big_blind
+        self.table = Table(self.rules, SEATS, min_buy_in=MIN_BUY_IN_BB * bb,
+                           max_buy_in=MAX_BUY_IN_BB * bb, time_out_policy=TimeOutPolicy.SIT_OUT)
+        self.table.sit(HUMAN_SEAT, name, buy_in)
+        self.session = secrets.token_hex(4)
+        self.seed_base = settings.deck_seed
+        self.bots: dict[int, botmod.StandIn | botmod.RealBot] = {}
+        for i, (bname, style) in enumerate(botmod.OPPONENTS, start=1):
+            seed = (settings.deck_seed or secrets.randbits(31)) * 10 + i
+            self.bots[i] = botmod.make(style, seed, bname)
+            self.table.sit(i, bname, MAX_BUY_IN_BB * bb, is_bot=True, style=style)
+        self.on_money = on_money  # called with the chips back to the bankroll on leaving
+        self.on_close = on_close
+        self.outboxes: set[Outbox] = set()
+        self.seq = 0
+        self.decision: Decision | None = None
+        self.pre_action: str | None = None
+        self.time_bank = settings.time_bank
+        self.coach_on = False
+        self.coach_advice: dict[int, dict[str, Any]] = {}
+        self.leaving = False
+        self.closed = False
+        self.hand_no = 0
+        self.hand: Hand | None = None
+        self.human_index: int | None = None
+        self.frames: list[dict[str, Any]] = []
+        self.frame: dict[str, Any] | None = None
+        self.explanations: list[dict[str, Any]] = []
+        self.last_result: dict[str, Any] | None = None
+        self.last_view: dict[str, Any] | None = None
+        self.frame_events = 0
+        self.history: list[dict[str, Any]] = []
+        self.notice: Text | None = None
+        self.sat_out_reason: Text | None = None
+        self.bankroll_view: Callable[[], int] = lambda: 0
+        self.extra_state: Callable[[], dict[str, Any]] = dict
+        self._wake = asyncio.Event()
+        self._skip_pause = asyncio.Event()
+        self._stamp: float | None = None
+        self.task: asyncio.Task[None] | None = None
+        self.latencies: list[float] = []
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    # ------------------------------------------------------------------ lifecycle
+    def start(self) -> None:
+        self.task = asyncio.get_running_loop().create_task(self._run())
+
+    async def stop(self) -> None:
+        self.closed = True
+        self._wake.set()
+        if self.decision is not None and not self.decision.waiter.done():
+            self.decision.waiter.cancel()
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.task
+
+    def human_chips(self) -> int:
+        s = self.table.seats[HUMAN_SEAT]
+        if s is None:
+            return 0
+        if self.table.hand is not None and self.human_index is not None:
+            return self.table.hand.stacks[self.human_index] + s.pending_chips
+        return s.chips + s.pending_chips
+
+    async def _run(self) -> None:
+        try:
+            while not self.closed:
+                self._between_hands()
+                if self.closed:
+                    break
+                if not self._can_deal():
+                    self.broadcast()
+                    self._wake.clear()
+                    await self._wake.wait()
+                    continue
+                await self._play_hand()
+                if self.closed or self.leaving:
+                    continue
+                self._skip_pause.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._skip_pause.wait(), self.settings.result_pause)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a bug: tell the player, keep the chips safe
+            log.exception("the practice table stopped")
+            self.notice = Text("The table stopped because of an error; your chips are safe.",
+                               "La mesa se detuvo por un error; tus fichas están a salvo.")
+            self._close()
+
+    def _can_deal(self) -> bool:
+        s = self.table.seats[HUMAN_SEAT]
+        return (s is not None and not s.sitting_out and s.chips > 0
+                and self.table.ready_count() >= 2)
+
+    def _between_hands(self) -> None:
+        if self.leaving:
+            self._close()
+            return
+        bb = self.rules.big_blind
+        for seat, (bname, style) in enumerate(botmod.OPPONENTS, start=1):
+            s = self.table.seats[seat]
+            if s is None:
+                self.table.sit(seat, bname, MAX_BUY_IN_BB * bb, is_bot=True, style=style)
+            elif s.chips < BOT_REBUY_BELOW_BB * bb:
+                self.table.add_chips(seat, MAX_BUY_IN_BB * bb - s.chips)
+
+    def _close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        s = self.table.seats[HUMAN_SEAT]
+        back = s.chips + s.pending_chips if s is not None else 0
+        self.on_money(back)
+        self.on_close(self)
+
+    # ------------------------------------------------------------------ one hand
+    def _deck(self) -> Deck:
+        if self.seed_base is None:
+            return Deck()
+        return Deck(seed=self.seed_base * 100_003 + self.hand_no)
+
+    async def _play_hand(self) -> None:
+        self.hand_no += 1
+        hand = self.table.start_hand(self._deck(), hand_id=f"{self.session}-{self.hand_no}")
+        self.hand = hand
+        self.human_index = self.table.player_of(HUMAN_SEAT)
+        self.explanations = []
+        self.coach_advice = {}
+        self.frame = None
+        self.frames = []
+        self.notice = None
+        self.broadcast()
+        while not hand.done:
+            actor = hand.actor
+            if actor is None:
+                if hand.phase is Phase.SHOWDOWN:
+                    hand.settle()
+                    continue
+                raise RuntimeError(f"the hand stopped with nobody to act ({hand.phase})")
+            if actor == self.human_index:
+                await self._human_turn(hand, actor)
+            else:
+                await self._bot_turn(hand, actor)
+            await self._play_frames()
+            if self.closed:
+                return
+        self._finish_hand(hand)
+
+    async def _human_turn(self, hand: Hand, actor: int) -> None:
+        pre = self.pre_action
+        if self.leaving or pre is not None:
+            self.pre_action = None
+            legal = hand.legal()
+            before = len(hand.events)
+            if self.leaving or pre == "check_fold":
+                hand.act("check" if legal.check else "fold", player=actor)
+            else:  # call any
+                hand.act("check" if legal.check else "call", player=actor)
+            self._progress(hand, before)
+            return
+        self.seq += 1
+        loop = asyncio.get_running_loop()
+        d = Decision(self.seq, actor, time.monotonic(), self.time_bank, loop.create_future())
+        self.decision = d
+        self.broadcast()
+        if self.coach_on:
+            self._coach(d.seq)
+        total = self.settings.action_time + d.bank
+        done, _ = await asyncio.wait({d.waiter}, timeout=total)
+        if self.decision is d:  # nobody answered in time (seed 001)
+            self.decision = None
+            self.time_bank = 0.0
+            before = len(hand.events)
+            self.table.time_out()
+            self.sat_out_reason = Text(
+                "You ran out of time: your hand was checked or folded and you are sitting out.",
+                "Se te acabó el tiempo: pasaste o te retiraste y quedas fuera de la mesa.")
+            self._progress(hand, before)
+
+    async def _bot_turn(self, hand: Hand, actor: int) -> None:
+        seat = self.table.seat_of(actor)
+        bot = self.bots[seat]
+        legal = hand.legal()
+        work = asyncio.to_thread(botmod.decide, bot, hand, actor)
+        if self.settings.think_delay > 0:
+            move, _ = await asyncio.gather(work, asyncio.sleep(self.settings.think_delay))
+        else:
+            move = await work
+        if self.closed or hand.done or hand.actor != actor:
+            return
+        before = len(hand.events)
+        try:
+            if move.action in ("raise", "bet") and move.amount is not None:
+                hand.raise_to(move.amount, player=actor)
+            else:
+                hand.act(move.action, move.amount, player=actor)
+        except (HandError, ValueError) as exc:
+            log.warning("bot %s made an illegal move %r: %s", seat, move, exc)
+            hand.act("check" if legal.check else "fold", player=actor)
+        last = hand.events[before] if len(hand.events) > before else None
+        self.explanations.append({
+            "seat": seat, "name": hand.names[actor], "street": hand.street,
+            "action": story.log_lines(hand, [last])[0].to_json() if last else None,
+            "why": move.why.to_json()})
+        self._progress(hand, before)
+
+    # ------------------------------------------------------------------ the person's messages
+    def act(self, seq: Any, action: Any, amount: Any) -> None:
+        d = self.decision
+        hand = self.hand
+        if d is None or hand is None or hand.done:
+            raise Refused("not_your_turn", Text("It is not your turn to act.",
+                                                "No es tu turno."))
+        if seq != d.seq:
+            raise Refused("stale", Text(
+                "That action was for an earlier decision; the table has moved on.",
+                "Esa acción era para una decisión anterior; la mesa ya ha avanzado."))
+        if action in ("raise", "bet") and amount is None:
+            raise Refused("malformed", Text("A bet or raise needs an amount.",
+                                            "Una apuesta o subida necesita una cantidad."))
+        before = len(hand.events)
+        try:
+            if action in ("raise", "bet"):
+                hand.raise_to(amount, player=d.player)
+            else:
+                hand.act(action, None, player=d.player)
+        except HandError as exc:
+            raise Refused("illegal", exc.message) from None
+        self.decision = None
+        used = time.monotonic() - d.started
+        self.time_bank = max(0.0, d.bank - max(0.0, used - self.settings.action_time))
+        d.waiter.set_result(None)
+        self._progress(hand, before)
+
+    def set_pre_action(self, value: Any) -> None:
+        if value not in (None, "check_fold", "call_any"):
+            raise Refused("malformed", Text("Pre-actions are check/fold and call any.",
+                                            "Las preacciones son pasar/retirarse e igualar todo."))
+        self.pre_action = value
+        self.broadcast()
+
+    def sit_out(self) -> None:
+        self.table.sit_out(HUMAN_SEAT)
+        self.broadcast()
+
+    def sit_in(self) -> None:
+        s = self.table.seats[HUMAN_SEAT]
+        if s is None:
+            raise Refused("no_seat", Text("You are not seated.", "No estás sentado."))
+        if s.chips + s.pending_chips <= 0:
+            raise Refused("no_chips", Text("Add chips first.", "Añade fichas primero."))
+        self.table.sit_in(HUMAN_SEAT)
+        self.sat_out_reason = None
+        self._wake.set()
+        self.broadcast()
+
+    def add_chips(self, amount: int, bankroll: int) -> int:
+        """Take up to ``amount`` from the bankroll to the table; returns the chips taken."""
+        amount = min(amount, bankroll)
+        if amount <= 0:
+            raise Refused("no_bankroll", Text("Your bankroll is empty: reset it to 10,000.",
+                                              "Tu saldo está vacío: reinícialo a 10.000."))
+        try:
+            added = self.table.add_chips(HUMAN_SEAT, amount)
+        except HandError as exc:
+            raise Refused("illegal", exc.message) from None
+        self._wake.set()
+        return added
+
+    def leave(self) -> None:
+        self.leaving = True
+        if self.hand is not None and not self.hand.done:
+            d = self.decision
+            if d is not None:  # answer the pending decision: check if free, else fold
+                hand = self.hand
+                before = len(hand.events)
+                legal = hand.legal()
+                hand.act("check" if legal.check else "fold", player=d.player)
+                self.decision = None
+                d.waiter.set_result(None)
+                self._progress(hand, before)
+        else:
+            self._close()
+        self._wake.set()
+
+    def set_coach(self, on: bool) -> None:
+        self.coach_on = on
+        if on and self.decision is not None and self.decision.seq not in self.coach_advice:
+            self._coach(self.decision.seq)
+        self.broadcast()
+
+    def next_hand(self) -> None:
+        self._skip_pause.set()
+
+    def _coach(self, seq: int) -> None:
+        hand = self.hand
+        if hand is None or self.human_index is None:
+            return
+        view = hand.view(self.human_index)
+
+        async def work() -> None:
+            advice = await asyncio.to_thread(coach.advice, view, self.settings.coach_samples)
+            self.coach_advice[seq] = advice
+            if self.decision is not None and self.decision.seq == seq:
+                self.broadcast()
+
+        self._background(work())
+
+    # ------------------------------------------------------------------ run-outs
+    def _progress(self, hand: Hand, before: int) -> None:
+        """Show what an action did. When it ended betting with board cards still to come, the
+        engine has dealt them all: show them street by street (the loop plays the frames)."""
+        new = hand.events[before:]
+        boards = [before + i for i, e in enumerate(new) if isinstance(e, ev.BoardDealt)]
+        if hand.done and boards:
+            cuts = [boards[0]] + [i + 1 for i in boards]
+            self.frames = [self._frame(hand, k) for k in cuts]
+            self.frame = self.frames.pop(0)
+            self.frame_events = int(self.frame.pop("_events", 0))
+        self.broadcast()
+
+    def _frame(self, hand: Hand, upto: int) -> dict[str, Any]:
+        part = Hand.from_events(
+            hand.rules, hand.starting_stacks, hand.events[:upto], button=hand.button,
+            blinds=hand.blinds, antes=hand.antes, dead=hand.dead, names=hand.names,
+            seats=hand.seats, hand_id=hand.hand_id)
+        view = part.view(self.human_index)
+        # the hands that will be shown are tabled for the run-out (all-in: cards face up)
+        for p, cards in hand.shown.items():
+            view["players"][p]["cards"] = [format_card(c) for c in cards]
+        view["phase"] = "runout"
+        view["_events"] = upto
+        return view
+
+    async def _play_frames(self) -> None:
+        while self.frames:
+            await asyncio.sleep(self.settings.runout_delay)
+            self.frame = self.frames.pop(0)
+            self.frame_events = int(self.frame.pop("_events", 0))
+            self.broadcast()
+        if self.frame is not None:
+            await asyncio.sleep(self.settings.runout_delay)
+            self.frame = None
+
+    # ------------------------------------------------------------------ after the hand
+    def _finish_hand(self, hand: Hand) -> None:
+        hi = self.human_index
+        self.pre_action = None
+        seats = list(self.table.hand_seats)
+        self.table.end_hand()
+        watchers = [(self.bots[seat], i) for i, seat in enumerate(seats) if seat in self.bots]
+
+        def tell_bots() -> None:
+            for bot, i in watchers:
+                bot.hand_over(hand, i)
+
+        self._background(asyncio.to_thread(tell_bots))
+        self.time_bank = min(self.settings.time_bank, self.time_bank + 2.0)
+        lines = story.pot_lines(hand)
+        net = hand.net()[hi] if hi is not None else 0
+        mine = hand.hole[hi] if hi is not None else None
+        result = {
+            "hand_id": hand.hand_id,
+            "number": self.hand_no,
+            "pots": lines,
+            "breakdown": story.breakdown(hand).to_json(),
+            "shown": story.shown_hands(hand),
+            "board": [format_card(c) for c in hand.board],
+            "net": net,
+            "explanations": self.explanations,
+            "log": [t.to_json() for t in story.log_lines(hand)],
+        }
+        self.last_result = result
+        played_at = time.time()
+        summary: dict[str, Any] = {
+            "hand_id": hand.hand_id, "number": self.hand_no, "net": net,
+            "cards": format_cards(mine, " ") if mine else "",
+            "board": format_cards(hand.board, " "), "pot": sum(r.amount for r in hand.results),
+            "breakdown": result["breakdown"], "played_at": played_at,
+            "structure": self.structure, "blinds": list(BLINDS[self.blinds]),
+        }
+        self.history.insert(0, summary)
+        del self.history[100:]
+        row = HandRow(
+            hand_id=hand.hand_id, player_id=self.player_id, session=self.session,
+            number=self.hand_no, played_at=played_at, rules=rules_json(hand.rules),
+            setup={"stacks": list(hand.starting_stacks), "button": hand.button,
+                   "blinds": list(hand.blinds), "antes": list(hand.antes),
+                   "dead": list(hand.dead), "names": list(hand.names),
+                   "seats": list(hand.seats), "hand_id": hand.hand_id, "you": hi},
+            events=[ev.to_json(e) for e in hand.events], net=net, summary=summary)
+        self._persist(row)
+        self.last_view = hand.view(hi)
+        self.hand = None
+        self.broadcast()
+
+    def _background(self, work: Any) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _persist(self, row: HandRow) -> None:
+        at_table = self.human_chips()
+        bankroll = self.bankroll_view()
+
+        async def work() -> None:
+            try:
+                await asyncio.to_thread(self.storage.save_hand, row, bankroll, at_table)
+            except Exception:
+                log.exception("could not store hand %s", row.hand_id)
+
+        self._background(work())
+
+    # ------------------------------------------------------------------ what the page sees
+    def state(self) -> dict[str, Any]:
+        t = self.table
+        hand = self.hand
+        hi = self.human_index
+        view: dict[str, Any] | None = None
+        log_lines: list[dict[str, str]] | None = None
+        if hand is not None:
+            view = self.frame if self.frame is not None else hand.view(hi)
+            if self.decision is None or self.frame is not None:
+                view.pop("legal", None)
+            upto = self.frame_events if self.frame is not None else len(hand.events)
+            log_lines = [x.to_json() for x in story.log_lines(hand, hand.events[:upto])]
+        elif self.last_view is not None:
+            view = self.last_view
+        seats: list[dict[str, Any] | None] = []
+        for i, s in enumerate(t.seats):
+            if s is None:
+                seats.append(None)
+                continue
+            seats.append({"seat": i, "name": s.name, "bot": s.is_bot, "style": s.style,
+                          "chips": s.chips, "sitting_out": s.sitting_out,
+                          "leaving": s.leave_after_hand, "you": i == HUMAN_SEAT})
+        d = self.decision
+        decision: dict[str, Any] | None = None
+        if d is not None and self.frame is None:
+            elapsed = time.monotonic() - d.started
+            decision = {"seq": d.seq, "action_time": self.settings.action_time,
+                        "time_left": max(0.0, self.settings.action_time - elapsed),
+                        "bank": d.bank if elapsed <= self.settings.action_time
+                        else max(0.0, d.bank - (elapsed - self.settings.action_time))}
+            if hand is not None:
+                decision["summary"] = hand.legal().summary().to_json()
+        me = t.seats[HUMAN_SEAT]
+        return {
+            "type": "state",
+            "lobby": False,
+            "seq": d.seq if d is not None else None,
+            "rules": {**rules_json(self.rules), "key": self.structure, "blinds": self.blinds},
+            "seats": seats,
+            "button_seat": t.button_seat,
+            "sb_seat": t.small_blind_seat,
+            "bb_seat": t.big_blind_seat,
+            "hand": view,
+            "log": log_lines,
+            "decision": decision,
+            "pre_action": self.pre_action,
+            "coach_on": self.coach_on,
+            "coach": self.coach_advice.get(d.seq) if d is not None and self.coach_on else None,
+            "last_result": self.last_result,
+            "history": self.history[:50],
+            "sitting_out": bool(me and (me.sitting_out or me.sit_out_after_hand)),
+            "sat_out_reason": self.sat_out_reason.to_json() if self.sat_out_reason else None,
+            "waiting": hand is None and not self._can_deal(),
+            "leaving": self.leaving,
+            "time_bank": self.time_bank,
+            "notice": self.notice.to_json() if self.notice else None,
+            "chips_text": chips(1, self.rules.decimals, self.rules.currency),
+        }
+
+    def broadcast(self) -> None:
+        """Send the current state to every tab of this player (only this seat's view)."""
+        if not self.outboxes:
+            return
+        extra = self.extra_state()
+        data = json.dumps({**self.state(), **extra}, separators=(",", ":"))
+        stamp, self._stamp = self._stamp, None
+        for box in self.outboxes:
+            box.queue.put_nowait((data, stamp))

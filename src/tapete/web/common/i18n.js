@@ -1,0 +1,141 @@
+// Words on the page in English and Spanish. Server messages travel as {en, es} and are picked
+// here too, so switching language re-renders everything without asking the server.
+
+const WORDS = {
+  title: ["Practice table", "Mesa de práctica"],
+  bankroll: ["Bankroll", "Saldo"],
+  atTable: ["at the table", "en la mesa"],
+  reset: ["Reset to 10,000", "Reiniciar a 10.000"],
+  resetConfirm: ["Reset your bankroll to 10,000 chips?", "¿Reiniciar tu saldo a 10.000 fichas?"],
+  lang: ["Español", "English"],
+  fourColor: ["4-colour deck", "Baraja de 4 colores"],
+  coach: ["Coach", "Entrenador"],
+  leave: ["Leave table", "Dejar la mesa"],
+  lobbyTitle: ["Sit down at a practice table", "Siéntate en una mesa de práctica"],
+  lobbyIntro: [
+    "Texas Hold'em with virtual chips, no sign-up, against five automatic opponents.",
+    "Texas Hold'em con fichas virtuales, sin registro y frente a cinco rivales automáticos.",
+  ],
+  game: ["Game", "Juego"],
+  nl: ["No-limit", "Sin límite"],
+  pl: ["Pot-limit", "Límite del bote"],
+  fl: ["Fixed-limit", "Límite fijo"],
+  blinds: ["Blinds", "Ciegas"],
+  yourName: ["Your name", "Tu nombre"],
+  buyIn: ["Buy-in", "Entrada"],
+  sit: ["Sit down", "Sentarse"],
+  opponents: ["Your opponents", "Tus rivales"],
+  fold: ["Fold", "Retirarse"],
+  check: ["Check", "Pasar"],
+  call: ["Call", "Igualar"],
+  bet: ["Bet", "Apostar"],
+  raiseTo: ["Raise to", "Subir a"],
+  allIn: ["All-in", "All-in"],
+  min: ["Min", "Mín"],
+  halfPot: ["½ pot", "½ bote"],
+  threeQuarterPot: ["¾ pot", "¾ bote"],
+  pot: ["Pot", "Bote"],
+  mainPot: ["Main pot", "Bote principal"],
+  sidePot: ["Side pot", "Bote secundario"],
+  bounds: ["Why these amounts?", "¿Por qué estas cantidades?"],
+  checkFold: ["Check/fold", "Pasar/retirarse"],
+  callAny: ["Call any", "Igualar todo"],
+  preActions: ["Before your turn", "Antes de tu turno"],
+  timeBank: ["time bank", "tiempo extra"],
+  yourTurn: ["Your turn", "Tu turno"],
+  waitingFor: ["Waiting for", "Esperando a"],
+  sittingOut: ["You are sitting out.", "Estás fuera de la mesa."],
+  imBack: ["I'm back", "He vuelto"],
+  sitOut: ["Sit out next hand", "Salir la próxima mano"],
+  addChips: ["Add chips", "Añadir fichas"],
+  busted: ["You have no chips at the table.", "No te quedan fichas en la mesa."],
+  lastHand: ["Last hand", "Última mano"],
+  hands: ["Hands", "Manos"],
+  log: ["Log", "Registro"],
+  noHands: ["No hands yet.", "Aún no hay manos."],
+  download: ["PHH", "PHH"],
+  handNo: ["Hand", "Mano"],
+  net: ["Result", "Resultado"],
+  board: ["Board", "Mesa"],
+  shows: ["shows", "enseña"],
+  wins: ["wins", "gana"],
+  equity: ["Your equity", "Tu equity"],
+  vsRandom: ["against random hands of", "contra manos al azar de"],
+  players: ["players", "jugadores"],
+  potOdds: ["Pot odds: a call needs", "Probabilidades del bote: igualar necesita"],
+  noCall: ["Nothing to call: checking is free.", "Nada que igualar: pasar es gratis."],
+  whyBots: ["Why the bots acted", "Por qué actuaron los bots"],
+  coachOff: ["Turn the coach on to see your equity and the bots' reasons.",
+    "Activa el entrenador para ver tu equity y las razones de los bots."],
+  thinking: ["thinking…", "pensando…"],
+  folded: ["Folded", "Retirado"],
+  out: ["Sitting out", "Fuera"],
+  dealer: ["Dealer button", "Botón"],
+  sb: ["SB", "CP"],
+  bb: ["BB", "CG"],
+  next: ["Next hand", "Siguiente mano"],
+  connecting: ["Connecting…", "Conectando…"],
+  disconnected: ["Connection lost: reconnecting…", "Conexión perdida: reconectando…"],
+  shortcuts: ["Keys: F fold · C check/call · R bet/raise · 1–5 sizes · ↑↓ adjust",
+    "Teclas: F retirarse · C pasar/igualar · R apostar/subir · 1–5 tamaños · ↑↓ ajustar"],
+  tag: ["tight-aggressive", "tight-agresivo"],
+  lag: ["loose-aggressive", "loose-agresivo"],
+  nit: ["tight-passive", "tight-pasivo"],
+  station: ["calling station", "calling station"],
+  maniac: ["maniac", "maníaco"],
+  caller: ["caller", "igualador"],
+  you: ["you", "tú"],
+  allInRunout: ["All-in: the board is dealt street by street", "All-in: se reparte calle a calle"],
+  split: ["split", "reparto"],
+  returned: ["returned", "devuelto"],
+  menu: ["Menu", "Menú"],
+  waitingBB: ["Waiting for the big blind…", "Esperando la ciega grande…"],
+};
+
+let current = "en";
+
+export function detectLang() {
+  const saved = localStorage.getItem("tapete.lang");
+  if (saved === "en" || saved === "es") return saved;
+  const langs = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || "en"];
+  return String(langs[0]).toLowerCase().startsWith("es") ? "es" : "en";
+}
+
+export function setLang(lang) {
+  current = lang === "es" ? "es" : "en";
+  localStorage.setItem("tapete.lang", current);
+  document.documentElement.lang = current;
+}
+
+export function lang() {
+  return current;
+}
+
+/** A word of the page, in the current language. */
+export function t(key) {
+  const w = WORDS[key];
+  if (!w) return key;
+  return current === "es" ? w[1] : w[0];
+}
+
+/** A message from the server ({en, es}) in the current language. */
+export function tx(text) {
+  if (text == null) return "";
+  if (typeof text === "string") return text;
+  return current === "es" ? (text.es ?? text.en) : text.en;
+}
+
+/** Chips for people: 1,234 in English, 1.234 in Spanish (as the server's messages write them). */
+export function chips(n) {
+  const sep = current === "es" ? "." : ",";
+  const neg = n < 0;
+  const s = String(Math.abs(Math.trunc(n))).replace(/\B(?=(\d{3})+(?!\d))/g, sep);
+  return (neg ? "-" : "") + s;
+}
+
+/** Fill every [data-i18n] element of a subtree with its word. */
+export function translate(root = document) {
+  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll("[data-i18n-title]")) el.title = t(el.dataset.i18nTitle);
+  for (const el of root.querySelectorAll("[data-i18n-placeholder]")) el.placeholder = t(el.dataset.i18nPlaceholder);
+}

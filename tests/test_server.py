@@ -1,0 +1,384 @@
+"""The practice room over HTTP and WebSocket: identity, bankroll, the protocol's refusals, and
+the rule that a browser never receives another seat's hidden cards."""
+
+from __future__ import annotations
+
+import json
+import warnings
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+warnings.filterwarnings("ignore", category=DeprecationWarning)
+from starlette.testclient import TestClient  # noqa: E402
+
+from tapete import events as ev  # noqa: E402
+from tapete.server import Settings, create_app  # noqa: E402
+from tapete.server.hub import parse  # noqa: E402
+
+Msg = dict[str, Any]
+
+
+def settings(tmp: Path, **kw: Any) -> Settings:
+    base: dict[str, Any] = dict(data_dir=tmp, think_delay=0, runout_delay=0.01, result_pause=0,
+                                deck_seed=7, action_time=30, time_bank=0, coach_samples=200)
+    base.update(kw)
+    return Settings(**base)
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    app = create_app(settings(tmp_path))
+    with TestClient(app) as c:
+        c.get("/")
+        yield c
+
+
+def game_of(c: TestClient) -> Any:
+    hub = c.app.state.hub  # type: ignore[attr-defined]
+    (player,) = hub.players.values()
+    return player.game
+
+
+def next_state(ws: Any, pred: Callable[[Msg], bool] = lambda s: True, limit: int = 500,
+               seen: list[Msg] | None = None) -> Msg:
+    for _ in range(limit):
+        m = ws.receive_json()
+        if seen is not None:
+            seen.append(m)
+        if m["type"] == "state" and pred(m):
+            return m
+    raise AssertionError("the expected state never came")
+
+
+def sit(ws: Any, structure: str = "nl", blinds: int = 0) -> Msg:
+    next_state(ws, lambda s: s["lobby"])
+    ws.send_text(json.dumps({"type": "sit", "structure": structure, "blinds": blinds}))
+    return next_state(ws, lambda s: not s["lobby"])
+
+
+def my_turn(s: Msg) -> bool:
+    return s["decision"] is not None and s["hand"] is not None and "legal" in s["hand"]
+
+
+def play(ws: Any, hands: int, choose: Callable[[Msg], Msg], seen: list[Msg] | None = None
+         ) -> Msg:
+    """Play until ``hands`` hands are in the session list, answering each decision."""
+    while True:
+        s = next_state(ws, seen=seen)
+        if len(s["history"]) >= hands:
+            return s
+        if s["waiting"] and s["seats"][0] and s["seats"][0]["chips"] == 0:
+            ws.send_text(json.dumps({"type": "add_chips", "amount": 200}))
+        if my_turn(s):
+            ws.send_text(json.dumps({"type": "act", "seq": s["seq"], **choose(s)}))
+
+
+def passive(s: Msg) -> Msg:
+    lg = s["hand"]["legal"]
+    return {"action": "check" if lg["check"] else "call"}
+
+
+def shove(s: Msg) -> Msg:
+    lg = s["hand"]["legal"]
+    if lg["max_to"] is not None:
+        return {"action": "raise", "amount": lg["max_to"]}
+    return {"action": "check" if lg["check"] else "call"}
+
+
+# ---------------------------------------------------------------------- identity and money
+def test_page_sets_a_signed_identity_and_a_bankroll(client: TestClient) -> None:
+    assert "tapete_id" in client.cookies
+    me = client.get("/api/me").json()
+    assert me == {"bankroll": 10_000, "at_table": 0, "total": 10_000, "starting": 10_000}
+    # a forged cookie is not an identity: a fresh one is made
+    other = TestClient(client.app)
+    other.cookies.set("tapete_id", "eyJwaWQiOiAiYWJjIn0.forged.sig")
+    assert other.get("/api/me").json()["bankroll"] == 10_000
+
+
+def test_websocket_without_identity_is_refused(tmp_path: Path) -> None:
+    with TestClient(create_app(settings(tmp_path))) as c, c.websocket_connect("/ws") as ws:
+        m = ws.receive_json()
+        assert m["type"] == "error" and m["code"] == "no_identity"
+
+
+def test_cross_site_websocket_is_refused(client: TestClient) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    with pytest.raises(WebSocketDisconnect), client.websocket_connect(
+            "/ws", headers={"origin": "http://evil.example"}) as ws:
+        ws.receive_json()
+
+
+def test_bankroll_survives_a_restart_and_resets(tmp_path: Path) -> None:
+    app = create_app(settings(tmp_path))
+    with TestClient(app) as c:
+        c.get("/")
+        cookie = c.cookies["tapete_id"]
+        with c.websocket_connect("/ws") as ws:
+            s = sit(ws)
+            assert s["me"]["bankroll"] == 10_000 - 200 and s["me"]["at_table"] == 200
+            s = play(ws, 3, passive)
+            total = s["me"]["total"]
+    # a new server process on the same data: the chips left at the table come back
+    app2 = create_app(settings(tmp_path))
+    with TestClient(app2) as c2:
+        c2.cookies.set("tapete_id", cookie)
+        me = c2.get("/api/me").json()
+        assert me["bankroll"] == total and me["at_table"] == 0
+        with c2.websocket_connect("/ws") as ws:
+            s = next_state(ws, lambda s: s["lobby"])
+            assert len(s["history"]) >= 3  # the hands were stored
+            ws.send_text(json.dumps({"type": "reset"}))
+            s = next_state(ws, lambda s: s["me"]["bankroll"] == 10_000)
+            assert s["me"]["total"] == 10_000
+
+
+def test_reset_is_refused_at_the_table(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws:
+        sit(ws)
+        ws.send_text(json.dumps({"type": "reset"}))
+        m = next_state_or_error(ws)
+        assert m["type"] == "error" and m["code"] == "seated"
+
+
+def next_state_or_error(ws: Any, code: str | None = None) -> Msg:
+    for _ in range(500):
+        m = ws.receive_json()
+        if m["type"] == "error":
+            return m
+    raise AssertionError("no error came")
+
+
+# ---------------------------------------------------------------------- bad messages
+BAD: list[tuple[str, str]] = [
+    ("not json", "malformed"),
+    ("[1, 2]", "malformed"),
+    ('{"type": "dance"}', "malformed"),
+    ('{"type": "act", "action": "fold"}', "malformed"),  # no seq
+    ('{"type": "act", "seq": true, "action": "fold"}', "malformed"),  # bool is not a number
+    ('{"type": "act", "seq": "1", "action": "fold"}', "malformed"),
+    ('{"type": "act", "seq": 1, "action": "fold", "extra": 1}', "malformed"),
+    ('{"type": "act", "seq": 1, "action": "fold", "seat": 3}', "forged"),
+    ('{"type": "act", "seq": 1, "action": "fold", "player": 2}', "forged"),
+    ('{"type": "act", "seq": 1, "action": "steal"}', "malformed"),
+    ('{"type": "act", "seq": 1, "action": "raise", "amount": 2.5}', "malformed"),
+    ('{"type": "pre", "value": "raise_any"}', "malformed"),
+    ('{"type": "coach", "on": "yes"}', "malformed"),
+    ('{"type": "sit", "structure": "omaha", "blinds": 0}', "seated"),
+    ("x" * 5000, "malformed"),
+]
+
+
+def test_parse_refuses_bad_shapes() -> None:
+    from tapete.server.game import Refused
+
+    for raw, code in BAD:
+        if code == "seated":
+            continue
+        with pytest.raises(Refused) as e:
+            parse(raw)
+        assert e.value.code == code, raw
+        assert e.value.message.en and e.value.message.es
+
+
+def test_bad_messages_get_a_clear_error_and_change_nothing(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws:
+        s = sit(ws)
+        s = next_state(ws, my_turn)
+        game = game_of(client)
+        before = (len(game.hand.events), game.seq, game.human_chips())
+        for raw, code in BAD:
+            ws.send_text(raw)
+            m = next_state_or_error(ws)
+            assert m["code"] == code, raw
+            assert m["message"]["en"] and m["message"]["es"]
+        seq = s["seq"]
+        lg = s["hand"]["legal"]
+        checks: list[tuple[Msg, str]] = [
+            ({"type": "act", "seq": seq - 1, "action": "call"}, "stale"),
+            ({"type": "act", "seq": seq + 5, "action": "call"}, "stale"),
+            ({"type": "act", "seq": seq, "action": "raise", "amount": lg["min_to"] - 1},
+             "illegal"),
+            ({"type": "act", "seq": seq, "action": "raise", "amount": lg["max_to"] + 1},
+             "illegal"),
+            ({"type": "act", "seq": seq, "action": "raise"}, "malformed"),
+            ({"type": "act", "seq": seq, "action": "check" if not lg["check"] else "fold"},
+             "illegal"),
+        ]
+        for msg, code in checks:
+            ws.send_text(json.dumps(msg))
+            m = next_state_or_error(ws)
+            assert m["code"] == code, msg
+        # the engine's own words explain an illegal amount
+        ws.send_text(json.dumps({"type": "act", "seq": seq, "action": "raise",
+                                 "amount": lg["min_to"] - 1}))
+        m = next_state_or_error(ws)
+        assert "Legal:" in m["message"]["en"] and "Legal:" in m["message"]["es"]
+        assert (len(game.hand.events), game.seq, game.human_chips()) == before
+        # and the real action still works afterwards
+        ws.send_text(json.dumps({"type": "act", "seq": seq, "action": "fold"
+                                 if lg["fold"] else "check"}))
+        next_state(ws, lambda s: s["seq"] != seq)
+        # an action once the decision is gone is out of turn or stale
+        ws.send_text(json.dumps({"type": "act", "seq": seq, "action": "call"}))
+        m = next_state_or_error(ws)
+        assert m["code"] in ("stale", "not_your_turn")
+
+
+# ---------------------------------------------------------------------- hidden cards
+def test_hidden_cards_are_never_sent(client: TestClient) -> None:
+    seen: list[Msg] = []
+    with client.websocket_connect("/ws") as ws:
+        sit(ws)
+        play(ws, 12, shove, seen)
+    storage = client.app.state.storage  # type: ignore[attr-defined]
+    (pid,) = client.app.state.hub.players  # type: ignore[attr-defined]
+    hands = {h.hand_id: h for h in storage.list_hands(pid, 100)}
+    checked = 0
+    for m in seen:
+        if m["type"] != "state" or not m.get("hand"):
+            continue
+        h = m["hand"]
+        row = hands.get(h["hand_id"])
+        if row is None:
+            continue
+        events = [ev.from_json(e) for e in row.events]
+        hole = {e.player: [f"{c}" for c in (e.cards or ())] for e in events
+                if isinstance(e, ev.HoleDealt)}
+        shown = {e.player for e in events if isinstance(e, ev.Shown)}
+        you = h["you"]
+        for i, p in enumerate(h["players"]):
+            if i == you:
+                continue
+            if p["cards"] is not None:
+                assert i in shown, (h["hand_id"], i, h["phase"])
+                assert h["phase"] in ("runout", "done")
+            checked += 1
+        # no other seat's unshown card appears anywhere in the message text
+        from tapete.cards import format_card
+
+        text = json.dumps(m)
+        for p, cards in hole.items():
+            if p == you or p in shown:
+                continue
+            board = set(h["boards"][0])
+            for c in cards:
+                code = format_card(int(c))
+                if code not in board and m.get("last_result", {}) is not None:
+                    assert f'"{code}"' not in text.replace(
+                        json.dumps(m.get("last_result")), ""), (code, h["hand_id"])
+    assert checked > 100
+
+
+def test_phh_download_hides_the_cards_you_never_saw(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws:
+        sit(ws)
+        s = play(ws, 2, lambda s: {"action": "fold" if s["hand"]["legal"]["fold"] else "check"})
+    hand_id = s["history"][-1]["hand_id"]
+    r = client.get(f"/api/hands/{hand_id}.phh")
+    assert r.status_code == 200
+    assert "attachment" in r.headers["content-disposition"]
+    text = r.text
+    assert "variant = 'NT'" in text and "????" in text
+    assert text.count("d dh") == 6
+    # the same events, without hidden cards, as JSON
+    j = client.get(f"/api/hands/{hand_id}.json").json()
+    dealt = [e for e in j["events"] if e["type"] == "HoleDealt"]
+    assert sum(1 for e in dealt if e["cards"] is not None) >= 1
+    # another person cannot download it
+    other = TestClient(client.app)
+    other.get("/")
+    assert other.get(f"/api/hands/{hand_id}.phh").status_code == 404
+
+
+# ---------------------------------------------------------------------- the table's flow
+def test_all_in_run_out_is_dealt_street_by_street(client: TestClient) -> None:
+    seen: list[Msg] = []
+
+    def run_outs() -> list[Msg]:
+        return [m["hand"] for m in seen if m["type"] == "state" and m.get("hand")
+                and m["hand"]["phase"] == "runout"]
+
+    with client.websocket_connect("/ws") as ws:
+        sit(ws)
+        for _ in range(5000):
+            s = next_state(ws, seen=seen)
+            if s["waiting"] and s["seats"][0]["chips"] == 0:
+                ws.send_text(json.dumps({"type": "add_chips", "amount": 200}))
+            if my_turn(s):
+                ws.send_text(json.dumps({"type": "act", "seq": s["seq"], **shove(s)}))
+            if len({len(h["boards"][0]) for h in run_outs()}) >= 3:
+                break
+    runouts = [m["hand"] for m in seen if m["type"] == "state" and m.get("hand")
+               and m["hand"]["phase"] == "runout"]
+    assert runouts, "no all-in run-out happened"
+    by_hand: dict[str, list[int]] = {}
+    for h in runouts:
+        sizes = by_hand.setdefault(h["hand_id"], [])
+        size = len(h["boards"][0])
+        if not sizes or sizes[-1] != size:
+            sizes.append(size)
+        assert "results" not in h  # the result waits for the last card
+    for sizes in by_hand.values():
+        assert sizes == sorted(sizes)
+        assert all(b - a <= 3 for a, b in zip(sizes, sizes[1:], strict=False))
+    assert any(len(s) >= 2 for s in by_hand.values())
+
+
+def test_running_out_of_time_checks_or_folds_and_sits_you_out(tmp_path: Path) -> None:
+    app = create_app(settings(tmp_path, action_time=0.2, time_bank=0))
+    with TestClient(app) as c:
+        c.get("/")
+        with c.websocket_connect("/ws") as ws:
+            sit(ws)
+            s = next_state(ws, lambda s: s["sitting_out"] and s["hand"] is not None
+                           and s["hand"]["phase"] == "done" or s["waiting"], limit=2000)
+            s = next_state(ws, lambda s: s["waiting"] and s["sitting_out"], limit=2000)
+            assert s["sat_out_reason"]["en"].startswith("You ran out of time")
+            assert s["history"] and any("out of time" in x["en"] for x in s["last_result"]["log"])
+            ws.send_text(json.dumps({"type": "sit_in"}))
+            s = next_state(ws, lambda s: not s["sitting_out"])
+            assert s["sat_out_reason"] is None
+
+
+def test_pre_actions_and_coach(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws:
+        sit(ws)
+        ws.send_text(json.dumps({"type": "coach", "on": True}))
+        s = next_state(ws, lambda s: my_turn(s) and s["coach"] is not None, limit=2000)
+        assert 0 <= s["coach"]["equity"] <= 100
+        # fold, then set "call any" for the next hand and watch it act for us
+        lg = s["hand"]["legal"]
+        ws.send_text(json.dumps({"type": "act", "seq": s["seq"],
+                                 "action": "fold" if lg["fold"] else "check"}))
+        s = next_state(ws, lambda s: s["hand"] is not None and s["hand"]["phase"] == "betting"
+                       and s["decision"] is None and not s["hand"]["players"][
+                           s["hand"]["you"]]["folded"], limit=2000)
+        ws.send_text(json.dumps({"type": "pre", "value": "call_any"}))
+        s = next_state(ws, lambda s: s["pre_action"] == "call_any" or s["decision"] is not None)
+        s = next_state(ws, lambda s: s["last_result"] is not None and s["hand"] is None
+                       or s["pre_action"] is None, limit=2000)
+        assert s["pre_action"] is None
+        r = next_state(ws, lambda s: s["last_result"] is not None, limit=2000)["last_result"]
+        assert r["explanations"] and all(e["why"]["en"] for e in r["explanations"])
+
+
+def test_pot_breakdown_matches_the_engine(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws:
+        sit(ws)
+        s = play(ws, 8, shove)
+    game = game_of(client)
+    r = s["last_result"]
+    assert r is not None
+    pots = [x for x in r["pots"] if x["kind"] == "pot"]
+    total = sum(x["amount"] for x in pots) + sum(x["amount"] for x in r["pots"]
+                                                 if x["kind"] == "returned")
+    assert total > 0
+    assert game.history[0]["hand_id"] == r["hand_id"]
+    for line in pots:
+        assert line["text"]["en"].split(":")[0].endswith(f"{line['amount']:,}")
+        assert "→" in line["text"]["en"] and "→" in line["text"]["es"]
