@@ -51,6 +51,7 @@ def test_every_holdem_hand_replays_and_reconciles(path: Path) -> None:
         assert r.stated_rake == h.rake
         assert r.extra["collected"] == h.won
         assert r.extra["returned"] == h.returned
+        assert r.finishing_stacks == h.stacks
 
 
 @pytest.mark.parametrize("name", sorted(OMAHA))
@@ -60,6 +61,15 @@ def test_omaha_is_reported_as_not_supported(name: str) -> None:
     assert err.unsupported
     assert "Omaha" in err.message and "not supported yet" in err.message
     assert err.hand_id.isdigit()
+
+
+def test_the_project_replay_reports_a_summary_that_does_not_add_up() -> None:
+    replay = pytest.importorskip("tapete.history.replay")
+    bad = TEN.replace("ValueH collected $357 from pot", "ValueH collected $356 from pot", 1)
+    r = list(ps.read_text(bad, "bad.txt"))[1]
+    assert isinstance(r, HandRecord)
+    res = replay.replay(r)
+    assert res.error is None and res.stated_stacks_agree is False
 
 
 def test_the_project_replay_agrees() -> None:
@@ -72,6 +82,7 @@ def test_the_project_replay_agrees() -> None:
             assert res.error is None and not res.partial, (path.name, res.error)
             assert res.engine is not None
             assert ps.reconcile(r, res.engine) == []
+            assert res.stated_stacks_agree is True
 
 
 def test_multi_hand_file() -> None:

@@ -709,10 +709,16 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
     if cap is not None:
         extra["cap"] = cap
         extra["table_stacks"] = [p.stack for p in players]
+    # the finishing stacks the file implies (stack - chips put in + chips collected): a replay
+    # that settles otherwise reports it (``ReplayResult.stated_stacks_agree``)
+    finishing = None
+    if total_pot is not None:
+        finishing = [stacks[p] - put_in[p] + collected[p] for p in range(n)]
     return HandRecord(
         rules=rules, stacks=stacks, steps=steps, button=button, blinds=blinds, antes=antes,
         dead=dead, names=[p.name for p in players], seats=seats, hand_id=hand_id,
-        source=source, stated_pots=stated, stated_rake=stated_rake, extra=extra, texts=texts)
+        source=source, finishing_stacks=finishing, stated_pots=stated, stated_rake=stated_rake,
+        extra=extra, texts=texts)
 
 
 # ---------------------------------------------------------------------------- replaying
@@ -776,6 +782,7 @@ def reconcile(record: HandRecord, hand: Hand) -> list[str]:
         return format_amount(x, r.decimals, r.currency)
 
     out: list[str] = []
+    stated_stacks = record.finishing_stacks
     total = record.extra.get("total_pot")
     if total is not None and total != sum(hand.totals):
         out.append(f"total pot: the file says {c(total)}, the replay gives {c(sum(hand.totals))}")
@@ -810,6 +817,10 @@ def reconcile(record: HandRecord, hand: Hand) -> list[str]:
         for p, (a, b) in enumerate(zip(theirs, mine, strict=True)):
             if a != b:
                 out.append(f"{names[p]} {what}: the file says {c(a)}, the replay {c(b)}")
+    if not out and stated_stacks is not None and stated_stacks != hand.stacks:
+        out.append("finishing stacks: the file implies "
+                   + ", ".join(c(x) for x in stated_stacks) + "; the replay gives "
+                   + ", ".join(c(x) for x in hand.stacks))
     return out
 
 
