@@ -351,9 +351,10 @@ def _monte_carlo(
     """Deal ``samples`` random completions; returns -1 if the ranges cannot all be held.
 
     ``kinds[p]``: 0 a range (combos ``offsets[p]:offsets[p+1]``, cumulative weights ``cums``),
-    1 any two cards. Ranges are drawn together and redrawn together on a conflict, which
-    samples exactly the joint weighted distribution; random hands and the board are then dealt
-    card by card from what is left, which is the same as dealing from the deck.
+    1 any two cards, 2 a known hand (its one combo). Ranges are drawn together and redrawn
+    together on a conflict, which samples exactly the joint weighted distribution; random
+    hands and the board are then dealt card by card from what is left, which is the same as
+    dealing from the deck.
     """
     n = kinds.shape[0]
     need = 5 - known.shape[0]
@@ -367,15 +368,36 @@ def _monte_carlo(
         b0h += ck[c]
         b0m |= cb[c]
         base |= np.int64(1) << c
+    has_ranges = False
+    for p in range(n):
+        if kinds[p] == 0:
+            has_ranges = True
+        elif kinds[p] == 2:
+            a = combos[offsets[p], 0]
+            b = combos[offsets[p], 1]
+            bits = (np.int64(1) << a) | (np.int64(1) << b)
+            if base & bits:
+                return -1
+            base |= bits
+            hh[p] = b0h + ck[a] + ck[b]
+            hm[p] = b0m | cb[a] | cb[b]
     live = np.empty(52, np.int64)
     nl = 0
     for c in range(52):
         if not (base >> c) & 1:
             live[nl] = c
             nl += 1
+    inverse = np.zeros(n + 1, np.float64)
+    for k in range(1, n + 1):
+        inverse[k] = 1.0 / k
+    won0 = 0
+    won1 = 0
+    tied = 0
+    rng = state[0]
     for _ in range(samples):
         rejected = 0
-        while True:
+        used = base
+        while has_ranges:
             used = base
             ok = True
             for p in range(n):
@@ -385,7 +407,8 @@ def _monte_carlo(
                 hi = offsets[p + 1]
                 k = lo
                 if hi - lo > 1:
-                    target = uniform(state) * cums[hi - 1]
+                    rng, u = uniform(rng)
+                    target = u * cums[hi - 1]
                     top = hi - 1
                     while k < top:  # first k with cums[k] > target
                         mid = (k + top) >> 1
@@ -406,7 +429,12 @@ def _monte_carlo(
                 break
             rejected += 1
             if rejected >= MAX_REJECTIONS:
+                state[0] = rng
                 return -1
+        # random hands, then the board: a partial Fisher-Yates shuffle of the live cards,
+        # passing over cards a range took this time (the deck order carries over between
+        # samples, which keeps every draw uniform)
+        j = 0
         for p in range(n):
             if kinds[p] != 1:
                 continue
@@ -414,9 +442,14 @@ def _monte_carlo(
             m = b0m
             for _card in range(2):
                 while True:
-                    c = live[below(state, nl)]
+                    rng, i = below(rng, nl - j)
+                    i += j
+                    c = live[i]
                     if not (used >> c) & 1:
                         break
+                live[i] = live[j]
+                live[j] = c
+                j += 1
                 used |= np.int64(1) << c
                 h += ck[c]
                 m |= cb[c]
@@ -426,12 +459,38 @@ def _monte_carlo(
         bm = 0
         for _card in range(need):
             while True:
-                c = live[below(state, nl)]
+                rng, i = below(rng, nl - j)
+                i += j
+                c = live[i]
                 if not (used >> c) & 1:
                     break
+            live[i] = live[j]
+            live[j] = c
+            j += 1
             used |= np.int64(1) << c
             bh += ck[c]
             bm |= cb[c]
+        if n == 2:  # heads-up, the common case: two ranks, tallied in registers
+            h = hh[0] + bh
+            if h & 0x8888:
+                m = hm[0] | bm
+                x = (h & 0x8888) >> 3
+                sh = 0 if x & 1 else (16 if x & 16 else (32 if x & 256 else 48))
+                v0 = int(fl[(m >> sh) & 0x1FFF])
+            else:
+                v0 = int(r7[h >> 16])
+            h = hh[1] + bh
+            if h & 0x8888:
+                m = hm[1] | bm
+                x = (h & 0x8888) >> 3
+                sh = 0 if x & 1 else (16 if x & 16 else (32 if x & 256 else 48))
+                v1 = int(fl[(m >> sh) & 0x1FFF])
+            else:
+                v1 = int(r7[h >> 16])
+            won0 += 1 if v0 > v1 else 0
+            won1 += 1 if v1 > v0 else 0
+            tied += 1 if v0 == v1 else 0
+            continue
         best = 0
         nbest = 0
         for p in range(n):
@@ -449,19 +508,25 @@ def _monte_carlo(
                 nbest = 1
             elif v == best:
                 nbest += 1
-        if nbest == 1:
-            for p in range(n):
-                if st[p] == best:
-                    wins[p] += 1.0
-                    eq[p] += 1.0
-                    eq2[p] += 1.0
-        else:
-            share = 1.0 / nbest
-            for p in range(n):
-                if st[p] == best:
-                    ties[p] += 1.0
-                    eq[p] += share
-                    eq2[p] += share * share
+        # tally without branching on who won (the winner is unpredictable)
+        solo = 1.0 if nbest == 1 else 0.0
+        share = inverse[nbest]
+        for p in range(n):
+            at = 1.0 if st[p] == best else 0.0
+            wins[p] += at * solo
+            ties[p] += at - at * solo
+            eq[p] += at * share
+            eq2[p] += at * share * share
+    if n == 2:
+        wins[0] += won0
+        wins[1] += won1
+        ties[0] += tied
+        ties[1] += tied
+        eq[0] += won0 + 0.5 * tied
+        eq[1] += won1 + 0.5 * tied
+        eq2[0] += won0 + 0.25 * tied
+        eq2[1] += won1 + 0.25 * tied
+    state[0] = rng
     return samples
 
 
@@ -702,8 +767,8 @@ def _label(spec: PlayerSpec, r: Range) -> str:
 
 @lru_cache(maxsize=256)
 def _range_arrays(ranges: tuple[Range, ...]) -> tuple[I64, I64, I64, F64]:
-    """Flatten the players' ranges for the Monte Carlo kernel (ranges first, random last)."""
-    kinds = np.array([1 if r.is_random else 0 for r in ranges], np.int64)
+    """Flatten the players' ranges for the Monte Carlo kernel."""
+    kinds = np.array([1 if r.is_random else 2 if r.is_hand else 0 for r in ranges], np.int64)
     parts = [r.arrays for r in ranges]
     sizes = [0 if r.is_random else len(r) for r in ranges]
     offsets = np.zeros(len(ranges) + 1, np.int64)
@@ -737,6 +802,8 @@ def hand_vs_ranges(
     d = _cards(dead, "dead cards")
     if len(hero) != 2 or hero[0] == hero[1]:
         raise EquityError("hole cards are two different cards")
+    if len(set(hero) | set(b) | set(d)) != 2 + len(b) + len(d):
+        raise EquityError("a card appears twice among the hole cards, board and dead cards")
     if len(b) not in (0, 3, 4, 5):
         raise EquityError(f"a board has 0, 3, 4 or 5 cards, not {len(b)}")
     if not 1 <= len(ranges) <= MAX_PLAYERS - 1:

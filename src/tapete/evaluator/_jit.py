@@ -28,26 +28,33 @@ def njit_inline(fn: F) -> F:
     return cast(F, numba.njit(cache=True, nogil=True, inline="always")(fn))
 
 
+# The generator's state is a scalar the kernel keeps in a local variable and threads through
+# these helpers: an array argument would cost a reference-count round trip on every draw.
+
+
 @njit_inline
-def next_u64(state: Any) -> Any:
-    """splitmix64: a fast generator whose sequence depends only on the seed."""
-    z = state[0] + np.uint64(0x9E3779B97F4A7C15)
-    state[0] = z
+def next_u64(s: Any) -> tuple[Any, Any]:
+    """splitmix64 on a uint64 state: ``(new state, 64 random bits)``."""
+    s = s + np.uint64(0x9E3779B97F4A7C15)
+    z = s
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
+    return s, z ^ (z >> np.uint64(31))
 
 
 @njit_inline
-def below(state: Any, n: int) -> int:
-    """A random int in ``[0, n)`` for ``n < 2**32`` (multiply-shift, bias below 1e-8)."""
-    return int(((next_u64(state) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+def below(s: Any, n: int) -> tuple[Any, int]:
+    """``(new state, a random int in [0, n))`` for ``n < 2**32`` (multiply-shift; the bias is
+    below 1e-8)."""
+    s, z = next_u64(s)
+    return s, int(((z >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
 @njit_inline
-def uniform(state: Any) -> float:
-    """A random float in ``[0, 1)`` with 53 random bits."""
-    return float(next_u64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+def uniform(s: Any) -> tuple[Any, float]:
+    """``(new state, a random float in [0, 1))`` with 53 random bits."""
+    s, z = next_u64(s)
+    return s, float(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
 def seed_state(seed: int) -> np.ndarray[Any, np.dtype[np.uint64]]:

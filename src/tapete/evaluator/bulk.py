@@ -180,13 +180,16 @@ def category_counts(histogram: I64) -> dict[Category, int]:
 def _deal(out: U8, state: Any) -> None:
     deck = np.arange(52).astype(np.uint8)
     k = out.shape[1]
+    s = state[0]
     for i in range(out.shape[0]):
         for j in range(k):
-            r = j + below(state, 52 - j)
+            s, r = below(s, 52 - j)
+            r += j
             t = deck[j]
             deck[j] = deck[r]
             deck[r] = t
             out[i, j] = deck[j]
+    state[0] = s
 
 
 def random_hands(count: int, cards: int = 7, seed: int = 0) -> U8:
