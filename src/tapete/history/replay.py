@@ -49,6 +49,7 @@ class ReplayResult:
     hand: str
     players: int
     decimals: int = 0
+    button: int = -1  # the engine's button; -1: the last player (PHH order)
     record: HandRecord | None = None
     engine: Hand | None = None
     error: Text | None = None
@@ -76,7 +77,14 @@ class ReplayResult:
         return rec.finishing_stacks == self.finishing_stacks
 
     def label(self, player: int) -> str:
-        return f"p{player + 1}"
+        """The player's PHH name: p1 is the first seat after the button (heads-up: the big
+        blind), the button is last, whatever order the source file used."""
+        return _label(player, self.button, self.players)
+
+    def phh_order(self, values: Sequence[int]) -> list[int]:
+        """Per-player values (engine order) in PHH player order."""
+        n = self.players
+        return [values[(self.button + 1 + k) % n] for k in range(n)]
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object of ``tapete replay --json``; amounts as :class:`Amount` (written in
@@ -91,12 +99,12 @@ class ReplayResult:
             "source": self.source,
             "hand": self.hand,
             "finishing_stacks": None if self.finishing_stacks is None
-            else [a(x) for x in self.finishing_stacks],
+            else [a(x) for x in self.phh_order(self.finishing_stacks)],
             "pots": [{"amount": a(p.amount), "players": [lab(q) for q in p.players],
                       "winners": None if p.winners is None else [lab(q) for q in p.winners],
                       "shares": {lab(q): a(x) for q, x in p.shares}}
                      for p in self.pots],
-            "returned": [a(x) for x in self.returned],
+            "returned": [a(x) for x in self.phh_order(self.returned)] if self.returned else [],
             "rake": a(self.rake),
             "decisions": [{"actor": lab(x.actor), "fold": x.fold, "check": x.check,
                            "call": a(x.call), "min_to": a(x.min_to), "max_to": a(x.max_to),
@@ -155,23 +163,29 @@ def dumps_json(obj: Any, lang: str = "en") -> str:
     return enc(obj)
 
 
-def step_text(step: Step, decimals: int = 0) -> str:
-    """A step in PHH action notation (``p3 cbr 700``), for records read from other formats."""
+def _label(player: int, button: int, players: int) -> str:
+    if button < 0:
+        return f"p{player + 1}"
+    return f"p{(player - button - 1) % players + 1}"
+
+
+def step_text(step: Step, decimals: int = 0, button: int = -1, players: int = 0) -> str:
+    """A step in PHH action notation (``p3 cbr 700``), for records read from other formats;
+    players are named in PHH order when ``button`` (the engine's) is given."""
     kind = step[0]
-    if kind == "hole":
-        return f"d dh p{step[1] + 1} " + (format_cards(step[2]) if step[2] is not None
-                                          else "????")
     if kind == "board":
         return "d db " + format_cards(step[1])
+    who = _label(step[1], button, players) if kind in ("hole", "act", "show", "muck") else ""
+    if kind == "hole":
+        return f"d dh {who} " + (format_cards(step[2]) if step[2] is not None else "????")
     if kind == "act":
-        p = f"p{step[1] + 1}"
         if step[2] == "cbr":
-            return f"{p} cbr {Amount(step[3], decimals)}"
-        return f"{p} {step[2]}"
+            return f"{who} cbr {Amount(step[3], decimals)}"
+        return f"{who} {step[2]}"
     if kind == "show":
-        return f"p{step[1] + 1} sm " + (format_cards(step[2]) if step[2] is not None else "-")
+        return f"{who} sm " + (format_cards(step[2]) if step[2] is not None else "-")
     if kind == "muck":
-        return f"p{step[1] + 1} sm"
+        return f"{who} sm"
     if kind == "runs":
         return f"runs {step[1]}"
     return " ".join(str(x) for x in step)
@@ -208,6 +222,7 @@ def replay(record: HandRecord, *, decisions: bool = True, strict: bool = False,
         res.error = exc.message
         return res
     res.engine = hand
+    res.button = hand.button
     # the file's own words for PHH; other formats' lines are not actions in PHH notation
     texts = record.texts if record.extra.get("format") == "phh" else None
     out = res.decisions
@@ -233,7 +248,7 @@ def replay(record: HandRecord, *, decisions: bool = True, strict: bool = False,
                 if decisions and hand.phase is betting and hand.actor is not None:
                     lg = hand.legal()
                     text = texts[i] if texts is not None and i < len(texts) \
-                        else step_text(step, rules.decimals)
+                        else step_text(step, rules.decimals, hand.button, n)
                     out.append(Decision(lg.player, lg.fold, lg.check,
                                         None if lg.check else lg.call, lg.min_to, lg.max_to,
                                         text))
@@ -312,13 +327,13 @@ def replay(record: HandRecord, *, decisions: bool = True, strict: bool = False,
                 raise HandError(Text(f"unknown step {kind!r}", f"paso desconocido {kind!r}"))
     except HandError as exc:
         text = texts[i] if texts is not None and i < len(texts) \
-            else step_text(step, rules.decimals)
+            else step_text(step, rules.decimals, hand.button, n)
         m = exc.message
         res.error = Text(f'action {i + 1} "{text}": {m.en}',
                          f'acción {i + 1} "{text}": {m.es}')
     except Exception as exc:  # a bug must not hide the other hands: report it on this one
         text = texts[i] if texts is not None and i < len(texts) \
-            else step_text(step, rules.decimals)
+            else step_text(step, rules.decimals, hand.button, n)
         res.error = Text(f'action {i + 1} "{text}": internal error: {exc!r}',
                          f'acción {i + 1} "{text}": error interno: {exc!r}')
     if res.error is None and not hand.done:
@@ -356,7 +371,7 @@ def _infer(res: ReplayResult, hand: Hand, until: int, decisions: bool) -> None:
             return
         lg = hand.legal()
         p = lg.player
-        text = f"p{p + 1} {'cc' if lg.check else 'f'}"
+        text = f"{_label(p, hand.button, hand.n)} {'cc' if lg.check else 'f'}"
         if decisions:
             res.decisions.append(Decision(p, lg.fold, lg.check, None if lg.check else lg.call,
                                           lg.min_to, lg.max_to, text, inferred=True))
@@ -370,15 +385,15 @@ def _infer(res: ReplayResult, hand: Hand, until: int, decisions: bool) -> None:
 def _why_partial(hand: Hand, unknown: Sequence[int]) -> Text:
     if unknown or (hand.phase is Phase.SHOWDOWN and any(
             hand.hole[p] is None for p in hand.showdown_order())):
-        who = ", ".join(f"p{p + 1}" for p in (unknown or hand.showdown_order())
+        who = ", ".join(_label(p, hand.button, hand.n) for p in (unknown or hand.showdown_order())
                         if hand.hole[p] is None) or "?"
         return Text(f"the showdown cannot be settled: the cards of {who} are unknown",
                     f"no se puede resolver el enfrentamiento: las cartas de {who} son"
                     " desconocidas")
     if hand.phase is Phase.BETTING and hand.actor is not None:
-        p = hand.actor
-        return Text(f"the actions stop on the {_street(hand.street, 'en')} with p{p + 1} to act",
-                    f"las acciones terminan en el {_street(hand.street, 'es')} con p{p + 1}"
+        who = _label(hand.actor, hand.button, hand.n)
+        return Text(f"the actions stop on the {_street(hand.street, 'en')} with {who} to act",
+                    f"las acciones terminan en el {_street(hand.street, 'es')} con {who}"
                     " por actuar")
     need = hand.needs_cards()
     if need is not None:
@@ -424,7 +439,8 @@ def account(res: ReplayResult, lang: str = "en") -> str:
 
     def who(p: int) -> str:
         name = hand.names[p]
-        return f"p{p + 1}" if name == f"p{p + 1}" else f"p{p + 1} {name}"
+        label = res.label(p)
+        return label if name == label else f"{label} {name}"
 
     desc = _describe_rules(rules, lang)
     lines.append(f"{title} — {desc}, " + (f"{hand.n} jugadores" if es else f"{hand.n} players"))
