@@ -161,3 +161,22 @@ def test_dwan_ivey_shows_before_the_river_and_decisions() -> None:
     # turn: Dwan raises to 232,600 over 90,000; Ivey may re-raise to 375,200 at least
     assert (d[8].actor, d[8].call, d[8].min_to) == (0, 142600, 375200)
     assert [p.winners for p in res.pots] == [(2,)]
+
+
+def test_fixed_limit_decisions_by_hand() -> None:
+    """WSOP 2023 #43 hand 40 (FT 100,000/200,000; bets 200,000 and 400,000)."""
+    (h,) = phh.read_file(str(DATA / PK / "wsop/2023/43/5/40.phh"))
+    assert h.record is not None
+    res = replay(h.record)
+    assert res.error is None and res.finishing_stacks == h.record.finishing_stacks
+    got = [(d.actor, d.call, d.min_to, d.max_to, d.action) for d in res.decisions]
+    assert got[:5] == [
+        (2, 200000, 400000, 400000, "p3 f"),
+        (3, 200000, 400000, 400000, "p4 cbr 400000"),  # the raise is exactly one small bet
+        (4, 400000, 600000, 600000, "p5 cbr 600000"),
+        (0, 500000, 800000, 800000, "p1 f"),  # the small blind has 100,000 in
+        (1, 400000, 800000, 800000, "p2 f"),
+    ]
+    assert got[6] == (3, None, 200000, 200000, "p4 cc")  # flop: check, or bet 200,000
+    assert got[8] == (3, 200000, 400000, 400000, "p4 cbr 400000")
+    assert got[10] == (3, None, 400000, 400000, "p4 cbr 400000")  # turn: the big bet
