@@ -375,3 +375,29 @@ def test_writer_writes_unknown_cards_and_decimals() -> None:
     assert "'d dh p1 ????'" in text and "'p2 cbr 3.00'" in text
     assert "finishing_stacks = [99.00, 51.50]" in text
     assert "currency_symbol = '$'" in text
+
+
+def test_mangled_files_never_raise() -> None:
+    """Random damage to real files gives error lines, never an exception."""
+    from tapete.history.replay import account, dumps_json
+
+    rng = random.Random(3)
+    files = sorted(DATA.rglob("*.phh*"))
+    texts = [p.read_text(encoding="utf-8") for p in rng.sample(files, 12)]
+    for _ in range(400):
+        t = rng.choice(texts)
+        i = rng.randrange(len(t))
+        if rng.random() < 0.5:
+            t = t[:i] + t[i + rng.randint(1, 5):]
+        else:
+            t = t[:i] + rng.choice(["'", '"', "[", "]", ",", "=", "\n", "#", "p9", " cbr ",
+                                    "0", ".", "-", "?", "sm", "x"]) + t[i:]
+        for h in phh.read_text(t, "mangled.phh"):
+            if h.record is None:
+                assert h.error
+                continue
+            res = replay(h.record)
+            account(res, "en")
+            account(res, "es")
+            dumps_json(res.to_json())
+            assert res.error is None or "internal error" not in res.error.en

@@ -88,7 +88,9 @@ _NUM = re.compile(r"[+-]?[0-9][0-9_]*(?:\.[0-9_]+)?")
 def _value(text: str) -> Any:
     """Parse one TOML value of the PHH subset, or raise _Unsupported."""
     t = text.strip()
-    if t and t[0] != "[":
+    if not t:
+        raise _Unsupported(t)
+    if t[0] != "[":
         # scalars: the common cases first, without the tokenizer
         c = t[0]
         if c == "'" and t[-1] == "'" and len(t) >= 2 and "'" not in t[1:-1] and "\n" not in t:
@@ -600,6 +602,8 @@ def read_text(text: str, source: str = "") -> list[PhhHand]:
         tables = parse_toml(text)
     except PhhError as exc:
         return [PhhHand(source, "", None, str(exc))]
+    except Exception as exc:  # an odd value the subset parser and tomllib both choke on
+        return [PhhHand(source, "", None, f"cannot read the file: {exc!r}")]
     out: list[PhhHand] = []
     multi = len(tables) > 1 or (tables and tables[0][0] is not None)
     for index, (name, fields) in enumerate(tables):
@@ -610,6 +614,9 @@ def read_text(text: str, source: str = "") -> list[PhhHand]:
             record = read_hand(fields, source, label)
         except PhhError as exc:
             out.append(PhhHand(source, label, None, str(exc)))
+            continue
+        except Exception as exc:  # never a traceback for one odd hand: report it on the hand
+            out.append(PhhHand(source, label, None, f"cannot read this hand: {exc!r}"))
             continue
         out.append(PhhHand(source, label or record.hand_id, record))
     if not out:
