@@ -311,6 +311,9 @@ def _is_amount(x: Any) -> bool:
     return (isinstance(x, int) and not isinstance(x, bool)) or isinstance(x, Decimal)
 
 
+_INT = frozenset((int,))
+_STR = frozenset((str,))
+_RULES: dict[tuple[tuple[str, Any], ...], Rules] = {}
 _ROOM_FIELDS = frozenset(("_min_raise", "_bet_cap", "_cap_heads_up", "_rake", "_rake_cap",
                           "_no_flop_no_drop"))
 _AMOUNT_LISTS = ("antes", "blinds_or_straddles", "starting_stacks")
@@ -349,11 +352,12 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
             v = [v] * n
         if not isinstance(v, list) or len(v) != n:
             raise PhhError(f"{key!r} must hold one amount per player ({n})")
-        for x in v:
-            if type(x) is not int:
-                if not _is_amount(x):
-                    raise PhhError(f"{key!r} must hold one amount per player ({n})")
-                places = max(places, _places(x))
+        if not set(map(type, v)) <= _INT:
+            for x in v:
+                if type(x) is not int:
+                    if not _is_amount(x):
+                        raise PhhError(f"{key!r} must hold one amount per player ({n})")
+                    places = max(places, _places(x))
         lists[key] = v
     for key in _AMOUNTS:
         v = fields.get(key)
@@ -391,14 +395,14 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
         return iv
 
     def units(xs: list[Any], what: str) -> list[int]:
-        if not places and all(type(x) is int for x in xs):
+        if not places and set(map(type, xs)) <= _INT:
             return list(xs)
         return [unit(x, what) for x in xs]
 
     stacks = units(lists["starting_stacks"], "starting_stacks")
     blinds = units(lists["blinds_or_straddles"], "blinds_or_straddles")
     antes = units(lists["antes"], "antes")
-    if any(x < 0 for x in blinds) or any(x < 0 for x in antes):
+    if min(blinds) < 0 or min(antes) < 0:
         raise PhhError("negative blinds (bring-ins) or antes are not hold'em")
     if any(x <= 0 for x in stacks):
         raise PhhError("every starting stack must be positive")
@@ -457,10 +461,16 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
         kwargs["rake_bps"] = int(bps)
     if fields.get("_rake_cap") is not None:
         kwargs["rake_cap"] = unit(fields["_rake_cap"], "_rake_cap")
-    try:
-        rules = Rules(**kwargs)
-    except RulesError as exc:
-        raise PhhError(f"the blinds and bets cannot be played: {exc}") from None
+    rules_key = tuple(kwargs.items())
+    rules = _RULES.get(rules_key)  # rules are frozen: hands of one table share them
+    if rules is None:
+        try:
+            rules = Rules(**kwargs)
+        except RulesError as exc:
+            raise PhhError(f"the blinds and bets cannot be played: {exc}") from None
+        if len(_RULES) > 10_000:
+            _RULES.clear()
+        _RULES[rules_key] = rules
 
     if places:
         steps: list[Step] = []
@@ -477,16 +487,17 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
     record = HandRecord(rules=rules, stacks=stacks, steps=steps, button=n - 1, blinds=blinds,
                         antes=antes, hand_id=hand_id, source=source)
     record.texts = [a.split("#", 1)[0].strip() for a in actions] \
-        if any("#" in a for a in actions) else actions
+        if "#" in "".join(actions) else actions
     names = fields.get("players")
-    if isinstance(names, list) and len(names) == n and all(isinstance(x, str) for x in names):
+    if isinstance(names, list) and len(names) == n and set(map(type, names)) <= _STR:
         record.names = names
     seats = fields.get("seats")
-    if isinstance(seats, list) and len(seats) == n and all(isinstance(x, int) for x in seats):
+    if isinstance(seats, list) and len(seats) == n and set(map(type, seats)) <= _INT:
         record.seats = seats
     fin = fields.get("finishing_stacks")
     if fin is not None:
-        if not isinstance(fin, list) or len(fin) != n or not all(_is_amount(x) for x in fin):
+        if not isinstance(fin, list) or len(fin) != n or not (
+                set(map(type, fin)) <= _INT or all(_is_amount(x) for x in fin)):
             raise PhhError(f"'finishing_stacks' must hold one amount per player ({n})")
         try:
             record.finishing_stacks = units(fin, "finishing_stacks")
