@@ -598,13 +598,18 @@ def _prepare(
 
 
 def _check_compatible(ranges: list[Range]) -> None:
-    """Some combination of the ranges must fit in one deck (a backtracking search)."""
+    """Some combination of the ranges must fit in one deck (a backtracking search, narrowest
+    range first; past 100,000 steps it gives up looking and Monte Carlo's own limit on
+    redraws has the last word)."""
     order = sorted((r for r in ranges if not r.is_random), key=len)
+    steps = 0
 
     def fits(i: int, used: int) -> bool:
-        if i == len(order):
+        nonlocal steps
+        if i == len(order) or steps > 100_000:
             return True
         for a, b in order[i].combos:
+            steps += 1
             bits = (1 << a) | (1 << b)
             if not used & bits and fits(i + 1, used | bits):
                 return True
@@ -705,16 +710,16 @@ def equity(
         raise EquityError(
             f"too many hand combinations for exact enumeration ({upper:,}); use Monte Carlo"
         )
-    if exact is None and upper > MAX_EXACT_DEALS:
-        exact = False
+    need = 5 - len(b)
+    per_deal = math.comb(52 - len(b) - len(d) - 2 * n, need)
+    unit = PREFLOP_COST if need == 5 else per_deal
+    if exact is None and (upper > MAX_EXACT_DEALS or upper // 24 * unit > AUTO_EXACT_LIMIT):
+        exact = False  # too much work even if suit symmetry folded every deal 24 ways
     if exact is not False:
         holes, weights = _deals(ranges)
         all_deals = len(holes)
         holes, weights = _fold_suits(holes, weights, b, d)
-        need = 5 - len(b)
-        per_deal = math.comb(52 - len(b) - len(d) - 2 * n, need)
-        cost = len(holes) * (PREFLOP_COST if need == 5 else per_deal)
-        exact = exact or cost <= AUTO_EXACT_LIMIT
+        exact = exact or len(holes) * unit <= AUTO_EXACT_LIMIT
     if exact:
         boards = all_deals * per_deal
         step = max(1, len(holes) // 50)

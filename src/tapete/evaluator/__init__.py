@@ -2,8 +2,9 @@
 
 * the scalar path here (:func:`evaluate`) is plain Python for the game engine's showdowns:
   about a microsecond for seven cards, no compiler to warm up;
-* the bulk path (:mod:`tapete.evaluator.bulk`, numba) ranks numpy arrays of hands and
-  enumerates boards for equity, on the same strength scale.
+* the bulk path (:mod:`tapete.evaluator.bulk`, numba: ``evaluate_many``, ``enumerate_seven``,
+  ``random_hands``) ranks numpy arrays of hands and enumerates boards for equity, on the same
+  tables and strength scale. It is a separate module so that the game never imports numba.
 
 Cards are ints, ``card = rank * 4 + suit`` (see :mod:`tapete.cards`). A strength is an int
 from 1 (7-5-4-3-2 offsuit) to 7462 (royal flush): higher is better and equal strengths are an
