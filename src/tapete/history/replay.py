@@ -314,10 +314,11 @@ def replay(record: HandRecord, *, decisions: bool = True, strict: bool = False,
                 seen.update(cards)
             elif kind == "show":
                 p = step[1]
-                if step[2] is None and hand.hole[p] is None:
+                shown = step[2] if len(step) > 2 else None
+                if shown is None and hand.hole[p] is None:
                     unknown_show.append(p)  # shown, but the record does not know the cards
                     continue
-                hand.show(p, step[2])
+                hand.show(p, shown)
                 seen.update(hand.hole[p] or ())
             elif kind == "muck":
                 hand.muck(step[1])
