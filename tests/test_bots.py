@@ -224,3 +224,16 @@ def test_ranges_and_board_classes() -> None:
     assert 0.82 < eq < 0.88
     text = R.describe(R.top_range(0.1), board)
     assert text.en.startswith("a range of ") and text.es.startswith("un rango de ")
+
+
+def test_board_classes_match_the_scalar_classifier() -> None:
+    rng = random.Random(3)
+    for _ in range(60):
+        board = tuple(rng.sample(range(52), rng.choice((3, 4, 5))))
+        classes = R.board_classes(board)
+        info = R.board_info(board)
+        for i, combo in enumerate(R.COMBOS):
+            if combo[0] in board or combo[1] in board:
+                assert classes[i] == 6
+            else:
+                assert classes[i] == R.classify(combo, board, info), (board, combo)

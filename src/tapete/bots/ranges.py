@@ -18,6 +18,7 @@ import numpy.typing as npt
 
 from ..cards import RANKS, Card
 from ..evaluator import CLASSES, Category, category, evaluate
+from ..evaluator.bulk import evaluate_many
 from ..text import Text
 
 try:  # the compiled Monte Carlo kernel (numba)
@@ -112,17 +113,10 @@ CLASS_WORDS = (
 _CAT = [Category.HIGH_CARD] + [category(s) for s in range(1, CLASSES + 1)]
 
 
-@lru_cache(maxsize=8192)
 def straight_outs(mask: int) -> int:
-    """How many ranks would complete a straight with the ranks in ``mask`` (bit r: rank r)."""
-    if _has_straight(mask):
-        return 0
-    return sum(1 for r in range(13) if not mask >> r & 1 and _has_straight(mask | 1 << r))
-
-
-def _has_straight(mask: int) -> bool:
-    m = (mask << 1) | (mask >> 12 & 1)  # the ace also plays low
-    return any(m >> lo & 0b11111 == 0b11111 for lo in range(10))
+    """How many ranks would complete a straight with the ranks in ``mask`` (bit r: rank r);
+    0 when the ranks already hold one."""
+    return int(_OUTS[mask])
 
 
 def classify(hole: tuple[Card, Card], board: Sequence[Card], info: BoardInfo) -> int:
@@ -217,20 +211,88 @@ def board_info(board: tuple[Card, ...]) -> BoardInfo:
     return BoardInfo(board)
 
 
+def _straight_tables() -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
+    masks = np.arange(1 << 13, dtype=np.int64)
+
+    def has(m: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
+        low = (m << 1) | ((m >> 12) & 1)
+        out = np.zeros(m.shape, np.bool_)
+        for lo in range(10):
+            out |= ((low >> lo) & 31) == 31
+        return out
+
+    made = has(masks)
+    outs = np.zeros(masks.shape, np.int64)
+    for r in range(13):
+        free = ((masks >> r) & 1) == 0
+        outs += free & has(masks | (1 << r))
+    outs[made] = 0
+    return made, outs
+
+
+_MADE, _OUTS = _straight_tables()
+_CAT_ARRAY = np.array([int(c) for c in _CAT], np.int64)
+
+
 @lru_cache(maxsize=256)
 def board_classes(board: tuple[Card, ...]) -> npt.NDArray[np.int64]:
-    """The class of every combo on ``board`` (6 where a combo shares a card with it)."""
+    """The class of every combo on ``board`` (6 where a combo shares a card with it): the same
+    answer as :func:`classify`, for all 1,326 combos at once."""
     info = board_info(board)
-    used = set(board)
-    out = []
-    for combo in COMBOS:
-        if combo[0] in used or combo[1] in used:
-            out.append(6)
-        else:
-            out.append(classify(combo, board, info))
-    arr = np.array(out, np.int64)
-    arr.flags.writeable = False
-    return arr
+    dead = 0
+    for c in board:
+        dead |= 1 << c
+    idx = np.nonzero((COMBO_MASK & dead) == 0)[0]
+    hands = np.empty((len(idx), 2 + len(board)), np.uint8)
+    hands[:, :2] = COMBO_ARRAY[idx]
+    hands[:, 2:] = board
+    s = evaluate_many(hands).astype(np.int64)
+    cat = _CAT_ARRAY[s]
+    a = COMBO_ARRAY[idx, 0]
+    b = COMBO_ARRAY[idx, 1]
+    ra, rb = a >> 2, b >> 2
+    counts = np.array(info.rank_counts, np.int64)
+    ca, cb = counts[ra], counts[rb]
+    top = info.top
+    pocket = ra == rb
+    hits = (ca > 0) | (cb > 0)
+    cls = np.full(len(idx), AIR, np.int64)
+    on_board = (ca == 3) | (cb == 3)
+    trips = (cat == Category.THREE_OF_A_KIND) & ~on_board
+    cls[trips & pocket] = MONSTER
+    cls[trips & ~pocket] = TWO_PAIR
+    tp = cat == Category.TWO_PAIR
+    both = tp & ~pocket & (ca > 0) & (cb > 0)
+    cls[both] = TWO_PAIR
+    cls[tp & pocket & (ra > top)] = TOP_PAIR
+    cls[tp & pocket & (ra <= top)] = WEAK_PAIR
+    one = tp & ~pocket & ~both & hits
+    hit = np.maximum(np.where(ca > 0, ra, -1), np.where(cb > 0, rb, -1))
+    cls[one & (hit == top)] = TOP_PAIR
+    cls[one & (hit != top)] = WEAK_PAIR
+    op = cat == Category.ONE_PAIR
+    cls[op & pocket & (ra > top)] = TOP_PAIR
+    cls[op & pocket & (ra <= top)] = WEAK_PAIR
+    paired = op & ~pocket & hits
+    hit1 = np.where(ca > 0, ra, rb)
+    cls[paired & (hit1 == top)] = TOP_PAIR
+    cls[paired & (hit1 != top)] = WEAK_PAIR
+    strong = cat >= Category.STRAIGHT
+    cls[strong] = MONSTER
+    if info.strength is not None:
+        cls[strong & (s == info.strength)] = AIR
+    if len(board) < 5:
+        suits = np.array(info.suits, np.int64)
+        sa, sb = a & 3, b & 3
+        same = (sa == sb).astype(np.int64)
+        flush_draw = (suits[sa] + 1 + same >= 4) | (suits[sb] + 1 + same >= 4)
+        outs = _OUTS[info.mask | (1 << ra) | (1 << rb)]
+        draws = flush_draw | ((outs >= 2) & (info.outs < 2))
+        cls[(cls == AIR) & draws] = DRAW
+    out = np.full(N_COMBOS, 6, np.int64)
+    out[idx] = cls
+    out.flags.writeable = False
+    return out
 
 
 def narrow(weights: Weights, board: tuple[Card, ...], factors: Sequence[float]) -> None:

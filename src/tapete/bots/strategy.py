@@ -49,7 +49,7 @@ class Style:
 STYLES: dict[str, Style] = {
     s.name: s for s in (
         Style("tag", open=1.0, limp=False, three=0.05, call=0.10, four=0.025, call3=0.06,
-              jam=0.03, bet_at=0.60, raise_at=0.76, call_margin=0.02, bluff=0.22,
+              jam=0.03, bet_at=0.55, raise_at=0.72, call_margin=0.0, bluff=0.28,
               bluff_raise=0.10, sizes=(0.33, 0.66, 1.0), overbet=0.25, open_size=2.5,
               adapt=True),
         Style("lag", open=1.5, limp=False, three=0.09, call=0.17, four=0.045, call3=0.10,
@@ -368,7 +368,7 @@ class StyleBot:
                 return self._call(view, legal, Text(f"{hand}, free to see the flop",
                                                     f"{hand}, veo el flop gratis"))
             if in_range and can_raise and (not st.limp or p <= 0.05):
-                if eff_bb <= 15:
+                if eff_bb <= 15 and view.rules.structure is Structure.NO_LIMIT:
                     return self._raise(view, legal, legal.max_to or 0, Text(
                         f"{hand} with {eff_bb:.0f} big blinds: all-in or fold",
                         f"{hand} con {eff_bb:.0f} ciegas grandes: all-in o nada"))
