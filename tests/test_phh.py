@@ -401,3 +401,32 @@ def test_mangled_files_never_raise() -> None:
             account(res, "es")
             dumps_json(res.to_json())
             assert res.error is None or "internal error" not in res.error.en
+
+
+def test_dead_blinds_are_written_as_antes_and_restored() -> None:
+    """A player coming back posts a dead small blind: PHH has no dead blinds, so the writer
+    puts it in the antes (dead money either way, as PokerKit plays it) and names it in
+    ``_dead_blinds``, which tapete reads back as the dead blind it was."""
+    rules = Rules(small_blind=5, big_blind=10)
+    hand = Hand(rules, [1000, 1000, 1000, 1000], button=3, dead=[0, 0, 5, 0],
+                auto_showdown=True)
+    for p, cards in enumerate(["AsAd", "KsKd", "QsQd", "JsJd"]):
+        hand.deal_hole(p, parse_cards(cards))
+    hand.raise_to(40)
+    hand.fold()
+    hand.fold()
+    hand.call()
+    for cards in ("2c3c4h", "9d", "8h"):
+        hand.deal_board(parse_cards(cards))
+        hand.check()
+        hand.check()
+    assert hand.done
+    text = phh.dumps(hand)
+    assert "antes = [0, 0, 5, 0]" in text and "_dead_blinds = [0, 0, 5, 0]" in text
+    rec = phh.loads(text)
+    assert rec.dead == [0, 0, 5, 0] and rec.antes == [0, 0, 0, 0]
+    res = replay(rec, strict=True)
+    assert res.engine is not None and res.engine.events == hand.events
+    pokerkit = pytest.importorskip("pokerkit")
+    state = list(pokerkit.HandHistory.loads(text))[-1]
+    assert list(state.stacks) == res.finishing_stacks == list(hand.stacks)

@@ -21,7 +21,10 @@ Conventions followed (as the standard and PokerKit read them):
   settles from each player's total contribution, antes included, which is what the standard's
   ``false`` means (and what real rooms do with a big-blind ante).
 
-User fields (room rules, tapete's): ``_min_raise = "last-raise" | "last-bet"`` (the smallest
+User fields (tapete's): ``_dead_blinds`` (per player, the part of ``antes`` that is a dead
+blind posted by a player coming back into the game: PHH has no dead blinds, so the writer puts
+them in the antes, which other readers play the same way, and names them here), and room rules:
+``_min_raise = "last-raise" | "last-bet"`` (the smallest
 raise rule; default: last-raise for NT, last-bet for PT, as in :class:`~tapete.rules.Rules`),
 ``_bet_cap`` (fixed-limit bets per street, ``0`` for no cap), ``_cap_heads_up`` (bool),
 ``_rake`` (fraction of each pot, e.g. ``0.05``), ``_rake_cap`` (amount per hand),
@@ -314,8 +317,8 @@ def _is_amount(x: Any) -> bool:
 _INT = frozenset((int,))
 _STR = frozenset((str,))
 _RULES: dict[tuple[tuple[str, Any], ...], Rules] = {}
-_ROOM_FIELDS = frozenset(("_min_raise", "_bet_cap", "_cap_heads_up", "_rake", "_rake_cap",
-                          "_no_flop_no_drop"))
+_ROOM_FIELDS = frozenset(("_dead_blinds", "_min_raise", "_bet_cap", "_cap_heads_up", "_rake",
+                          "_rake_cap", "_no_flop_no_drop"))
 _AMOUNT_LISTS = ("antes", "blinds_or_straddles", "starting_stacks")
 _AMOUNTS = ("min_bet", "small_bet", "big_bet", "_rake_cap")
 
@@ -406,9 +409,21 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
         raise PhhError("negative blinds (bring-ins) or antes are not hold'em")
     if any(x <= 0 for x in stacks):
         raise PhhError("every starting stack must be positive")
+    dead: list[int] | None = None
+    dead_raw = fields.get("_dead_blinds")
+    if dead_raw is not None:  # tapete's: the part of each ante that is a dead blind
+        if not isinstance(dead_raw, list) or len(dead_raw) != n or \
+                not all(_is_amount(x) for x in dead_raw):
+            raise PhhError(f"'_dead_blinds' must hold one amount per player ({n})")
+        dead = units(dead_raw, "_dead_blinds")
+        if any(d < 0 or d > a for d, a in zip(dead, antes, strict=True)):
+            raise PhhError("'_dead_blinds' must be part of each player's ante")
+        antes = [a - d for a, d in zip(antes, dead, strict=True)]
     if n == 2:  # heads-up: p1 is the big blind, p2 the button posting the small blind
         blinds = [blinds[1], blinds[0]]
         antes = [antes[1], antes[0]]
+        if dead is not None:
+            dead = [dead[1], dead[0]]
 
     live = sorted((x for x in blinds if x), reverse=True)
     first_two = sorted(blinds[:2]) if n > 2 else sorted(blinds)
@@ -485,7 +500,7 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
         steps = parsed
 
     record = HandRecord(rules=rules, stacks=stacks, steps=steps, button=n - 1, blinds=blinds,
-                        antes=antes, hand_id=hand_id, source=source)
+                        antes=antes, dead=dead, hand_id=hand_id, source=source)
     record.texts = [a.split("#", 1)[0].strip() for a in actions] \
         if "#" in "".join(actions) else actions
     names = fields.get("players")
@@ -701,12 +716,14 @@ def dumps(hand: Any, *, extra: dict[str, Any] | None = None) -> str:
         return "[" + ", ".join(amt(x) for x in xs) + "]"
 
     blinds = [hand.blinds[p] for p in order]
-    antes = [hand.antes[p] for p in order]
-    if any(hand.dead):
-        raise PhhError("PHH has no field for dead blinds")
+    # PHH has no dead blinds: they are dead money like antes, so they are written in the
+    # antes (what other readers need) and named in _dead_blinds (what tapete restores)
+    dead = [hand.dead[p] for p in order]
+    antes = [hand.antes[p] + hand.dead[p] for p in order]
     if n == 2:
         blinds = [blinds[1], blinds[0]]
         antes = [antes[1], antes[0]]
+        dead = [dead[1], dead[0]]
     lines = [f"variant = '{code}'",
              f"ante_trimming_status = {'true' if len(set(antes)) == 1 else 'false'}",
              f"antes = {arr(antes)}",
@@ -751,6 +768,8 @@ def dumps(hand: Any, *, extra: dict[str, Any] | None = None) -> str:
     lines.append("players = [" + ", ".join(_toml_str(hand.names[p]) for p in order) + "]")
     if rules.currency:
         lines.append(f"currency_symbol = {_toml_str(rules.currency)}")
+    if any(dead):
+        lines.append(f"_dead_blinds = {arr(dead)}")
     if rules.min_raise is not None:
         lines.append(f"_min_raise = '{rules.min_raise.value}'")
     if rules.structure is Structure.FIXED_LIMIT and rules.bet_cap != 4:
