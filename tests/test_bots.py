@@ -114,7 +114,6 @@ def _play_random_table(seed: int, structure: Structure) -> int:
     for _ in range(3):
         hand = Hand(table.rules, list(table.stacks), button=table.button,
                     deck=Deck(rng.randrange(1 << 30)), auto_showdown=True)
-        decisions += len([e for e in hand.events]) * 0
         play_hand(hand, bots)  # raises BotError on an illegal answer
         assert hand.done
         assert sum(hand.stacks) + hand.rake == sum(table.stacks)

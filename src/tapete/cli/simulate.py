@@ -41,17 +41,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 class Progress:
-    """A progress bar on stderr, redrawn at most five times a second."""
+    """A progress bar on stderr: redrawn in place five times a second on a terminal, a line
+    every ten seconds otherwise (logs)."""
 
     def __init__(self, stream: TextIO | None = None, width: int = 30) -> None:
         self.stream = stream if stream is not None else sys.stderr
         self.width = width
         self.t0 = time.perf_counter()
         self.last = 0.0
+        isatty = getattr(self.stream, "isatty", None)
+        self.tty = bool(isatty()) if isatty is not None else False
 
     def __call__(self, done: int, total: int) -> None:
         now = time.perf_counter()
-        if done < total and now - self.last < 0.2:
+        if done < total and now - self.last < (0.2 if self.tty else 10.0):
             return
         self.last = now
         frac = done / total if total else 1.0
@@ -59,10 +62,11 @@ class Progress:
         rate = done / (now - self.t0) if now > self.t0 else 0.0
         eta = (total - done) / rate if rate else 0.0
         bar = "#" * fill + "." * (self.width - fill)
-        line = f"\r[{bar}] {done:,}/{total:,} hands  {rate:,.0f} hands/s  ETA {eta:,.0f} s "
-        self.stream.write(line)
-        if done >= total:
-            self.stream.write("\n")
+        line = f"[{bar}] {done:,}/{total:,} hands  {rate:,.0f} hands/s  ETA {eta:,.0f} s "
+        if self.tty:
+            self.stream.write("\r" + line + ("\n" if done >= total else ""))
+        else:
+            self.stream.write(line + "\n")
         self.stream.flush()
 
 
