@@ -185,3 +185,29 @@ def test_bad_input_is_one_line(players: list[str], kwargs: dict[str, str], messa
     with pytest.raises(EquityError, match=message) as info:
         equity(players, **kwargs)  # type: ignore[arg-type]
     assert "\n" not in str(info.value)
+
+
+def test_hand_vs_weights_matches_ranges() -> None:
+    tt_text = "TT+,AKs"
+    from tapete.equity import hand_vs_weights
+    from tapete.ranges import ALL_COMBOS
+
+    tt = parse_range_weights("TT+,AKs")
+    got = hand_vs_weights("AhKh", [tt], "2c7d9h", 4000, 5)
+    want = hand_vs_ranges("AhKh", ["TT+,AKs"], "2c7d9h", 4000, 5)
+    assert got == want  # the same combos in the same order draw the same random stream
+    two = hand_vs_weights("AhKh", [np.ones(1326), tt], "2c7d9h", 40_000, 5)
+    assert two == pytest.approx(hand_vs_ranges("AhKh", [None, tt_text], "2c7d9h", 40_000), abs=0.01)
+    with pytest.raises(EquityError):
+        hand_vs_weights("AhKh", [np.zeros(1326)])
+    with pytest.raises(EquityError):
+        hand_vs_weights("AhKh", [np.ones(5)])
+    assert len(ALL_COMBOS) == 1326
+
+
+def parse_range_weights(text: str) -> np.ndarray:  # type: ignore[type-arg]
+    from tapete.ranges import ALL_COMBOS, parse_range
+
+    r = parse_range(text)
+    w = dict(zip(r.combos, r.weights, strict=True))
+    return np.array([w.get(c, 0.0) for c in ALL_COMBOS])

@@ -26,7 +26,7 @@ from tapete.cards import CardError, format_card, parse_cards
 from tapete.evaluator._jit import below, njit, seed_state, uniform
 from tapete.evaluator.bulk import CARD_BIT, CARD_KEY, FLUSH, rank_table
 from tapete.evaluator.tables import RANK_KEY
-from tapete.ranges import Range, RangeError, hand_or_range
+from tapete.ranges import ALL_COMBOS, Range, RangeError, hand_or_range
 
 I64 = npt.NDArray[np.int64]
 U16 = npt.NDArray[np.uint16]
@@ -387,6 +387,21 @@ def _monte_carlo(
         if not (base >> c) & 1:
             live[nl] = c
             nl += 1
+    # guide tables: guide[lo + g] is the first combo whose cumulative weight passes the g-th
+    # of (hi - lo) equal slices of the total, so a draw scans one or two combos, not a search
+    guide = np.empty(cums.shape[0], np.int64)
+    for p in range(n):
+        if kinds[p] != 0:
+            continue
+        lo = offsets[p]
+        hi = offsets[p + 1]
+        total = cums[hi - 1]
+        k = lo
+        for g in range(hi - lo):
+            edge = total * g / (hi - lo)
+            while k < hi - 1 and cums[k] <= edge:
+                k += 1
+            guide[lo + g] = k
     inverse = np.zeros(n + 1, np.float64)
     for k in range(1, n + 1):
         inverse[k] = 1.0 / k
@@ -406,16 +421,12 @@ def _monte_carlo(
                 lo = offsets[p]
                 hi = offsets[p + 1]
                 k = lo
-                if hi - lo > 1:
+                if hi - lo > 1:  # the first k with cums[k] > target, from the guide table
                     rng, u = uniform(rng)
                     target = u * cums[hi - 1]
-                    top = hi - 1
-                    while k < top:  # first k with cums[k] > target
-                        mid = (k + top) >> 1
-                        if cums[mid] > target:
-                            top = mid
-                        else:
-                            k = mid + 1
+                    k = guide[lo + int(u * (hi - lo))]
+                    while k < hi - 1 and cums[k] <= target:
+                        k += 1
                 a = combos[k, 0]
                 b = combos[k, 1]
                 bits = (np.int64(1) << a) | (np.int64(1) << b)
@@ -787,6 +798,44 @@ def _range_arrays(ranges: tuple[Range, ...]) -> tuple[I64, I64, I64, F64]:
     return kinds, offsets, combos, cums
 
 
+def _hero_board(
+    hole: CardsSpec, board: CardsSpec, dead: CardsSpec, opponents: int
+) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+    hero = _cards(hole, "hole cards")
+    b = _cards(board, "board")
+    d = _cards(dead, "dead cards")
+    if len(hero) != 2 or hero[0] == hero[1]:
+        raise EquityError("hole cards are two different cards")
+    if len(set(hero) | set(b) | set(d)) != 2 + len(b) + len(d):
+        raise EquityError("a card appears twice among the hole cards, board and dead cards")
+    if len(b) not in (0, 3, 4, 5):
+        raise EquityError(f"a board has 0, 3, 4 or 5 cards, not {len(b)}")
+    if not 1 <= opponents <= MAX_PLAYERS - 1:
+        raise EquityError(f"1 to {MAX_PLAYERS - 1} opponents, not {opponents}")
+    dead_mask = 0
+    for c in d:
+        dead_mask |= 1 << c
+    return hero, b, dead_mask
+
+
+def _hero_share(
+    kinds: I64, offsets: I64, combos: I64, cums: F64, board: tuple[int, ...], dead_mask: int,
+    samples: int, seed: int,
+) -> float:  # fmt: skip
+    n = len(kinds)
+    wins = np.zeros(n, np.float64)
+    ties = np.zeros(n, np.float64)
+    eq = np.zeros(n, np.float64)
+    eq2 = np.zeros(n, np.float64)
+    got = _monte_carlo(
+        kinds, offsets, combos, cums, np.array(board, np.int64), dead_mask, samples,
+        seed_state(seed), CARD_KEY, CARD_BIT, rank_table(7), FLUSH, wins, ties, eq, eq2,
+    )  # fmt: skip
+    if got < 0:
+        raise EquityError("the ranges cannot be held with these cards")
+    return float(eq[0]) / samples
+
+
 def hand_vs_ranges(
     hole: CardsSpec,
     ranges: Sequence[str | Range | None],
@@ -802,34 +851,48 @@ def hand_vs_ranges(
     Combos that clash with the hero's cards or the board are skipped, so a range is narrowed
     by card removal as a player would expect.
     """
-    hero = _cards(hole, "hole cards")
-    b = _cards(board, "board")
-    d = _cards(dead, "dead cards")
-    if len(hero) != 2 or hero[0] == hero[1]:
-        raise EquityError("hole cards are two different cards")
-    if len(set(hero) | set(b) | set(d)) != 2 + len(b) + len(d):
-        raise EquityError("a card appears twice among the hole cards, board and dead cards")
-    if len(b) not in (0, 3, 4, 5):
-        raise EquityError(f"a board has 0, 3, 4 or 5 cards, not {len(b)}")
-    if not 1 <= len(ranges) <= MAX_PLAYERS - 1:
-        raise EquityError(f"1 to {MAX_PLAYERS - 1} opponents, not {len(ranges)}")
+    hero, b, dead_mask = _hero_board(hole, board, dead, len(ranges))
     rs = [Range.of_hand(hero)] + [_RANDOM if r is None else _player(r) for r in ranges]
     kinds, offsets, combos, cums = _range_arrays(tuple(rs))
-    dead_mask = 0
-    for c in d:
-        dead_mask |= 1 << c
-    n = len(rs)
-    wins = np.zeros(n, np.float64)
-    ties = np.zeros(n, np.float64)
-    eq = np.zeros(n, np.float64)
-    eq2 = np.zeros(n, np.float64)
-    got = _monte_carlo(
-        kinds, offsets, combos, cums, np.array(b, np.int64), dead_mask, samples,
-        seed_state(seed), CARD_KEY, CARD_BIT, rank_table(7), FLUSH, wins, ties, eq, eq2,
-    )  # fmt: skip
-    if got < 0:
-        raise EquityError("the ranges cannot be held with these cards")
-    return float(eq[0]) / samples
+    return _hero_share(kinds, offsets, combos, cums, b, dead_mask, samples, seed)
+
+
+def hand_vs_weights(
+    hole: CardsSpec,
+    weights: Sequence[npt.ArrayLike],
+    board: CardsSpec = (),
+    samples: int = 1000,
+    seed: int = 0,
+    dead: CardsSpec = (),
+) -> float:
+    """:func:`hand_vs_ranges` for ranges kept as weight vectors, as bots keep them.
+
+    Each entry of ``weights`` holds 1,326 weights (>= 0) in the order of
+    :data:`tapete.ranges.ALL_COMBOS`; no parsing, no per-call objects. Combos that clash with
+    known cards are skipped; an opponent whose live combos all weigh 0 raises
+    :class:`EquityError`.
+    """
+    hero, b, dead_mask = _hero_board(hole, board, dead, len(weights))
+    n = len(weights) + 1
+    kinds = np.zeros(n, np.int64)
+    kinds[0] = 2
+    offsets = np.zeros(n + 1, np.int64)  # the hero's one combo, then 1,326 per opponent
+    offsets[1:] = 1 + np.arange(n) * 1326
+    combos = np.empty((1 + (n - 1) * 1326, 2), np.int64)
+    combos[0] = (max(hero), min(hero))
+    cums = np.empty(len(combos), np.float64)
+    cums[0] = 1.0
+    for i, w in enumerate(weights):
+        arr = np.asarray(w, np.float64)
+        if arr.shape != (1326,) or not (arr >= 0).all():
+            raise EquityError("a weight vector has 1,326 weights, none negative")
+        lo = 1 + i * 1326
+        combos[lo : lo + 1326] = _ALL_COMBOS
+        np.cumsum(arr, out=cums[lo : lo + 1326])
+        if cums[lo + 1325] <= 0:
+            raise EquityError("a weight vector with no weight")
+    return _hero_share(kinds, offsets, combos, cums, b, dead_mask, samples, seed)
 
 
 _RANDOM = Range.parse("random")
+_ALL_COMBOS = np.array(ALL_COMBOS, np.int64)
