@@ -1,7 +1,7 @@
 """Hand strength: one evaluator with two paths over the same tables.
 
 * the scalar path here (:func:`evaluate`) is plain Python for the game engine's showdowns:
-  about a microsecond for seven cards, no compiler to warm up;
+  about a quarter of a microsecond for seven cards, no compiler to warm up;
 * the bulk path (:mod:`tapete.evaluator.bulk`, numba: ``evaluate_many``, ``enumerate_seven``,
   ``random_hands``) ranks numpy arrays of hands and enumerates boards for equity, on the same
   tables and strength scale. It is a separate module so that the game never imports numba.

@@ -10,8 +10,9 @@ padded key trips the same test as a flush.
 Why it is fast: a hand's hash is seven additions of per-card keys; the rank pattern then
 indexes a dense ``uint16`` table (15.6 MB for seven cards, but the 49,205 reachable entries
 cluster, so it caches well), and flushes, caught by one AND on the suit counters, index an
-8,192-entry table. The lookups are written inline in every loop (a jitted call per hand was
-measured 17-21x slower), and the loops are compiled once and cached on disk.
+8,192-entry table. The lookups are written inline in every loop: a jitted helper that takes
+arrays costs numba a reference-count round trip per call (10x slower in the equity loops here,
+17-21x in the issue's measurement). The loops are compiled once and cached on disk.
 """
 
 from __future__ import annotations
