@@ -557,6 +557,7 @@ class Game:
             "sb_seat": t.small_blind_seat,
             "bb_seat": t.big_blind_seat,
             "hand": view,
+            "live": hand is not None,
             "log": log_lines,
             "decision": decision,
             "pre_action": self.pre_action,

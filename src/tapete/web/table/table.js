@@ -16,6 +16,7 @@ let sentSeq = null;
 let amountSeq = null;
 let timerHandle = null;
 let toastHandle = null;
+let boundsOpen = false;
 
 // ------------------------------------------------------------------ connection
 function connect() {
@@ -304,7 +305,7 @@ function act(action) {
 function renderActions(s, h, _bySeat) {
   const lg = legalNow();
   const meSeat = s.seats[0];
-  const inHand = h && h.you != null;
+  const inHand = !!(s.live && h && h.you != null);
   const me = inHand ? h.players[h.you] : null;
   $("decide").hidden = !lg;
   $("timer").hidden = !lg;
@@ -340,9 +341,9 @@ function renderActions(s, h, _bySeat) {
       sl.disabled = inp.disabled = lg.min_to === lg.max_to;
       updateRaiseLabel();
     } else {
-      $("bounds").hidden = false;
       $("bounds").textContent = tx(lg.min_reason);
     }
+    $("bounds").hidden = canRaise && !boundsOpen;
     if (!timerHandle) timerHandle = setInterval(tickTimer, 200);
     tickTimer();
   } else if (timerHandle) {
@@ -350,7 +351,7 @@ function renderActions(s, h, _bySeat) {
     timerHandle = null;
   }
   // pre-actions: while the hand goes on and it is not your turn
-  const canPre = !lg && me && !me.folded && !me.all_in && h.phase === "betting";
+  const canPre = !lg && inHand && me && !me.folded && !me.all_in && h.phase === "betting";
   $("pre").hidden = !canPre;
   $("pre-check-fold").checked = s.pre_action === "check_fold";
   $("pre-call-any").checked = s.pre_action === "call_any";
@@ -539,7 +540,7 @@ function wire() {
       if (lg) setAmount(presetAmount(b.dataset.preset, state.hand, lg));
     };
   }
-  $("bounds-info").onclick = () => { $("bounds").hidden = !$("bounds").hidden; };
+  $("bounds-info").onclick = () => { boundsOpen = !boundsOpen; $("bounds").hidden = !boundsOpen; };
   $("pre-check-fold").onchange = (e) => send({ type: "pre", value: e.target.checked ? "check_fold" : null });
   $("pre-call-any").onchange = (e) => send({ type: "pre", value: e.target.checked ? "call_any" : null });
   $("btn-back").onclick = () => send({ type: "sit_in" });
