@@ -158,13 +158,16 @@ class Player:
     # ------------------------------------------------------------------ messages
     def handle(self, box: Outbox, raw: str) -> None:
         stamp = time.perf_counter()
+        timed: float | None = None  # only actions are timed (click -> answer)
         try:
             msg = parse(raw)
+            if msg["type"] == "act":
+                timed = stamp
             self._dispatch(msg, stamp)
         except Refused as exc:
             err = {"type": "error", "code": exc.code, "message": exc.message.to_json(),
                    "seq": self.game.seq if self.game is not None else None}
-            box.queue.put_nowait((json.dumps(err), stamp))
+            box.queue.put_nowait((json.dumps(err), timed))
 
     def _need_game(self) -> Game:
         if self.game is None:
