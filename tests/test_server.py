@@ -234,6 +234,7 @@ def test_hidden_cards_are_never_sent(client: TestClient) -> None:
     seen: list[Msg] = []
     with client.websocket_connect("/ws") as ws:
         sit(ws)
+        ws.send_text(json.dumps({"type": "coach", "on": True}))
         play(ws, 12, shove, seen)
     storage = client.app.state.storage  # type: ignore[attr-defined]
     (pid,) = client.app.state.hub.players  # type: ignore[attr-defined]
@@ -272,6 +273,26 @@ def test_hidden_cards_are_never_sent(client: TestClient) -> None:
                     assert f'"{code}"' not in text.replace(
                         json.dumps(m.get("last_result")), ""), (code, h["hand_id"])
     assert checked > 100
+    # after the hand, the bots' reasons (coach on) do not name the hands nobody showed
+    from tapete.cards import RANKS
+
+    explained = 0
+    for m in seen:
+        r = m.get("last_result") if m["type"] == "state" else None
+        if not r or r["hand_id"] not in hands:
+            continue
+        events = [ev.from_json(e) for e in hands[r["hand_id"]].events]
+        shown = {e.player for e in events if isinstance(e, ev.Shown)}
+        words = json.dumps([e["why"] for e in r["explanations"]])
+        explained += len(r["explanations"])
+        for e in events:
+            if isinstance(e, ev.HoleDealt) and e.player not in shown and e.cards:
+                a, b = sorted(e.cards, reverse=True)
+                shape = RANKS[a >> 2] + RANKS[b >> 2]
+                if a >> 2 != b >> 2:
+                    shape += "s" if a & 3 == b & 3 else "o"
+                assert shape not in words, (shape, words)
+    assert explained > 10
 
 
 def test_phh_download_hides_the_cards_you_never_saw(client: TestClient) -> None:
@@ -382,3 +403,19 @@ def test_pot_breakdown_matches_the_engine(client: TestClient) -> None:
     for line in pots:
         assert line["text"]["en"].split(":")[0].endswith(f"{line['amount']:,}")
         assert "→" in line["text"]["en"] and "→" in line["text"]["es"]
+
+
+def test_bot_reasons_do_not_reveal_unshown_hands() -> None:
+    from tapete.server.story import redact
+
+    cases = {
+        "I fold: 96o is outside my top 54 % from early position":
+            "I fold: this hand is outside my top 54 % from early position",
+        "I raise: AKs, 3-bet from the button": "I raise: this hand, 3-bet from the button",
+        "I call with Ah Kd: 55 % equity": "I call with this hand: 55 % equity",
+        "I shove 22 on a pot of 22 chips": "I shove this hand on a pot of 22 chips",
+    }
+    for text, want in cases.items():
+        assert redact({"en": text, "es": text})["en"] == want
+    assert redact({"en": "", "es": "Me retiro: T3o está fuera"})["es"] == \
+        "Me retiro: esta mano está fuera"

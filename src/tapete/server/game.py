@@ -301,7 +301,7 @@ class Game:
             hand.act("check" if legal.check else "fold", player=actor)
         last = hand.events[before] if len(hand.events) > before else None
         self.explanations.append({
-            "seat": seat, "name": hand.names[actor], "street": hand.street,
+            "seat": seat, "player": actor, "name": hand.names[actor], "street": hand.street,
             "action": story.log_lines(hand, [last])[0].to_json() if last else None,
             "why": move.why.to_json()})
         self._progress(hand, before)
@@ -469,7 +469,9 @@ class Game:
             "shown": story.shown_hands(hand),
             "board": [format_card(c) for c in hand.board],
             "net": net,
-            "explanations": self.explanations,
+            # the bots' reasons; the hands of those who did not show stay hidden
+            "explanations": [e if e["player"] in hand.shown else {**e, "why": story.redact(e["why"])}
+                             for e in self.explanations],
             "log": [t.to_json() for t in story.log_lines(hand)],
         }
         self.last_result = result
@@ -563,7 +565,7 @@ class Game:
             "pre_action": self.pre_action,
             "coach_on": self.coach_on,
             "coach": self.coach_advice.get(d.seq) if d is not None and self.coach_on else None,
-            "last_result": self.last_result,
+            "last_result": self._result_for_page(),
             "history": self.history[:50],
             "sitting_out": bool(me and (me.sitting_out or me.sit_out_after_hand)),
             "sat_out_reason": self.sat_out_reason.to_json() if self.sat_out_reason else None,
@@ -573,6 +575,13 @@ class Game:
             "notice": self.notice.to_json() if self.notice else None,
             "chips_text": chips(1, self.rules.decimals, self.rules.currency),
         }
+
+    def _result_for_page(self) -> dict[str, Any] | None:
+        """The last hand's result; the bots' reasons only while the coach is on."""
+        r = self.last_result
+        if r is None or self.coach_on:
+            return r
+        return {**r, "explanations": []}
 
     def broadcast(self) -> None:
         """Send the current state to every tab of this player (only this seat's view)."""
