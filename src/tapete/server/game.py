@@ -470,8 +470,9 @@ class Game:
             "board": [format_card(c) for c in hand.board],
             "net": net,
             # the bots' reasons; the hands of those who did not show stay hidden
-            "explanations": [e if e["player"] in hand.shown else {**e, "why": story.redact(e["why"])}
-                             for e in self.explanations],
+            "explanations": [
+                e if e["player"] in hand.shown else {**e, "why": story.redact(e["why"])}
+                for e in self.explanations],
             "log": [t.to_json() for t in story.log_lines(hand)],
         }
         self.last_result = result
