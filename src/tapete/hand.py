@@ -22,7 +22,7 @@ from .betting import Legal, options
 from .cards import Card, Deck, format_card, format_cards
 from .events import Event
 from .pots import Pot, build_pots, split, take_rake, uncalled
-from .rules import Rules, Structure
+from .rules import MinRaise, Rules, Structure
 from .text import Text, chips
 
 
@@ -158,6 +158,10 @@ class Hand:
         # dead money: dead blinds, and an ante one player posts for the table (big-blind ante)
         self.dead_in = [0] * n
         self._single_ante = sum(1 for a in self.antes if a) == 1
+        # speed: the rule switches read on every action, and legal() kept until the next event
+        self._fixed = rules.structure is Structure.FIXED_LIMIT
+        self._last_bet = rules.min_raise_rule is MinRaise.LAST_BET
+        self._legal: Legal | None = None
         if _record:
             self._post_forced()
             self._advance()
@@ -251,6 +255,7 @@ class Hand:
     def _apply(self, e: Event) -> None:
         """The only place state changes. Replays call it with recorded events."""
         self.events.append(e)
+        self._legal = None
         t = type(e)
         if t is ev.Acted:
             assert isinstance(e, ev.Acted)
@@ -359,12 +364,29 @@ class Hand:
         return any(self._can_act(q) for q in range(self.n) if q != p)
 
     def _next_actor(self, after: int) -> int | None:
+        # the same test as _needs_action, with the players able to act counted once
         n = self.n
-        if sum(1 for f in self.folded if not f) < 2:
+        folded, all_in, bets, acted = self.folded, self.all_in, self.bets, self.acted
+        if n - sum(folded) < 2:
             return None
+        able = 0
+        for q in range(n):
+            if not folded[q] and not all_in[q]:
+                able += 1
+        level = self.level
         for k in range(1, n + 1):
             p = (after + k) % n
-            if self._needs_action(p):
+            if folded[p] or all_in[p]:
+                continue
+            if bets[p] < level:
+                if able < 2:
+                    top = max((bets[q] for q in range(n) if q != p and not folded[q]),
+                              default=0)
+                    if bets[p] < top:
+                        return p
+                    continue
+                return p
+            if not acted[p] and able >= 2:
                 return p
         return None
 
@@ -381,9 +403,9 @@ class Hand:
             if e.to > self.level:
                 inc = e.to - self.level
                 rules = self.rules
-                if rules.structure is Structure.FIXED_LIMIT:
+                if self._fixed:
                     full = 2 * inc >= rules.fixed_bet(self.street)
-                elif rules.min_raise_rule.value == "last-bet" and self.level > 0:
+                elif self._last_bet and self.level > 0:
                     full = inc >= max(self.largest_bet, rules.big_blind)
                 else:
                     full = inc >= self.increment
@@ -406,9 +428,9 @@ class Hand:
 
     def _reopen_step(self) -> int:
         r = self.rules
-        if r.structure is Structure.FIXED_LIMIT:
+        if self._fixed:
             return (r.fixed_bet(self.street) + 1) // 2
-        if r.min_raise_rule.value == "last-bet" and self.level > 0:
+        if self._last_bet and self.level > 0:
             return max(self.largest_bet, r.big_blind)
         return self.increment
 
@@ -557,16 +579,19 @@ class Hand:
     # ------------------------------------------------------------------ betting
     def legal(self) -> Legal:
         """The legal options of the player to act (raises HandError if nobody is to act)."""
+        if self._legal is not None:
+            return self._legal
         p = self.actor
         if p is None or self.phase is not Phase.BETTING:
             raise HandError(Text("nobody is to act now", "ahora no le toca a nadie"))
         n = self.n
         opponent = False
+        folded, all_in = self.folded, self.all_in
         for q in range(n):
-            if q != p and not self.folded[q] and not self.all_in[q]:
+            if q != p and not folded[q] and not all_in[q]:
                 opponent = True
                 break
-        return options(
+        self._legal = options(
             self.rules,
             player=p,
             street=self.street,
@@ -582,6 +607,7 @@ class Hand:
             may_raise=not self.acted[p] or self.level >= self.reopen_at[p],
             opponent_can_act=opponent,
         )
+        return self._legal
 
     def _check_turn(self, player: int | None) -> Legal:
         if self.phase is not Phase.BETTING or self.actor is None:
@@ -640,19 +666,20 @@ class Hand:
     def raise_to(self, amount: int, player: int | None = None) -> None:
         """Bet or raise to ``amount``, this street's total (never the chips added by a click)."""
         legal = self._check_turn(player)
-        word_en, word_es = ("bet", "apostar") if legal.is_bet else ("raise to", "subir a")
-        valid = isinstance(amount, int) and not isinstance(amount, bool)
-        tried_en = f"{word_en} {self._c(amount) if valid else repr(amount)}"
-        tried_es = f"{word_es} {self._c(amount, 'es') if valid else repr(amount)}"
-        if not valid:
-            self._refuse(tried_en, tried_es, legal,
-                         Text("amounts are whole chips", "las cantidades son fichas enteras"))
-        if legal.min_to is None or legal.max_to is None:
-            self._refuse(tried_en, tried_es, legal, legal.explain_no_raise())
-            return
-        if amount < legal.min_to:
-            self._refuse(tried_en, tried_es, legal, legal.explain_min())
-        if amount > legal.max_to:
+        valid = type(amount) is int or (isinstance(amount, int) and not isinstance(amount, bool))
+        lo, hi = legal.min_to, legal.max_to
+        if not valid or lo is None or hi is None or not lo <= amount <= hi:
+            word_en, word_es = ("bet", "apostar") if legal.is_bet else ("raise to", "subir a")
+            tried_en = f"{word_en} {self._c(amount) if valid else repr(amount)}"
+            tried_es = f"{word_es} {self._c(amount, 'es') if valid else repr(amount)}"
+            if not valid:
+                self._refuse(tried_en, tried_es, legal,
+                             Text("amounts are whole chips", "las cantidades son fichas enteras"))
+            if lo is None or hi is None:
+                self._refuse(tried_en, tried_es, legal, legal.explain_no_raise())
+                return
+            if amount < lo:
+                self._refuse(tried_en, tried_es, legal, legal.explain_min())
             self._refuse(tried_en, tried_es, legal, legal.explain_max())
         p = legal.player
         added = amount - self.bets[p]
