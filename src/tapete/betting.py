@@ -79,7 +79,8 @@ class Legal:
         if self.min_kind == MIN_ALL_IN:
             return Text(
                 f"only all-in: your {c(self.stack + self.bet, 'en')} is short of a full raise",
-                f"solo all-in: tus {c(self.stack + self.bet, 'es')} no llegan a una subida completa",
+                f"solo all-in: tus {c(self.stack + self.bet, 'es')} no llegan a una subida"
+                " completa",
             )
         if self.min_kind == MIN_OPEN:
             return Text(f"smallest bet: {c(m, 'en')}, the big blind",

@@ -10,6 +10,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from types import ModuleType
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("tapete.cli.play", "practise in the browser against five bots"),
@@ -24,7 +25,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="tapete", description="Texas Hold'em, refereed exactly.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    available: dict[str, object] = {}
+    available: dict[str, ModuleType] = {}
     wanted = (list(argv) if argv is not None else sys.argv[1:])[:1]
     for name, (module_name, help_text) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text)
@@ -42,12 +43,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 0
-    module = available.get(args.command)
-    if module is None:
+    chosen = available.get(args.command)
+    if chosen is None:
         print(f"tapete {args.command}: not available in this version", file=sys.stderr)
         return 2
     try:
-        return int(module.run(args))  # type: ignore[attr-defined]
+        return int(chosen.run(args))
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
