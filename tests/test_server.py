@@ -419,3 +419,34 @@ def test_bot_reasons_do_not_reveal_unshown_hands() -> None:
         assert redact({"en": text, "es": text})["en"] == want
     assert redact({"en": "", "es": "Me retiro: T3o está fuera"})["es"] == \
         "Me retiro: esta mano está fuera"
+
+
+def test_leaving_returns_the_chips_to_the_bankroll(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws:
+        sit(ws, "pl", 1)
+        s = next_state(ws, my_turn)
+        assert s["rules"]["structure"] == "pot-limit" and s["rules"]["big_blind"] == 10
+        assert s["me"]["at_table"] == 1000 and s["me"]["bankroll"] == 9000
+        ws.send_text(json.dumps({"type": "leave"}))  # mid-hand: checked or folded, then out
+        s = next_state(ws, lambda s: s["lobby"], limit=2000)
+        assert s["me"]["at_table"] == 0 and s["me"]["bankroll"] == s["me"]["total"]
+        assert len(s["history"]) == 1
+    me = client.get("/api/me").json()
+    assert me["bankroll"] == s["me"]["bankroll"]
+
+
+def test_fixed_limit_and_too_small_a_bankroll(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws:
+        s = sit(ws, "fl", 0)
+        s = next_state(ws, my_turn)
+        lg = s["hand"]["legal"]
+        if lg["min_to"] is not None:
+            assert lg["min_to"] == lg["max_to"]  # fixed limit: one size
+        ws.send_text(json.dumps({"type": "leave"}))
+        s = next_state(ws, lambda s: s["lobby"], limit=2000)
+        # blinds 50/100 need 2,000 chips at least: fine with 10,000; a poorer player is told
+        client.app.state.hub.players[next(iter(client.app.state.hub.players))].bankroll = 500  # type: ignore[attr-defined]
+        ws.send_text(json.dumps({"type": "sit", "structure": "nl", "blinds": 3}))
+        m = next_state_or_error(ws)
+        assert m["code"] == "no_bankroll" and "10,000" in m["message"]["en"]
+        assert "10.000" in m["message"]["es"]

@@ -70,12 +70,12 @@ def advice(view: dict[str, Any], samples: int, seed: int | None = None) -> dict[
         out["call"] = call
         out["pot_odds"] = round(need * 100, 1)
         good = eq >= need
-        out["verdict"] = (Text(
-            f"Calling needs {need:.0%} equity; you have about {eq:.0%} against random hands.",
-            f"Igualar necesita un {need:.0%} de equity; tienes cerca del {eq:.0%} contra manos"
-            " al azar.") if good else Text(
-            f"Calling needs {need:.0%} equity; you have only about {eq:.0%} against random"
-            " hands.",
-            f"Igualar necesita un {need:.0%} de equity; solo tienes cerca del {eq:.0%} contra"
-            " manos al azar.")).to_json()
+        price = Text(f"Pot odds: calling {call:,} to win {pot:,} needs {need:.0%} equity",
+                     f"Precio: igualar {call:,} para ganar {pot:,} necesita un {need:.0%}"
+                     " de equity".replace(",", "."))
+        verdict = (Text(f"; you have about {eq:.0%}: the price is right.",
+                        f"; tienes cerca del {eq:.0%}: el precio es bueno.") if good else
+                   Text(f"; you have about {eq:.0%}: too expensive against random hands.",
+                        f"; tienes cerca del {eq:.0%}: demasiado caro contra manos al azar."))
+        out["verdict"] = (price + verdict).to_json()
     return out

@@ -112,6 +112,7 @@ class Player:
         self.outboxes: set[Outbox] = set()
         self.game: Game | None = None
         self.notice: Text | None = None
+        self.recent: list[dict[str, Any]] = []
 
     def me(self) -> dict[str, Any]:
         at_table = self.game.human_chips() if self.game is not None else 0
@@ -132,9 +133,16 @@ class Player:
             "type": "state", "lobby": True, "me": self.me(),
             "options": {"structures": list(STRUCTURES), "blinds": [list(b) for b in BLINDS],
                         "min_buy_in_bb": MIN_BUY_IN_BB, "max_buy_in_bb": MAX_BUY_IN_BB},
-            "history": [h.summary for h in self.hub.storage.list_hands(self.id, 50)],
+            "history": self._history(),
             "notice": self.notice.to_json() if self.notice else None,
         }
+
+    def _history(self) -> list[dict[str, Any]]:
+        """Stored hands, and the last table's hands still being written."""
+        stored = [h.summary for h in self.hub.storage.list_hands(self.id, 50)]
+        ids = {h["hand_id"] for h in stored}
+        fresh = [h for h in self.recent if h["hand_id"] not in ids]
+        return sorted(fresh + stored, key=lambda h: -float(h["played_at"]))[:50]
 
     def send_state(self) -> None:
         if self.game is not None:
@@ -264,6 +272,7 @@ class Player:
     def _closed(self, game: Game) -> None:
         if self.game is game:
             self.notice = game.notice
+            self.recent = list(game.history)
             self.game = None
             self.send_state()
 

@@ -136,6 +136,7 @@ function renderLobby(s) {
     return li;
   }));
   $("lobby-notice").textContent = tx(s.notice);
+  renderHands(s, $("lobby-hands"));
 }
 
 function updateBuyIn() {
@@ -390,8 +391,9 @@ function renderCoach(s) {
   el.hidden = !(s.coach_on && s.decision);
   if (el.hidden) return;
   if (!c || c.equity == null) { el.textContent = t("thinking"); return; }
-  const parts = [`${t("equity")}: ${c.equity.toFixed(1)} % (${t("vsRandom")} ${c.opponents} ${t("players")})`];
-  if (c.pot_odds != null) parts.push(`${t("potOdds")} ${c.pot_odds.toFixed(1)} %. ${tx(c.verdict)}`);
+  const eq = lang() === "es" ? c.equity.toFixed(1).replace(".", ",") : c.equity.toFixed(1);
+  const parts = [`${t("equity")}: ${eq} % ${t("vsRandom").replace("{n}", String(c.opponents))}`];
+  if (c.pot_odds != null) parts.push(tx(c.verdict));
   else parts.push(t("noCall"));
   el.replaceChildren(...parts.map((x) => { const p = document.createElement("div"); p.textContent = x; return p; }));
 }
@@ -461,8 +463,7 @@ function renderResult(s) {
   el.append(ex);
 }
 
-function renderHands(s) {
-  const ol = $("hand-list");
+function renderHands(s, ol = $("hand-list")) {
   const key = `${s.history.length ? s.history[0].hand_id : ""}|${s.history.length}|${lang()}`;
   if (ol.dataset.key === key) return;
   ol.dataset.key = key;
@@ -498,7 +499,7 @@ function wire() {
     setLang(lang() === "es" ? "en" : "es");
     translate();
     if (state) {
-      for (const id of ["tab-result", "hand-list"]) $(id).dataset.key = "";
+      for (const id of ["tab-result", "hand-list", "lobby-hands"]) $(id).dataset.key = "";
       render();
     }
   };
