@@ -450,3 +450,35 @@ def test_fixed_limit_and_too_small_a_bankroll(client: TestClient) -> None:
         m = next_state_or_error(ws)
         assert m["code"] == "no_bankroll" and "10,000" in m["message"]["en"]
         assert "10.000" in m["message"]["es"]
+
+
+def test_tapete_play_starts_uvicorn_and_opens_the_browser(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import threading
+    import webbrowser
+
+    import uvicorn
+
+    from tapete.cli import main
+
+    ran: dict[str, Any] = {}
+    opened: list[str] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: ran.update(app=app, **kw))
+    monkeypatch.setattr(webbrowser, "open", lambda url: opened.append(url))
+
+    class Now(threading.Timer):
+        def start(self) -> None:
+            self.function(*self.args)
+
+    monkeypatch.setattr(threading, "Timer", Now)
+    assert main(["play", "--port", "9123", "--data-dir", str(tmp_path)]) == 0
+    assert ran["port"] == 9123 and ran["host"] == "127.0.0.1"
+    assert opened == ["http://localhost:9123/"]
+    assert (tmp_path / "tapete.sqlite3").exists()
+    opened.clear()
+    assert main(["play", "--no-browser", "--host", "0.0.0.0", "--data-dir", str(tmp_path),
+                 "--database", f"sqlite:///{tmp_path / 'other.db'}"]) == 0
+    assert not opened and ran["host"] == "0.0.0.0"
+    assert (tmp_path / "other.db").exists()
+    assert "practice table" in capsys.readouterr().out

@@ -371,7 +371,7 @@ class Game:
 
     def leave(self) -> None:
         self.leaving = True
-        if self.hand is not None and not self.hand.done:
+        if self.hand is not None:  # the hand is played out (and settled) first
             d = self.decision
             if d is not None:  # answer the pending decision: check if free, else fold
                 hand = self.hand

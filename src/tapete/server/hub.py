@@ -22,10 +22,12 @@ ping                                                                any time
 from __future__ import annotations
 
 import json
+import logging
 import re
 import time
 from typing import Any
 
+from ..hand import HandError
 from ..text import Text
 from .config import Settings
 from .game import (
@@ -40,6 +42,7 @@ from .game import (
 from .storage import PlayerRow, Storage
 
 MAX_MESSAGE = 4096
+log = logging.getLogger("tapete.server")
 
 # type -> {field: (types, required)}
 SCHEMA: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
@@ -172,10 +175,20 @@ class Player:
             if msg["type"] == "act":
                 timed = stamp
             self._dispatch(msg, stamp)
+        except HandError as exc:  # the engine or the table said no: nothing changed
+            self._error(box, Refused("illegal", exc.message), timed)
         except Refused as exc:
-            err = {"type": "error", "code": exc.code, "message": exc.message.to_json(),
-                   "seq": self.game.seq if self.game is not None else None}
-            box.queue.put_nowait((json.dumps(err), timed))
+            self._error(box, exc, timed)
+        except Exception:
+            log.exception("message %.200r failed", raw)
+            self._error(box, Refused("internal", Text(
+                "The server could not handle that message.",
+                "El servidor no pudo procesar ese mensaje.")), timed)
+
+    def _error(self, box: Outbox, exc: Refused, timed: float | None) -> None:
+        err = {"type": "error", "code": exc.code, "message": exc.message.to_json(),
+               "seq": self.game.seq if self.game is not None else None}
+        box.queue.put_nowait((json.dumps(err), timed))
 
     def _need_game(self) -> Game:
         if self.game is None:
