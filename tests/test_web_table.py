@@ -157,7 +157,7 @@ def test_play_twenty_hands_by_clicking(server: Server, browser: Any) -> None:
             "threeq", "call", "fold", "allin", "call", "keyboard"]
     done_hands: set[str] = set()
     step = 0
-    reloaded = switched = False
+    reloaded = switched = runout_shot = False
     pots_checked = side_pots = 0
     t0 = time.monotonic()
     while len(server.player().game.history) < HANDS:
@@ -248,6 +248,9 @@ def test_play_twenty_hands_by_clicking(server: Server, browser: Any) -> None:
             " || document.getElementById('decide').hidden", timeout=10_000)
         if step == 3:
             shot(page, "04-table")
+        if not runout_shot and page.evaluate("document.body.dataset.phase") == "runout":
+            shot(page, "04b-all-in-run-out")  # the board is dealt street by street
+            runout_shot = True
     shot(page, "05-after-20-hands")
     assert reloaded and switched
     assert pots_checked >= 10

@@ -141,6 +141,7 @@ class Game:
         self.task: asyncio.Task[None] | None = None
         self.latencies: list[float] = []
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._bots_told: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ lifecycle
     def start(self) -> None:
@@ -222,6 +223,10 @@ class Game:
         return Deck(seed=self.seed_base * 100_003 + self.hand_no)
 
     async def _play_hand(self) -> None:
+        if self._bots_told is not None:
+            with contextlib.suppress(Exception):
+                await self._bots_told
+            self._bots_told = None
         self.hand_no += 1
         hand = self.table.start_hand(self._deck(), hand_id=f"{self.session}-{self.hand_no}")
         self.hand = hand
@@ -456,7 +461,8 @@ class Game:
             for bot, i in watchers:
                 bot.hand_over(hand, i)
 
-        self._background(asyncio.to_thread(tell_bots))
+        # the bots learn from the hand before they play the next one
+        self._bots_told = asyncio.get_running_loop().create_task(asyncio.to_thread(tell_bots))
         self.time_bank = min(self.settings.time_bank, self.time_bank + 2.0)
         lines = story.pot_lines(hand)
         net = hand.net()[hi] if hi is not None else 0

@@ -188,7 +188,7 @@ function renderRoom(s) {
     el.querySelector(".best").textContent = best || (p && p.folded ? t("folded") : (!p && seat.sitting_out ? t("out") : ""));
     const bet = $(`bet-${i}`);
     const amount = p ? p.bet : 0;
-    bet.hidden = !(amount > 0) || done;
+    bet.hidden = !(amount > 0) || done || h.phase === "runout";  // gathered into the pot
     bet.textContent = chips(amount);
   }
   placeMarker("dealer", s.button_seat, 0);
