@@ -7,7 +7,7 @@ All amounts are *totals for this street* ("raise to"), never the chips added by 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .rules import MinRaise, Rules, Structure
 from .text import Text, chips
@@ -29,9 +29,9 @@ CAPPED = "capped"  # fixed-limit cap reached
 NO_OPPONENT = "no-opponent"  # every other player is all-in
 
 
-@dataclass(frozen=True, slots=True)
-class Legal:
-    """The legal options of the player to act.
+class Legal(NamedTuple):
+    """The legal options of the player to act (immutable; a named tuple because one is built
+    for every decision, and a tuple is several times cheaper to build than a frozen dataclass).
 
     ``call`` is the number of chips a call adds (0 when checking is possible); ``call_to`` the
     street total after calling. ``min_to``/``max_to`` bound a bet or raise (street totals), or
