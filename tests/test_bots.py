@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -236,3 +237,11 @@ def test_board_classes_match_the_scalar_classifier() -> None:
                 assert classes[i] == 6
             else:
                 assert classes[i] == R.classify(combo, board, info), (board, combo)
+
+
+def test_equity_with_ranges_that_cannot_all_be_held() -> None:
+    # two opponents who can only hold the same two aces: no deal gives both their hand
+    only = np.zeros(R.N_COMBOS)
+    only[R.COMBO_INDEX[(51, 50)]] = 1.0
+    eq = R.equity(parse_cards("KsKh"), (), [only, only.copy()], 200, random.Random(1))
+    assert 0.0 <= eq <= 1.0

@@ -376,8 +376,11 @@ def equity(
                 weights = np.ones(N_COMBOS)
             combos = tuple(map(tuple, COMBO_ARRAY[keep].tolist()))
             rs.append(_Range("bot", combos, tuple(weights[keep].tolist())))
-        return float(_hand_vs_ranges(tuple(hole), rs, tuple(board), samples,
-                                     rng.randrange(1 << 31)))
+        try:
+            return float(_hand_vs_ranges(tuple(hole), rs, tuple(board), samples,
+                                         rng.randrange(1 << 31)))
+        except ValueError:  # ranges that cannot all be held at once: sample what can be
+            pass
     return equity_py(hole, board, ranges, samples // 4, rng)
 
 
