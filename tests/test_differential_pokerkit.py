@@ -474,3 +474,41 @@ def test_d4_straddle_minimum_raise() -> None:
         s.deal_hole(2)
     assert h.legal().min_to == 8  # RULES 1: twice the straddle
     assert s.min_completion_betting_or_raising_to_amount == 6
+
+
+def test_d11_short_all_in_bet_does_not_reopen_for_a_checker() -> None:
+    rules = Rules(small_blind=1, big_blind=2)
+    stacks = (200, 200, 3)
+    h = Hand(rules, stacks, button=2, deck=Deck(0))
+    s = pokerkit_state(rules, stacks)
+    for _ in range(3):
+        s.deal_hole(2)
+    for act in ("call", "call", "check"):  # button, small blind, big blind
+        getattr(h, act)()
+        s.check_or_call()
+    s.deal_board(3)
+    h.check()  # small blind
+    s.check_or_call()
+    h.check()  # big blind
+    s.check_or_call()
+    h.raise_to(1)  # the button's last chip: a bet below the big blind
+    s.complete_bet_or_raise_to(1)
+    assert h.actor == s.actor_index == 0
+    assert h.legal().min_to is None and h.legal().no_raise == "no-reopen"  # RULES 2
+    assert s.min_completion_betting_or_raising_to_amount is not None  # PokerKit reopens
+
+
+def test_d13_pokerkit_asks_for_a_check_nobody_can_answer() -> None:
+    rules = Rules(small_blind=57, big_blind=115)
+    stacks = (56, 3773, 15439, 103)  # the small blind is all-in short
+    h = Hand(rules, stacks, button=3, deck=Deck(0))
+    s = pokerkit_state(rules, stacks)
+    for _ in range(4):
+        s.deal_hole(2)
+    h.fold()  # under the gun
+    s.fold()
+    h.call()  # the button calls all-in for 103, less than the big blind
+    s.check_or_call()
+    assert h.actor is None  # the big blind has nobody to bet against: no decision (RULES 3)
+    assert s.actor_index == 1 and s.checking_or_calling_amount == 0
+    assert s.min_completion_betting_or_raising_to_amount is None
