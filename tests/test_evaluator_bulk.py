@@ -81,6 +81,14 @@ def test_every_seven_card_hand() -> None:
     assert hist[0] == 0
 
 
-def test_dense_tables_hold_only_reachable_patterns() -> None:
+def test_rank_hash_is_perfect_and_small() -> None:
+    from tapete.evaluator.tables import TABLES
+
     for n, patterns in ((5, 6175), (6, 18_395), (7, 49_205)):
-        assert int(np.count_nonzero(rank_table(n))) == patterns
+        offsets, values = rank_table(n)
+        keys = TABLES.rank_keys[n]
+        slots = (keys & 63) + offsets[keys >> 6].astype(np.int64)
+        assert len(np.unique(slots)) == patterns == int(np.count_nonzero(values))
+        assert (values[slots] == TABLES.rank_values[n]).all()
+        assert offsets.dtype == values.dtype == np.uint16
+        assert len(values) < 1.2 * patterns  # packed: few empty slots

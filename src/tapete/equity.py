@@ -131,7 +131,7 @@ def _combos_of(cards: I64, n_cards: int, k: int, ck: I64, cb: I64, out_h: I64, o
 
 @njit
 def _preflop(
-    live: I64, nl: int, hh: I64, hm: I64, ck: I64, cb: I64, rk: I64, r7: U16, fl: U16,
+    live: I64, nl: int, hh: I64, hm: I64, ck: I64, cb: I64, rk: I64, ro: U16, rv: U16, fl: U16,
     w: float, wins: F64, ties: F64, eq: F64,
 ) -> None:  # fmt: skip
     """All five-card boards from ``live``, by rank pattern first.
@@ -181,7 +181,8 @@ def _preflop(
                         best = 0
                         nbest = 0
                         for p in range(n):
-                            v = int(r7[(hh[p] + bh) >> 16])
+                            k = (hh[p] + bh) >> 16
+                            v = int(rv[(k & 63) + np.int64(ro[k >> 6])])
                             st[p] = v
                             if v > best:
                                 best = v
@@ -230,7 +231,8 @@ def _preflop(
                     flush = False
                     for p in range(n):
                         h = hh[p] + bh
-                        sr[p] = int(r7[h >> 16])
+                        k = h >> 16
+                        sr[p] = int(rv[(k & 63) + np.int64(ro[k >> 6])])
                         if h & 0x8888:
                             m = hm[p] | bm
                             xx = (h & 0x8888) >> 3
@@ -267,7 +269,7 @@ def _preflop(
 
 @njit
 def _exact(
-    holes: I64, weights: F64, board: I64, dead: int, ck: I64, cb: I64, rk: I64, r7: U16,
+    holes: I64, weights: F64, board: I64, dead: int, ck: I64, cb: I64, rk: I64, ro: U16, rv: U16,
     fl: U16, wins: F64, ties: F64, eq: F64,
 ) -> int:  # fmt: skip
     """Every board for every row of ``holes`` (deals x players x 2); returns boards dealt."""
@@ -303,7 +305,7 @@ def _exact(
                 nl += 1
         w = weights[t]
         if need == 5:
-            _preflop(live, nl, hh, hm, ck, cb, rk, r7, fl, w, wins, ties, eq)
+            _preflop(live, nl, hh, hm, ck, cb, rk, ro, rv, fl, w, wins, ties, eq)
             total += nl * (nl - 1) * (nl - 2) * (nl - 3) * (nl - 4) // 120
             continue
         nb = _combos_of(live, nl, need, ck, cb, b_h, b_m)
@@ -321,7 +323,8 @@ def _exact(
                     sh = 0 if x & 1 else (16 if x & 16 else (32 if x & 256 else 48))
                     v = int(fl[(m >> sh) & 0x1FFF])
                 else:
-                    v = int(r7[h >> 16])
+                    k = h >> 16
+                    v = int(rv[(k & 63) + np.int64(ro[k >> 6])])
                 st[p] = v
                 if v > best:
                     best = v
@@ -345,7 +348,7 @@ def _exact(
 @njit
 def _monte_carlo(
     kinds: I64, offsets: I64, combos: I64, cums: F64, known: I64, dead: int, samples: int,
-    state: Any, ck: I64, cb: I64, r7: U16, fl: U16,
+    state: Any, ck: I64, cb: I64, ro: U16, rv: U16, fl: U16,
     wins: F64, ties: F64, eq: F64, eq2: F64,
 ) -> int:  # fmt: skip
     """Deal ``samples`` random completions; returns -1 if the ranges cannot all be held.
@@ -489,7 +492,8 @@ def _monte_carlo(
                 sh = 0 if x & 1 else (16 if x & 16 else (32 if x & 256 else 48))
                 v0 = int(fl[(m >> sh) & 0x1FFF])
             else:
-                v0 = int(r7[h >> 16])
+                k = h >> 16
+                v0 = int(rv[(k & 63) + np.int64(ro[k >> 6])])
             h = hh[1] + bh
             if h & 0x8888:
                 m = hm[1] | bm
@@ -497,7 +501,8 @@ def _monte_carlo(
                 sh = 0 if x & 1 else (16 if x & 16 else (32 if x & 256 else 48))
                 v1 = int(fl[(m >> sh) & 0x1FFF])
             else:
-                v1 = int(r7[h >> 16])
+                k = h >> 16
+                v1 = int(rv[(k & 63) + np.int64(ro[k >> 6])])
             won0 += 1 if v0 > v1 else 0
             won1 += 1 if v1 > v0 else 0
             tied += 1 if v0 == v1 else 0
@@ -512,7 +517,8 @@ def _monte_carlo(
                 sh = 0 if x & 1 else (16 if x & 16 else (32 if x & 256 else 48))
                 v = int(fl[(m >> sh) & 0x1FFF])
             else:
-                v = int(r7[h >> 16])
+                k = h >> 16
+                v = int(rv[(k & 63) + np.int64(ro[k >> 6])])
             st[p] = v
             if v > best:
                 best = v
@@ -711,7 +717,7 @@ def equity(
     for c in d:
         dead_mask |= 1 << c
     n = len(ranges)
-    r7 = rank_table(7)
+    ro, rv = rank_table(7)
     wins = np.zeros(n, np.float64)
     ties = np.zeros(n, np.float64)
     eq = np.zeros(n, np.float64)
@@ -737,7 +743,7 @@ def equity(
         for start in range(0, len(holes), step):
             _exact(
                 holes[start : start + step], weights[start : start + step], board_arr, dead_mask,
-                CARD_KEY, CARD_BIT, RANK_KEYS, r7, FLUSH, wins, ties, eq,
+                CARD_KEY, CARD_BIT, RANK_KEYS, ro, rv, FLUSH, wins, ties, eq,
             )  # fmt: skip
             if progress is not None:
                 progress(min(1.0, (start + step) / len(holes)))
@@ -760,7 +766,7 @@ def equity(
         k = min(chunk, samples - done)
         got = _monte_carlo(
             kinds, offsets, combos, cums, board_arr, dead_mask, k, state,
-            CARD_KEY, CARD_BIT, r7, FLUSH, wins, ties, eq, eq2,
+            CARD_KEY, CARD_BIT, ro, rv, FLUSH, wins, ties, eq, eq2,
         )  # fmt: skip
         if got < 0:
             raise EquityError("the ranges are almost never compatible: no deal found")
@@ -829,7 +835,7 @@ def _hero_share(
     eq2 = np.zeros(n, np.float64)
     got = _monte_carlo(
         kinds, offsets, combos, cums, np.array(board, np.int64), dead_mask, samples,
-        seed_state(seed), CARD_KEY, CARD_BIT, rank_table(7), FLUSH, wins, ties, eq, eq2,
+        seed_state(seed), CARD_KEY, CARD_BIT, *rank_table(7), FLUSH, wins, ties, eq, eq2,
     )  # fmt: skip
     if got < 0:
         raise EquityError("the ranges cannot be held with these cards")
