@@ -155,6 +155,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/hands", hands),
         Route("/api/hands/{hand_id}.phh", hand_phh),
         Route("/api/hands/{hand_id}.json", hand_json),
+        *__import__("tapete.server.replayer", fromlist=["routes"]).routes(),  # /replay
         WebSocketRoute("/ws", ws_endpoint),
         Mount("/web", StaticFiles(directory=WEB_DIR), name="web"),
     ]
