@@ -33,9 +33,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--strict", action="store_true",
                         help="a player the file skips is an error (default: infer the check or"
                              " fold, as PHH's reference reader does)")
+    parser.add_argument("--open", action="store_true",
+                        help="open the file(s) in the web replayer (starts the local server)")
 
 
 def run(args: argparse.Namespace) -> int:
+    if getattr(args, "open", False):
+        from ..server.replayer import open_files
+
+        return open_files(iter_paths(args.paths))
     lang = args.lang or default_lang()
     es = lang == "es"
     out = sys.stdout
