@@ -22,15 +22,6 @@ OPPONENTS: tuple[tuple[str, str], ...] = (
     ("Elena", "maniac"),
 )
 
-STYLE_NAMES: dict[str, Text] = {
-    "tag": Text("tight-aggressive", "tight-agresivo"),
-    "lag": Text("loose-aggressive", "loose-agresivo"),
-    "nit": Text("tight-passive", "tight-pasivo"),
-    "station": Text("calling station", "calling station"),
-    "maniac": Text("maniac", "maníaco"),
-    "caller": Text("caller", "igualador"),
-}
-
 
 @dataclass(frozen=True, slots=True)
 class BotMove:
