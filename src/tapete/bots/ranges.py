@@ -103,7 +103,7 @@ def full_range() -> Weights:
 # ---------------------------------------------------------------------------- board classes
 MONSTER, TWO_PAIR, TOP_PAIR, WEAK_PAIR, DRAW, AIR = range(6)
 CLASS_WORDS = (
-    Text("sets and better", "tríos y mejores"),
+    Text("very strong hands", "manos muy fuertes"),
     Text("two pairs", "dobles parejas"),
     Text("top pairs", "parejas altas"),
     Text("weak pairs", "parejas débiles"),

@@ -507,9 +507,8 @@ class StyleBot:
         bet_at = st.bet_at - 0.1 * max(0.0, 1.0 - folds / 0.4)  # thinner against callers
         if legal.can_raise and norm >= bet_at:
             frac = self._size(norm, info, value=True, spr=spr, street=view.street)
-            return self._raise(view, legal, round(frac * pot), eq_txt + Text(
-                f"; betting {self._size_words(frac).en} for value on {info.texture().en}",
-                f"; apuesto {self._size_words(frac).es} por valor en {info.texture().es}"))
+            return self._bet(view, legal, frac, info, eq_txt,
+                             Text("for value", "por valor"))
         aggressor = any(a.player == view.seat and a.action in _AGGRESSIVE
                         for a in view.actions if a.street == view.street - 1)
         bluff = st.bluff * (1.5 if aggressor else 1.0) * (1.4 if draw else 1.0)
@@ -518,11 +517,19 @@ class StyleBot:
             bluff *= 0.3  # showdown value: no need to bet it
         if legal.can_raise and rng.random() < bluff:
             frac = self._size(norm, info, value=False, spr=spr, street=view.street)
-            return self._raise(view, legal, round(frac * pot), eq_txt + Text(
-                f"; betting {self._size_words(frac).en} as a bluff on {info.texture().en}",
-                f"; apuesto {self._size_words(frac).es} de farol en {info.texture().es}"))
+            return self._bet(view, legal, frac, info, eq_txt, Text("as a bluff", "de farol"))
         return self._call(view, legal, eq_txt + Text(
             ", not enough to bet", ", no basta para apostar"))
+
+    def _bet(self, view: SeatView, legal: Legal, frac: float, info: R.BoardInfo,
+             eq_txt: Text, purpose: Text) -> Decision:
+        """Bet ``frac`` of the pot (clamped into the legal range) and say what it came to."""
+        pot = view.pot
+        to = self._raise_to(view, legal, round(frac * pot))
+        size = self._size_words(10.0 if to == legal.stack + legal.bet else to / max(1, pot))
+        return self._raise(view, legal, to, eq_txt + Text(
+            f"; betting {size.en} {purpose.en} on {info.texture().en}",
+            f"; apuesto {size.es} {purpose.es} en {info.texture().es}"))
 
     def _size(self, norm: float, info: R.BoardInfo, *, value: bool, spr: float,
               street: int) -> float:
