@@ -587,6 +587,10 @@ def _describe_rules(rules: Any, lang: str) -> str:
         f"{chips(c.big_blind, c.decimals, c.currency, lang)}"
     if c.ante:
         s += f", ante {chips(c.ante, c.decimals, c.currency, lang)}"
+        if c.big_blind_ante:
+            s += " (de la ciega grande)" if lang == "es" else " (big blind ante)"
+    if c.straddle:
+        s += f", straddle {chips(c.straddle, c.decimals, c.currency, lang)}"
     return s
 
 
