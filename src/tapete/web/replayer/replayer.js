@@ -220,8 +220,8 @@ function buildSeats() {
     el.id = `seat-${k}`;
     el.dataset.testid = "seat";
     el.setAttribute("data-testid", `seat-${k}`);
-    el.style.left = `${50 + 47 * Math.cos(a)}%`;
-    el.style.top = `${50 + 46 * Math.sin(a)}%`;
+    el.style.setProperty("--cx", Math.cos(a).toFixed(4));
+    el.style.setProperty("--cy", Math.sin(a).toFixed(4));
     el.innerHTML = '<div class="hole"></div><div class="plate"><div class="name"></div><div class="stack"></div></div><div class="best"></div><div class="eq" data-testid="equity"></div>';
     el.querySelector(".name").textContent = p.name;
     seats.append(el);
@@ -229,8 +229,8 @@ function buildSeats() {
     bet.className = "bet";
     bet.id = `bet-${k}`;
     bet.setAttribute("data-testid", `bet-${k}`);
-    bet.style.left = `${50 + 30 * Math.cos(a)}%`;
-    bet.style.top = `${50 + 27 * Math.sin(a)}%`;
+    bet.style.setProperty("--cx", Math.cos(a).toFixed(4));
+    bet.style.setProperty("--cy", Math.sin(a).toFixed(4));
     seats.append(bet);
   });
   const b = tl.button;
@@ -238,8 +238,8 @@ function buildSeats() {
   const m = document.createElement("div");
   m.className = "marker dealer";
   m.textContent = "D";
-  m.style.left = `${50 + 36 * Math.cos(a)}%`;
-  m.style.top = `${50 + 34 * Math.sin(a)}%`;
+  m.style.setProperty("--cx", Math.cos(a).toFixed(4));
+  m.style.setProperty("--cy", Math.sin(a).toFixed(4));
   seats.append(m);
 }
 
@@ -319,17 +319,20 @@ function render() {
       d.dataset.amount = String(x.amount);
       d.dataset.eligible = x.eligible.map((q) => tl.players[q].name).join(",");
       d.textContent = `${potName(i, f.pots.length)} ${money(x.amount)}`;
-      const who = document.createElement("small");
-      who.textContent = x.eligible.map((q) => tl.players[q].name).join(", ");
-      d.append(who);
+      d.title = x.eligible.map((q) => tl.players[q].name).join(", ");
       pots.append(d);
     });
   }
-  $("banner").textContent = last && tl.result ? tx(tl.result.text) : tx(f.text);
+  $("pot-detail").replaceChildren(...f.pots.map((x, i) => {
+    const li = document.createElement("li");
+    li.textContent = `${potName(i, f.pots.length)} ${money(x.amount)}: ${x.eligible.map((q) => tl.players[q].name).join(", ")}`;
+    return li;
+  }));
+  $("banner").textContent = tx(f.text);
   // transport
   $("counter").textContent = `${w("step")} ${S.step} / ${tl.frames.length - 1}`;
   $("scrub").value = String(S.step);
-  $("btn-play").textContent = S.timer ? "⏸" : "▶";
+  $("btn-play").textContent = S.timer ? "❚❚" : "▶";
   const street = currentStreet();
   for (const b of document.querySelectorAll("[data-street]")) {
     const s = +b.dataset.street;
@@ -452,7 +455,7 @@ function play() {
     if (S.step >= S.tl.frames.length - 1) { stop(); return; }
     goto(S.step + 1);
   }, 1000 / speed);
-  $("btn-play").textContent = "⏸";
+  $("btn-play").textContent = "❚❚";
 }
 
 function jumpStreet(s) {

@@ -365,7 +365,8 @@ function renderActions(s, h, _bySeat) {
   $("away-text").textContent = busted ? t("busted") : (tx(s.sat_out_reason) || t("sittingOut"));
   $("sit-out").checked = !!s.sitting_out;
   $("btn-next").hidden = !(h && h.phase === "done");
-  $("status").textContent = tx(s.notice) || (lg ? tx(s.decision.summary) : "");
+  const waitingBB = s.live && !inHand && !s.sitting_out && meSeat && meSeat.chips > 0;
+  $("status").textContent = tx(s.notice) || (lg ? tx(s.decision.summary) : (waitingBB ? t("waitingBB") : ""));
 }
 
 function tickTimer() {
