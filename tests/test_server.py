@@ -364,6 +364,18 @@ def test_running_out_of_time_checks_or_folds_and_sits_you_out(tmp_path: Path) ->
             ws.send_text(json.dumps({"type": "sit_in"}))
             s = next_state(ws, lambda s: not s["sitting_out"])
             assert s["sat_out_reason"] is None
+            # back at the table: dealt in at the big blind; until then a spectator's view
+            # shows no hole cards at all
+            spectated = 0
+            for _ in range(400):
+                s = next_state(ws)
+                h = s["hand"]
+                if h and h["you"] is None and h["phase"] == "betting":
+                    spectated += 1
+                    assert all(p["cards"] is None for p in h["players"])
+                if h and h["you"] is not None and s["live"]:
+                    break
+            assert h and h["you"] is not None
 
 
 def test_pre_actions_and_coach(client: TestClient) -> None:
