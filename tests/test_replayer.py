@@ -24,7 +24,6 @@ from tapete.server import replayer
 from tapete.server.replayer import (
     ReplayInputError,
     decode_link,
-    encode_hand,
     file_timeline,
     timeline,
     timeline_of_record,

@@ -149,7 +149,11 @@ def _event_text(hand: Hand, e: ev.Event, pot_count: int) -> Text:
                     f"{_from_pot(e.pot, pot_count, 'en')}{run_en}",
                     f"{who} gana {c(e.amount, 'es')} {_from_pot(e.pot, pot_count, 'es')}"
                     f"{run_es}")
-    return Text("Hand over", "Fin de la mano")
+    won = [(names[p], x) for p, x in enumerate(hand.won) if x]
+    if not won:
+        return Text("Hand over", "Fin de la mano")
+    return Text("Hand over: " + ", ".join(f"{w} wins {c(x, 'en')}" for w, x in won),
+                "Fin de la mano: " + ", ".join(f"{w} gana {c(x, 'es')}" for w, x in won))
 
 
 def _strength(hole: Sequence[Card], board: Sequence[Card], lang: str) -> str:
