@@ -310,10 +310,14 @@ def test_phh_download_hides_the_cards_you_never_saw(client: TestClient) -> None:
     j = client.get(f"/api/hands/{hand_id}.json").json()
     dealt = [e for e in j["events"] if e["type"] == "HoleDealt"]
     assert sum(1 for e in dealt if e["cards"] is not None) >= 1
+    # the hand list links each hand to the web replayer
+    assert client.get(f"/replay/{hand_id}").status_code == 200
+    assert client.get(f"/api/replay/hand/{hand_id}").status_code == 200
     # another person cannot download it
     other = TestClient(client.app)
     other.get("/")
     assert other.get(f"/api/hands/{hand_id}.phh").status_code == 404
+    assert other.get(f"/api/replay/hand/{hand_id}").status_code == 404
 
 
 # ---------------------------------------------------------------------- the table's flow

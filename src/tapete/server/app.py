@@ -149,13 +149,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
         await hub.close()
         storage.close()
 
+    from .replayer import routes as replay_routes
+
     routes: list[Any] = [
         Route("/", index),
         Route("/api/me", me),
         Route("/api/hands", hands),
         Route("/api/hands/{hand_id}.phh", hand_phh),
         Route("/api/hands/{hand_id}.json", hand_json),
-        *__import__("tapete.server.replayer", fromlist=["routes"]).routes(),  # /replay
+        *replay_routes(),  # the web replayer: /replay, /api/replay/...
         WebSocketRoute("/ws", ws_endpoint),
         Mount("/web", StaticFiles(directory=WEB_DIR), name="web"),
     ]

@@ -54,6 +54,7 @@ const WORDS = {
   log: ["Log", "Registro"],
   noHands: ["No hands yet.", "Aún no hay manos."],
   download: ["PHH", "PHH"],
+  replay: ["Replay", "Repetir"],
   handNo: ["Hand", "Mano"],
   net: ["Result", "Resultado"],
   board: ["Board", "Mesa"],

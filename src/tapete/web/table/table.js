@@ -480,10 +480,16 @@ function renderHands(s, ol = $("hand-list")) {
     a.textContent = t("download");
     a.setAttribute("download", `tapete-${x.hand_id}.phh`);
     a.setAttribute("data-testid", "phh-link");
+    const replay = document.createElement("a");
+    replay.href = `/replay/${encodeURIComponent(x.hand_id)}`;
+    replay.target = "_blank";
+    replay.rel = "noopener";
+    replay.textContent = t("replay");
+    replay.setAttribute("data-testid", "replay-link");
     const txt = document.createElement("div");
     txt.className = "small";
     txt.textContent = tx(x.breakdown);
-    li.append(`#${x.number} ${x.cards} | ${x.board} `, net, a, txt);
+    li.append(`#${x.number} ${x.cards} | ${x.board} `, net, a, replay, txt);
     return li;
   }));
 }
