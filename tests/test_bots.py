@@ -122,7 +122,7 @@ def _play_random_table(seed: int, structure: Structure) -> int:
     return decisions
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), structure=st.sampled_from(STRUCTURES))
 def test_bots_only_make_legal_actions(seed: int, structure: Structure) -> None:
     _play_random_table(seed, structure)

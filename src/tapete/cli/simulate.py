@@ -4,7 +4,9 @@
 
 Each deal is played once per seat rotation (every bot plays every seat's cards); stacks are
 100 big blinds every hand; results are mbb/hand (thousandths of a big blind) with a 95 %
-interval from the per-deal averages.
+interval from the per-deal averages. ``--json`` prints
+``{"hands": N, "bots": [{"name", "mbb_per_hand", "ci95"}]}`` where ``ci95`` is the half-width
+of that interval, in mbb/hand.
 """
 
 from __future__ import annotations
