@@ -298,6 +298,14 @@ def test_multi_hand_file_and_errors(server: Server, browser: Any) -> None:
     page.wait_for_function("document.getElementById('error').textContent.includes('150')")
     assert page.is_visible("#room")
     shot(page, "07-illegal")
+    # a file dropped on the page
+    dropped = page.evaluate_handle(
+        "(text) => { const dt = new DataTransfer();"
+        " dt.items.add(new File([text], 'abc.phh', {type: 'text/plain'})); return dt; }", ABC)
+    page.dispatch_event("body", "drop", {"dataTransfer": dropped})
+    page.wait_for_function("document.getElementById('error').hidden")
+    page.keyboard.press("End")
+    assert page.inner_text("[data-testid=pot-breakdown] li").startswith("Bote principal 300")
     page.close()
 
 
@@ -313,4 +321,61 @@ def test_phone_width(server: Server, browser: Any) -> None:
     page.tap("[data-testid=btn-next]")
     assert step(page) == 1
     shot(page, "08-phone")
+    page.close()
+
+
+ABC = """variant = 'NT'
+antes = [0, 0, 0]
+blinds_or_straddles = [10, 20, 0]
+min_bet = 20
+starting_stacks = [100, 300, 500]
+actions = ['d dh p1 AsAh', 'd dh p2 7c2d', 'd dh p3 QsQh', 'p3 cbr 500', 'p1 cc', 'p2 cc',
+           'd db 3c8d9s', 'd db Jh', 'd db 4c']
+players = ['Ana', 'Bruno', 'Carla']
+"""
+
+
+def test_stored_hand_by_id(server: Server, browser: Any) -> None:
+    from tapete.history import phh
+    from tapete.server.game import rules_json
+    from tapete.server.storage import HandRow
+
+    page = browser.new_page(viewport={"width": 1100, "height": 800}, locale="en-US")
+    hub = server.app.state.hub
+    before = set(hub.players)
+    page.goto(server.url)  # the practice room gives this browser its identity
+    for _ in range(100):
+        if set(hub.players) - before:
+            break
+        time.sleep(0.05)
+    (pid,) = set(hub.players) - before
+    hand = replay(phh.loads(ABC)).engine
+    assert hand is not None
+    row = HandRow(hand_id="stored-abc", player_id=pid, session="s", number=1,
+                  played_at=time.time(), rules=rules_json(hand.rules),
+                  setup={"stacks": list(hand.starting_stacks), "button": hand.button,
+                         "blinds": list(hand.blinds), "antes": list(hand.antes),
+                         "dead": list(hand.dead), "names": list(hand.names),
+                         "seats": list(hand.seats), "hand_id": "stored-abc", "you": 0},
+                  events=[ev.to_json(e) for e in hand.events], net=0, summary={})
+    server.app.state.storage.save_hand(row, 10_000, 0)
+    page.goto(server.url + "replay/stored-abc?s=6")
+    page.wait_for_function("document.body.dataset.step === '6'")
+    # after Bruno's call: everyone all-in, three pots (the last one uncalled, not yet back)
+    assert shown_pots(page) == [(300, "Ana,Bruno,Carla"), (400, "Bruno,Carla"), (200, "Carla")]
+    eq = shown_equity(page, 3)
+    want = equity(["AsAh", "7c2d", "QsQh"])
+    assert eq == pytest.approx([p.equity for p in want.players], abs=1e-9)
+    page.keyboard.press("End")
+    assert page.inner_text("[data-testid=pot-breakdown]").split("\n") == [
+        "Main pot 300: Ana, Bruno, Carla → Ana", "Side pot 400: Bruno, Carla → Carla",
+        "200 returned to Carla"]
+    assert "/replay/stored-abc?s=" in page.url
+    shot(page, "09-stored-hand")
+    # another browser (another identity) cannot open it
+    other = browser.new_context().new_page()
+    other.goto(server.url + "replay/stored-abc")
+    other.wait_for_selector("[data-testid=error]:visible")
+    assert "no such hand" in other.inner_text("[data-testid=error]")
+    other.close()
     page.close()
