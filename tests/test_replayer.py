@@ -386,3 +386,29 @@ def test_open_flag_preloads_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyP
         r = c.get(f"/api/replay/file/{key}")
         assert r.status_code == 200 and r.json()["timeline"]["result"] is not None
         assert c.get(f"/replay/f/{key}").status_code == 200
+
+
+def test_every_test_file_and_a_sample_of_the_phh_dataset() -> None:
+    """Every hold'em hand of the PokerStars test files and 300 PHH dataset hands give a
+    timeline whose last frame is the engine's finished (or stopped) hand."""
+    records: list[HandRecord] = []
+    for path in sorted(DATA.glob("*.txt")):
+        records.extend(r for r in pokerstars.read_file(str(path)) if isinstance(r, HandRecord))
+    phh_files = sorted((Path(__file__).resolve().parent / "data" / "phh").rglob("*.phh"))
+    for path in phh_files[:300]:
+        records.extend(h.record for h in phh.read_file(str(path)) if h.record is not None)
+    assert len(records) > 300
+    for record in records:
+        tl = timeline_of_record(record, equity=False)
+        engine = replay(record, decisions=False).engine
+        assert engine is not None
+        last = tl["frames"][-1]
+        assert last["stacks"] == engine.stacks, record.source
+        assert last["boards"] == [[_card(c) for c in b] for b in engine.boards]
+        assert (tl["result"] is not None) == engine.done
+
+
+def _card(c: int) -> str:
+    from tapete.cards import format_card
+
+    return format_card(c)
