@@ -453,17 +453,24 @@ class Hand:
     def _advance(self) -> None:
         """Take the steps that need nobody's decision: returns, dealing from the deck, settling."""
         while True:
-            if self.phase is Phase.DONE:
+            phase = self.phase
+            if phase is Phase.BETTING or phase is Phase.DONE:
                 return
-            if self.phase is Phase.BETTING:
-                return
-            if all(self.dealt) and self._return_uncalled():
+            dealt = all(self.dealt)
+            if dealt and self._return_uncalled():
                 continue
-            alive = [p for p in range(self.n) if not self.folded[p]]
-            if len(alive) == 1 and all(self.dealt):
+            if dealt and self.n - sum(self.folded) == 1:
                 self._settle()
                 return
-            if self.phase is Phase.DEAL:
+            if phase is Phase.DEAL:
+                if not dealt and self.deck is not None:
+                    # every player's hole cards in one pass, in the order needs_cards gives
+                    n = self.n
+                    for k in range(n):
+                        p = (self.button + 1 + k) % n
+                        if not self.dealt[p]:
+                            self._record(ev.HoleDealt(p, self._draw(2)))
+                    continue
                 need = self.needs_cards()
                 if need is None or self.deck is None:
                     return
@@ -474,7 +481,7 @@ class Hand:
                 else:
                     self._record(ev.BoardDealt(self._street_for(who), cards, who))
                 continue
-            if self.phase is Phase.SHOWDOWN:
+            if phase is Phase.SHOWDOWN:
                 if self.auto_showdown:
                     while not self._showdown_decided():
                         self._decide_one()
@@ -778,8 +785,9 @@ class Hand:
         self._advance()
 
     def _showdown_decided(self) -> bool:
-        return all(self.folded[p] or p in self.shown or p in self.mucked
-                   or self._uncontested(p) for p in range(self.n))
+        # every live player has shown, or one is left (uncontested, see _uncontested)
+        live = [p for p in range(self.n) if not self.folded[p] and p not in self.mucked]
+        return len(live) == 1 or all(p in self.shown for p in live)
 
     def _uncontested(self, p: int) -> bool:
         """True when every other live player has mucked: p wins without showing."""
