@@ -60,6 +60,13 @@ D13 Every other player is all-in for no more than a player's bet (say the big bl
     still asks that player to act, with check as the only option; RULES 3 (seed 004): a street
     closes when at most one player can still act and the bets are matched, so tapete asks
     nothing. The test answers PokerKit's check (counted) and goes on.
+D14 Three or more short all-ins that together make a full raise: once the running sum of short
+    all-ins reaches a full raise PokerKit clears it (without reopening anything), so a further
+    short all-in leaves the players who acted before them unable to raise (A bets 100, all-ins
+    to 150, 200 and 230: PokerKit lets A only call). RULES 2 (TDA; AI-2; Robert's Rules:
+    "multiple all-in wagers, each too small to qualify as a raise, still act as a raise and
+    reopen the betting if the resulting wager size to a player qualifies as a raise"): A faces
+    130 more, a full raise, and may raise. Excluded decisions.
 D9  Heads-up with a small blind equal to the big blind: PokerKit lets the big blind act first
     preflop; RULES 3 (seed 004): heads-up the button posts the small blind and acts first
     preflop. Such hands are dropped.
@@ -224,6 +231,32 @@ def straddle_short_raise(h: Hand) -> bool:
     return False
 
 
+def pokerkit_no_raise(state: Any) -> str:
+    try:
+        state._verify_completion_betting_or_raising()
+    except ValueError as e:
+        return str(e)
+    return ""
+
+
+def cumulative_reopen(h: Hand, p: int) -> bool:
+    """True when ``p`` acted on this street and the bet has since grown by at least a full
+    raise through several short all-ins (no-limit and pot-limit "last-raise" rules)."""
+    acts = []
+    for e in h.events:
+        if type(e).__name__ == "BoardDealt":
+            acts = []
+        elif type(e).__name__ == "Acted":
+            acts.append(e)
+    last = max((i for i, e in enumerate(acts) if getattr(e, "player", -1) == p), default=None)
+    if last is None:
+        return False
+    since = acts[last + 1:]
+    raises = [e for e in since if getattr(e, "action", "") in ("bet", "raise")]
+    return len(raises) >= 2 and all(getattr(e, "all_in", False) for e in raises) \
+        and h.level - getattr(acts[last], "to", 0) >= h.increment
+
+
 def classify(h: Hand, ours: tuple[object, ...], theirs: tuple[object, ...],
              state: Any) -> str:
     """Name the known departure that explains a disagreement, or fail."""
@@ -246,12 +279,18 @@ def classify(h: Hand, ours: tuple[object, ...], theirs: tuple[object, ...],
                        and theirs[2] in (h.level + bb, all_in_to) and ours[3] == theirs[3])
         if first_raise or straddle_short_raise(h):
             return "D4 straddle minimum raise"
-    # D7: only the raise differs; tapete allows it, PokerKit finds nobody with chips to call it
     if ours[:2] == theirs[:2] and ours[2] is not None and theirs[2] is None:
+        why = pokerkit_no_raise(state)
         others = [q for q in range(h.n) if q != p and not h.folded[q]]
-        if any(not h.all_in[q] for q in others) and \
-                all(h.stacks[q] + h.bets[q] <= h.level for q in others):
+        # D7: tapete allows the raise, PokerKit finds nobody with chips to call it
+        if "every other player has either folded or gone all-in" in why \
+                and any(not h.all_in[q] for q in others) \
+                and all(h.stacks[q] + h.bets[q] <= h.level for q in others):
             return "D7 raise nobody can call"
+        # D14: short all-ins since the player acted add up to a full raise; PokerKit forgets
+        # the ones it already counted
+        if "non-full all-in" in why and cumulative_reopen(h, p):
+            return "D14 cumulative short all-ins reopen"
     raise AssertionError(
         f"tapete and PokerKit disagree: tapete {ours}, PokerKit {theirs}; rules "
         f"{h.rules.describe()} {h.rules.structure}, stacks {h.starting_stacks}, "
@@ -516,3 +555,24 @@ def test_d13_pokerkit_asks_for_a_check_nobody_can_answer() -> None:
     assert h.actor is None  # the big blind has nobody to bet against: no decision (RULES 3)
     assert s.actor_index == 1 and s.checking_or_calling_amount == 0
     assert s.min_completion_betting_or_raising_to_amount is None
+
+
+def test_d14_three_short_all_ins_reopen_for_the_bettor() -> None:
+    rules = Rules(small_blind=50, big_blind=100)
+    stacks = (5100, 250, 300, 330, 5100)  # A (small blind), B (big blind), C, D, E (button)
+    h = Hand(rules, stacks, button=4, deck=Deck(0))
+    s = pokerkit_state(rules, stacks)
+    for _ in range(5):
+        s.deal_hole(2)
+    for _ in range(5):  # C, D, E and A call, B checks
+        h.check_or_call()
+        s.check_or_call()
+    s.deal_board(3)
+    for to in (100, 150, 200, 230):  # A bets 100; B, C and D all-in for 150, 200, 230
+        h.raise_to(to)
+        s.complete_bet_or_raise_to(to)
+    h.call()  # E calls
+    s.check_or_call()
+    assert h.actor == s.actor_index == 0
+    assert h.legal().min_to == 330  # RULES 2, AI-2: A faces 130 more, a full raise
+    assert s.min_completion_betting_or_raising_to_amount is None  # PokerKit: call or fold
