@@ -297,13 +297,16 @@ def test_multi_hand_file_and_errors(server: Server, browser: Any) -> None:
         "name": "bad.phh", "mimeType": "text/plain", "buffer": bad}])
     page.wait_for_function("document.getElementById('error').textContent.includes('150')")
     assert page.is_visible("#room")
+    assert step(page) == 3  # it opens where the hand stops: the hole cards dealt
     shot(page, "07-illegal")
     # a file dropped on the page
     dropped = page.evaluate_handle(
         "(text) => { const dt = new DataTransfer();"
         " dt.items.add(new File([text], 'abc.phh', {type: 'text/plain'})); return dt; }", ABC)
     page.dispatch_event("body", "drop", {"dataTransfer": dropped})
-    page.wait_for_function("document.getElementById('error').hidden")
+    page.wait_for_function("document.getElementById('hand-title').textContent"
+                           ".startsWith('abc.phh')")
+    assert page.is_hidden("[data-testid=error]")
     page.keyboard.press("End")
     assert page.inner_text("[data-testid=pot-breakdown] li").startswith("Bote principal 300")
     page.close()

@@ -133,7 +133,8 @@ function params() {
 
 async function loadFromLocation() {
   const { q, h } = params();
-  const step = Number(q.get("s") || h.get("s") || 0);
+  const s = q.get("s") || h.get("s");
+  const step = s == null ? null : Number(s);
   const path = location.pathname.replace(/\/+$/, "");
   let m;
   if ((m = path.match(/^\/replay\/f\/([^/]+)$/))) {
@@ -160,7 +161,7 @@ async function upload(file, hand = 0) {
   S.source = { kind: "upload", file };
   const url = `/api/replay/upload?name=${encodeURIComponent(file.name || "upload")}&hand=${hand}`;
   const res = await fetchJSON(url, { method: "POST", body: file });
-  show(res, 0);
+  show(res, null);
 }
 
 async function selectHand(k) {
@@ -170,7 +171,7 @@ async function selectHand(k) {
   if (src && src.kind === "file") {
     S.step = 0;
     const res = await fetchJSON(`/api/replay/file/${encodeURIComponent(src.key)}?hand=${k}`);
-    return show(res, 0);
+    return show(res, null);
   }
 }
 
@@ -200,7 +201,8 @@ function show(res, step) {
   notice.hidden = !tl.partial;
   notice.textContent = tl.partial ? `${w("partial")}: ${tx(tl.note) || w("unfinished")}` : "";
   $("share-box").hidden = !tl.share;
-  goto(Number.isFinite(step) ? step : 0);
+  // a hand stopped by an illegal action opens where it stops, unless a step was asked for
+  goto(step != null && Number.isFinite(step) ? step : tl.error ? tl.frames.length - 1 : 0);
 }
 
 // ------------------------------------------------------------------ the table
@@ -276,7 +278,7 @@ function render() {
       eqEl.dataset.equity = String(eq);
       eqEl.classList.toggle("range", !f.equity.exact);
       const bar = document.createElement("span");
-      bar.className = "bar";
+      bar.className = "eqbar";
       const i = document.createElement("i");
       i.style.width = `${(100 * eq).toFixed(1)}%`;
       bar.append(i);
