@@ -42,6 +42,7 @@ MAX_UPLOAD = 8 * 1024 * 1024  # bytes of an uploaded file
 MAX_LINK = 200_000  # characters of a shared link's code
 MAX_INFLATED = 2 * 1024 * 1024  # bytes a shared link may inflate to
 MAX_LISTED = 5000  # hands listed from one file
+MAX_EVENTS = 1500  # events of one hand (each frame folds the events before it)
 EQUITY_SAMPLES = 20_000
 EQUITY_SEED = 7
 
@@ -299,6 +300,9 @@ def timeline(hand: Hand, *, title: str = "", source: str = "", error: Text | Non
     setup = _setup(hand)
     stacks = hand.starting_stacks
     events = list(hand.events)
+    if len(events) > MAX_EVENTS:
+        raise ReplayInputError(Text(f"this hand has too many events to replay ({len(events)})",
+                                    f"esta mano tiene demasiados eventos ({len(events)})"), 413)
     known = _known_cards(hand)
     final = Hand.from_events(rules, stacks, events, **setup)
     pot_count = len(final.pots())
