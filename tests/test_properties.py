@@ -21,7 +21,7 @@ from tapete.cards import Deck
 from tapete.hand import Hand, IllegalAction, Phase
 from tapete.rules import MinRaise, Rules, Structure
 
-SETTINGS = settings(max_examples=250, deadline=None, derandomize=True,
+SETTINGS = settings(max_examples=600, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -266,8 +266,8 @@ def test_short_stacks_and_forced_bets(seed: int, structure: Structure) -> None:
 
 
 def test_many_seeded_hands_quickly() -> None:
-    """A wider sweep than hypothesis runs, without shrinking: 2,000 seeded hands."""
-    for seed in range(2000):
+    """A wider sweep than hypothesis runs, without shrinking: 6,000 seeded hands."""
+    for seed in range(6000):
         rng = random.Random(seed)
         table = random_table(rng)
         play_checked(table, seed, illegal=seed % 3 == 0)
