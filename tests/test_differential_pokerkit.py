@@ -32,11 +32,9 @@ D6  Odd chips. PokerKit gives the whole remainder of a split pot to the first wi
     splits pots won by the same players as one; RULES 4 (POT-6): one chip at a time to the tied
     winners in seat order from the left of the button, pot by pot. Where the stacks differ, the
     test checks that only the odd chips moved and that tapete's split follows the rule.
-D7  Raising when nobody can call more. PokerKit refuses a raise when no other live player has
-    chips beyond the current bet (the others may be able to call, but not a raise); tapete allows
-    it unless every other player is all-in (seed 000, RULES 1: "when every other player still in
-    the hand is all-in, nobody is left to raise against"; a raise nobody can call is returned
-    uncalled). Decisions where only the raise bounds differ this way are excluded.
+D7  (none: tapete and PokerKit agree that a raise needs an opponent who could put in more than
+    the current bet — seed 000: Chuck cannot raise "because Andy has no chips left to call or
+    raise".)
 D8  A big-blind ante posted by a short big blind: tapete posts the blind first and the ante
     from what is left (TDA: the blind has priority); PokerKit posts the ante first. Hands where
     this changes an amount are dropped.
@@ -286,12 +284,6 @@ def classify(h: Hand, ours: tuple[object, ...], theirs: tuple[object, ...],
             return "D4 straddle minimum raise"
     if ours[:2] == theirs[:2] and ours[2] is not None and theirs[2] is None:
         why = pokerkit_no_raise(state)
-        others = [q for q in range(h.n) if q != p and not h.folded[q]]
-        # D7: tapete allows the raise, PokerKit finds nobody with chips to call it
-        if "every other player has either folded or gone all-in" in why \
-                and any(not h.all_in[q] for q in others) \
-                and all(h.stacks[q] + h.bets[q] <= h.level for q in others):
-            return "D7 raise nobody can call"
         # D14: short all-ins since the player acted add up to a full raise; PokerKit forgets
         # the ones it already counted
         if "non-full all-in" in why and cumulative_reopen(h, p):

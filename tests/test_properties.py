@@ -134,7 +134,8 @@ def check_legal(h: Hand, lg: Legal, model: Street) -> None:
     if stack <= h.level - bet:
         assert lg.min_to is None and lg.no_raise == bt.NO_CHIPS
         return
-    others_all_in = all(h.folded[q] or h.all_in[q] for q in range(h.n) if q != p)
+    others_all_in = all(h.folded[q] or h.all_in[q] or h.bets[q] + h.stacks[q] <= h.level
+                        for q in range(h.n) if q != p)
     cap = rules.cap(h.n)
     capped = cap is not None and h.bets_count >= cap
     if others_all_in:

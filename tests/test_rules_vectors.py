@@ -224,7 +224,18 @@ def test_nobody_left_to_raise_against() -> None:
     hand.raise_to(8450)
     lg = hand.legal()
     assert lg.call == 8450 and lg.min_to is None
-    assert "every other player is all-in" in lg.explain_no_raise().en
+    assert "no other player has chips to call a raise" in lg.explain_no_raise().en
+
+
+def test_no_raise_when_nobody_can_call_more_than_the_current_bet() -> None:
+    # A bets all-in 1000; C, still to act, has only 500: he can call all-in or fold, never
+    # match a raise. So B may only call or fold (seed 000's reason: nobody has chips left to
+    # call or raise; PokerKit rules the same)
+    hand = flop_hand(Rules(NL, 50, 100), [1000, 5000, 500], button=2)
+    hand.raise_to(1000)
+    lg = hand.legal()
+    assert (lg.player, lg.call, lg.min_to) == (1, 1000, None)
+    assert "no other player has chips to call a raise" in lg.explain_no_raise().en
 
 
 # --- 3. Betting rounds and heads-up ---------------------------------------------------------

@@ -26,7 +26,7 @@ MAX_FIXED = "fixed"
 NO_CHIPS = "no-chips"  # the stack does not exceed the amount to call
 NO_REOPEN = "no-reopen"  # a short all-in did not reopen the betting for this player
 CAPPED = "capped"  # fixed-limit cap reached
-NO_OPPONENT = "no-opponent"  # every other player is all-in
+NO_OPPONENT = "no-opponent"  # no other player could call a raise: all-in or too short
 
 
 class Legal(NamedTuple):
@@ -131,8 +131,9 @@ class Legal(NamedTuple):
                 "no puedes subir: el all-in corto no reabre las apuestas; iguala o retírate"),
             CAPPED: Text(f"you cannot raise: the betting is capped at {self.cap} bets",
                          f"no puedes subir: las apuestas llegaron al tope de {self.cap}"),
-            NO_OPPONENT: Text("you cannot raise: every other player is all-in",
-                              "no puedes subir: todos los demás están all-in"),
+            NO_OPPONENT: Text("you cannot raise: no other player has chips to call a raise",
+                              "no puedes subir: ningún otro jugador tiene fichas para igualar"
+                              " una subida"),
         }.get(self.no_raise, Text("", ""))
 
     def summary(self) -> Text:

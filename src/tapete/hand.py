@@ -592,10 +592,13 @@ class Hand:
         if p is None or self.phase is not Phase.BETTING:
             raise HandError(Text("nobody is to act now", "ahora no le toca a nadie"))
         n = self.n
+        # a raise needs an opponent who could put in more than the current bet (seed 000:
+        # Chuck cannot raise "because Andy has no chips left to call or raise")
         opponent = False
-        folded, all_in = self.folded, self.all_in
+        folded, all_in, bets, stacks, level = (self.folded, self.all_in, self.bets,
+                                               self.stacks, self.level)
         for q in range(n):
-            if q != p and not folded[q] and not all_in[q]:
+            if q != p and not folded[q] and not all_in[q] and bets[q] + stacks[q] > level:
                 opponent = True
                 break
         self._legal = options(
