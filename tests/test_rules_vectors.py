@@ -408,3 +408,24 @@ def test_rake_percentage_capped_and_no_flop_no_drop() -> None:
         hand.call()
     assert hand.rake == 3  # 5 % of 300 is 15, capped at 3
     assert sum(hand.stacks) + hand.rake == 300
+
+
+def test_all_in_showdown_tables_every_hand() -> None:
+    # TDA Rule 16: once a player is all-in and the betting is over, all hands are turned up,
+    # even the caller's losing hand
+    deck = Deck.stacked(parse_cards("AsAh 7c2d KdQd 9h8h3c4s5s"))
+    hand = Hand(Rules(NL, 1, 2), [100, 200, 200], button=2, deck=deck, auto_showdown=True)
+    hand.raise_to(200)  # button (player 2) shoves
+    hand.call()  # player 0 all-in for 100
+    hand.call()  # player 1 calls
+    assert hand.done and set(hand.shown) == {0, 1, 2}
+
+
+def test_without_an_all_in_a_beaten_hand_may_be_mucked() -> None:
+    deck = Deck.stacked(parse_cards("AsAh 7c2d KdQd 9h8h3c4s5s"))
+    hand = Hand(Rules(NL, 1, 2), [100, 200, 200], button=2, deck=deck, auto_showdown=True)
+    hand.call()
+    hand.call()
+    while not hand.done:
+        hand.check()
+    assert hand.shown.keys() == {0} and hand.mucked == {1, 2}

@@ -807,7 +807,8 @@ class Hand:
 
     def _decide_one(self) -> None:
         """The next player in showdown order shows a hand that can still win or tie a pot it
-        is in, or mucks one that cannot; a player all-in always shows (the cards are tabled)."""
+        is in, or mucks one that cannot. Once a player is all-in and the betting is over, every
+        hand is tabled (TDA Rule 16), so nobody mucks."""
         from .evaluator import evaluate
 
         p = self.showdown_order()[0]
@@ -815,7 +816,7 @@ class Hand:
         if hole is None:
             raise HandError(Text(f"{self.names[p]}'s cards are unknown",
                                  f"las cartas de {self.names[p]} son desconocidas"))
-        show = self.all_in[p] or not self.shown or not self._can_muck(p)
+        show = any(self.all_in) or not self.shown or not self._can_muck(p)
         if not show:
             mine = [evaluate(hole + tuple(b)) for b in self.boards]
             for pot in self.pots():
