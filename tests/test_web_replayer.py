@@ -8,10 +8,6 @@ tapete.equity). Screenshots go to test-artifacts/web-replayer/.
 
 from __future__ import annotations
 
-import os
-import shutil
-import socket
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,12 +15,10 @@ from typing import Any
 
 import pytest
 
-playwright_sync = pytest.importorskip("playwright.sync_api")
-CHROMIUM = os.environ.get("TAPETE_CHROMIUM", "/usr/bin/chromium")
-if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
-    pytest.skip("no system Chromium", allow_module_level=True)
+from browser import ARTIFACTS as ALL_ARTIFACTS
+from browser import LiveServer, chromium, require_chromium
 
-import uvicorn  # noqa: E402
+playwright_sync = require_chromium()
 
 from tapete import events as ev  # noqa: E402
 from tapete.equity import equity  # noqa: E402
@@ -34,60 +28,24 @@ from tapete.history.record import HandRecord  # noqa: E402
 from tapete.history.replay import replay  # noqa: E402
 from tapete.server import Settings, create_app  # noqa: E402
 
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "web-replayer"
+ARTIFACTS = ALL_ARTIFACTS / "web-replayer"
 DATA = Path(__file__).resolve().parent / "data" / "pokerstars"
 SIDE_POTS = DATA / "hhsmithy_cash_nlhe_two_side_pots_rake.txt"
 TEN_HANDS = DATA / "hhsmithy_cash_nlhe_10_hands_rake.txt"
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Server:
-    """The practice room's app on a free port, in a thread."""
-
-    def __init__(self, tmp: Path) -> None:
-        self.app = create_app(Settings(data_dir=tmp, think_delay=0.0, coach_samples=100))
-        self.port = free_port()
-        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning")
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    def __enter__(self) -> Server:
-        self.thread.start()
-        for _ in range(200):
-            if self.server.started:
-                break
-            time.sleep(0.05)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.should_exit = True
-        self.thread.join(10)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/"
-
-
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    with Server(tmp_path_factory.mktemp("replayer")) as s:
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    app = create_app(Settings(data_dir=tmp_path_factory.mktemp("replayer"), think_delay=0.0,
+                              coach_samples=100))
+    with LiveServer(app) as s:
         yield s
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with playwright_sync.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with chromium(playwright_sync, ARTIFACTS) as b:
         yield b
-        b.close()
 
 
 def shot(page: Any, name: str) -> None:
@@ -139,7 +97,7 @@ def shown_equity(page: Any, n: int) -> list[float | None]:
     return out
 
 
-def open_upload(page: Any, server: Server, path: Path) -> None:
+def open_upload(page: Any, server: LiveServer, path: Path) -> None:
     page.goto(server.url + "replay")
     page.wait_for_selector("[data-testid=welcome]:visible")
     page.set_input_files("[data-testid=file-input]", str(path))
@@ -147,7 +105,7 @@ def open_upload(page: Any, server: Server, path: Path) -> None:
     page.wait_for_function("document.body.dataset.step === '0'")
 
 
-def test_side_pots_step_through_against_the_engine(server: Server, browser: Any) -> None:
+def test_side_pots_step_through_against_the_engine(server: LiveServer, browser: Any) -> None:
     hand = engine_hand()
     cuts = engine_cuts(hand)
     known = known_cards(hand)
@@ -251,7 +209,7 @@ def test_side_pots_step_through_against_the_engine(server: Server, browser: Any)
     page.close()
 
 
-def test_deep_link_opens_at_the_step(server: Server, browser: Any) -> None:
+def test_deep_link_opens_at_the_step(server: LiveServer, browser: Any) -> None:
     page = browser.new_page(viewport={"width": 1100, "height": 800}, locale="en-US")
     open_upload(page, server, SIDE_POTS)
     for _ in range(19):
@@ -271,7 +229,7 @@ def test_deep_link_opens_at_the_step(server: Server, browser: Any) -> None:
     other.close()
 
 
-def test_multi_hand_file_and_errors(server: Server, browser: Any) -> None:
+def test_multi_hand_file_and_errors(server: LiveServer, browser: Any) -> None:
     page = browser.new_page(viewport={"width": 1100, "height": 800}, locale="es-ES")
     open_upload(page, server, TEN_HANDS)
     # the browser's language picks Spanish
@@ -312,7 +270,7 @@ def test_multi_hand_file_and_errors(server: Server, browser: Any) -> None:
     page.close()
 
 
-def test_phone_width(server: Server, browser: Any) -> None:
+def test_phone_width(server: LiveServer, browser: Any) -> None:
     page = browser.new_page(viewport={"width": 390, "height": 844}, locale="en-US",
                             is_mobile=True, has_touch=True)
     open_upload(page, server, SIDE_POTS)
@@ -338,7 +296,7 @@ players = ['Ana', 'Bruno', 'Carla']
 """
 
 
-def test_stored_hand_by_id(server: Server, browser: Any) -> None:
+def test_stored_hand_by_id(server: LiveServer, browser: Any) -> None:
     from tapete.history import phh
     from tapete.server.game import rules_json
     from tapete.server.storage import HandRow

@@ -6,10 +6,6 @@ and are skipped when it or Playwright is missing. Screenshots go to test-artifac
 
 from __future__ import annotations
 
-import os
-import shutil
-import socket
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,55 +13,25 @@ from typing import Any
 
 import pytest
 
-playwright_sync = pytest.importorskip("playwright.sync_api")
-CHROMIUM = os.environ.get("TAPETE_CHROMIUM", "/usr/bin/chromium")
-if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
-    pytest.skip("no system Chromium", allow_module_level=True)
+from browser import ARTIFACTS as ALL_ARTIFACTS
+from browser import LiveServer, chromium, require_chromium
 
-import uvicorn  # noqa: E402
+playwright_sync = require_chromium()
 
 from tapete import events as ev  # noqa: E402
 from tapete.server import Settings, create_app  # noqa: E402
 from tapete.server.app import rebuild  # noqa: E402
 
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "web"
+ARTIFACTS = ALL_ARTIFACTS / "web"
 HANDS = 20
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Server:
+class Server(LiveServer):
     def __init__(self, tmp: Path) -> None:
         self.settings = Settings(data_dir=tmp, think_delay=0.0, runout_delay=0.15,
                                  result_pause=0.05, deck_seed=11, action_time=120,
                                  time_bank=0, coach_samples=300)
-        self.app = create_app(self.settings)
-        self.port = free_port()
-        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning")
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    def __enter__(self) -> Server:
-        self.thread.start()
-        for _ in range(200):
-            if self.server.started:
-                break
-            time.sleep(0.05)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.should_exit = True
-        self.thread.join(10)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/"
+        super().__init__(create_app(self.settings))
 
     def player(self) -> Any:
         (p,) = self.app.state.hub.players.values()
@@ -80,11 +46,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with playwright_sync.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with chromium(playwright_sync, ARTIFACTS) as b:
         yield b
-        b.close()
 
 
 def shot(page: Any, name: str) -> None:
