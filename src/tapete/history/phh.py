@@ -28,7 +28,10 @@ them in the antes, which other readers play the same way, and names them here), 
 raise rule; default: last-raise for NT, last-bet for PT, as in :class:`~tapete.rules.Rules`),
 ``_bet_cap`` (fixed-limit bets per street, ``0`` for no cap), ``_cap_heads_up`` (bool),
 ``_rake`` (fraction of each pot, e.g. ``0.05``), ``_rake_cap`` (amount per hand),
-``_no_flop_no_drop`` (bool). Unknown user fields are kept in ``record.extra``.
+``_no_flop_no_drop`` (bool), and ``_rake_fixed`` (the rake a hand history states, one amount
+per pot, main pot first, e.g. ``_rake_fixed = [0.50, 0.10]``: a PokerStars hand's rake is a fact
+of the hand, :attr:`~tapete.rules.Rules.rake_fixed`, taken exactly whatever ``_rake`` says).
+Unknown user fields are kept in ``record.extra``.
 
 The TOML reader is a small, fast one for the subset PHH files use (``key = value`` lines,
 strings, integers, decimals, booleans, arrays over several lines with comments, ``[n]`` tables
@@ -318,7 +321,7 @@ _INT = frozenset((int,))
 _STR = frozenset((str,))
 _RULES: dict[tuple[tuple[str, Any], ...], Rules] = {}
 _ROOM_FIELDS = frozenset(("_dead_blinds", "_min_raise", "_bet_cap", "_cap_heads_up", "_rake",
-                          "_rake_cap", "_no_flop_no_drop"))
+                          "_rake_cap", "_no_flop_no_drop", "_rake_fixed"))
 _AMOUNT_LISTS = ("antes", "blinds_or_straddles", "starting_stacks")
 _AMOUNTS = ("min_bet", "small_bet", "big_bet", "_rake_cap")
 
@@ -368,6 +371,14 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
             if not _is_amount(v):
                 raise PhhError(f"{key!r} must be an amount")
             places = max(places, _places(v))
+    rake_fixed_raw = fields.get("_rake_fixed")
+    if rake_fixed_raw is not None:
+        if not isinstance(rake_fixed_raw, list) or not rake_fixed_raw or \
+                not all(_is_amount(x) and x >= 0 for x in rake_fixed_raw):
+            raise PhhError("'_rake_fixed' must hold one non-negative amount per pot")
+        for x in rake_fixed_raw:
+            if type(x) is not int:
+                places = max(places, _places(x))
     cache = _ACTIONS
     parsed: list[Step] = []
     for a in actions:
@@ -476,6 +487,8 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
         kwargs["rake_bps"] = int(bps)
     if fields.get("_rake_cap") is not None:
         kwargs["rake_cap"] = unit(fields["_rake_cap"], "_rake_cap")
+    if rake_fixed_raw is not None:
+        kwargs["rake_fixed"] = tuple(units(rake_fixed_raw, "_rake_fixed"))
     rules_key = tuple(kwargs.items())
     rules = _RULES.get(rules_key)  # rules are frozen: hands of one table share them
     if rules is None:
@@ -782,6 +795,8 @@ def dumps(hand: Any, *, extra: dict[str, Any] | None = None) -> str:
             lines.append(f"_rake_cap = {amt(rules.rake_cap)}")
         if not rules.no_flop_no_drop:
             lines.append("_no_flop_no_drop = false")
+    if rules.rake_fixed is not None:
+        lines.append(f"_rake_fixed = {arr(rules.rake_fixed)}")
     if hand.done:
         lines.append(f"finishing_stacks = {arr([hand.stacks[p] for p in order])}")
     for key, value in (extra or {}).items():
