@@ -24,6 +24,7 @@ from tapete.server import replayer
 from tapete.server.replayer import (
     ReplayInputError,
     decode_link,
+    encode_hand,
     file_timeline,
     timeline,
     timeline_of_record,
@@ -32,6 +33,7 @@ from tapete.server.replayer import (
 DATA = Path(__file__).resolve().parent / "data" / "pokerstars"
 TWO_SIDE_POTS = DATA / "hhsmithy_cash_nlhe_two_side_pots_rake.txt"
 TEN_HANDS = DATA / "hhsmithy_cash_nlhe_10_hands_rake.txt"
+RUN_TWICE = "hhsmithy_cash_nlhe_cap_run_it_twice_split_rake.txt"
 OMAHA = DATA / "hhsmithy_cash_plo_run_it_twice_side_pot_rake.txt"
 
 # Ana all-in for 100, Bruno all-in for 300, Carla bets 500: main pot 300, side pot 400, 200 back
@@ -227,14 +229,20 @@ def test_legal_range_and_explanation_at_each_decision() -> None:
 def test_shared_link_round_trip() -> None:
     tl = timeline_of_record(stars(TWO_SIDE_POTS), equity=False)
     code = tl["share"]
-    # PHH has no field for a stated rake: this one travels as JSON setup + actions
-    assert code and code[0] == "j" and len(code) < 2000
+    # the stated rake travels in PHH's _rake_fixed user field
+    assert code and code[0] == "p" and len(code) < 2000
     plain = timeline_of_record(phh.loads(ABC), equity=False)["share"]
     assert plain and plain[0] == "p"
-    back = decode_link(code)
-    assert [f["pots"] for f in back["frames"]] == [f["pots"] for f in tl["frames"]]
-    assert [f["stacks"] for f in back["frames"]] == [f["stacks"] for f in tl["frames"]]
-    assert back["result"]["items"] == tl["result"]["items"]
+    # a hand PHH cannot carry whole (a board run twice) travels as JSON setup + actions
+    hand = pokerstars.play(stars(DATA / RUN_TWICE))
+    assert len(hand.boards) > 1
+    twice = encode_hand(hand)
+    assert twice and twice[0] == "j"
+    for link, t in ((code, tl), (twice, timeline(hand, equity=False))):
+        back = decode_link(link)
+        assert [f["pots"] for f in back["frames"]] == [f["pots"] for f in t["frames"]]
+        assert [f["stacks"] for f in back["frames"]] == [f["stacks"] for f in t["frames"]]
+        assert back["result"]["items"] == t["result"]["items"]
     for bad in ("", "x123", "pAAAA", "p" + code[1:-30], "j" + "A" * 40):
         with pytest.raises(ReplayInputError):
             decode_link(bad)
