@@ -133,3 +133,67 @@ def test_pokerstars_text_plugs_in_by_file_type(capsys: pytest.CaptureFixture[str
         import tapete.history.pokerstars  # noqa: F401
     except ModuleNotFoundError:
         assert "unsupported format" in str(row["error"])
+
+
+PS_SIDE_POT = Path(__file__).parent / "data" / "pokerstars" / \
+    "hhsmithy_cash_nlhe_side_pot_rake.txt"
+
+
+def _doctored(tmp_path: Path) -> Path:
+    """A copy of a PokerStars hand whose SUMMARY states a side pot 10 cents smaller than the
+    hand's own actions make (the actions, and so the replay, are unchanged)."""
+    text = PS_SIDE_POT.read_text(encoding="utf-8-sig")
+    bad = text.replace("Main pot $30.37. Side pot $7.91. | Rake $1.50",
+                       "Main pot $30.37. Side pot $7.81. | Rake $1.50")
+    assert bad != text
+    out = tmp_path / "doctored.txt"
+    out.write_text(bad, encoding="utf-8")
+    return out
+
+
+def test_pokerstars_summary_mismatch_in_json(capsys: pytest.CaptureFixture[str],
+                                             tmp_path: Path) -> None:
+    code, out = _run(capsys, "--json", str(PS_SIDE_POT))
+    assert code == 0 and _json(out)[0]["mismatches"] == []
+    code, out = _run(capsys, "--json", "--lang", "en", str(_doctored(tmp_path)))
+    assert code == 1  # the hand did not check out
+    (row,) = _json(out)
+    assert row["error"] is None
+    assert row["mismatches"] == [
+        "pots: the file says $30.37, $7.81; the replay gives $30.30, $7.98"]
+    code, out = _run(capsys, "--json", "--lang", "es", str(_doctored(tmp_path)))
+    assert code == 1
+    assert _json(out)[0]["mismatches"] == [
+        "botes: el archivo dice $30.37, $7.81; la reproducción da $30.30, $7.98"]
+
+
+def test_pokerstars_summary_mismatch_in_the_account(capsys: pytest.CaptureFixture[str],
+                                                    tmp_path: Path) -> None:
+    bad = str(_doctored(tmp_path))
+    code, out = _run(capsys, "--lang", "en", bad)
+    assert code == 1
+    assert "DOES NOT MATCH the file's summary: pots: the file says $30.37, $7.81; the replay " \
+        "gives $30.30, $7.98" in out
+    assert "1 not matching their summary" in out
+    code, out = _run(capsys, "--lang", "es", bad)
+    assert code == 1
+    assert "NO CUADRA con el resumen del archivo: botes: el archivo dice $30.37, $7.81" in out
+    assert "1 que no cuadran con su resumen" in out
+    code, out = _run(capsys, "--lang", "en", str(PS_SIDE_POT))
+    assert code == 0 and "DOES NOT MATCH" not in out
+
+
+def test_pokerstars_rake_and_collected_mismatch(capsys: pytest.CaptureFixture[str],
+                                                tmp_path: Path) -> None:
+    """The SUMMARY moves 10 cents from the main pot to the rake: the replay takes the stated
+    rake, so what the winner collects no longer matches the file; both figures are given."""
+    text = PS_SIDE_POT.read_text(encoding="utf-8-sig")
+    path = tmp_path / "rake.txt"
+    path.write_text(text.replace("Main pot $30.37. Side pot $7.91. | Rake $1.50",
+                                 "Main pot $30.27. Side pot $7.91. | Rake $1.60"),
+                    encoding="utf-8")
+    code, out = _run(capsys, "--json", "--lang", "en", str(path))
+    assert code == 1
+    assert _json(out)[0]["mismatches"] == [
+        "T_Leroy from the main pot: the file says $30.37, the replay $30.27",
+        "T_Leroy collected: the file says $38.28, the replay $38.18"]

@@ -2,7 +2,9 @@
 
 Every hand of every file (folders are recursed) is refereed by the engine. By default a
 readable account, street by street; with ``--json`` one JSON object per hand per line. The exit
-status is 0 when every hand replayed legally (partial hands included), 1 otherwise.
+status is 0 when every hand replayed legally (partial hands included) and every PokerStars
+hand's pots and rake match the file's own SUMMARY, 1 otherwise (a mismatch is reported with
+both figures: ``"mismatches"`` in the JSON, lines in the account).
 """
 
 from __future__ import annotations
@@ -45,19 +47,22 @@ def run(args: argparse.Namespace) -> int:
     lang = args.lang or default_lang()
     es = lang == "es"
     out = sys.stdout
-    total = legal = partial = 0
+    total = legal = partial = mismatched = 0
     for path in iter_paths(args.paths):
         for res in replay_file(path, decisions=bool(args.json), strict=bool(args.strict)):
             total += 1
             if res.ok:
                 legal += 1
                 partial += res.partial
+                mismatched += bool(res.mismatches)
             if args.json:
                 obj = res.to_json()
                 if es and res.error is not None:
                     obj["error"] = res.error.es
                 if es and res.note is not None:
                     obj["note"] = res.note.es
+                if es:
+                    obj["mismatches"] = [m.es for m in res.mismatches]
                 out.write(dumps_json(obj) + "\n")
             else:
                 out.write(account(res, lang) + "\n\n")
@@ -65,9 +70,13 @@ def run(args: argparse.Namespace) -> int:
     if not args.json:
         if es:
             out.write(f"{total} manos: {legal - partial} completas, {partial} parciales, "
-                      f"{errors} con error\n")
+                      f"{errors} con error"
+                      + (f", {mismatched} que no cuadran con su resumen" if mismatched else "")
+                      + "\n")
         else:
             out.write(f"{total} hands: {legal - partial} complete, {partial} partial, "
-                      f"{errors} with errors\n")
+                      f"{errors} with errors"
+                      + (f", {mismatched} not matching their summary" if mismatched else "")
+                      + "\n")
     out.flush()
-    return 0 if errors == 0 and total > 0 else 1
+    return 0 if errors == 0 and mismatched == 0 and total > 0 else 1

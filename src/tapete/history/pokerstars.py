@@ -42,10 +42,12 @@ from ..cards import CardError, format_cards, parse_cards
 from ..hand import Hand, HandError, PotResult
 from ..pots import Pot, build_pots
 from ..rules import MinRaise, Rules, RulesError, Structure
+from ..text import Text
 from .record import HandRecord, Step
 
 __all__ = ["ParseError", "ReplayError", "read_file", "read_text", "read_bytes", "play",
-           "reconcile", "write_hand", "write_hands", "format_amount", "parse_amount"]
+           "reconcile", "reconcile_text", "write_hand", "write_hands", "format_amount",
+           "parse_amount"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -776,27 +778,39 @@ def _step(hand: Hand, step: Step) -> None:
 def reconcile(record: HandRecord, hand: Hand) -> list[str]:
     """Every figure of the file's SUMMARY (and its collected/returned lines) that the replay
     does not reproduce, each with both figures; empty when the hand reconciles."""
+    return [t.en for t in reconcile_text(record, hand)]
+
+
+def reconcile_text(record: HandRecord, hand: Hand) -> list[Text]:
+    """:func:`reconcile` in English and Spanish (what ``tapete replay`` shows)."""
     r = hand.rules
 
     def c(x: int) -> str:
         return format_amount(x, r.decimals, r.currency)
 
-    out: list[str] = []
+    out: list[Text] = []
     stated_stacks = record.finishing_stacks
     total = record.extra.get("total_pot")
     if total is not None and total != sum(hand.totals):
-        out.append(f"total pot: the file says {c(total)}, the replay gives {c(sum(hand.totals))}")
+        got = c(sum(hand.totals))
+        out.append(Text(f"total pot: the file says {c(total)}, the replay gives {got}",
+                        f"bote total: el archivo dice {c(total)}, la reproducción da {got}"))
     if record.stated_rake is not None and record.stated_rake != hand.rake:
-        out.append(f"rake: the file says {c(record.stated_rake)}, the replay takes {c(hand.rake)}")
+        said, got = c(record.stated_rake), c(hand.rake)
+        out.append(Text(f"rake: the file says {said}, the replay takes {got}",
+                        f"rake: el archivo dice {said}, la reproducción se lleva {got}"))
     pots = [p.amount for p in hand.results]
     stated = record.stated_pots
     if stated is not None:
         if len(stated) > 1 and stated != pots:
-            out.append("pots: the file says " + ", ".join(c(x) for x in stated)
-                       + "; the replay gives " + ", ".join(c(x) for x in pots))
+            said, got = ", ".join(c(x) for x in stated), ", ".join(c(x) for x in pots)
+            out.append(Text(f"pots: the file says {said}; the replay gives {got}",
+                            f"botes: el archivo dice {said}; la reproducción da {got}"))
         elif len(stated) == 1 and stated[0] != sum(pots):
-            out.append(f"pot after rake: the file says {c(stated[0])}, "
-                       f"the replay gives {c(sum(pots))}")
+            said, got = c(stated[0]), c(sum(pots))
+            out.append(Text(f"pot after rake: the file says {said}, the replay gives {got}",
+                            f"bote tras el rake: el archivo dice {said}, la reproducción da "
+                            f"{got}"))
     names = hand.names
     by_pot = record.extra.get("collected_by_pot")
     if by_pot is not None and not out:
@@ -806,21 +820,32 @@ def reconcile(record: HandRecord, hand: Hand) -> list[str]:
             a, b = theirs_by_pot.get(pk, 0), mine_by_pot.get(pk, 0)
             if a != b:
                 p, k = pk
-                pot = "the pot" if len(hand.results) == 1 else (
-                    "the main pot" if k == 0 else f"side pot {k}")
-                out.append(f"{names[p]} from {pot}: the file says {c(a)}, the replay {c(b)}")
-    for key, mine, what in (("collected", hand.won, "collected"),
-                            ("returned", hand.returned, "got back (uncalled)")):
+                if len(hand.results) == 1:
+                    pot = Text("the pot", "el bote")
+                elif k == 0:
+                    pot = Text("the main pot", "el bote principal")
+                else:
+                    pot = Text(f"side pot {k}", f"el bote secundario {k}")
+                out.append(Text(f"{names[p]} from {pot.en}: the file says {c(a)}, "
+                                f"the replay {c(b)}",
+                                f"{names[p]} de {pot.es}: el archivo dice {c(a)}, "
+                                f"la reproducción {c(b)}"))
+    for key, mine, what in (("collected", hand.won, Text("collected", "cobra")),
+                            ("returned", hand.returned,
+                             Text("got back (uncalled)", "recupera (no igualado)"))):
         theirs = record.extra.get(key)
         if theirs is None:
             continue
         for p, (a, b) in enumerate(zip(theirs, mine, strict=True)):
             if a != b:
-                out.append(f"{names[p]} {what}: the file says {c(a)}, the replay {c(b)}")
+                out.append(Text(f"{names[p]} {what.en}: the file says {c(a)}, the replay {c(b)}",
+                                f"{names[p]} {what.es}: el archivo dice {c(a)}, "
+                                f"la reproducción {c(b)}"))
     if not out and stated_stacks is not None and stated_stacks != hand.stacks:
-        out.append("finishing stacks: the file implies "
-                   + ", ".join(c(x) for x in stated_stacks) + "; the replay gives "
-                   + ", ".join(c(x) for x in hand.stacks))
+        said = ", ".join(c(x) for x in stated_stacks)
+        got = ", ".join(c(x) for x in hand.stacks)
+        out.append(Text(f"finishing stacks: the file implies {said}; the replay gives {got}",
+                        f"fichas finales: el archivo implica {said}; la reproducción da {got}"))
     return out
 
 

@@ -61,6 +61,9 @@ class ReplayResult:
     rake: int = 0
     decisions: list[Decision] = field(default_factory=list)
     inferred: list[str] = field(default_factory=list)  # actions the record skipped
+    # figures of the file's own summary (PokerStars: pots, rake, collected) that the replay
+    # does not reproduce, each with both figures; the hand did not check out
+    mismatches: list[Text] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -114,6 +117,7 @@ class ReplayResult:
             "partial": self.partial,
             "note": None if self.note is None else self.note.en,
             "stated_stacks_agree": self.stated_stacks_agree,
+            "mismatches": [m.en for m in self.mismatches],
             "error": None if self.error is None else self.error.en,
         }
         return out
@@ -523,6 +527,9 @@ def account(res: ReplayResult, lang: str = "en") -> str:
         if agree is False:
             lines.append("  Nota: las fichas finales del archivo son otras" if es
                          else "  Note: the file states other finishing stacks")
+        for m in res.mismatches:
+            lines.append(("  NO CUADRA con el resumen del archivo: " if es
+                          else "  DOES NOT MATCH the file's summary: ") + m.in_lang(lang))
     return "\n".join(lines)
 
 
@@ -669,7 +676,12 @@ def _replay_items(path: str, module: Any, decisions: bool, strict: bool) -> list
         if isinstance(record, HandRecord):
             if not record.source:
                 record.source = path
-            out.append(replay(record, decisions=decisions, strict=strict))
+            res = replay(record, decisions=decisions, strict=strict)
+            check = getattr(module, "reconcile_text", None)
+            if check is not None and res.error is None and res.engine is not None \
+                    and res.engine.done:
+                res.mismatches = list(check(record, res.engine))
+            out.append(res)
         else:
             msg = str(getattr(item, "error", None) or item)
             hand = str(getattr(item, "hand", "") or getattr(item, "hand_id", "") or k + 1)
