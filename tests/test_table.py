@@ -92,12 +92,14 @@ def test_new_player_may_post_at_once() -> None:
 
 def test_missed_blinds_post_dead_or_wait() -> None:
     t = seated(4)
-    play(t)  # bb seat 2
+    play(t)  # button 0, bb seat 2
     t.sit_out(3)
-    play(t)  # bb passes seat 3 -> seat 0
+    play(t)  # the big blind passes seat 3 -> seat 0
     assert t.seats[3] is not None and t.seats[3].missed_big
     t.sit_in(3, post_dead=True)
-    t.start_hand(Deck(1))
+    play(t)  # button 2, big blind 1: seat 3 sits between them and may not post there
+    assert 3 not in t.hand_seats
+    t.start_hand(Deck(1))  # button 0, big blind 2: seat 3 comes in after the big blind
     hand = t.hand
     assert hand is not None
     p = t.player_of(3)
@@ -105,6 +107,104 @@ def test_missed_blinds_post_dead_or_wait() -> None:
     assert hand.blinds[p] == 2 and hand.dead[p] == 1  # big blind live, small blind dead
     fold_out(hand)
     t.end_hand()
+
+
+def test_a_player_who_missed_only_the_small_blind_posts_it_dead() -> None:
+    t = seated(4)
+    play(t)  # button 0, sb 1, bb 2
+    play(t)  # button 1, sb 2, bb 3
+    t.sit_out(3)  # seat 3 would be the small blind next
+    play(t)  # bb moves to 0; seat 3's small blind is missed
+    seat = t.seats[3]
+    assert seat is not None and seat.missed_small and not seat.missed_big
+    t.sit_in(3, post_dead=True)
+    for _ in range(4):
+        t.start_hand(Deck(2))
+        hand = t.hand
+        assert hand is not None
+        p = t.player_of(3)
+        if p is not None:
+            assert (hand.blinds[p], hand.dead[p]) in ((0, 1), (1, 0), (2, 0))
+            break
+        fold_out(hand)
+        t.end_hand()
+    assert p is not None
+
+
+def test_a_busted_player_who_rebuys_owes_the_blinds_passed() -> None:
+    t = seated(4)
+    play(t)  # button 0, bb 2
+    seat = t.seats[3]
+    assert seat is not None
+    seat.chips = 0  # busted
+    play(t)  # bb passes seat 3 -> seat 0
+    assert seat.missed_big
+    t.add_chips(3, 200)
+    for _ in range(4):
+        t.start_hand(Deck(3))
+        hand = t.hand
+        assert hand is not None
+        p = t.player_of(3)
+        if p is not None:
+            assert hand.blinds[p] == 2  # the big blind it owes (or its own, in turn)
+            break
+        fold_out(hand)
+        t.end_hand()
+    assert p is not None
+
+
+def test_newcomer_cannot_post_between_the_button_and_the_big_blind() -> None:
+    t = Table(RULES, 6)
+    for seat in (0, 1, 3, 5):
+        t.sit(seat, f"P{seat}", 200)
+    assert play(t) == (1, 3, 0)
+    t.leave(3)  # the big blind leaves; a newcomer takes the seat and wants to post now
+    t.sit(3, "New", 200, wait_for_big_blind=False)
+    t.sit(2, "Between", 200, wait_for_big_blind=False)
+    sb, bb, button = play(t)
+    # the big blind moves to seat 5; seats 2 and 3 lie between the button (1) and it
+    assert (bb, button) == (5, 1) and t.hand_seats == [0, 1, 5]
+    assert sb is None  # nobody in the seat that paid the big blind: a dead small blind
+    sb, bb, _ = play(t)  # big blind 0: seat 2 now sits after it and posts; seat 3 (the
+    assert bb == 0 and 2 in t.hand_seats and 3 not in t.hand_seats  # button) still waits
+
+
+def test_newcomer_during_the_first_hand_waits() -> None:
+    t = seated(3)
+    t.start_hand(Deck(1))
+    t.sit(4, "Late", 200)
+    seat = t.seats[4]
+    assert seat is not None and seat.waiting_for_big_blind
+
+
+def test_straddle_is_posted_at_a_table() -> None:
+    t = Table(Rules(small_blind=1, big_blind=2, straddle=4), 6)
+    for i in range(4):
+        t.sit(i, f"P{i}", 200)
+    hand = t.start_hand(Deck(1))
+    assert sorted(hand.blinds) == [0, 1, 2, 4]
+
+
+def test_table_maximum_holds_after_a_win() -> None:
+    t = Table(RULES, 6, max_buy_in=200)
+    t.sit(0, "A", 150)
+    t.sit(1, "B", 200)
+    hand = t.start_hand(Deck(1))
+    t.add_chips(0, 100)  # capped to 50 now, and again after the hand
+    fold_out(hand)
+    t.end_hand()
+    seat = t.seats[0]
+    stack = hand.stacks[t.hand_seats.index(0)]
+    assert seat is not None
+    assert seat.chips == stack + max(0, min(50, 200 - stack)) <= max(200, stack)
+
+
+def test_bad_buy_in_limits_are_refused() -> None:
+    with pytest.raises(HandError):
+        Table(RULES, 6, min_buy_in=500, max_buy_in=100)
+    t = seated(2)
+    with pytest.raises(HandError):
+        t.add_chips(0, True)
 
 
 def test_chips_are_added_only_between_hands_up_to_the_maximum() -> None:

@@ -54,6 +54,13 @@ class Table:
     ) -> None:
         if not 2 <= seats <= 10:
             raise HandError(Text("a table has 2 to 10 seats", "una mesa tiene de 2 a 10 asientos"))
+        for x in (min_buy_in, max_buy_in):
+            if x is not None and (not isinstance(x, int) or isinstance(x, bool) or x <= 0):
+                raise HandError(Text("buy-in limits are whole, positive numbers of chips",
+                                     "los límites de entrada son fichas enteras y positivas"))
+        if min_buy_in is not None and max_buy_in is not None and min_buy_in > max_buy_in:
+            raise HandError(Text("the smallest buy-in is larger than the largest",
+                                 "la entrada mínima es mayor que la máxima"))
         self.rules = rules
         self.seats: list[Seat | None] = [None] * seats
         self.min_buy_in = min_buy_in if min_buy_in is not None else rules.big_blind
@@ -64,6 +71,7 @@ class Table:
         self.button_seat: int | None = None
         self.small_blind_seat: int | None = None
         self.big_blind_seat: int | None = None
+        self.last_dealt: set[int] = set()  # seats dealt in the previous hand
         self.hands_played = 0
 
     # ------------------------------------------------------------------ seating
@@ -75,8 +83,8 @@ class Table:
                                  f"el asiento {seat + 1} está ocupado"))
         self._check_buy_in(chips, 0)
         s = Seat(name, chips, is_bot=is_bot, style=style)
-        # the first hands of a table, and empty tables, deal everyone in
-        if self.hands_played and self._dealt_candidates():
+        # the first hand of a table deals everyone in; later, a newcomer waits or posts
+        if (self.hands_played or self.hand is not None) and self._dealt_candidates():
             s.waiting_for_big_blind = wait_for_big_blind
             s.post_now = not wait_for_big_blind
         self.seats[seat] = s
@@ -109,7 +117,7 @@ class Table:
         """Add chips between hands, up to the table maximum; during a hand they wait for its end.
         Returns the chips that will be (or were) added."""
         s = self._seat(seat)
-        if not isinstance(amount, int) or amount <= 0:
+        if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
             raise HandError(Text("add a whole, positive number of chips",
                                  "añade un número entero y positivo de fichas"))
         have = s.chips + s.pending_chips
@@ -143,6 +151,10 @@ class Table:
         def after(seat: int, pool: list[int]) -> int:
             return min(pool, key=lambda x: (x - seat - 1) % n_seats)
 
+        def between(x: int, lo: int, hi: int) -> bool:
+            """x strictly between lo and hi, clockwise."""
+            return 0 < (x - lo) % n_seats < (hi - lo) % n_seats
+
         prev_bb = self.big_blind_seat
         if prev_bb is None:  # first hand: the button on the first player, blinds after it
             button_pos = ready[0]
@@ -150,18 +162,26 @@ class Table:
             sb_pos = button_pos if len(ready) == 2 else ready[1]
             dealt = ready
         else:
+            self._mark_missed(prev_bb)
             bb = after(prev_bb, ready)
-            dealt = [x for x in ready if x == bb or not self._waits(x)]
-            if len(dealt) < 2:  # too few without the waiting players: everyone plays
-                dealt = ready
-            self._mark_missed(prev_bb, bb)
             sb_pos = prev_bb
             button_pos = self.small_blind_seat if self.small_blind_seat is not None else prev_bb
+            # a new or returning player comes in at the big blind, or posts one, but never
+            # between the button and the big blind
+            dealt = [x for x in ready if x == bb or (
+                not self._waits(x) and not (self._owes(x) and (
+                    x == button_pos or between(x, button_pos, bb))))]
+            if len(dealt) < 2:  # too few without them: everyone plays
+                dealt = ready
         if len(dealt) == 2:  # heads-up: the button posts the small blind
             sb_pos = button_pos = next(x for x in dealt if x != bb)
-        sb = sb_pos if sb_pos in dealt and sb_pos != bb else None
-        if button_pos == bb or (button_pos == sb and len(dealt) > 2):
-            button_pos = (sb if sb is not None else bb) - 1
+            sb: int | None = sb_pos
+        else:
+            # the small blind is the seat that had the big blind: none if that player is gone
+            sb = sb_pos if sb_pos in dealt and sb_pos != bb and (
+                prev_bb is None or sb_pos in self.last_dealt) else None
+            if button_pos in (bb, sb):
+                button_pos = ((sb if sb is not None else bb) - 1) % n_seats
         self.hand_seats = dealt
         idx = {seat: i for i, seat in enumerate(dealt)}
         n = len(dealt)
@@ -171,17 +191,22 @@ class Table:
         if sb is not None:
             blinds[idx[sb]] = r.small_blind
         blinds[idx[bb]] = r.big_blind
+        if r.straddle and n > 2:
+            blinds[(idx[bb] + 1) % n] = max(r.straddle, blinds[(idx[bb] + 1) % n])
         for seat in dealt:
             st = self._seat(seat)
-            if seat != bb and seat != sb and (st.post_now or st.missed_big):
-                blinds[idx[seat]] = r.big_blind  # a live blind for a new or returning player
+            i = idx[seat]
+            if seat != bb and seat != sb and not blinds[i]:
+                if st.missed_big or (st.post_now and not st.missed_small):
+                    blinds[i] = r.big_blind  # a live big blind, to come in out of turn
                 if st.missed_small:
-                    dead[idx[seat]] = r.small_blind
+                    dead[i] = r.small_blind  # the small blind it missed, dead
             st.post_now = st.waiting_for_big_blind = False
             st.missed_big = st.missed_small = False
         # the player who acts last after the flop: on the button, or before a dead button
         button_index = min(range(n), key=lambda i: (button_pos - dealt[i]) % n_seats)
         self.button_seat, self.small_blind_seat, self.big_blind_seat = button_pos, sb_pos, bb
+        self.last_dealt = set(dealt)
         self.hand = Hand(
             r, [self._seat(x).chips for x in dealt], button=button_index, deck=deck,
             blinds=blinds, dead=dead, names=[self._seat(x).name for x in dealt],
@@ -192,18 +217,25 @@ class Table:
         s = self._seat(seat)
         return s.waiting_for_big_blind and not s.post_now
 
-    def _mark_missed(self, prev_bb: int, bb: int) -> None:
-        """Players sitting out whom the big blind passed owe it (and the small blind) when they
-        come back; one sitting out in the small blind's place owes the small blind."""
+    def _owes(self, seat: int) -> bool:
+        """New to the table's rotation, or owing blinds: must post or wait for the big blind."""
+        s = self._seat(seat)
+        return s.post_now or s.missed_big or s.missed_small or seat not in self.last_dealt
+
+    def _mark_missed(self, prev_bb: int) -> None:
+        """Players sitting out (or out of chips) whom the big blind passes owe it and the small
+        blind when they come back; one out in the small blind's place owes the small blind."""
         n_seats = len(self.seats)
+        ready = self._dealt_candidates()
+        bb = min(ready, key=lambda x: (x - prev_bb - 1) % n_seats) if ready else prev_bb
         k = (prev_bb + 1) % n_seats
         while k != bb:
             s = self.seats[k]
-            if s is not None and s.sitting_out:
+            if s is not None and (s.sitting_out or s.chips == 0):
                 s.missed_big = s.missed_small = True
             k = (k + 1) % n_seats
         s = self.seats[prev_bb]
-        if s is not None and s.sitting_out:
+        if s is not None and (s.sitting_out or s.chips == 0):
             s.missed_small = True
 
     def time_out(self) -> None:
@@ -227,7 +259,10 @@ class Table:
             raise HandError(Text("the hand is not over", "la mano no ha terminado"))
         for i, seat in enumerate(self.hand_seats):
             s = self._seat(seat)
-            s.chips = hand.stacks[i] + s.pending_chips
+            # chips asked for during the hand, capped again against the stack after it
+            room = s.pending_chips if self.max_buy_in is None else \
+                max(0, min(s.pending_chips, self.max_buy_in - hand.stacks[i]))
+            s.chips = hand.stacks[i] + room
             s.pending_chips = 0
             if s.sit_out_after_hand:
                 s.sitting_out, s.sit_out_after_hand = True, False
