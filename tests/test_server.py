@@ -4,6 +4,7 @@ the rule that a browser never receives another seat's hidden cards."""
 from __future__ import annotations
 
 import json
+import time
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -23,7 +24,8 @@ Msg = dict[str, Any]
 
 def settings(tmp: Path, **kw: Any) -> Settings:
     base: dict[str, Any] = dict(data_dir=tmp, think_delay=0, runout_delay=0.01, result_pause=0,
-                                deck_seed=7, action_time=30, time_bank=0, coach_samples=200)
+                                deck_seed=7, action_time=30, time_bank=0, coach_samples=200,
+                                idle_pace=0.01)
     base.update(kw)
     return Settings(**base)
 
@@ -361,8 +363,10 @@ def test_running_out_of_time_checks_or_folds_and_sits_you_out(tmp_path: Path) ->
         with c.websocket_connect("/ws") as ws:
             sit(ws)
             s = next_state(ws, lambda s: s["sitting_out"] and s["hand"] is not None
-                           and s["hand"]["phase"] == "done" or s["waiting"], limit=2000)
-            s = next_state(ws, lambda s: s["waiting"] and s["sitting_out"], limit=2000)
+                           and s["hand"]["phase"] == "done", limit=2000)
+            # sat out: the bots play on without you
+            s = next_state(ws, lambda s: s["sitting_out"] and s["live"]
+                           and s["hand"]["you"] is None, limit=2000)
             assert s["sat_out_reason"]["en"].startswith("You ran out of time")
             assert s["history"] and any("out of time" in x["en"] for x in s["last_result"]["log"])
             ws.send_text(json.dumps({"type": "sit_in"}))
@@ -498,3 +502,112 @@ def test_tapete_play_starts_uvicorn_and_opens_the_browser(
     assert not opened and ran["host"] == "0.0.0.0"
     assert (tmp_path / "other.db").exists()
     assert "practice table" in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------------- sitting out
+def _sit_out_now(ws: Any) -> Msg:
+    """Sit out (after the current hand, playing it passively); the state once the bots deal
+    a hand without you."""
+    ws.send_text(json.dumps({"type": "sit_out"}))
+    for _ in range(3000):
+        s = next_state(ws)
+        if my_turn(s):
+            lg = s["hand"]["legal"]
+            ws.send_text(json.dumps({"type": "act", "seq": s["seq"],
+                                     "action": "check" if lg["check"] else "fold"}))
+        if s["sitting_out"] and s["live"] and s["hand"]["you"] is None:
+            return s
+        assert not (s["sitting_out"] and s["waiting"]), "the table stopped while you sit out"
+    raise AssertionError("the bots never dealt without you")
+
+
+def test_while_you_sit_out_the_bots_play_on_and_you_come_back_at_the_big_blind(
+        tmp_path: Path) -> None:
+    pace = 0.03
+    app = create_app(settings(tmp_path, idle_pace=pace))
+    with TestClient(app) as c:
+        c.get("/")
+        with c.websocket_connect("/ws") as ws:
+            sit(ws)
+            _ = next_state(ws, my_turn)
+            s = _sit_out_now(ws)
+            game = game_of(c)
+            mine = len(game.history)
+            # the bots keep dealing to each other: several hands, at the idle pace
+            hands = {s["hand"]["hand_id"]}
+            start, states = time.monotonic(), 0
+            while len(hands) < 5:
+                s = next_state(ws)
+                states += 1
+                assert s["sitting_out"] and not s["waiting"]
+                if s["live"]:
+                    assert s["hand"]["you"] is None and s["decision"] is None
+                    hands.add(s["hand"]["hand_id"])
+            elapsed = time.monotonic() - start
+            # each hand: a pause, then at least one bot action, each at least `pace`
+            assert elapsed >= 4 * 2 * pace
+            # no flood: a handful of states per paced step (start, action, end, run-out)
+            assert states <= 4 * elapsed / pace + 10, (states, elapsed)
+            assert s["owes_blinds"]  # the big blind went past you
+            # hands you only watched are not your hands
+            assert len(game.history) == mine
+            # back: you wait for the big blind; the hands before it are dealt without you
+            ws.send_text(json.dumps({"type": "sit_in"}))
+            s = next_state(ws, lambda s: not s["sitting_out"])
+            assert s["waiting_for_big_blind"] and s["owes_blinds"]
+            for _ in range(3000):
+                s = next_state(ws)
+                if s["live"] and s["hand"]["you"] is not None:
+                    break
+            else:
+                raise AssertionError("never dealt back in")
+            assert s["bb_seat"] == 0  # dealt in at the big blind, nothing dead to post
+            assert not s["owes_blinds"] and not s["waiting_for_big_blind"]
+            # leaving while sitting out does not wait for the bots' hand
+            _sit_out_now(ws)
+            ws.send_text(json.dumps({"type": "leave"}))
+            s = next_state(ws, lambda s: s["lobby"], limit=50)
+            assert s["me"]["at_table"] == 0
+
+
+def test_coming_back_you_can_post_the_missed_blinds(tmp_path: Path) -> None:
+    app = create_app(settings(tmp_path, idle_pace=0.01))
+    with TestClient(app) as c:
+        c.get("/")
+        with c.websocket_connect("/ws") as ws:
+            sit(ws)
+            _ = next_state(ws, my_turn)
+            s = _sit_out_now(ws)
+            s = next_state(ws, lambda s: s["owes_blinds"], limit=3000)
+            ws.send_text(json.dumps({"type": "sit_in", "post": True}))
+            s = next_state(ws, lambda s: not s["sitting_out"])
+            assert not s["waiting_for_big_blind"]
+            # dealt in before the big blind comes round (the table deals a returner who
+            # posts at the first hand where they are not between the button and the blind)
+            s = next_state(ws, lambda s: s["live"] and s["hand"]["you"] is not None,
+                           limit=3000)
+            assert s["bb_seat"] != 0
+            hand_id = s["hand"]["hand_id"]
+            row = c.get(f"/api/hands/{hand_id}.json")
+            while row.status_code != 200:  # stored once the hand is over: play it out
+                s = next_state(ws)
+                if my_turn(s):
+                    lg = s["hand"]["legal"]
+                    ws.send_text(json.dumps({"type": "act", "seq": s["seq"],
+                                             "action": "check" if lg["check"] else "fold"}))
+                if s["hand"] is not None and s["hand"]["hand_id"] == hand_id \
+                        and s["hand"]["phase"] == "done":
+                    time.sleep(0.2)
+                    row = c.get(f"/api/hands/{hand_id}.json")
+            # the big blind had gone past you: you posted it (live) and the small (dead)
+            setup = row.json()["setup"]
+            you = setup["you"]
+            assert setup["seats"][you] == 0
+            assert setup["blinds"][you] == s["rules"]["big_blind"]
+            assert setup["dead"][you] == s["rules"]["small_blind"]
+
+
+def test_sit_in_post_must_be_a_bool() -> None:
+    assert parse('{"type": "sit_in", "post": true}')["post"] is True
+    with pytest.raises(Exception, match="wrong type"):
+        parse('{"type": "sit_in", "post": "yes"}')

@@ -29,6 +29,10 @@ class Settings:
     ``think_delay`` is the bots' thinking pause in seconds (tests set 0), ``runout_delay``
     the pause between streets of an all-in run-out, ``action_time`` the seconds a player has
     for each decision and ``time_bank`` the extra seconds spent once that runs out.
+    ``idle_pace`` is the least time each bot action and the pause between hands take while
+    the person is not dealt in (sitting out, or waiting for the big blind): the bots keep
+    playing, as a real room keeps dealing, at a pace the page can follow (a few states a
+    second at most, whatever ``think_delay`` says).
     ``deck_seed`` makes the shuffles reproducible (tests only; real play uses the OS's
     secure randomness).
     """
@@ -40,6 +44,7 @@ class Settings:
     result_pause: float = 3.0
     action_time: float = 20.0
     time_bank: float = 30.0
+    idle_pace: float = 0.6
     deck_seed: int | None = None
     starting_bankroll: int = 10_000
     secret_key: str | None = None

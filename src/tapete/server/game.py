@@ -4,6 +4,11 @@ The server is the only referee. The browser gets its own seat's view (``Hand.vie
 the hand; every action it sends goes through the engine, and each decision carries a sequence
 number so an action meant for an earlier decision is refused as stale.
 
+While the person sits out (or waits for the big blind) the five bots keep playing, as a real
+room keeps dealing to the others, at ``Settings.idle_pace``; the person misses the blinds that
+pass and comes back at the big blind or posts them (:meth:`Table.sit_in`'s ``post_dead``).
+With no tab open, a table whose person sits out stops dealing until one is.
+
 The loop deals a hand, asks the player to act (with an action timer and a time bank) or asks
 a bot (in a worker thread, after a configurable thinking pause), and shows an all-in run-out
 street by street: the engine deals the rest of the board at once, and the table replays those
@@ -179,9 +184,12 @@ class Game:
                 await self._play_hand()
                 if self.closed or self.leaving:
                     continue
+                pause = self.settings.result_pause
+                if self._idle():  # the bots play on: at a pace the page can follow
+                    pause = max(pause, self.settings.idle_pace)
                 self._skip_pause.clear()
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._skip_pause.wait(), self.settings.result_pause)
+                    await asyncio.wait_for(self._skip_pause.wait(), pause)
         except asyncio.CancelledError:
             raise
         except Exception:  # a bug: tell the player, keep the chips safe
@@ -191,9 +199,27 @@ class Game:
             self._close()
 
     def _can_deal(self) -> bool:
+        """Deal while the person plays, and while they sit out with a tab open (the bots play
+        on); a person with no chips who has not sat out is waited for (add chips)."""
         s = self.table.seats[HUMAN_SEAT]
-        return (s is not None and not s.sitting_out and s.chips > 0
-                and self.table.ready_count() >= 2)
+        if s is None or self.table.ready_count() < 2:
+            return False
+        if s.sitting_out:
+            return bool(self.outboxes)
+        return s.chips > 0
+
+    def _idle(self) -> bool:
+        """The person is not dealt in the next (or current) hand: the bots play alone."""
+        s = self.table.seats[HUMAN_SEAT]
+        if s is None:
+            return True
+        if self.hand is not None:
+            return self.human_index is None
+        return s.sitting_out or s.sit_out_after_hand or s.waiting_for_big_blind
+
+    def wake(self) -> None:
+        """A tab opened (or something changed): a table that waits looks again."""
+        self._wake.set()
 
     def _between_hands(self) -> None:
         if self.leaving:
@@ -289,8 +315,11 @@ class Game:
         bot = self.bots[seat]
         legal = hand.legal()
         work = asyncio.to_thread(botmod.decide, bot, hand, actor)
-        if self.settings.think_delay > 0:
-            move, _ = await asyncio.gather(work, asyncio.sleep(self.settings.think_delay))
+        delay = self.settings.think_delay
+        if self.human_index is None:  # the person is not in this hand: a watchable pace
+            delay = max(delay, self.settings.idle_pace)
+        if delay > 0:
+            move, _ = await asyncio.gather(work, asyncio.sleep(delay))
         else:
             move = await work
         if self.closed or hand.done or hand.actor != actor:
@@ -350,13 +379,16 @@ class Game:
         self.table.sit_out(HUMAN_SEAT)
         self.broadcast()
 
-    def sit_in(self) -> None:
+    def sit_in(self, post: bool = False) -> None:
+        """Come back. Blinds missed while sitting out are owed: by default the person waits
+        for the big blind; ``post`` posts them (a live big blind and a dead small blind) and
+        is dealt in at the next hand."""
         s = self.table.seats[HUMAN_SEAT]
         if s is None:
             raise Refused("no_seat", Text("You are not seated.", "No estás sentado."))
         if s.chips + s.pending_chips <= 0:
             raise Refused("no_chips", Text("Add chips first.", "Añade fichas primero."))
-        self.table.sit_in(HUMAN_SEAT)
+        self.table.sit_in(HUMAN_SEAT, post_dead=post)
         self.sat_out_reason = None
         self._wake.set()
         self.broadcast()
@@ -376,7 +408,9 @@ class Game:
 
     def leave(self) -> None:
         self.leaving = True
-        if self.hand is not None:  # the hand is played out (and settled) first
+        if self.hand is not None and self.human_index is None:
+            self._close()  # not in this hand (sitting out): the bots' hand is not waited for
+        elif self.hand is not None:  # the hand is played out (and settled) first
             d = self.decision
             if d is not None:  # answer the pending decision: check if free, else fold
                 hand = self.hand
@@ -482,6 +516,11 @@ class Game:
             "log": [t.to_json() for t in story.log_lines(hand)],
         }
         self.last_result = result
+        self.last_view = hand.view(hi)
+        if hi is None:  # a hand the person watched (sitting out): not one of their hands
+            self.hand = None
+            self.broadcast()
+            return
         played_at = time.time()
         summary: dict[str, Any] = {
             "hand_id": hand.hand_id, "number": self.hand_no, "net": net,
@@ -501,7 +540,6 @@ class Game:
                    "seats": list(hand.seats), "hand_id": hand.hand_id, "you": hi},
             events=[ev.to_json(e) for e in hand.events], net=net, summary=summary)
         self._persist(row)
-        self.last_view = hand.view(hi)
         self.hand = None
         self.broadcast()
 
@@ -575,6 +613,9 @@ class Game:
             "last_result": self._result_for_page(),
             "history": self.history[:50],
             "sitting_out": bool(me and (me.sitting_out or me.sit_out_after_hand)),
+            # blinds missed while sitting out: come back at the big blind, or post them
+            "owes_blinds": bool(me and (me.missed_big or me.missed_small)),
+            "waiting_for_big_blind": bool(me and me.waiting_for_big_blind and not me.post_now),
             "sat_out_reason": self.sat_out_reason.to_json() if self.sat_out_reason else None,
             "waiting": hand is None and not self._can_deal(),
             "leaving": self.leaving,

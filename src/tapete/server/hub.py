@@ -12,7 +12,9 @@ sit         structure ("nl"|"pl"|"fl"), blinds (index), name?, buy_in?   in the 
 act         seq (int), action (fold|check|call|bet|raise), amount?  your turn
 pre         value (null | "check_fold" | "call_any")                not your turn
 add_chips   amount                                                  seated
-sit_out, sit_in, leave, next                                        seated
+sit_in      post? (bool: post the missed blinds now; default: wait    seated
+            for the big blind)
+sit_out, leave, next                                                seated
 coach       on (bool)                                               seated
 reset                                                               in the lobby
 ping                                                                any time
@@ -51,7 +53,8 @@ SCHEMA: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "act": {"seq": ((int,), True), "action": ((str,), True), "amount": ((int,), False)},
     "pre": {"value": ((str, type(None)), True)},
     "add_chips": {"amount": ((int,), True)},
-    "sit_out": {}, "sit_in": {}, "leave": {}, "next": {}, "reset": {}, "ping": {},
+    "sit_out": {}, "sit_in": {"post": ((bool,), False)}, "leave": {}, "next": {}, "reset": {},
+    "ping": {},
     "coach": {"on": ((bool,), True)},
 }
 ACTIONS = ("fold", "check", "call", "bet", "raise")
@@ -159,6 +162,7 @@ class Player:
         self.outboxes.add(box)
         if self.game is not None:
             self.game.outboxes.add(box)
+            self.game.wake()
         self.send_state()
 
     def detach(self, box: Outbox) -> None:
@@ -233,7 +237,7 @@ class Player:
             self._need_game().sit_out()
             return
         elif kind == "sit_in":
-            self._need_game().sit_in()
+            self._need_game().sit_in(bool(msg.get("post", False)))
             return
         elif kind == "leave":
             self._need_game().leave()

@@ -89,6 +89,10 @@ const WORDS = {
   returned: ["returned", "devuelto"],
   menu: ["Menu", "Menú"],
   waitingBB: ["Waiting for the big blind…", "Esperando la ciega grande…"],
+  postNow: ["Post the blinds and play now", "Poner las ciegas y jugar ya"],
+  owesBlinds: ["You missed the blinds: come back at the big blind, or post them and play now.",
+    "Te has perdido las ciegas: vuelve en la ciega grande o ponlas y juega ya."],
+  botsPlayOn: ["The others play on while you sit out.", "Los demás siguen jugando mientras estás fuera."],
 };
 
 let current = "en";

@@ -361,11 +361,14 @@ function renderActions(s, h, _bySeat) {
   const away = (s.sitting_out && !inHand) || busted;
   $("away").hidden = !away;
   $("btn-back").hidden = !s.sitting_out;
+  $("btn-post").hidden = !(s.sitting_out && s.owes_blinds);
   $("btn-add").hidden = !busted;
-  $("away-text").textContent = busted ? t("busted") : (tx(s.sat_out_reason) || t("sittingOut"));
+  const awayWhy = tx(s.sat_out_reason) || t("sittingOut");
+  $("away-text").textContent = busted ? t("busted")
+    : `${awayWhy} ${s.owes_blinds ? t("owesBlinds") : t("botsPlayOn")}`;
   $("sit-out").checked = !!s.sitting_out;
   $("btn-next").hidden = !(h && h.phase === "done");
-  const waitingBB = s.live && !inHand && !s.sitting_out && meSeat && meSeat.chips > 0;
+  const waitingBB = !inHand && !s.sitting_out && meSeat && meSeat.chips > 0 && (s.live || s.waiting_for_big_blind);
   $("status").textContent = tx(s.notice) || (lg ? tx(s.decision.summary) : (waitingBB ? t("waitingBB") : ""));
 }
 
@@ -552,6 +555,7 @@ function wire() {
   $("pre-check-fold").onchange = (e) => send({ type: "pre", value: e.target.checked ? "check_fold" : null });
   $("pre-call-any").onchange = (e) => send({ type: "pre", value: e.target.checked ? "call_any" : null });
   $("btn-back").onclick = () => send({ type: "sit_in" });
+  $("btn-post").onclick = () => send({ type: "sit_in", post: true });
   const addChips = () => {
     const bb = state.rules.big_blind;
     const mine = state.seats[0] ? state.seats[0].chips : 0;
