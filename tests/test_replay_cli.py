@@ -197,3 +197,17 @@ def test_pokerstars_rake_and_collected_mismatch(capsys: pytest.CaptureFixture[st
     assert _json(out)[0]["mismatches"] == [
         "T_Leroy from the main pot: the file says $30.37, the replay $30.27",
         "T_Leroy collected: the file says $38.28, the replay $38.18"]
+
+
+def test_unreadable_hands_are_introduced_in_spanish(capsys: pytest.CaptureFixture[str],
+                                                    tmp_path: Path) -> None:
+    bad = tmp_path / "bad.phh"
+    bad.write_text("variant = 'NT'\nantes = [0, 0]\n", encoding="utf-8")
+    code, out = _run(capsys, "--json", "--lang", "es", str(bad))
+    assert code == 1
+    assert str(_json(out)[0]["error"]).startswith("no se puede leer la mano: ")
+    code, out = _run(capsys, "--lang", "es", str(bad))
+    assert "ERROR: no se puede leer la mano: " in out
+    omaha = Path(__file__).parent / "data" / "pokerstars" / "hhsmithy_cash_plo8_uncalled_bet.txt"
+    code, out = _run(capsys, "--json", "--lang", "es", str(omaha))
+    assert str(_json(out)[0]["error"]).startswith("aún no se admite: ")

@@ -611,3 +611,32 @@ def test_sit_in_post_must_be_a_bool() -> None:
     assert parse('{"type": "sit_in", "post": true}')["post"] is True
     with pytest.raises(Exception, match="wrong type"):
         parse('{"type": "sit_in", "post": "yes"}')
+
+
+def test_default_name_and_clashes_in_the_players_language(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws:
+        next_state(ws, lambda s: s["lobby"])
+        ws.send_text(json.dumps({"type": "sit", "structure": "nl", "blinds": 0, "lang": "es"}))
+        s = next_state(ws, lambda s: not s["lobby"])
+        assert s["seats"][0]["name"] == "Héroe"
+        ws.send_text(json.dumps({"type": "leave"}))
+        next_state(ws, lambda s: s["lobby"], limit=2000)
+        ws.send_text(json.dumps({"type": "sit", "structure": "nl", "blinds": 0,
+                                 "name": "Ana", "lang": "es"}))
+        s = next_state(ws, lambda s: not s["lobby"])
+        assert s["seats"][0]["name"] == "Ana (tú)"
+        ws.send_text(json.dumps({"type": "leave"}))
+        next_state(ws, lambda s: s["lobby"], limit=2000)
+        ws.send_text(json.dumps({"type": "sit", "structure": "nl", "blinds": 0}))
+        s = next_state(ws, lambda s: not s["lobby"])
+        assert s["seats"][0]["name"] == "Hero"
+    with pytest.raises(Exception, match="en or es"):
+        parse('{"type": "sit", "structure": "nl", "blinds": 0, "lang": "fr"}')
+
+
+def test_http_errors_in_both_languages(client: TestClient) -> None:
+    r = client.get("/api/hands/nope.json")
+    assert r.status_code == 404 and r.json()["error"] == {"en": "no such hand",
+                                                          "es": "no existe esa mano"}
+    r = client.get("/api/hands/nope.phh")
+    assert r.status_code == 404 and "no existe esa mano" in r.text

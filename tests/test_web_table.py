@@ -154,6 +154,11 @@ def test_play_twenty_hands_by_clicking(server: Server, browser: Any) -> None:
             page.click("[data-testid=lang-toggle]")
             assert page.inner_text("[data-testid=btn-fold]") == "Retirarse"
             assert page.inner_text("[data-testid=lang-toggle]") == "English"
+            # cards are named in the page's language for screen readers
+            labels = page.eval_on_selector_all("[data-testid=seat-0] .card",
+                                               "els => els.map(e => e.getAttribute('aria-label'))")
+            assert labels and all(" de " in x for x in labels), labels
+            assert page.evaluate("document.title") == "tapete · Mesa de práctica"
             shot(page, "03-spanish")
             page.click("[data-testid=lang-toggle]")
             assert page.inner_text("[data-testid=btn-fold]") == "Fold"

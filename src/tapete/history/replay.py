@@ -640,7 +640,7 @@ def replay_file(path: str, *, decisions: bool = True, strict: bool = False) -> l
         for h in phh.read_file(path):
             if h.record is None:
                 msg = h.error or "unreadable hand"
-                out.append(failed(path, h.hand, Text(msg, msg)))
+                out.append(failed(path, h.hand, _unreadable(msg)))
             else:
                 out.append(replay(h.record, decisions=decisions, strict=strict))
         return out
@@ -654,6 +654,14 @@ def replay_file(path: str, *, decisions: bool = True, strict: bool = False) -> l
                                                         " this version"))]
         return _replay_items(path, module, decisions, strict)
     return [failed(path, "", _unsupported(path, "tapete reads .phh, .phhs and .txt"))]
+
+
+def _unreadable(msg: str, unsupported: bool = False) -> Text:
+    """A reader's message (its details are in English: the file's own words and figures),
+    introduced in Spanish for a Spanish reader."""
+    if unsupported:
+        return Text(msg, f"aún no se admite: {msg}")
+    return Text(msg, f"no se puede leer la mano: {msg}")
 
 
 def _unsupported(path: str, why: str) -> Text:
@@ -685,7 +693,8 @@ def _replay_items(path: str, module: Any, decisions: bool, strict: bool) -> list
         else:
             msg = str(getattr(item, "error", None) or item)
             hand = str(getattr(item, "hand", "") or getattr(item, "hand_id", "") or k + 1)
-            out.append(failed(path, hand, Text(msg, msg)))
+            out.append(failed(path, hand, _unreadable(msg, bool(getattr(item, "unsupported",
+                                                                          False)))))
     if not out:
         out.append(failed(path, "", Text("no hand in this file", "no hay manos en este archivo")))
     return out

@@ -86,13 +86,14 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def hand_phh(request: Request) -> Response:
         row = _row(request)
         if row is None:
-            return PlainTextResponse("no such hand\n", status_code=404)
+            return PlainTextResponse("no such hand / no existe esa mano\n", status_code=404)
         from ..history import phh
 
         try:
             text = phh.dumps(rebuild(row))
         except Exception as exc:  # a hand PHH cannot express (a dead blind)
-            return PlainTextResponse(f"this hand cannot be written as PHH: {exc}\n",
+            return PlainTextResponse(f"this hand cannot be written as PHH: {exc}\n"
+                                     f"esta mano no se puede escribir en PHH: {exc}\n",
                                      status_code=422)
         return PlainTextResponse(text, headers={
             "Content-Disposition": f'attachment; filename="tapete-{row.hand_id}.phh"'})
@@ -100,7 +101,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def hand_json(request: Request) -> Response:
         row = _row(request)
         if row is None:
-            return JSONResponse({"error": "no such hand"}, status_code=404)
+            return JSONResponse({"error": {"en": "no such hand", "es": "no existe esa mano"}},
+                                status_code=404)
         hand = rebuild(row)
         return JSONResponse({"hand_id": row.hand_id, "rules": row.rules,
                              "setup": row.setup, "summary": row.summary,

@@ -8,7 +8,8 @@ action out of turn or for an earlier decision, a seat that is not yours) is answ
 =========== ======================================================= =========================
 type        fields                                                  when
 =========== ======================================================= =========================
-sit         structure ("nl"|"pl"|"fl"), blinds (index), name?, buy_in?   in the lobby
+sit         structure ("nl"|"pl"|"fl"), blinds (index), name?, buy_in?,  in the lobby
+            lang? ("en"|"es": the default name's language)
 act         seq (int), action (fold|check|call|bet|raise), amount?  your turn
 pre         value (null | "check_fold" | "call_any")                not your turn
 add_chips   amount                                                  seated
@@ -49,7 +50,7 @@ log = logging.getLogger("tapete.server")
 # type -> {field: (types, required)}
 SCHEMA: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "sit": {"structure": ((str,), True), "blinds": ((int,), True), "name": ((str,), False),
-            "buy_in": ((int,), False)},
+            "buy_in": ((int,), False), "lang": ((str,), False)},
     "act": {"seq": ((int,), True), "action": ((str,), True), "amount": ((int,), False)},
     "pre": {"value": ((str, type(None)), True)},
     "add_chips": {"amount": ((int,), True)},
@@ -58,6 +59,8 @@ SCHEMA: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "coach": {"on": ((bool,), True)},
 }
 ACTIONS = ("fold", "check", "call", "bet", "raise")
+DEFAULT_NAME = Text("Hero", "Héroe")  # a player who gives no name
+YOU = Text(" (you)", " (tú)")  # after a name that is also a bot's
 NAME_RE = re.compile(r"[^\w .'-]", re.UNICODE)
 
 
@@ -102,6 +105,8 @@ def parse(raw: str) -> dict[str, Any]:
     if kind == "act" and msg["action"] not in ACTIONS:
         raise malformed(f"Unknown action {msg['action']!r}: fold, check, call, bet or raise.",
                         f"Acción desconocida {msg['action']!r}: fold, check, call, bet o raise.")
+    if kind == "sit" and msg.get("lang", "en") not in ("en", "es"):
+        raise malformed("The language is en or es.", "El idioma es en o es.")
     if kind == "pre" and msg["value"] not in (None, "check_fold", "call_any"):
         raise malformed("Pre-actions are check_fold and call_any.",
                         "Las preacciones son check_fold y call_any.")
@@ -267,9 +272,11 @@ class Player:
                 " or reset your bankroll to 10,000.",
                 f"Estas ciegas necesitan al menos {MIN_BUY_IN_BB * bb:,} fichas: elige ciegas"
                 " menores o reinicia tu saldo a 10.000.".replace(",", ".")))
-        name = NAME_RE.sub("", msg.get("name") or "").strip()[:16] or "Hero"
+        es = msg.get("lang") == "es"
+        name = NAME_RE.sub("", msg.get("name") or "").strip()[:16] or DEFAULT_NAME.in_lang(
+            "es" if es else "en")
         if name.lower() in {n.lower() for n, _ in _opponents()}:
-            name += " (you)"
+            name += YOU.in_lang("es" if es else "en")
         hub = self.hub
         game = Game(hub.settings, hub.storage, self.id, name, structure, blinds, buy_in,
                     on_money=self._money_back, on_close=self._closed)

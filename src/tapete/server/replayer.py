@@ -570,11 +570,11 @@ def parse_text(text: str, name: str = "") -> list[Parsed]:
                 out.append((item.hand_id, item, None))
             else:
                 msg = item.message
+                es = f"aún no se admite: {msg}" if item.unsupported \
+                    else f"no se puede leer la mano: {msg}"
                 if item.line:
                     msg = f"line {item.line}: {msg}"
-                es = msg
-                if item.unsupported:
-                    es = f"aún no se admite: {msg}"
+                    es = f"línea {item.line}: {es}"
                 out.append((item.hand_id, None, Text(msg, es)))
             if len(out) >= MAX_LISTED:
                 break

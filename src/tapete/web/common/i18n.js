@@ -1,7 +1,7 @@
 // Words on the page in English and Spanish. Server messages travel as {en, es} and are picked
 // here too, so switching language re-renders everything without asking the server.
 
-const WORDS = {
+export const WORDS = {
   title: ["Practice table", "Mesa de práctica"],
   bankroll: ["Bankroll", "Saldo"],
   atTable: ["at the table", "en la mesa"],
@@ -80,7 +80,7 @@ const WORDS = {
   tag: ["tight-aggressive", "tight-agresivo"],
   lag: ["loose-aggressive", "loose-agresivo"],
   nit: ["tight-passive", "tight-pasivo"],
-  station: ["calling station", "calling station"],
+  station: ["calling station", "pagador compulsivo"],
   maniac: ["maniac", "maníaco"],
   caller: ["caller", "igualador"],
   you: ["you", "tú"],
@@ -92,6 +92,28 @@ const WORDS = {
   postNow: ["Post the blinds and play now", "Poner las ciegas y jugar ya"],
   owesBlinds: ["You missed the blinds: come back at the big blind, or post them and play now.",
     "Te has perdido las ciegas: vuelve en la ciega grande o ponlas y juega ya."],
+  defaultName: ["Hero", "Héroe"],
+  cardFaceDown: ["card face down", "carta boca abajo"],
+  cardOf: ["of", "de"],
+  rank2: ["Two", "Dos"],
+  rank3: ["Three", "Tres"],
+  rank4: ["Four", "Cuatro"],
+  rank5: ["Five", "Cinco"],
+  rank6: ["Six", "Seis"],
+  rank7: ["Seven", "Siete"],
+  rank8: ["Eight", "Ocho"],
+  rank9: ["Nine", "Nueve"],
+  rankT: ["Ten", "Diez"],
+  rankJ: ["Jack", "Jota"],
+  rankQ: ["Queen", "Reina"],
+  rankK: ["King", "Rey"],
+  rankA: ["Ace", "As"],
+  suitc: ["clubs", "tréboles"],
+  suitd: ["diamonds", "diamantes"],
+  suith: ["hearts", "corazones"],
+  suits: ["spades", "picas"],
+  pageTitle: ["tapete · Practice table", "tapete · Mesa de práctica"],
+  boundsInfo: ["Why these amounts?", "¿Por qué estas cantidades?"],
   botsPlayOn: ["The others play on while you sit out.", "Los demás siguen jugando mientras estás fuera."],
 };
 
@@ -141,4 +163,5 @@ export function translate(root = document) {
   for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
   for (const el of root.querySelectorAll("[data-i18n-title]")) el.title = t(el.dataset.i18nTitle);
   for (const el of root.querySelectorAll("[data-i18n-placeholder]")) el.placeholder = t(el.dataset.i18nPlaceholder);
+  for (const el of root.querySelectorAll("[data-i18n-aria]")) el.setAttribute("aria-label", t(el.dataset.i18nAria));
 }

@@ -6,8 +6,17 @@ import { cardEl, setCards } from "../common/cards.js";
 
 const $ = (id) => document.getElementById(id);
 
-const W = {
+export const W = {
   title: ["Hand replayer", "Reproductor de manos"],
+  pageTitle: ["tapete · Hand replayer", "tapete · Reproductor de manos"],
+  first: ["First action (Home)", "Primera acción (Inicio)"],
+  prev: ["One action back (←)", "Una acción atrás (←)"],
+  play: ["Play / pause (space)", "Reproducir / pausa (espacio)"],
+  next: ["One action forward (→)", "Una acción adelante (→)"],
+  last: ["Last action (End)", "Última acción (Fin)"],
+  speed: ["Speed", "Velocidad"],
+  dealer: ["Dealer button", "Botón"],
+  scrub: ["Action", "Acción"],
   open: ["Open file…", "Abrir archivo…"],
   fourColor: ["4-colour deck", "Baraja de 4 colores"],
   lang: ["Español", "English"],
@@ -92,6 +101,8 @@ function potName(i, count) {
 function translate() {
   document.documentElement.lang = lang();
   for (const el of document.querySelectorAll("[data-w]")) el.textContent = w(el.dataset.w);
+  for (const el of document.querySelectorAll("[data-w-title]")) el.title = w(el.dataset.wTitle);
+  for (const el of document.querySelectorAll("[data-w-aria]")) el.setAttribute("aria-label", w(el.dataset.wAria));
   $("lang").textContent = w("lang");
   const names = W.streets[lang() === "es" ? 1 : 0];
   for (const b of document.querySelectorAll("[data-street]")) b.textContent = names[+b.dataset.street];
@@ -240,6 +251,7 @@ function buildSeats() {
   const m = document.createElement("div");
   m.className = "marker dealer";
   m.textContent = "D";
+  m.title = w("dealer");
   m.style.setProperty("--cx", Math.cos(a).toFixed(4));
   m.style.setProperty("--cy", Math.sin(a).toFixed(4));
   seats.append(m);
@@ -292,7 +304,7 @@ function render() {
   // boards
   const boards = $("boards");
   boards.classList.toggle("multi", f.boards.length > 1);
-  const key = JSON.stringify(f.boards);
+  const key = JSON.stringify(f.boards) + lang();
   if (boards.dataset.cards !== key) {
     boards.dataset.cards = key;
     boards.replaceChildren(...f.boards.map((b) => {

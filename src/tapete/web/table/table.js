@@ -199,7 +199,7 @@ function renderRoom(s) {
   // board and pots
   const board = h ? h.boards[0] : [];
   const boardEl = $("board");
-  const key = JSON.stringify(board);
+  const key = JSON.stringify(board) + lang();
   if (boardEl.dataset.cards !== key) {
     boardEl.dataset.cards = key;
     const els = board.map((c) => cardEl(c));
@@ -529,7 +529,8 @@ function wire() {
     const structure = document.querySelector("input[name=structure]:checked").value;
     const msg = { type: "sit", structure, blinds: Number($("blinds").value || 0) };
     const name = $("name").value.trim();
-    if (name) msg.name = name;
+    msg.name = name || t("defaultName");
+    msg.lang = lang();
     localStorage.setItem("tapete.name", name);
     send(msg);
   };
