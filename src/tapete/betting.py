@@ -163,7 +163,6 @@ class Legal(NamedTuple):
 
 def options(
     rules: Rules,
-    *,
     player: int,
     street: int,
     level: int,
@@ -178,7 +177,7 @@ def options(
     may_raise: bool,
     opponent_can_act: bool,
 ) -> Legal:
-    """Legal options for one player.
+    """Legal options for one player (the engine passes the arguments by position).
 
     ``level`` is the street total to call (a short all-in blind does not lower it);
     ``full_level`` the total reached by the last full bet or raise; ``increment`` the largest
@@ -244,24 +243,9 @@ def options(
         else:
             min_to = target
             max_to = limit if limit > target else target
+    # positional, in field order: a named tuple is built for every decision
     return Legal(
-        player=player,
-        fold=to_call > 0,
-        check=to_call == 0,
-        call=call,
-        call_to=bet + call,
-        call_all_in=call_all_in,
-        min_to=min_to,
-        max_to=max_to,
-        min_kind=min_kind,
-        max_kind=max_kind,
-        no_raise=no_raise,
-        level=level,
-        increment=increment,
-        pot_after_call=pot_after_call,
-        stack=stack,
-        bet=bet,
-        cap=cap or 0,
-        decimals=rules.decimals,
-        currency=rules.currency,
+        player, to_call > 0, to_call == 0, call, bet + call, call_all_in, min_to, max_to,
+        min_kind, max_kind, no_raise, level, increment, pot_after_call, stack, bet, cap or 0,
+        rules.decimals, rules.currency,
     )

@@ -12,9 +12,10 @@ blind); a table or a hand history may give each player's blinds explicitly.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any
 
 from . import events as ev
@@ -31,6 +32,11 @@ class Phase(StrEnum):
     BETTING = "betting"  # a player is to act
     SHOWDOWN = "showdown"  # betting is over; hands are shown or mucked
     DONE = "done"
+
+
+# the phases as plain names: reading an enum member through its class costs a lookup, and the
+# engine tests the phase at every step
+_DEAL, _BETTING, _SHOWDOWN, _DONE = Phase.DEAL, Phase.BETTING, Phase.SHOWDOWN, Phase.DONE
 
 
 class HandError(ValueError):
@@ -67,7 +73,9 @@ class PotResult:
 _STREET_NAMES = (("preflop", "preflop"), ("flop", "flop"), ("turn", "turn"), ("river", "river"))
 
 
-def _big_blind_player(blinds: Sequence[int], button: int, small_equals_big: bool = False) -> int:
+@lru_cache(maxsize=512)  # pure; called for every hand with the same few blind layouts
+def _big_blind_player(blinds: tuple[int, ...], button: int,
+                      small_equals_big: bool = False) -> int:
     """The player whose live blind the others face: the largest; among equal ones (a big
     blind and a returning player's blind), the first after the button — unless the small
     blind is as large as the big blind (1/1 blinds): then the first after the button is the
@@ -82,6 +90,14 @@ def _big_blind_player(blinds: Sequence[int], button: int, small_equals_big: bool
 
 def street_name(street: int, lang: str = "en") -> str:
     return _STREET_NAMES[street][1 if lang == "es" else 0]
+
+
+@lru_cache(maxsize=32)
+def _default_names(n: int) -> tuple[str, ...]:
+    return tuple(f"p{i + 1}" for i in range(n))
+
+
+_SEATS = [tuple(range(n)) for n in range(24)]
 
 
 class Hand:
@@ -107,15 +123,16 @@ class Hand:
         if not 2 <= n <= 23:
             raise HandError(Text(f"a hand needs 2 to 23 players, not {n}",
                                  f"una mano necesita de 2 a 23 jugadores, no {n}"))
-        if any(not isinstance(s, int) or s <= 0 for s in stacks):
-            raise HandError(Text("every player needs a whole, positive number of chips",
+        for s in stacks:
+            if not isinstance(s, int) or s <= 0:
+                raise HandError(Text("every player needs a whole, positive number of chips",
                                  "cada jugador necesita un número entero y positivo de fichas"))
         self.rules = rules
         self.n = n
         self.starting_stacks = tuple(stacks)
         self.button = (n - 1 if button is None else button) % n
-        self.names = tuple(names) if names is not None else tuple(f"p{i + 1}" for i in range(n))
-        self.seats = tuple(seats) if seats is not None else tuple(range(n))
+        self.names = tuple(names) if names is not None else _default_names(n)
+        self.seats = tuple(seats) if seats is not None else _SEATS[n]
         self.hand_id = hand_id
         self.auto_showdown = auto_showdown
         if isinstance(deck, Deck):
@@ -136,7 +153,7 @@ class Hand:
         self.dealt = [False] * n
         self.boards: list[list[Card]] = [[]]
         self.street = 0
-        self.phase = Phase.DEAL
+        self.phase = _DEAL
         self.actor: int | None = None
         self.acted = [False] * n
         self.reopen_at = [0] * n
@@ -162,6 +179,16 @@ class Hand:
         self._fixed = rules.structure is Structure.FIXED_LIMIT
         self._last_bet = rules.min_raise_rule is MinRaise.LAST_BET
         self._legal: Legal | None = None
+        # running counts kept by _apply, so that no step rescans the players: dealt in,
+        # not folded, and neither folded nor all-in (able to act)
+        self._dealt_count = 0
+        self._live = n
+        self._able = n
+        # memos of pure functions of the state: the pots (cleared by the events that change
+        # contributions, folds or all-ins) and each player's strength on the finished boards
+        self._pots: list[Pot] | None = None
+        self._strengths: dict[int, tuple[int, ...]] = {}
+        self._cap = rules.cap(n)
         if _record:
             self._post_forced()
             self._advance()
@@ -187,33 +214,35 @@ class Hand:
                 if r.big_blind_ante:
                     # the big blind pays it, not a straddle (a blind above the big blind)
                     under = [x if x <= r.big_blind else 0 for x in blinds]
-                    an[_big_blind_player(under if any(under) else blinds, b,
+                    an[_big_blind_player(tuple(under) if any(under) else tuple(blinds), b,
                                          r.small_blind == r.big_blind)] = r.ante
                 else:
                     an = [r.ante] * n
             antes = an
         dead = dead if dead is not None else [0] * n
         for name, seq in (("blinds", blinds), ("antes", antes), ("dead", dead)):
-            if len(seq) != n or any(x < 0 for x in seq):
+            if len(seq) != n or min(seq) < 0:
                 raise HandError(Text(f"{name}: one non-negative amount per player is needed",
                                      f"{name}: hace falta una cantidad no negativa por jugador"))
         return tuple(blinds), tuple(antes), tuple(dead)
 
     def _post_forced(self) -> None:
         n, b = self.n, self.button
-        order = [(b + 1 + k) % n for k in range(n)]
-        big = max(self.blinds) if any(self.blinds) else 0
+        order = [*range(b + 1, n), *range(b + 1)]  # from the first seat after the button
+        big = max(self.blinds)
         live = sorted((x for x in self.blinds if x), reverse=True)
         # regular antes first (a short stack pays the ante before the blind); a big-blind ante
         # after the blind (TDA: the blind has priority)
         bb_ante = self.rules.big_blind_ante
-        if not bb_ante:
+        antes = any(self.antes)
+        if antes and not bb_ante:
             for p in order:
                 if self.antes[p]:
                     self._post(p, self.antes[p], ev.ANTE)
-        for p in order:
-            if self.dead[p]:
-                self._post(p, self.dead[p], ev.DEAD)
+        if any(self.dead):
+            for p in order:
+                if self.dead[p]:
+                    self._post(p, self.dead[p], ev.DEAD)
         for p in order:
             x = self.blinds[p]
             if not x:
@@ -227,7 +256,7 @@ class Hand:
             else:
                 kind = ev.BLIND
             self._post(p, x, kind)
-        if bb_ante:
+        if antes and bb_ante:
             for p in order:
                 if self.antes[p]:
                     self._post(p, self.antes[p], ev.ANTE)
@@ -248,74 +277,88 @@ class Hand:
             hand._apply(e)
         return hand
 
-    def _record(self, event: Event) -> None:
-        self._apply(event)
-
     # ------------------------------------------------------------------ the fold
     def _apply(self, e: Event) -> None:
-        """The only place state changes. Replays call it with recorded events."""
+        """The only place state changes. Replays call it with recorded events.
+
+        Each event type has its handler in ``_HANDLERS`` (one dict lookup instead of a chain
+        of type tests); every handler is part of this fold and changes nothing else."""
         self.events.append(e)
         self._legal = None
-        t = type(e)
-        if t is ev.Acted:
-            assert isinstance(e, ev.Acted)
-            self._apply_action(e)
-        elif t is ev.Posted:
-            assert isinstance(e, ev.Posted)
-            p = e.player
-            self.stacks[p] -= e.amount
-            self.totals[p] += e.amount
-            if e.kind != ev.DEAD and e.kind != ev.ANTE:
-                self.bets[p] += e.amount
-            elif e.kind == ev.DEAD or self._single_ante:
-                self.dead_in[p] += e.amount
-            if self.stacks[p] == 0:
-                self.all_in[p] = True
-        elif t is ev.HoleDealt:
-            assert isinstance(e, ev.HoleDealt)
-            self.hole[e.player] = e.cards
-            self.dealt[e.player] = True
-            if all(self.dealt):
-                self._open_betting(preflop=True)
-        elif t is ev.BoardDealt:
-            assert isinstance(e, ev.BoardDealt)
-            self.boards[e.run].extend(e.cards)
-            self.saw_flop = True
-            if not self.betting_over:
-                self.street = e.street
-                self._open_betting(preflop=False)
-            else:
-                self.street = max(self.street, e.street)
-                if all(len(b) == 5 for b in self.boards):
-                    self.phase = Phase.SHOWDOWN
-        elif t is ev.Returned:
-            assert isinstance(e, ev.Returned)
-            self.stacks[e.player] += e.amount
-            self.totals[e.player] -= e.amount
-            self.returned[e.player] += e.amount
-            if self.bets[e.player] >= e.amount:
-                self.bets[e.player] -= e.amount
-        elif t is ev.RunsChosen:
-            assert isinstance(e, ev.RunsChosen)
-            base = self.boards[0]
-            self.boards = [list(base) for _ in range(e.runs)]
-        elif t is ev.Shown:
-            assert isinstance(e, ev.Shown)
-            self.shown[e.player] = e.cards
-            self.hole[e.player] = e.cards
-        elif t is ev.Mucked:
-            assert isinstance(e, ev.Mucked)
-            self.mucked.add(e.player)
-        elif t is ev.Awarded:
-            assert isinstance(e, ev.Awarded)
-            self.stacks[e.player] += e.amount
-            self.won[e.player] += e.amount
-        elif t is ev.Raked:
-            assert isinstance(e, ev.Raked)
-            self.rake += e.amount
-        elif t is ev.Ended:
-            self.phase = Phase.DONE
-            self.actor = None
+        handler = _HANDLERS.get(type(e))
+        if handler is not None:
+            handler(self, e)
+
+    _record = _apply  # how the engine's own steps record an event: the fold itself
+
+    def _set_all_in(self, p: int) -> None:
+        if not self.all_in[p]:
+            self.all_in[p] = True
+            if not self.folded[p]:
+                self._able -= 1
+
+    def _on_posted(self, e: ev.Posted) -> None:
+        p = e.player
+        self.stacks[p] -= e.amount
+        self.totals[p] += e.amount
+        kind = e.kind
+        if kind != ev.DEAD and kind != ev.ANTE:
+            self.bets[p] += e.amount
+        elif kind == ev.DEAD or self._single_ante:
+            self.dead_in[p] += e.amount
+        if self.stacks[p] == 0:
+            self._set_all_in(p)
+        self._pots = None
+
+    def _on_hole_dealt(self, e: ev.HoleDealt) -> None:
+        p = e.player
+        self.hole[p] = e.cards
+        if not self.dealt[p]:
+            self.dealt[p] = True
+            self._dealt_count += 1
+        if self._dealt_count == self.n:
+            self._open_betting(preflop=True)
+
+    def _on_board_dealt(self, e: ev.BoardDealt) -> None:
+        self.boards[e.run].extend(e.cards)
+        self.saw_flop = True
+        if not self.betting_over:
+            self.street = e.street
+            self._open_betting(preflop=False)
+        else:
+            self.street = max(self.street, e.street)
+            if all(len(b) == 5 for b in self.boards):
+                self.phase = _SHOWDOWN
+
+    def _on_returned(self, e: ev.Returned) -> None:
+        self.stacks[e.player] += e.amount
+        self.totals[e.player] -= e.amount
+        self.returned[e.player] += e.amount
+        if self.bets[e.player] >= e.amount:
+            self.bets[e.player] -= e.amount
+        self._pots = None
+
+    def _on_runs_chosen(self, e: ev.RunsChosen) -> None:
+        base = self.boards[0]
+        self.boards = [list(base) for _ in range(e.runs)]
+
+    def _on_shown(self, e: ev.Shown) -> None:
+        self.shown[e.player] = e.cards
+        self.hole[e.player] = e.cards
+
+    def _on_mucked(self, e: ev.Mucked) -> None:
+        self.mucked.add(e.player)
+
+    def _on_awarded(self, e: ev.Awarded) -> None:
+        self.stacks[e.player] += e.amount
+        self.won[e.player] += e.amount
+
+    def _on_raked(self, e: ev.Raked) -> None:
+        self.rake += e.amount
+
+    def _on_ended(self, e: ev.Ended) -> None:
+        self.phase = _DONE
+        self.actor = None
 
     def _open_betting(self, preflop: bool) -> None:
         n = self.n
@@ -340,7 +383,7 @@ class Hand:
                                           self.rules.small_blind == self.rules.big_blind)
         else:
             start = self.button
-        self.phase = Phase.BETTING
+        self.phase = _BETTING
         self.actor = self._next_actor(start)
         if self.actor is None:
             self._close_street()
@@ -364,18 +407,15 @@ class Hand:
         return any(self._can_act(q) for q in range(self.n) if q != p)
 
     def _next_actor(self, after: int) -> int | None:
-        # the same test as _needs_action, with the players able to act counted once
+        # the same test as _needs_action, with the running count of players able to act
+        if self._live < 2:
+            return None
         n = self.n
         folded, all_in, bets, acted = self.folded, self.all_in, self.bets, self.acted
-        if n - sum(folded) < 2:
-            return None
-        able = 0
-        for q in range(n):
-            if not folded[q] and not all_in[q]:
-                able += 1
+        able = self._able
         level = self.level
         for k in range(1, n + 1):
-            p = (after + k) % n
+            p = (after + k) % n  # clockwise, ending at `after`
             if folded[p] or all_in[p]:
                 continue
             if bets[p] < level:
@@ -393,19 +433,24 @@ class Hand:
     def _apply_action(self, e: ev.Acted) -> None:
         p = e.player
         if e.action == ev.FOLD:
-            self.folded[p] = True
+            if not self.folded[p]:
+                self.folded[p] = True
+                self._live -= 1
+                if not self.all_in[p]:
+                    self._able -= 1
         else:
             self.stacks[p] -= e.added
             self.bets[p] += e.added
             self.totals[p] += e.added
             if self.stacks[p] == 0:
-                self.all_in[p] = True
-            if e.to > self.level:
-                inc = e.to - self.level
+                self._set_all_in(p)
+            level = self.level
+            if e.to > level:
+                inc = e.to - level
                 rules = self.rules
                 if self._fixed:
                     full = 2 * inc >= rules.fixed_bet(self.street)
-                elif self._last_bet and self.level > 0:
+                elif self._last_bet and level > 0:
                     full = inc >= max(self.largest_bet, rules.big_blind)
                 else:
                     full = inc >= self.increment
@@ -419,8 +464,10 @@ class Hand:
                 self.level = e.to
                 self.aggressor = p
                 self.aggressor_street = self.street
+        self._pots = None
         self.acted[p] = True
-        self.reopen_at[p] = self.level + self._reopen_step()
+        self.reopen_at[p] = self.level + (
+            self._reopen_step() if self._fixed or self._last_bet else self.increment)
         nxt = self._next_actor(p)
         self.actor = nxt
         if nxt is None:
@@ -436,33 +483,31 @@ class Hand:
 
     def _close_street(self) -> None:
         self.actor = None
-        alive = [p for p in range(self.n) if not self.folded[p]]
-        if len(alive) < 2:
-            self.phase = Phase.DEAL  # settles at once in _advance
+        if self._live < 2:
+            self.phase = _DEAL  # settles at once in _advance
             self.betting_over = True
             return
-        able = [p for p in alive if not self.all_in[p]]
-        if self.street == 3 or len(able) < 2:
+        if self.street == 3 or self._able < 2:
             self.betting_over = True
         if self.street == 3:
-            self.phase = Phase.SHOWDOWN
+            self.phase = _SHOWDOWN
         else:
-            self.phase = Phase.DEAL
+            self.phase = _DEAL
 
     # ------------------------------------------------------------------ automatic steps
     def _advance(self) -> None:
         """Take the steps that need nobody's decision: returns, dealing from the deck, settling."""
         while True:
             phase = self.phase
-            if phase is Phase.BETTING or phase is Phase.DONE:
+            if phase is _BETTING or phase is _DONE:
                 return
-            dealt = all(self.dealt)
+            dealt = self._dealt_count == self.n
             if dealt and self._return_uncalled():
                 continue
-            if dealt and self.n - sum(self.folded) == 1:
+            if dealt and self._live == 1:
                 self._settle()
                 return
-            if phase is Phase.DEAL:
+            if phase is _DEAL:
                 if not dealt and self.deck is not None:
                     # every player's hole cards in one pass, in the order needs_cards gives
                     n = self.n
@@ -481,10 +526,9 @@ class Hand:
                 else:
                     self._record(ev.BoardDealt(self._street_for(who), cards, who))
                 continue
-            if phase is Phase.SHOWDOWN:
+            if phase is _SHOWDOWN:
                 if self.auto_showdown:
-                    while not self._showdown_decided():
-                        self._decide_one()
+                    self._table_hands()
                 if self._showdown_decided():
                     self._settle()
                 return
@@ -510,15 +554,15 @@ class Hand:
 
     def needs_cards(self) -> tuple[str, int, int] | None:
         """What must be dealt next: ("hole", player, 2) or ("board", run, count), or None."""
-        if self.phase is not Phase.DEAL:
+        if self.phase is not _DEAL:
             return None
-        if not all(self.dealt):
+        if self._dealt_count < self.n:
             n = self.n
             for k in range(n):
                 p = (self.button + 1 + k) % n
                 if not self.dealt[p]:
                     return ("hole", p, 2)
-        if sum(1 for f in self.folded if not f) < 2:
+        if self._live < 2:
             return None
         for run, board in enumerate(self.boards):
             if len(board) < 5:
@@ -575,7 +619,7 @@ class Hand:
 
     def set_runs(self, runs: int) -> None:
         """Run the rest of the board ``runs`` times (players agreed; only when nobody can bet)."""
-        if not self.betting_over or self.phase is not Phase.DEAL or len(self.boards) != 1 \
+        if not self.betting_over or self.phase is not _DEAL or len(self.boards) != 1 \
                 or len(self.boards[0]) == 5 or not 1 <= runs <= 4:
             raise HandError(Text(
                 "the board can be run more than once only when betting is over",
@@ -589,38 +633,27 @@ class Hand:
         if self._legal is not None:
             return self._legal
         p = self.actor
-        if p is None or self.phase is not Phase.BETTING:
+        if p is None or self.phase is not _BETTING:
             raise HandError(Text("nobody is to act now", "ahora no le toca a nadie"))
-        n = self.n
         # a raise needs an opponent who could put in more than the current bet (seed 000:
         # Chuck cannot raise "because Andy has no chips left to call or raise")
         opponent = False
         folded, all_in, bets, stacks, level = (self.folded, self.all_in, self.bets,
                                                self.stacks, self.level)
-        for q in range(n):
+        for q in range(self.n):
             if q != p and not folded[q] and not all_in[q] and bets[q] + stacks[q] > level:
                 opponent = True
                 break
-        self._legal = options(
-            self.rules,
-            player=p,
-            street=self.street,
-            level=self.level,
-            full_level=self.full_level,
-            increment=self.increment,
-            largest_bet=self.largest_bet,
-            bets=self.bets_count,
-            players_dealt=n,
-            bet=self.bets[p],
-            stack=self.stacks[p],
-            pot=sum(self.totals),
-            may_raise=not self.acted[p] or self.level >= self.reopen_at[p],
-            opponent_can_act=opponent,
+        # positional, in the order of options()'s parameters (keywords cost more per call)
+        self._legal = legal = options(
+            self.rules, p, self.street, level, self.full_level, self.increment,
+            self.largest_bet, self.bets_count, self.n, bets[p], stacks[p], sum(self.totals),
+            not self.acted[p] or level >= self.reopen_at[p], opponent,
         )
-        return self._legal
+        return legal
 
     def _check_turn(self, player: int | None) -> Legal:
-        if self.phase is not Phase.BETTING or self.actor is None:
+        if self.phase is not _BETTING or self.actor is None:
             raise IllegalAction(Text("no betting action is possible now",
                                      "ahora no se puede apostar"))
         legal = self.legal()
@@ -747,8 +780,7 @@ class Hand:
                 and p not in self.mucked]
 
     def _showdown_open(self) -> bool:
-        return self.betting_over and self.phase in (Phase.DEAL, Phase.SHOWDOWN) and \
-            sum(1 for f in self.folded if not f) >= 2
+        return self.betting_over and self.phase in (_DEAL, _SHOWDOWN) and self._live >= 2
 
     def show(self, player: int, cards: Sequence[Card] | None = None) -> None:
         """Show a hand (cards needed only when they were dealt face down in this record)."""
@@ -788,9 +820,10 @@ class Hand:
         self._advance()
 
     def _showdown_decided(self) -> bool:
-        # every live player has shown, or one is left (uncontested, see _uncontested)
-        live = [p for p in range(self.n) if not self.folded[p] and p not in self.mucked]
-        return len(live) == 1 or all(p in self.shown for p in live)
+        # every live player has shown, or one is left (uncontested, see _uncontested). Only
+        # live players show or muck (after the betting), and never both: counting is enough.
+        left = self._live - len(self.mucked)
+        return left == 1 or len(self.shown) >= left
 
     def _uncontested(self, p: int) -> bool:
         """True when every other live player has mucked: p wins without showing."""
@@ -798,40 +831,57 @@ class Hand:
 
     def settle(self) -> None:
         """Finish the showdown automatically (see :meth:`_decide_one`)."""
-        if self.phase is not Phase.SHOWDOWN:
+        if self.phase is not _SHOWDOWN:
             raise HandError(Text("there is no showdown to settle now",
                                  "ahora no hay enfrentamiento que resolver"))
-        while not self._showdown_decided():
-            self._decide_one()
+        self._table_hands()
         self._advance()
 
-    def _decide_one(self) -> None:
-        """The next player in showdown order shows a hand that can still win or tie a pot it
-        is in, or mucks one that cannot. Once a player is all-in and the betting is over, every
-        hand is tabled (TDA Rule 16), so nobody mucks."""
-        from .evaluator import evaluate
+    def _table_hands(self) -> None:
+        """Players show or muck in showdown order until the showdown is decided. The order
+        and the pots do not change meanwhile, so both are computed once."""
+        if self._showdown_decided():
+            return
+        pots = self.pots()
+        for p in self.showdown_order():
+            self._decide_one(p, pots)
+            if self._showdown_decided():
+                return
 
-        p = self.showdown_order()[0]
+    def _decide_one(self, p: int, pots: list[Pot]) -> None:
+        """Player ``p``, next in showdown order, shows a hand that can still win or tie a pot
+        it is in, or mucks one that cannot. Once a player is all-in and the betting is over,
+        every hand is tabled (TDA Rule 16), so nobody mucks."""
         hole = self.hole[p]
         if hole is None:
             raise HandError(Text(f"{self.names[p]}'s cards are unknown",
                                  f"las cartas de {self.names[p]} son desconocidas"))
         show = any(self.all_in) or not self.shown or not self._can_muck(p)
         if not show:
-            mine = [evaluate(hole + tuple(b)) for b in self.boards]
-            for pot in self.pots():
+            mine = self._strength(p, hole)
+            shown = self.shown
+            for pot in pots:
                 if p not in pot.eligible:
                     continue
-                rivals = [q for q in pot.eligible if q in self.shown]
-                if not rivals or any(
-                        all(mine[r] >= evaluate(self.shown[q] + tuple(b))
-                            for q in rivals) for r, b in enumerate(self.boards)):
+                rivals = [self._strength(q, shown[q]) for q in pot.eligible if q in shown]
+                if not rivals or any(all(m >= s[r] for s in rivals)
+                                     for r, m in enumerate(mine)):
                     show = True
                     break
         if show:
             self._record(ev.Shown(p, hole))
         else:
             self._record(ev.Mucked(p))
+
+    def _strength(self, p: int, cards: tuple[Card, ...]) -> tuple[int, ...]:
+        """Player p's strength on each run's board, evaluated once a hand: called only at
+        the showdown, when the boards are complete and p's cards are known for good."""
+        s = self._strengths.get(p)
+        if s is None:
+            from .evaluator import evaluate  # here: its tables take a tenth of a second to load
+
+            s = self._strengths[p] = tuple(evaluate((*cards, *b)) for b in self.boards)
+        return s
 
     def _can_muck(self, p: int) -> bool:
         return any(q != p and not self.folded[q] and q not in self.mucked for q in range(self.n))
@@ -842,6 +892,11 @@ class Hand:
 
         Dead money (dead blinds, a big-blind ante) matches nobody's bet: the levels are cut
         from the live contributions and the dead chips go to the main pot (TDA)."""
+        if self._pots is None:  # cleared by every event that changes what the pots depend on
+            self._pots = self._build_pots()
+        return list(self._pots)
+
+    def _build_pots(self) -> list[Pot]:
         dead = sum(self.dead_in)
         if not dead:
             return build_pots(self.totals, self.folded, self.all_in)
@@ -852,22 +907,20 @@ class Hand:
         return [Pot(pots[0].amount + dead, pots[0].eligible), *pots[1:]]
 
     def _settle(self) -> None:
-        from .evaluator import evaluate
-
         n = self.n
         pots = take_rake(self.pots(), self.rules, self.saw_flop)
         first = (self.button + 1) % n
         runs = len(self.boards)
-        contenders = [p for p in range(n) if not self.folded[p] and p not in self.mucked]
-        strength: dict[tuple[int, int], int] = {}
+        folded, mucked = self.folded, self.mucked
+        contenders = [p for p in range(n) if not folded[p] and p not in mucked]
+        strength: dict[int, tuple[int, ...]] = {}  # player -> strength on each run's board
         if len(contenders) > 1:
             for p in contenders:
                 h = self.hole[p]
                 if h is None:
                     raise HandError(Text("a hand with unknown cards cannot be settled",
                                          "no se puede resolver una mano con cartas desconocidas"))
-                for r, b in enumerate(self.boards):
-                    strength[p, r] = evaluate(h + tuple(b))
+                strength[p] = self._strength(p, h)
         for i, pot in enumerate(pots):
             if pot.rake:
                 self._record(ev.Raked(i, pot.rake))
@@ -882,9 +935,13 @@ class Hand:
                 if len(eligible) == 1:
                     winners = eligible
                 else:
-                    best = max(strength[p, r] for p in eligible)
-                    winners = [p for p in eligible if strength[p, r] == best]
-                for p, x in split(amount, winners, first, n).items():
+                    best = max(strength[p][r] for p in eligible)
+                    winners = [p for p in eligible if strength[p][r] == best]
+                if len(winners) == 1:  # the usual case: nothing to split
+                    awards: Iterable[tuple[int, int]] = ((winners[0], amount),)
+                else:
+                    awards = split(amount, winners, first, n).items()
+                for p, x in awards:
                     if x:
                         self._record(ev.Awarded(i, p, x, r))
                         shares[p] = shares.get(p, 0) + x
@@ -896,18 +953,20 @@ class Hand:
         self._record(ev.Ended(tuple(self.stacks)))
 
     def _check_books(self) -> None:
-        put_in = sum(self.starting_stacks) - sum(self.stacks) + sum(self.won)
-        paid_out = sum(self.won) + self.rake
-        if sum(self.totals) != paid_out or put_in != sum(self.totals):
-            raise BooksError(f"books do not balance: contributions {sum(self.totals)}, "
-                             f"awards {sum(self.won)}, rake {self.rake}")
-        if sum(self.stacks) + self.rake != sum(self.starting_stacks):
+        start, stacks = sum(self.starting_stacks), sum(self.stacks)
+        won, totals, rake = sum(self.won), sum(self.totals), self.rake
+        put_in = start - stacks + won
+        paid_out = won + rake
+        if totals != paid_out or put_in != totals:
+            raise BooksError(f"books do not balance: contributions {totals}, "
+                             f"awards {won}, rake {rake}")
+        if stacks + rake != start:
             raise BooksError("chips were created or lost")
 
     # ------------------------------------------------------------------ reading
     @property
     def done(self) -> bool:
-        return self.phase is Phase.DONE
+        return self.phase is _DONE
 
     @property
     def board(self) -> list[Card]:
@@ -975,3 +1034,19 @@ class Hand:
             else:
                 out.append(e)
         return out
+
+
+# the fold's handlers, one per event type (see Hand._apply)
+_HANDLERS: dict[type[Any], Callable[[Hand, Any], None]] = {
+    ev.Acted: Hand._apply_action,
+    ev.Posted: Hand._on_posted,
+    ev.HoleDealt: Hand._on_hole_dealt,
+    ev.BoardDealt: Hand._on_board_dealt,
+    ev.Returned: Hand._on_returned,
+    ev.RunsChosen: Hand._on_runs_chosen,
+    ev.Shown: Hand._on_shown,
+    ev.Mucked: Hand._on_mucked,
+    ev.Awarded: Hand._on_awarded,
+    ev.Raked: Hand._on_raked,
+    ev.Ended: Hand._on_ended,
+}
