@@ -196,7 +196,7 @@ def options(
     max_to: int | None = None
     min_kind = max_kind = no_raise = ""
     structure = rules.structure
-    cap = rules.cap(players_dealt)
+    cap = rules.cap(players_dealt) if structure is Structure.FIXED_LIMIT else None  # no cap
     all_in_to = bet + stack
     if stack <= to_call:
         no_raise = NO_CHIPS

@@ -92,6 +92,19 @@ def street_name(street: int, lang: str = "en") -> str:
     return _STREET_NAMES[street][1 if lang == "es" else 0]
 
 
+# the hand evaluator, imported at the first showdown rather than with this module: its tables
+# take about a tenth of a second to load, and a hand that nobody shows down never needs them
+_evaluate: Callable[[Sequence[int]], int] | None = None
+
+
+def _load_evaluator() -> Callable[[Sequence[int]], int]:
+    global _evaluate
+    from .evaluator import evaluate
+
+    _evaluate = evaluate
+    return evaluate
+
+
 @lru_cache(maxsize=32)
 def _default_names(n: int) -> tuple[str, ...]:
     return tuple(f"p{i + 1}" for i in range(n))
@@ -188,7 +201,6 @@ class Hand:
         # contributions, folds or all-ins) and each player's strength on the finished boards
         self._pots: list[Pot] | None = None
         self._strengths: dict[int, tuple[int, ...]] = {}
-        self._cap = rules.cap(n)
         if _record:
             self._post_forced()
             self._advance()
@@ -878,9 +890,13 @@ class Hand:
         the showdown, when the boards are complete and p's cards are known for good."""
         s = self._strengths.get(p)
         if s is None:
-            from .evaluator import evaluate  # here: its tables take a tenth of a second to load
-
-            s = self._strengths[p] = tuple(evaluate((*cards, *b)) for b in self.boards)
+            evaluate = _evaluate or _load_evaluator()
+            boards = self.boards
+            if len(boards) == 1:
+                s = (evaluate((*cards, *boards[0])),)
+            else:
+                s = tuple(evaluate((*cards, *b)) for b in boards)
+            self._strengths[p] = s
         return s
 
     def _can_muck(self, p: int) -> bool:

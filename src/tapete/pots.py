@@ -46,6 +46,16 @@ def build_pots(
     eligible players are shown as one pot. Folded chips stay in the pots.
     """
     live = [i for i, f in enumerate(folded) if not f]
+    top = max((contributions[i] for i in live), default=0)
+    if not any(all_in[i] and contributions[i] < top for i in live):
+        # the usual case, one level (nobody live is all-in for less): one pot, the same as
+        # the general cut below gives, folded chips above the level included
+        total = sum(c for c in contributions if c > 0)
+        if not total:
+            return []
+        if top <= 0:
+            return [Pot(total, tuple(live))]
+        return [Pot(total, tuple(i for i in live if contributions[i] >= top))]
     cuts = sorted({contributions[i] for i in live if all_in[i]} | {
         max((contributions[i] for i in live), default=0)})
     pots: list[Pot] = []
