@@ -429,3 +429,18 @@ def test_without_an_all_in_a_beaten_hand_may_be_mucked() -> None:
     while not hand.done:
         hand.check()
     assert hand.shown.keys() == {0} and hand.mucked == {1, 2}
+
+
+@pytest.mark.parametrize("bad", [
+    {"small_blind": 0.5, "big_blind": 1},
+    {"ante": 0.5},
+    {"big_blind": True},
+    {"rake_bps": 250.5},
+    {"rake_cap": -5, "rake_bps": 500},
+    {"bet_cap": 1},
+])
+def test_room_rules_refuse_anything_but_whole_chips(bad: dict[str, object]) -> None:
+    from tapete.rules import RulesError
+
+    with pytest.raises(RulesError):
+        Rules(**bad)  # type: ignore[arg-type]

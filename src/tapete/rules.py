@@ -88,6 +88,17 @@ class Rules:
             object.__setattr__(self, "structure", Structure.parse(self.structure))
         if isinstance(self.min_raise, str) and not isinstance(self.min_raise, MinRaise):
             object.__setattr__(self, "min_raise", MinRaise(self.min_raise))
+        amounts = ("small_blind", "big_blind", "ante", "straddle", "small_bet", "big_bet",
+                   "rake_bps", "decimals")
+        for name in amounts:
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise RulesError(f"{name} must be a whole number of chips, not {value!r}")
+        for name in ("bet_cap", "rake_cap"):
+            value = getattr(self, name)
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool)
+                                      or value < 0):
+                raise RulesError(f"{name} must be a whole, non-negative number or None")
         if self.big_blind <= 0:
             raise RulesError("the big blind must be at least one chip")
         if not 0 <= self.small_blind <= self.big_blind:
