@@ -161,6 +161,9 @@ class Legal(NamedTuple):
         return Text(", ".join(en), ", ".join(es))
 
 
+_new_tuple = tuple.__new__
+
+
 def options(
     rules: Rules,
     player: int,
@@ -243,9 +246,10 @@ def options(
         else:
             min_to = target
             max_to = limit if limit > target else target
-    # positional, in field order: a named tuple is built for every decision
-    return Legal(
+    # built for every decision: the tuple is made directly, fields in order (the named
+    # tuple's own __new__ only adds a Python call around this)
+    return _new_tuple(Legal, (
         player, to_call > 0, to_call == 0, call, bet + call, call_all_in, min_to, max_to,
         min_kind, max_kind, no_raise, level, increment, pot_after_call, stack, bet, cap or 0,
         rules.decimals, rules.currency,
-    )
+    ))

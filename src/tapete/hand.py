@@ -187,7 +187,7 @@ class Hand:
         self.saw_flop = False
         # dead money: dead blinds, and an ante one player posts for the table (big-blind ante)
         self.dead_in = [0] * n
-        self._single_ante = sum(1 for a in self.antes if a) == 1
+        self._single_ante = n - self.antes.count(0) == 1
         # speed: the rule switches read on every action, and legal() kept until the next event
         self._fixed = rules.structure is Structure.FIXED_LIMIT
         self._last_bet = rules.min_raise_rule is MinRaise.LAST_BET
@@ -509,24 +509,26 @@ class Hand:
     # ------------------------------------------------------------------ automatic steps
     def _advance(self) -> None:
         """Take the steps that need nobody's decision: returns, dealing from the deck, settling."""
+        returned = False  # uncalled chips are looked for once: no step below changes the bets
         while True:
             phase = self.phase
             if phase is _BETTING or phase is _DONE:
                 return
             dealt = self._dealt_count == self.n
-            if dealt and self._return_uncalled():
-                continue
+            if dealt and not returned:
+                returned = True
+                if self._return_uncalled():
+                    continue
             if dealt and self._live == 1:
                 self._settle()
                 return
             if phase is _DEAL:
                 if not dealt and self.deck is not None:
                     # every player's hole cards in one pass, in the order needs_cards gives
-                    n = self.n
-                    for k in range(n):
-                        p = (self.button + 1 + k) % n
+                    n, b, record, draw = self.n, self.button, self._record, self._draw
+                    for p in (*range(b + 1, n), *range(b + 1)):
                         if not self.dealt[p]:
-                            self._record(ev.HoleDealt(p, self._draw(2)))
+                            record(ev.HoleDealt(p, draw(2)))
                     continue
                 need = self.needs_cards()
                 if need is None or self.deck is None:
@@ -691,7 +693,8 @@ class Hand:
             self._refuse("fold", "retirarse", legal,
                          Text("checking is free", "puede pasar sin coste"))
         self._record(ev.Acted(legal.player, ev.FOLD, self.bets[legal.player], 0))
-        self._advance()
+        if self.phase is not _BETTING:  # nothing happens by itself while a player is to act
+            self._advance()
 
     def check(self, player: int | None = None) -> None:
         legal = self._check_turn(player)
@@ -700,7 +703,8 @@ class Hand:
                          Text(f"there is a bet of {self._c(self.level)} to call",
                               f"hay una apuesta de {self._c(self.level, 'es')} que igualar"))
         self._record(ev.Acted(legal.player, ev.CHECK, self.bets[legal.player], 0))
-        self._advance()
+        if self.phase is not _BETTING:
+            self._advance()
 
     def call(self, player: int | None = None) -> None:
         legal = self._check_turn(player)
@@ -709,7 +713,8 @@ class Hand:
                          Text("there is no bet to call", "no hay apuesta que igualar"))
         p = legal.player
         self._record(ev.Acted(p, ev.CALL, legal.call_to, legal.call, legal.call_all_in))
-        self._advance()
+        if self.phase is not _BETTING:
+            self._advance()
 
     def check_or_call(self, player: int | None = None) -> None:
         legal = self._check_turn(player)
@@ -740,7 +745,8 @@ class Hand:
         added = amount - self.bets[p]
         kind = ev.BET if legal.is_bet else ev.RAISE
         self._record(ev.Acted(p, kind, amount, added, added == self.stacks[p]))
-        self._advance()
+        if self.phase is not _BETTING:
+            self._advance()
 
     bet = raise_to
 
