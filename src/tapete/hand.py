@@ -239,10 +239,12 @@ class Hand:
         return tuple(blinds), tuple(antes), tuple(dead)
 
     def _post_forced(self) -> None:
-        n, b = self.n, self.button
+        n, b, blinds = self.n, self.button, self.blinds
         order = [*range(b + 1, n), *range(b + 1)]  # from the first seat after the button
-        big = max(self.blinds)
-        live = sorted((x for x in self.blinds if x), reverse=True)
+        live = sorted(blinds, reverse=True)
+        # the largest blind is a straddle when it stands alone above another blind and above
+        # the big blind
+        straddle = live[0] if live[0] > live[1] > 0 and live[0] > self.rules.big_blind else 0
         # regular antes first (a short stack pays the ante before the blind); a big-blind ante
         # after the blind (TDA: the blind has priority)
         bb_ante = self.rules.big_blind_ante
@@ -256,10 +258,10 @@ class Hand:
                 if self.dead[p]:
                     self._post(p, self.dead[p], ev.DEAD)
         for p in order:
-            x = self.blinds[p]
+            x = blinds[p]
             if not x:
                 continue
-            if x == big and len(live) > 1 and live[0] > live[1] and x > self.rules.big_blind:
+            if x == straddle:
                 kind = ev.STRADDLE
             elif x >= self.rules.big_blind:
                 kind = ev.BIG_BLIND
@@ -667,12 +669,16 @@ class Hand:
         return legal
 
     def _check_turn(self, player: int | None) -> Legal:
-        if self.phase is not _BETTING or self.actor is None:
-            raise IllegalAction(Text("no betting action is possible now",
-                                     "ahora no se puede apostar"))
-        legal = self.legal()
-        if player is not None and player != self.actor:
-            who = self.names[self.actor]
+        # legal() is kept only while a player is to act (every event clears it), so when it is
+        # there the phase needs no test
+        legal = self._legal
+        if legal is None:
+            if self.phase is not _BETTING or self.actor is None:
+                raise IllegalAction(Text("no betting action is possible now",
+                                         "ahora no se puede apostar"))
+            legal = self.legal()
+        if player is not None and player != legal.player:
+            who = self.names[legal.player]
             raise IllegalAction(
                 Text(f"it is not {self.names[player]}'s turn: {who} is to act",
                      f"no es el turno de {self.names[player]}: le toca a {who}"), legal)
