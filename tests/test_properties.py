@@ -136,7 +136,7 @@ def check_legal(h: Hand, lg: Legal, model: Street) -> None:
         return
     others_all_in = all(h.folded[q] or h.all_in[q] or h.bets[q] + h.stacks[q] <= h.level
                         for q in range(h.n) if q != p)
-    cap = rules.cap(h.n)
+    cap = rules.cap(sum(1 for f in h.folded if not f))  # lifted heads-up, by option
     capped = cap is not None and h.bets_count >= cap
     if others_all_in:
         assert lg.no_raise == bt.NO_OPPONENT and lg.min_to is None

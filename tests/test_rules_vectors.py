@@ -444,3 +444,58 @@ def test_room_rules_refuse_anything_but_whole_chips(bad: dict[str, object]) -> N
 
     with pytest.raises(RulesError):
         Rules(**bad)  # type: ignore[arg-type]
+
+
+def test_the_last_player_in_a_side_pot_cannot_muck_it_away() -> None:
+    # A all-in for 100; B and C build a side pot. B mucks; C is then the last contender of the
+    # side pot and cannot muck: the side pot can never go to A, who did not cover it (seed 003)
+    from tapete.hand import HandError
+
+    hand = Hand(Rules(NL, 5, 10), [100, 1000, 1000], button=2, deck=Deck(3))
+    hand.raise_to(500)  # C (button)
+    hand.call()  # A all-in 100
+    hand.call()  # B
+    while hand.phase is Phase.BETTING:
+        hand.check()
+    assert hand.phase is Phase.SHOWDOWN
+    hand.muck(1)
+    with pytest.raises(HandError, match="last player in a pot"):
+        hand.muck(2)
+    hand.show(2)
+    hand.show(0)
+    assert hand.done
+    side = hand.results[1]
+    assert side.eligible == (1, 2) and side.winners == (2,)
+    assert hand.stacks[0] <= 300
+
+
+def test_bad_player_numbers_are_refused_clearly() -> None:
+    hand = Hand(Rules(NL, 1, 2), [200] * 3, button=2, deck=Deck(1))
+    events = list(hand.events)
+    for bad in (99, -1, True, "1"):
+        with pytest.raises(IllegalAction, match="no player"):
+            hand.call(player=bad)  # type: ignore[arg-type]
+    with pytest.raises(IllegalAction, match=r"p3 is to act \(fold, call 2, raise to 4–200\)"):
+        hand.call(player=1)
+    assert hand.events == events
+
+
+def test_numpy_integers_are_whole_chips() -> None:
+    import numpy as np
+
+    hand = Hand(Rules(NL, 1, 2), [200] * 3, button=2, deck=Deck(1))
+    hand.raise_to(np.int64(6))  # type: ignore[arg-type]
+    assert hand.bets[2] == 6 and type(hand.events[-1].to) is int
+
+
+def test_fixed_limit_cap_lifted_once_the_hand_is_heads_up() -> None:
+    hand = Hand(Rules(FL, 1, 2, cap_heads_up=False), [1000] * 3, button=2, deck=Deck(1))
+    hand.fold()  # the button folds: two players left
+    for to in (4, 6, 8, 10):
+        hand.raise_to(to)
+    assert hand.legal().min_to == 12  # past the 4-bet cap: the hand is heads-up
+    capped = Hand(Rules(FL, 1, 2), [1000] * 3, button=2, deck=Deck(1))
+    capped.fold()
+    for to in (4, 6, 8):
+        capped.raise_to(to)
+    assert capped.legal().min_to is None

@@ -173,7 +173,7 @@ def options(
     increment: int,
     largest_bet: int,
     bets: int,
-    players_dealt: int,
+    players_in: int,
     bet: int,
     stack: int,
     pot: int,
@@ -199,7 +199,7 @@ def options(
     max_to: int | None = None
     min_kind = max_kind = no_raise = ""
     structure = rules.structure
-    cap = rules.cap(players_dealt) if structure is Structure.FIXED_LIMIT else None  # no cap
+    cap = rules.cap(players_in) if structure is Structure.FIXED_LIMIT else None  # no cap
     all_in_to = bet + stack
     if stack <= to_call:
         no_raise = NO_CHIPS

@@ -12,6 +12,7 @@ blind); a table or a hand history may give each player's blinds explicitly.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -663,7 +664,7 @@ class Hand:
         # positional, in the order of options()'s parameters (keywords cost more per call)
         self._legal = legal = options(
             self.rules, p, self.street, level, self.full_level, self.increment,
-            self.largest_bet, self.bets_count, self.n, bets[p], stacks[p], sum(self.totals),
+            self.largest_bet, self.bets_count, self._live, bets[p], stacks[p], sum(self.totals),
             not self.acted[p] or level >= self.reopen_at[p], opponent,
         )
         return legal
@@ -671,6 +672,10 @@ class Hand:
     def _check_turn(self, player: int | None) -> Legal:
         # legal() is kept only while a player is to act (every event clears it), so when it is
         # there the phase needs no test
+        if player is not None and (type(player) is not int or not 0 <= player < self.n):
+            raise IllegalAction(Text(
+                f"there is no player {player!r} in this hand (0..{self.n - 1})",
+                f"no hay ningún jugador {player!r} en esta mano (0..{self.n - 1})"))
         legal = self._legal
         if legal is None:
             if self.phase is not _BETTING or self.actor is None:
@@ -679,9 +684,11 @@ class Hand:
             legal = self.legal()
         if player is not None and player != legal.player:
             who = self.names[legal.player]
+            may = legal.summary()
             raise IllegalAction(
-                Text(f"it is not {self.names[player]}'s turn: {who} is to act",
-                     f"no es el turno de {self.names[player]}: le toca a {who}"), legal)
+                Text(f"it is not {self.names[player]}'s turn: {who} is to act ({may.en})",
+                     f"no es el turno de {self.names[player]}: le toca a {who} ({may.es})"),
+                legal)
         return legal
 
     def _refuse(self, tried_en: str, tried_es: str, legal: Legal, why: Text | None) -> None:
@@ -732,7 +739,10 @@ class Hand:
     def raise_to(self, amount: int, player: int | None = None) -> None:
         """Bet or raise to ``amount``, this street's total (never the chips added by a click)."""
         legal = self._check_turn(player)
-        valid = type(amount) is int or (isinstance(amount, int) and not isinstance(amount, bool))
+        if type(amount) is not int and isinstance(amount, numbers.Integral) \
+                and not isinstance(amount, bool):
+            amount = int(amount)  # a numpy integer, say
+        valid = type(amount) is int
         lo, hi = legal.min_to, legal.max_to
         if not valid or lo is None or hi is None or not lo <= amount <= hi:
             word_en, word_es = ("bet", "apostar") if legal.is_bet else ("raise to", "subir a")
@@ -835,11 +845,16 @@ class Hand:
                 or player in self.mucked:
             raise HandError(Text(f"{self.names[player]} cannot muck now",
                                  f"{self.names[player]} no puede tirar las cartas ahora"))
-        rest = [p for p in range(self.n) if p != player and not self.folded[p]
-                and p not in self.mucked]
-        if not rest:
-            raise HandError(Text("the last player in the hand cannot muck",
-                                 "el último jugador de la mano no puede tirar las cartas"))
+        for pot in self.pots():
+            if player in pot.eligible and not any(
+                    q != player and not self.folded[q] and q not in self.mucked
+                    for q in pot.eligible):
+                # the last contender of a pot wins it: mucking would leave it to nobody
+                raise HandError(Text(
+                    f"{self.names[player]} is the last player in a pot of "
+                    f"{self._c(pot.amount)} and cannot muck",
+                    f"{self.names[player]} es el último jugador de un bote de "
+                    f"{self._c(pot.amount, 'es')} y no puede tirar las cartas"))
         self._record(ev.Mucked(player))
         self._advance()
 
@@ -953,8 +968,8 @@ class Hand:
             if pot.rake:
                 self._record(ev.Raked(i, pot.rake))
             eligible = [p for p in pot.eligible if p in contenders]
-            if not eligible:  # everyone eligible mucked: the pot goes to the live players
-                eligible = contenders
+            if not eligible:  # muck() never leaves a pot without a live player
+                raise BooksError(f"pot {i} has no live player to win it")
             shares: dict[int, int] = {}
             winners_all: set[int] = set()
             per_run, odd = divmod(pot.amount, runs)

@@ -132,7 +132,8 @@ class Rules:
         return self.small_bet if street < 2 else self.big_bet
 
     def cap(self, players: int) -> int | None:
-        """The number of bets allowed per street with ``players`` dealt in, or None."""
+        """The number of bets allowed per street with ``players`` still in the hand, or None
+        (no cap once the hand is heads-up, if the room says so: Robert's Rules)."""
         if self.structure is not Structure.FIXED_LIMIT:
             return None
         if players == 2 and not self.cap_heads_up:
