@@ -46,6 +46,7 @@ import tomllib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from itertools import repeat
 from typing import Any
 
 from ..cards import RANKS, SUITS, CardError, format_cards, parse_cards
@@ -203,26 +204,91 @@ def _tomllib_value(key: str, raw: str) -> Any:
     return tomllib.loads(f"x = {raw}", parse_float=Decimal)["x"]
 
 
-_SIMPLE_LINE = re.compile(r"^([A-Za-z0-9_]+) = (.+)$", re.M)
-
 
 def parse_toml(text: str) -> list[tuple[str | None, dict[str, Any]]]:
     """The tables of a PHH document: [(None, fields)] for ``.phh``, [(name, fields), ...] for
     ``.phhs``. Raises :class:`PhhError` with the line number on a syntax error."""
     # the common shape first: one `key = value` per line, no blank line, comment or table
-    body = text.strip()
-    pairs = _SIMPLE_LINE.findall(body)
-    if pairs and len(pairs) == body.count("\n") + 1:
-        fields: dict[str, Any] = {}
-        try:
-            for key, raw in pairs:
-                fields[key] = _value(raw)
-        except _Unsupported:
-            pass
-        else:
-            if len(fields) == len(pairs):
-                return [(None, fields)]
+    fields = _simple_fields(text.strip())
+    if fields is not None:
+        return [(None, fields)]
     return _parse_toml_lines(text)
+
+
+# keys of the simple shape ([A-Za-z0-9_]+), checked once each
+_SIMPLE_KEYS: set[str] = set()
+_KEY_CHARS = re.compile(r"[A-Za-z0-9_]+")
+_INT_ARRAYS: dict[str, tuple[int, ...]] = {}  # "[50, 100, 0]" -> (50, 100, 0)
+_TABLE_ARRAYS = frozenset(("antes", "blinds_or_straddles", "starting_stacks"))
+
+
+def _simple_fields(body: str) -> dict[str, Any] | None:
+    """The fields of a document made only of ``key = value`` lines (a key of
+    ``[A-Za-z0-9_]``, one space either side of ``=``, each value one :func:`_value` reads),
+    or None for anything else. The usual values
+    are read here without regular expressions: a literal string, whole numbers, arrays of
+    whole numbers written ``[1, 2]`` and arrays of literal strings written ``['a', 'b']``;
+    any other value goes through :func:`_value`, which gives the same results for these."""
+    fields: dict[str, Any] = {}
+    keys = _SIMPLE_KEYS
+    for line in body.split("\n"):
+        key, sep, raw = line.partition(" = ")
+        if not sep or not raw:
+            return None
+        if key not in keys:
+            if not _KEY_CHARS.fullmatch(key) or len(keys) > 1000:
+                return None
+            keys.add(key)
+        c = raw[0]
+        last = raw[-1]
+        try:
+            if c == "[" and last == "]":
+                if raw[1] == "'":
+                    # ['a', 'b']: split on the separators; no quote may be left over
+                    if raw[-2] == "'":
+                        items = raw[2:-2].split("', '")
+                        if raw.count("'") == 2 * len(items):
+                            value: Any = items
+                        else:
+                            value = _value(raw)
+                    else:
+                        value = _value(raw)
+                else:
+                    # a table's blinds, antes and stacks recur from hand to hand: read once
+                    known = _INT_ARRAYS.get(raw) if key in _TABLE_ARRAYS else None
+                    if known is not None:
+                        value = list(known)
+                    else:
+                        inner = raw[1:-1]
+                        digits = inner.replace(", ", "")
+                        if digits.isdigit() and digits.isascii():
+                            try:
+                                value = list(map(int, inner.split(", ")))
+                            except ValueError:  # an empty item: "[1, ]"
+                                value = _value(raw)
+                            else:
+                                if key in _TABLE_ARRAYS:
+                                    if len(_INT_ARRAYS) > 10_000:
+                                        _INT_ARRAYS.clear()
+                                    _INT_ARRAYS[raw] = tuple(value)
+                        else:
+                            value = _value(raw)
+            elif c == "'" and last == "'" and len(raw) >= 2 and raw.count("'") == 2:
+                value = raw[1:-1]
+            elif raw.isdigit() and raw.isascii():
+                value = int(raw)
+            elif raw == "true":
+                value = True
+            elif raw == "false":
+                value = False
+            else:
+                value = _value(raw)
+        except _Unsupported:
+            return None
+        if key in fields:
+            return None
+        fields[key] = value
+    return fields
 
 
 def _parse_toml_lines(text: str) -> list[tuple[str | None, dict[str, Any]]]:
@@ -328,7 +394,8 @@ _AMOUNTS = ("min_bet", "small_bet", "big_bet", "_rake_cap")
 
 def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> HandRecord:
     """One hand's fields (as :func:`parse_toml` gives them) -> a :class:`HandRecord`."""
-    variant = fields.get("variant")
+    get = fields.get
+    variant = get("variant")
     if not isinstance(variant, str):
         raise PhhError("the field 'variant' is missing")
     structure = VARIANTS.get(variant)
@@ -337,7 +404,8 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
     for key in ("starting_stacks", "actions", "antes", "blinds_or_straddles"):
         if key not in fields:
             raise PhhError(f"the field {key!r} is missing")
-    required = ("small_bet", "big_bet") if structure is Structure.FIXED_LIMIT else ("min_bet",)
+    fixed = structure is Structure.FIXED_LIMIT
+    required = ("small_bet", "big_bet") if fixed else ("min_bet",)
     for key in required:
         if key not in fields:
             raise PhhError(f"the field {key!r} is missing (needed by {variant})")
@@ -351,7 +419,7 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
 
     # the smallest unit: the most decimal places among the amounts that define the hand
     places = 0
-    lists: dict[str, list[Any]] = {}
+    lists: list[list[Any]] = []
     for key in _AMOUNT_LISTS:
         v = fields[key]
         if _is_amount(v):  # a single value for everyone
@@ -364,14 +432,14 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
                     if not _is_amount(x):
                         raise PhhError(f"{key!r} must hold one amount per player ({n})")
                     places = max(places, _places(x))
-        lists[key] = v
+        lists.append(v)
     for key in _AMOUNTS:
-        v = fields.get(key)
+        v = get(key)
         if v is not None and type(v) is not int:
             if not _is_amount(v):
                 raise PhhError(f"{key!r} must be an amount")
             places = max(places, _places(v))
-    rake_fixed_raw = fields.get("_rake_fixed")
+    rake_fixed_raw = get("_rake_fixed")
     if rake_fixed_raw is not None:
         if not isinstance(rake_fixed_raw, list) or not rake_fixed_raw or \
                 not all(_is_amount(x) and x >= 0 for x in rake_fixed_raw):
@@ -379,24 +447,17 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
         for x in rake_fixed_raw:
             if type(x) is not int:
                 places = max(places, _places(x))
-    cache = _ACTIONS
-    parsed: list[Step] = []
-    for a in actions:
-        st = cache.get(a) if type(a) is str else None
-        if st is None:
-            if not isinstance(a, str):
-                raise PhhError("'actions' must be a list of strings")
-            st = _action(a)
-            if len(cache) > 50_000:
-                cache.clear()
-            cache[a] = st
-        if st[0] != "board":
-            if st[1] >= n:
-                raise PhhError(f"action {a!r}: there is no player p{st[1] + 1} (p1..p{n})")
-            if st[0] == "act" and type(st[3]) is str:  # a decimal amount
-                raw = st[3]
-                places = max(places, len(raw) - raw.index(".") - 1)
-        parsed.append(st)
+    # the steps: every action text read once for all hands (see _ACTIONS); a text not seen
+    # before, or one that is not a string, goes through _read_actions, which says what is
+    # wrong with the first bad one
+    try:
+        parsed = list(map(_ACTIONS.__getitem__, actions))
+        if actions and max(map(_ACTION_PLAYER.__getitem__, actions)) >= n:
+            raise KeyError  # a player beyond p{n}: _read_actions names the action
+    except (KeyError, TypeError):
+        parsed = _read_actions(actions, n)
+    if _ACTION_PLACES and not _ACTION_PLACES.keys().isdisjoint(actions):
+        places = max(places, *map(_ACTION_PLACES.get, actions, repeat(0)))
     scale = 10**places
 
     def unit(x: Any, what: str) -> int:
@@ -413,15 +474,15 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
             return list(xs)
         return [unit(x, what) for x in xs]
 
-    stacks = units(lists["starting_stacks"], "starting_stacks")
-    blinds = units(lists["blinds_or_straddles"], "blinds_or_straddles")
-    antes = units(lists["antes"], "antes")
+    stacks = units(lists[2], "starting_stacks")
+    blinds = units(lists[1], "blinds_or_straddles")
+    antes = units(lists[0], "antes")
     if min(blinds) < 0 or min(antes) < 0:
         raise PhhError("negative blinds (bring-ins) or antes are not hold'em")
-    if any(x <= 0 for x in stacks):
+    if min(stacks) <= 0:
         raise PhhError("every starting stack must be positive")
     dead: list[int] | None = None
-    dead_raw = fields.get("_dead_blinds")
+    dead_raw = get("_dead_blinds")
     if dead_raw is not None:  # tapete's: the part of each ante that is a dead blind
         if not isinstance(dead_raw, list) or len(dead_raw) != n or \
                 not all(_is_amount(x) for x in dead_raw):
@@ -436,69 +497,88 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
         if dead is not None:
             dead = [dead[1], dead[0]]
 
-    live = sorted((x for x in blinds if x), reverse=True)
-    first_two = sorted(blinds[:2]) if n > 2 else sorted(blinds)
-    if structure is Structure.FIXED_LIMIT:
+    if fixed:
         small_bet = unit(fields["small_bet"], "small_bet")
         big_bet = unit(fields["big_bet"], "big_bet")
-        bb = first_two[-1] or small_bet
+        min_bet = 0
     else:
         small_bet = big_bet = 0
-        bb = unit(fields["min_bet"], "min_bet")
-    sb = min(first_two[0], bb) if len(first_two) > 1 else 0
-    straddle = live[0] if live and live[0] > bb and len(live) > 2 else 0
-    nonzero_antes = [x for x in antes if x]
-    kwargs: dict[str, Any] = {
-        "structure": structure,
-        "small_blind": sb,
-        "big_blind": bb,
-        "ante": max(antes),
-        "big_blind_ante": len(nonzero_antes) == 1 and n > 2,
-        "straddle": straddle,
-        "small_bet": small_bet,
-        "big_bet": big_bet,
-        "decimals": places,
-        "currency": _currency(fields),
-    }
-    mr = fields.get("_min_raise")
-    if mr is not None:
-        try:
-            kwargs["min_raise"] = MinRaise(mr)
-        except ValueError:
-            raise PhhError(f"_min_raise must be 'last-raise' or 'last-bet', not {mr!r}") from None
-    cap = fields.get("_bet_cap")
-    if cap is not None:
-        if not isinstance(cap, int) or isinstance(cap, bool) or cap < 0:
-            raise PhhError("_bet_cap must be a whole number (0: no cap)")
-        kwargs["bet_cap"] = cap or None
-    for key, arg in (("_cap_heads_up", "cap_heads_up"), ("_no_flop_no_drop", "no_flop_no_drop")):
-        v = fields.get(key)
-        if v is not None:
-            if not isinstance(v, bool):
-                raise PhhError(f"{key} must be true or false")
-            kwargs[arg] = v
-    rake = fields.get("_rake")
-    if rake is not None:
-        if not _is_amount(rake) or not 0 <= rake <= 1:
-            raise PhhError("_rake must be a fraction of the pot between 0 and 1")
-        bps = Decimal(rake) * 10_000
-        if bps != int(bps):
-            raise PhhError("_rake must be a whole number of basis points (0.0001)")
-        kwargs["rake_bps"] = int(bps)
-    if fields.get("_rake_cap") is not None:
-        kwargs["rake_cap"] = unit(fields["_rake_cap"], "_rake_cap")
-    if rake_fixed_raw is not None:
-        kwargs["rake_fixed"] = tuple(units(rake_fixed_raw, "_rake_fixed"))
-    rules_key = tuple(kwargs.items())
-    rules = _RULES.get(rules_key)  # rules are frozen: hands of one table share them
+        min_bet = unit(fields["min_bet"], "min_bet")
+    sym = get("currency_symbol")
+    currency = sym if isinstance(sym, str) else ""
+    # hands of one table share their rules (frozen): found by what decides them, before any
+    # of the work of deciding them, when no room-rule field is given
+    mr = get("_min_raise")
+    cap = get("_bet_cap")
+    cap_hu = get("_cap_heads_up")
+    nfnd = get("_no_flop_no_drop")
+    rake = get("_rake")
+    rake_cap = get("_rake_cap")
+    plain = mr is None and cap is None and cap_hu is None and nfnd is None and rake is None \
+        and rake_cap is None and rake_fixed_raw is None
+    plain_key = (variant, tuple(blinds), tuple(antes), small_bet, big_bet, min_bet, places,
+                 currency)
+    rules = _PLAIN_RULES.get(plain_key) if plain else None
     if rules is None:
-        try:
-            rules = Rules(**kwargs)
-        except RulesError as exc:
-            raise PhhError(f"the blinds and bets cannot be played: {exc}") from None
-        if len(_RULES) > 10_000:
-            _RULES.clear()
-        _RULES[rules_key] = rules
+        live = sorted((x for x in blinds if x), reverse=True)
+        first_two = sorted(blinds[:2]) if n > 2 else sorted(blinds)
+        bb = (first_two[-1] or small_bet) if fixed else min_bet
+        sb = min(first_two[0], bb) if len(first_two) > 1 else 0
+        straddle = live[0] if live and live[0] > bb and len(live) > 2 else 0
+        nonzero_antes = [x for x in antes if x]
+        kwargs: dict[str, Any] = {
+            "structure": structure,
+            "small_blind": sb,
+            "big_blind": bb,
+            "ante": max(antes),
+            "big_blind_ante": len(nonzero_antes) == 1 and n > 2,
+            "straddle": straddle,
+            "small_bet": small_bet,
+            "big_bet": big_bet,
+            "decimals": places,
+            "currency": currency,
+        }
+        if mr is not None:
+            try:
+                kwargs["min_raise"] = MinRaise(mr)
+            except ValueError:
+                raise PhhError(
+                    f"_min_raise must be 'last-raise' or 'last-bet', not {mr!r}") from None
+        if cap is not None:
+            if not isinstance(cap, int) or isinstance(cap, bool) or cap < 0:
+                raise PhhError("_bet_cap must be a whole number (0: no cap)")
+            kwargs["bet_cap"] = cap or None
+        for key, arg, v in (("_cap_heads_up", "cap_heads_up", cap_hu),
+                            ("_no_flop_no_drop", "no_flop_no_drop", nfnd)):
+            if v is not None:
+                if not isinstance(v, bool):
+                    raise PhhError(f"{key} must be true or false")
+                kwargs[arg] = v
+        if rake is not None:
+            if not _is_amount(rake) or not 0 <= rake <= 1:
+                raise PhhError("_rake must be a fraction of the pot between 0 and 1")
+            bps = Decimal(rake) * 10_000
+            if bps != int(bps):
+                raise PhhError("_rake must be a whole number of basis points (0.0001)")
+            kwargs["rake_bps"] = int(bps)
+        if rake_cap is not None:
+            kwargs["rake_cap"] = unit(rake_cap, "_rake_cap")
+        if rake_fixed_raw is not None:
+            kwargs["rake_fixed"] = tuple(units(rake_fixed_raw, "_rake_fixed"))
+        rules_key = tuple(kwargs.items())
+        rules = _RULES.get(rules_key)  # rules are frozen: hands of one table share them
+        if rules is None:
+            try:
+                rules = Rules(**kwargs)
+            except RulesError as exc:
+                raise PhhError(f"the blinds and bets cannot be played: {exc}") from None
+            if len(_RULES) > 10_000:
+                _RULES.clear()
+            _RULES[rules_key] = rules
+        if plain:
+            if len(_PLAIN_RULES) > 10_000:
+                _PLAIN_RULES.clear()
+            _PLAIN_RULES[plain_key] = rules
 
     if places:
         steps: list[Step] = []
@@ -512,17 +592,18 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
     else:
         steps = parsed
 
-    record = HandRecord(rules=rules, stacks=stacks, steps=steps, button=n - 1, blinds=blinds,
-                        antes=antes, dead=dead, hand_id=hand_id, source=source)
+    record = HandRecord(rules, stacks, steps, n - 1, blinds, antes, dead, None, None, hand_id,
+                        source)
     record.texts = [a.split("#", 1)[0].strip() for a in actions] \
         if "#" in "".join(actions) else actions
-    names = fields.get("players")
+    names = get("players")
     if isinstance(names, list) and len(names) == n and set(map(type, names)) <= _STR:
         record.names = names
-    seats = fields.get("seats")
+    seats = get("seats")
     if isinstance(seats, list) and len(seats) == n and set(map(type, seats)) <= _INT:
         record.seats = seats
-    fin = fields.get("finishing_stacks")
+    extra = record.extra
+    fin = get("finishing_stacks")
     if fin is not None:
         if not isinstance(fin, list) or len(fin) != n or not (
                 set(map(type, fin)) <= _INT or all(_is_amount(x) for x in fin)):
@@ -531,29 +612,48 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
             record.finishing_stacks = units(fin, "finishing_stacks")
         except PhhError:
             record.finishing_stacks = None
-        record.extra["finishing_stacks_text"] = [str(x) for x in fin]
-    win = fields.get("winnings")
+        extra["finishing_stacks_text"] = list(map(str, fin))
+    win = get("winnings")
     if isinstance(win, list) and len(win) == n and all(_is_amount(x) for x in win):
-        record.extra["winnings_text"] = [str(x) for x in win]
-    record.extra["variant"] = variant
-    record.extra["format"] = "phh"
+        extra["winnings_text"] = list(map(str, win))
+    extra["variant"] = variant
+    extra["format"] = "phh"
     if "ante_trimming_status" in fields:
-        record.extra["ante_trimming_status"] = fields["ante_trimming_status"]
-    for key, value in fields.items():
+        extra["ante_trimming_status"] = fields["ante_trimming_status"]
+    for key in fields:
         if key[0] == "_" and key not in _ROOM_FIELDS:
-            record.extra[key] = value
+            extra[key] = fields[key]
     if not hand_id:
-        h = fields.get("hand")
+        h = get("hand")
         if h is not None and not isinstance(h, (list, dict)):
             record.hand_id = str(h)
     return record
 
 
-def _currency(fields: dict[str, Any]) -> str:
-    sym = fields.get("currency_symbol")
-    if isinstance(sym, str):
-        return sym
-    return ""
+def _read_actions(actions: list[Any], n: int) -> list[Step]:
+    """The steps of ``actions``, reading each text not seen before (and remembering it), with
+    the error of the first one that is not an action of this hand's players."""
+    cache = _ACTIONS
+    parsed: list[Step] = []
+    for a in actions:
+        st = cache.get(a) if type(a) is str else None
+        if st is None:
+            if not isinstance(a, str):
+                raise PhhError("'actions' must be a list of strings")
+            st = _action(a)
+            if len(cache) > 50_000:
+                cache.clear()
+                _ACTION_PLAYER.clear()
+                _ACTION_PLACES.clear()
+            cache[a] = st
+            _ACTION_PLAYER[a] = -1 if st[0] == "board" else st[1]
+            if st[0] == "act" and type(st[3]) is str:  # a decimal amount
+                raw = st[3]
+                _ACTION_PLACES[a] = len(raw) - raw.index(".") - 1
+        if st[0] != "board" and st[1] >= n:
+            raise PhhError(f"action {a!r}: there is no player p{st[1] + 1} (p1..p{n})")
+        parsed.append(st)
+    return parsed
 
 
 def _player(word: str, action: str) -> int:
@@ -565,6 +665,9 @@ def _player(word: str, action: str) -> int:
 # action text -> step, shared by all hands (the same few thousand strings recur: "p3 f",
 # "d dh p1 AhKd"...); steps are immutable and checked against the hand's players on use
 _ACTIONS: dict[str, Step] = {}
+_ACTION_PLAYER: dict[str, int] = {}  # the same texts -> the player index (-1: the dealer's)
+_ACTION_PLACES: dict[str, int] = {}  # the texts with a decimal amount -> its decimal places
+_PLAIN_RULES: dict[tuple[Any, ...], Rules] = {}  # see read_hand
 
 
 _CARD = {r + s: i * 4 + j for i, r in enumerate(RANKS) for j, s in enumerate(SUITS)}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from .. import events as ev
 from ..cards import format_cards
@@ -20,9 +20,9 @@ from ..text import Text, chips
 from .record import HandRecord, Step
 
 
-@dataclass(frozen=True, slots=True)
-class Decision:
-    """The options the player to act had, and what the record says was done."""
+class Decision(NamedTuple):
+    """The options the player to act had, and what the record says was done (an immutable
+    named tuple: one is made for every action of a ``--json`` replay)."""
 
     actor: int
     fold: bool
@@ -34,8 +34,9 @@ class Decision:
     inferred: bool = False  # not in the record: a skipped player's check or fold
 
 
-@dataclass(frozen=True, slots=True)
-class PotOut:
+class PotOut(NamedTuple):
+    """A pot as the replay leaves it (an immutable named tuple)."""
+
     amount: int  # after rake
     players: tuple[int, ...]
     winners: tuple[int, ...] | None  # None while the pot is not settled
@@ -244,19 +245,23 @@ def replay(record: HandRecord, *, decisions: bool = True, strict: bool = False,
             kind = step[0]
             if kind == "act":
                 p = step[1]
-                if hand.actor != p and hand.phase is betting and not strict \
+                actor = hand.actor
+                if actor != p and hand.phase is betting and not strict \
                         and not hand.folded[p] and not hand.all_in[p]:
                     _infer(res, hand, p, decisions)
+                    actor = hand.actor
+                # the engine has a player to act only while the betting is open
+                on = actor is not None and hand.phase is betting
                 verb = step[2]
                 lg = None
-                if decisions and hand.phase is betting and hand.actor is not None:
+                if decisions and on:
                     lg = hand.legal()
                     text = texts[i] if texts is not None and i < len(texts) \
                         else step_text(step, rules.decimals, hand.button, n)
                     out.append(Decision(lg.player, lg.fold, lg.check,
                                         None if lg.check else lg.call, lg.min_to, lg.max_to,
                                         text))
-                if not fast or hand.actor != p or hand.phase is not betting:
+                if actor != p or not on or not fast:
                     _act_slow(hand, p, step)
                     continue
                 bet = hand.bets[p]
@@ -284,7 +289,8 @@ def replay(record: HandRecord, *, decisions: bool = True, strict: bool = False,
                 else:
                     _act_slow(hand, p, step)
                     continue
-                advance()
+                if hand.phase is not betting:  # nothing happens by itself while one is to act
+                    advance()
                 continue
             if hand.phase is betting and not strict:
                 _infer(res, hand, -1, decisions)
