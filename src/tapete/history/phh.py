@@ -422,9 +422,12 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
     lists: list[list[Any]] = []
     for key in _AMOUNT_LISTS:
         v = fields[key]
-        if _is_amount(v):  # a single value for everyone
-            v = [v] * n
-        if not isinstance(v, list) or len(v) != n:
+        if type(v) is not list:
+            if _is_amount(v):  # a single value for everyone
+                v = [v] * n
+            if not isinstance(v, list) or len(v) != n:
+                raise PhhError(f"{key!r} must hold one amount per player ({n})")
+        elif len(v) != n:
             raise PhhError(f"{key!r} must hold one amount per player ({n})")
         if not set(map(type, v)) <= _INT:
             for x in v:
@@ -450,10 +453,11 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
     # the steps: every action text read once for all hands (see _ACTIONS); a text not seen
     # before, or one that is not a string, goes through _read_actions, which says what is
     # wrong with the first bad one
+    known = _ACTIONS_FOR.get(n)  # the texts already read whose player is one of p1..p{n}
     try:
-        parsed = list(map(_ACTIONS.__getitem__, actions))
-        if actions and max(map(_ACTION_PLAYER.__getitem__, actions)) >= n:
-            raise KeyError  # a player beyond p{n}: _read_actions names the action
+        if known is None:
+            raise KeyError
+        parsed = list(map(known.__getitem__, actions))
     except (KeyError, TypeError):
         parsed = _read_actions(actions, n)
     if _ACTION_PLACES and not _ACTION_PLACES.keys().isdisjoint(actions):
@@ -634,6 +638,13 @@ def _read_actions(actions: list[Any], n: int) -> list[Step]:
     """The steps of ``actions``, reading each text not seen before (and remembering it), with
     the error of the first one that is not an action of this hand's players."""
     cache = _ACTIONS
+    if len(cache) > 50_000:  # the caches are cleared together, never in the middle of a hand
+        cache.clear()
+        _ACTION_PLACES.clear()
+        _ACTIONS_FOR.clear()
+    known = _ACTIONS_FOR.get(n)
+    if known is None:
+        known = _ACTIONS_FOR[n] = {}
     parsed: list[Step] = []
     for a in actions:
         st = cache.get(a) if type(a) is str else None
@@ -641,17 +652,13 @@ def _read_actions(actions: list[Any], n: int) -> list[Step]:
             if not isinstance(a, str):
                 raise PhhError("'actions' must be a list of strings")
             st = _action(a)
-            if len(cache) > 50_000:
-                cache.clear()
-                _ACTION_PLAYER.clear()
-                _ACTION_PLACES.clear()
             cache[a] = st
-            _ACTION_PLAYER[a] = -1 if st[0] == "board" else st[1]
             if st[0] == "act" and type(st[3]) is str:  # a decimal amount
                 raw = st[3]
                 _ACTION_PLACES[a] = len(raw) - raw.index(".") - 1
         if st[0] != "board" and st[1] >= n:
             raise PhhError(f"action {a!r}: there is no player p{st[1] + 1} (p1..p{n})")
+        known[a] = st
         parsed.append(st)
     return parsed
 
@@ -665,7 +672,8 @@ def _player(word: str, action: str) -> int:
 # action text -> step, shared by all hands (the same few thousand strings recur: "p3 f",
 # "d dh p1 AhKd"...); steps are immutable and checked against the hand's players on use
 _ACTIONS: dict[str, Step] = {}
-_ACTION_PLAYER: dict[str, int] = {}  # the same texts -> the player index (-1: the dealer's)
+# the same, per number of players: only the texts whose player is in a hand of that size
+_ACTIONS_FOR: dict[int, dict[str, Step]] = {}
 _ACTION_PLACES: dict[str, int] = {}  # the texts with a decimal amount -> its decimal places
 _PLAIN_RULES: dict[tuple[Any, ...], Rules] = {}  # see read_hand
 
