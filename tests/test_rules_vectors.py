@@ -499,3 +499,17 @@ def test_fixed_limit_cap_lifted_once_the_hand_is_heads_up() -> None:
     for to in (4, 6, 8):
         capped.raise_to(to)
     assert capped.legal().min_to is None
+
+
+@pytest.mark.parametrize("setup", [
+    {"stacks": [True, 100]},
+    {"stacks": [100.0, 100]},
+    {"stacks": [100, 100], "blinds": [0.5, 1]},
+    {"stacks": [100, 100], "antes": [1, 0.5]},
+])
+def test_hands_refuse_anything_but_whole_chips(setup: dict[str, object]) -> None:
+    from tapete.hand import HandError
+
+    stacks = setup.pop("stacks")
+    with pytest.raises(HandError):
+        Hand(Rules(NL, 1, 2), stacks, **setup)  # type: ignore[arg-type]

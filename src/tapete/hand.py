@@ -138,7 +138,7 @@ class Hand:
             raise HandError(Text(f"a hand needs 2 to 23 players, not {n}",
                                  f"una mano necesita de 2 a 23 jugadores, no {n}"))
         for s in stacks:
-            if not isinstance(s, int) or s <= 0:
+            if type(s) is not int or s <= 0:  # a bool is no chip count
                 raise HandError(Text("every player needs a whole, positive number of chips",
                                  "cada jugador necesita un número entero y positivo de fichas"))
         self.rules = rules
@@ -234,7 +234,7 @@ class Hand:
             antes = an
         dead = dead if dead is not None else [0] * n
         for name, seq in (("blinds", blinds), ("antes", antes), ("dead", dead)):
-            if len(seq) != n or min(seq) < 0:
+            if len(seq) != n or min(seq) < 0 or any(type(x) is not int for x in seq):
                 raise HandError(Text(f"{name}: one non-negative amount per player is needed",
                                      f"{name}: hace falta una cantidad no negativa por jugador"))
         return tuple(blinds), tuple(antes), tuple(dead)
