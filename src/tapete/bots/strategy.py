@@ -44,14 +44,20 @@ class Style:
     open_size: float  # opening raise in big blinds
     adapt: bool  # read opponents' tendencies from past hands (VPIP, aggression)
     samples: int = 600  # Monte Carlo deals per equity estimate
+    # how far the reads move the play (0: not at all): against loose opponents (a VPIP above
+    # a typical player's) open, isolate, 3-bet and defend up to (1 + exploit) times wider;
+    # weigh a wide raiser's big raise by equity; bet bigger for value into callers and
+    # overbet those who call big bets as often as small ones; bluff as often as the fold
+    # rates beat the price; call an aggressive bettor a little lighter
+    exploit: float = 0.0
 
 
 STYLES: dict[str, Style] = {
     s.name: s for s in (
         Style("tag", open=1.0, limp=False, three=0.05, call=0.10, four=0.025, call3=0.06,
               jam=0.03, bet_at=0.55, raise_at=0.72, call_margin=0.0, bluff=0.28,
-              bluff_raise=0.10, sizes=(0.33, 0.66, 1.0), overbet=0.25, open_size=2.5,
-              adapt=True),
+              bluff_raise=0.10, sizes=(0.5, 0.75, 1.0), overbet=0.25, open_size=2.5,
+              adapt=True, exploit=1.5),
         Style("lag", open=1.5, limp=False, three=0.09, call=0.17, four=0.045, call3=0.10,
               jam=0.045, bet_at=0.55, raise_at=0.70, call_margin=-0.01, bluff=0.42,
               bluff_raise=0.25, sizes=(0.5, 0.75, 1.25), overbet=0.4, open_size=2.5,
@@ -100,6 +106,8 @@ class OpponentStats:
     called_pct: float = 0.0
     called_n: int = 0
 
+    big_faced: int = 0  # times the player answered a bet of most of the pot after the flop
+    big_folded: int = 0  # ... and folded
     bet_shown: int = 0  # hands shown down after betting or raising after the flop
     bet_weak: int = 0  # ... that were a weak pair, a draw or air on the final board
 
@@ -119,6 +127,11 @@ class OpponentStats:
     def fold_rate(self) -> float:
         """How often the player folds to a bet after the flop."""
         return (self.folded + 0.4 * 10) / (self.faced + 10)
+
+    def big_fold_rate(self) -> float:
+        """How often the player folds to a bet of most of the pot (0.5 a priori: most players
+        fold more to big bets; one that does not pays big value bets)."""
+        return (self.big_folded + 0.5 * 10) / (self.big_faced + 10)
 
     def looseness(self) -> float:
         """Width of the player's ranges relative to a typical player's (1.0)."""
@@ -212,17 +225,23 @@ class StyleBot:
                     st.bet_shown += 1
                     st.bet_weak += R.hand_class(shown, view.board) >= R.WEAK_PAIR
             bet_open = False
+            big = False
             street = 0
+            pot = sum(view.blinds)  # before each action (antes aside)
             for a in view.actions:
                 if a.street != street:
-                    street, bet_open = a.street, False
-                if street == 0:
-                    continue
-                if a.player == p and bet_open:
-                    st.faced += 1
-                    st.folded += a.action == ev.FOLD
-                if a.action in _AGGRESSIVE and a.player != p:
-                    bet_open = True
+                    street, bet_open, big = a.street, False, False
+                if street > 0:
+                    if a.player == p and bet_open:
+                        st.faced += 1
+                        st.folded += a.action == ev.FOLD
+                        if big:
+                            st.big_faced += 1
+                            st.big_folded += a.action == ev.FOLD
+                    if a.action in _AGGRESSIVE and a.player != p:
+                        bet_open = True
+                        big = a.added >= 0.7 * pot
+                pot += a.added
 
     def _fold_rate(self, view: SeatView, players: list[int]) -> float:
         """The lowest fold-to-a-bet rate among ``players`` (0.4 when unknown)."""
@@ -231,6 +250,15 @@ class StyleBot:
         rates = [st.fold_rate() for q in players
                  if (st := self.stats.get(view.names[q])) is not None]
         return min(rates, default=0.4)
+
+    def _size_blind(self, view: SeatView, p: int) -> bool:
+        """Whether ``p`` folds to big bets hardly more often than to any bet (and calls most
+        of them): then a value bet should be big."""
+        st = self.stats.get(view.names[p])
+        if st is None:
+            return False
+        big = st.big_fold_rate()
+        return big < 0.5 and big <= st.fold_rate() + 0.05
 
     @property
     def learns(self) -> bool:
@@ -245,6 +273,15 @@ class StyleBot:
         if st is None:
             return 1.0, 1.0, 0.0
         return st.looseness(), st.aggression(), st.bluffiness()
+
+    def _softness(self, view: SeatView, players: list[int]) -> float:
+        """How much wider than usual to play against ``players`` (1.0: not at all), from
+        their average looseness; only for a style that exploits its reads."""
+        x = self.style.exploit
+        if not x or not players:
+            return 1.0
+        loose = sum(self._reads(view, q)[0] for q in players) / len(players)
+        return min(1.0 + x, max(1.0, 1.0 + x * (loose - 1.0)))
 
     def _widths(self, view: SeatView, p: int) -> tuple[float, float]:
         """The widths of ``p``'s first raise and of its call of a raise."""
@@ -354,9 +391,19 @@ class StyleBot:
 
         if not raises:
             width = min(1.0, open_width(view, seat) * st.open) * (0.8 if limpers else 1.0)
+            soft = 1.0
+            if st.exploit:  # loose players behind or limping in: open and isolate wider
+                order = preflop_order(view)
+                behind = [q for q in order[order.index(seat) + 1:] if not view.folded[q]]
+                limping = [a.player for a in acts if a.action == ev.CALL]
+                soft = self._softness(view, behind + limping)
+                width = min(1.0, width * soft * (1.25 if limping else 1.0))
             in_range = p <= width * jitter
             why_in = Text(f"{hand} is in my top {_pct(width)} % from {pos.en}",
                           f"{hand} está en mi {_pct(width)} % mejor desde {pos.es}")
+            if st.exploit and soft > 1.05:
+                why_in = why_in + Text(", wider against loose players",
+                                       ", más amplio contra jugadores flojos")
             why_out = Text(f"{hand} is outside my top {_pct(width)} % from {pos.en}",
                            f"{hand} queda fuera de mi {_pct(width)} % mejor desde {pos.es}")
             if legal.check:  # the big blind in a limped pot
@@ -400,7 +447,13 @@ class StyleBot:
         else:
             attack, defend = st.jam * scale * 0.6, st.jam * scale * 0.4
             what = Text(f"a {n_raises + 1}-bet", f"un {n_raises + 1}-bet")
-        if committed:
+        if st.exploit:  # a loose raiser's range is weak: re-raise and defend wider
+            soft = self._softness(view, [last.player])
+            attack *= soft
+            defend *= soft
+        if committed or (st.exploit and raise_w >= 0.3 and legal.call >= 0.1 * chips_total):
+            # a big raise from a player who raises almost anything says little about the
+            # hand: weigh the equity against that wide range rather than the size
             return self._preflop_committed(view, legal, hand, price)
         attack *= jitter
         defend *= jitter
@@ -488,6 +541,10 @@ class StyleBot:
         if not legal.check:
             implied = 0.05 if draw and not limit and spr > 2 else 0.0
             need = price + st.call_margin - implied
+            if st.exploit:  # an aggressive bettor's bets are wider than its shown hands say
+                bettor = next((a.player for a in reversed(view.actions)
+                               if a.action in _AGGRESSIVE), opps[0])
+                need -= min(0.05, 0.03 * st.exploit * (self._reads(view, bettor)[1] - 1.0))
             if legal.can_raise and norm >= st.raise_at:
                 frac = self._size(norm, info, value=True, spr=spr, street=view.street)
                 to = legal.call_to + round(frac * (pot + legal.call))
@@ -507,12 +564,22 @@ class StyleBot:
         bet_at = st.bet_at - 0.1 * max(0.0, 1.0 - folds / 0.4)  # thinner against callers
         if legal.can_raise and norm >= bet_at:
             frac = self._size(norm, info, value=True, spr=spr, street=view.street)
+            if st.exploit and frac < 10:
+                if folds < 0.4:  # callers pay: bet bigger
+                    frac = min(1.5, frac * (1.0 + st.exploit * (0.4 - folds) / 0.4))
+                if norm >= 0.7 and k == 1 and self._size_blind(view, opps[0]):
+                    frac = max(frac, 1.5 if spr > 2 else 10.0)  # they call big bets as often
             return self._bet(view, legal, frac, info, eq_txt,
                              Text("for value", "por valor"))
         aggressor = any(a.player == view.seat and a.action in _AGGRESSIVE
                         for a in view.actions if a.street == view.street - 1)
         bluff = st.bluff * (1.5 if aggressor else 1.0) * (1.4 if draw else 1.0)
-        bluff *= 0.4 ** (k - 1) * min(2.0, max(0.1, (folds / 0.4) ** 2))
+        if st.exploit:  # bluff as often as the reads say everyone folds, against the price
+            frac = self._size(norm, info, value=False, spr=spr, street=view.street)
+            all_fold = math.prod(self._fold_rate(view, [q]) for q in opps)
+            bluff *= min(2.5, max(0.1, 1.0 + 4 * st.exploit * (all_fold - frac / (1 + frac))))
+        else:
+            bluff *= 0.4 ** (k - 1) * min(2.0, max(0.1, (folds / 0.4) ** 2))
         if mine in (R.TOP_PAIR, R.WEAK_PAIR):
             bluff *= 0.3  # showdown value: no need to bet it
         if legal.can_raise and rng.random() < bluff:
