@@ -245,3 +245,21 @@ def test_equity_with_ranges_that_cannot_all_be_held() -> None:
     only[R.COMBO_INDEX[(51, 50)]] = 1.0
     eq = R.equity(parse_cards("KsKh"), (), [only, only.copy()], 200, random.Random(1))
     assert 0.0 <= eq <= 1.0
+
+
+def test_only_tag_exploits_its_reads_and_big_bet_folds_are_counted() -> None:
+    """tag widens and sizes by its reads (Style.exploit); the other styles do not; after a
+    played hand the reads include folds to bets of most of the pot, with a 0.5 prior."""
+    assert STYLES["tag"].exploit > 0
+    assert all(s.exploit == 0 for n, s in STYLES.items() if n != "tag")
+    from tapete.bots import OpponentStats
+    assert OpponentStats().big_fold_rate() == 0.5
+    bots = [make_bot(n, 3) for n in SIX]
+    for d in range(30):
+        play_hand(_hand(Deck(100 + d)), bots)
+    tag = bots[0]
+    stats = tag.stats  # type: ignore[attr-defined]
+    assert set(stats) == set(SIX[1:])
+    for s in stats.values():
+        assert 0 <= s.big_folded <= s.big_faced <= s.faced
+        assert 0.0 < s.big_fold_rate() < 1.0
