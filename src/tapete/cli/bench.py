@@ -109,7 +109,7 @@ def _peers() -> list[tuple[str, Callable[[U8], list[Any]], Callable[[Any], int],
     """(name, prepare, call, higher_is_better) for each installed per-hand peer."""
     out: list[tuple[str, Callable[[U8], list[Any]], Callable[[Any], int], bool]] = []
     if importlib.util.find_spec("eval7"):
-        import eval7  # type: ignore[import-untyped]
+        import eval7
 
         e7 = [eval7.Card(RANKS[c >> 2] + SUITS[c & 3]) for c in range(52)]
         out.append(
@@ -117,14 +117,14 @@ def _peers() -> list[tuple[str, Callable[[U8], list[Any]], Callable[[Any], int],
         )
     if importlib.util.find_spec("phevaluator"):
         # phevaluator's card ids are ours: rank * 4 + suit
-        from phevaluator import evaluate_cards  # type: ignore[import-untyped]
+        from phevaluator import evaluate_cards
 
         out.append(
             ("phevaluator", lambda h: [tuple(r) for r in h.tolist()], lambda r: evaluate_cards(*r),
              False)
         )  # fmt: skip
     if importlib.util.find_spec("treys"):
-        from treys import Card, Evaluator  # type: ignore[import-untyped]
+        from treys import Card, Evaluator
 
         tc = [Card.new(RANKS[c >> 2] + SUITS[c & 3]) for c in range(52)]
         ev = Evaluator()
@@ -144,7 +144,7 @@ def _peers() -> list[tuple[str, Callable[[U8], list[Any]], Callable[[Any], int],
         out.append(("pokerkit", lambda h: [[pk[c] for c in row] for row in h.tolist()],
                     pk_call, True))  # fmt: skip
     if importlib.util.find_spec("pokerfast"):
-        import pokerfast  # type: ignore[import-untyped]
+        import pokerfast
 
         out.append(("pokerfast.eval7 (per hand)", _names, pokerfast.eval7, True))
     return out
