@@ -403,26 +403,10 @@ class Hand:
         if self.actor is None:
             self._close_street()
 
-    def _can_act(self, p: int) -> bool:
-        return not self.folded[p] and not self.all_in[p]
-
-    def _needs_action(self, p: int) -> bool:
-        if self.folded[p] or self.all_in[p]:
-            return False
-        if self.bets[p] < self.level:
-            # with nobody left to bet against, a player already matching every other
-            # player's chips has nothing to answer
-            if not any(self._can_act(q) for q in range(self.n) if q != p):
-                top = max((self.bets[q] for q in range(self.n) if q != p and not self.folded[q]),
-                          default=0)
-                return self.bets[p] < top
-            return True
-        if self.acted[p]:
-            return False
-        return any(self._can_act(q) for q in range(self.n) if q != p)
-
     def _next_actor(self, after: int) -> int | None:
-        # the same test as _needs_action, with the running count of players able to act
+        # the next player who must answer: one facing a bet (when nobody else can act, only
+        # if some live player has put in more), or one who has not acted while someone else
+        # can still bet; the running count of players able to act avoids rescans
         if self._live < 2:
             return None
         n = self.n
@@ -859,14 +843,10 @@ class Hand:
         self._advance()
 
     def _showdown_decided(self) -> bool:
-        # every live player has shown, or one is left (uncontested, see _uncontested). Only
+        # every live player has shown, or one is left, who wins without showing. Only
         # live players show or muck (after the betting), and never both: counting is enough.
         left = self._live - len(self.mucked)
         return left == 1 or len(self.shown) >= left
-
-    def _uncontested(self, p: int) -> bool:
-        """True when every other live player has mucked: p wins without showing."""
-        return all(q == p or self.folded[q] or q in self.mucked for q in range(self.n))
 
     def settle(self) -> None:
         """Finish the showdown automatically (see :meth:`_decide_one`)."""
