@@ -25,19 +25,13 @@ import json
 import os
 import platform
 import sys
-from collections.abc import Callable
+from functools import partial
 from typing import Any
 
+from tapete.cli import bench
 from tapete.cli.bench import bench_enumerate, bench_evaluate, clock
 
-
-def best_of(fn: Callable[[], object], runs: int = 5) -> float:
-    best = float("inf")
-    for _ in range(runs):
-        started = clock()
-        fn()
-        best = min(best, clock() - started)
-    return best
+best_of = partial(bench.best_of, runs=5)
 
 
 def exact_equity() -> list[dict[str, Any]]:

@@ -11,6 +11,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
+from tapete.cli.bench import order_agrees
 from tapete.evaluator.bulk import evaluate_many, random_hands
 
 RANKS = "23456789TJQKA"
@@ -19,15 +20,7 @@ MILLION = 1_000_000
 
 
 def assert_same_order(ours: npt.ArrayLike, theirs: npt.ArrayLike, higher_is_better: bool) -> None:
-    a = np.asarray(ours, np.int64)
-    b = np.asarray(theirs, np.int64)
-    if not higher_is_better:
-        b = -b
-    order = np.lexsort((b, a))
-    a, b = a[order], b[order]
-    same = a[1:] == a[:-1]
-    assert np.all(b[1:][same] == b[:-1][same]), "the peer splits hands tapete ties"
-    assert np.all(b[1:][~same] > b[:-1][~same]), "the peer orders some hands differently"
+    assert order_agrees(ours, theirs, higher_is_better), "the peer orders some hands differently"
 
 
 def name(c: int) -> str:

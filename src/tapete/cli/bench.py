@@ -175,7 +175,8 @@ def _pokerfast_batch(hands: U8) -> Callable[[], npt.NDArray[np.uint16]] | None:
     return call
 
 
-def _best_of(fn: Callable[[], object], runs: int = 3) -> float:
+def best_of(fn: Callable[[], object], runs: int = 3) -> float:
+    """The fastest of ``runs`` timings of ``fn`` (seconds of the clock used here)."""
     best = float("inf")
     for _ in range(runs):
         started = clock()
@@ -192,7 +193,7 @@ def bench_evaluate(hands: int = 10_000_000, seconds: float = 1.0, seed: int = 1)
     cards = random_hands(hands, 7, seed)
     out = np.empty(hands, np.uint16)
     evaluate_many(cards[:10], out=out[:10])  # load or compile outside the timing
-    t = _best_of(lambda: evaluate_many(cards, out=out))
+    t = best_of(lambda: evaluate_many(cards, out=out))
     ours = out.copy()
     results: list[dict[str, Any]] = [
         {"name": "tapete (bulk, numba)", "hands": hands, "hands_per_s": round(hands / t)}
@@ -203,7 +204,7 @@ def bench_evaluate(hands: int = 10_000_000, seconds: float = 1.0, seed: int = 1)
                     "hands_per_s": round(done / spent)})  # fmt: skip
     batch = _pokerfast_batch(cards)
     if batch is not None:
-        t = _best_of(batch)
+        t = best_of(batch)
         results.append({
             "name": "pokerfast (OMPEval batch)", "hands": hands, "hands_per_s": round(hands / t),
             "agrees": order_agrees(ours, batch(), True),
