@@ -17,11 +17,14 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
-from typing import Any
+from typing import Any, NoReturn
 
 from . import events as ev
 from .betting import Legal, options
 from .cards import Card, Deck, format_card, format_cards
+from .errors import BooksError as BooksError
+from .errors import HandError as HandError
+from .errors import IllegalAction as IllegalAction
 from .events import Event
 from .pots import Pot, build_pots, split, take_rake, uncalled
 from .rules import MinRaise, Rules, Structure
@@ -38,26 +41,6 @@ class Phase(StrEnum):
 # the phases as plain names: reading an enum member through its class costs a lookup, and the
 # engine tests the phase at every step
 _DEAL, _BETTING, _SHOWDOWN, _DONE = Phase.DEAL, Phase.BETTING, Phase.SHOWDOWN, Phase.DONE
-
-
-class HandError(ValueError):
-    """Something asked of the hand that the rules do not allow; the hand is unchanged."""
-
-    def __init__(self, message: Text, legal: Legal | None = None) -> None:
-        super().__init__(message.en)
-        self.message = message
-        self.legal = legal
-
-    def in_lang(self, lang: str) -> str:
-        return self.message.in_lang(lang)
-
-
-class IllegalAction(HandError):
-    """A betting action that is not legal now: says what was tried and what is legal."""
-
-
-class BooksError(AssertionError):
-    """Contributions did not equal awards + returns + rake: a bug, never a player's fault."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +89,12 @@ def _load_evaluator() -> Callable[[Sequence[int]], int]:
     return evaluate
 
 
+def _whole_chips(amounts: Sequence[object]) -> bool:
+    """Every amount a whole, non-negative number of chips (not a bool, not a float): checked
+    over plain objects, so that a caller's bad value is refused clearly, not by a TypeError."""
+    return all(type(x) is int and x >= 0 for x in amounts)
+
+
 @lru_cache(maxsize=32)
 def _default_names(n: int) -> tuple[str, ...]:
     return tuple(f"p{i + 1}" for i in range(n))
@@ -137,9 +126,8 @@ class Hand:
         if not 2 <= n <= 23:
             raise HandError(Text(f"a hand needs 2 to 23 players, not {n}",
                                  f"una mano necesita de 2 a 23 jugadores, no {n}"))
-        for s in stacks:
-            if type(s) is not int or s <= 0:  # a bool is no chip count
-                raise HandError(Text("every player needs a whole, positive number of chips",
+        if not _whole_chips(stacks) or 0 in stacks:
+            raise HandError(Text("every player needs a whole, positive number of chips",
                                  "cada jugador necesita un número entero y positivo de fichas"))
         self.rules = rules
         self.n = n
@@ -234,7 +222,7 @@ class Hand:
             antes = an
         dead = dead if dead is not None else [0] * n
         for name, seq in (("blinds", blinds), ("antes", antes), ("dead", dead)):
-            if len(seq) != n or min(seq) < 0 or any(type(x) is not int for x in seq):
+            if len(seq) != n or not _whole_chips(seq):
                 raise HandError(Text(f"{name}: one non-negative amount per player is needed",
                                      f"{name}: hace falta una cantidad no negativa por jugador"))
         return tuple(blinds), tuple(antes), tuple(dead)
@@ -279,7 +267,7 @@ class Hand:
     def _post(self, player: int, amount: int, kind: str) -> None:
         paid = min(amount, self.stacks[player])
         if paid > 0:
-            self._record(ev.Posted(player, paid, kind, paid == self.stacks[player]))
+            self._apply(ev.Posted(player, paid, kind, paid == self.stacks[player]))
 
     # ------------------------------------------------------------------ replay
     @classmethod
@@ -303,8 +291,6 @@ class Hand:
         handler = _HANDLERS.get(type(e))
         if handler is not None:
             handler(self, e)
-
-    _record = _apply  # how the engine's own steps record an event: the fold itself
 
     def _set_all_in(self, p: int) -> None:
         if not self.all_in[p]:
@@ -512,7 +498,7 @@ class Hand:
             if phase is _DEAL:
                 if not dealt and self.deck is not None:
                     # every player's hole cards in one pass, in the order needs_cards gives
-                    n, b, record, draw = self.n, self.button, self._record, self._draw
+                    n, b, record, draw = self.n, self.button, self._apply, self._draw
                     for p in (*range(b + 1, n), *range(b + 1)):
                         if not self.dealt[p]:
                             record(ev.HoleDealt(p, draw(2)))
@@ -523,9 +509,9 @@ class Hand:
                 kind, who, count = need
                 cards = self._draw(count)
                 if kind == "hole":
-                    self._record(ev.HoleDealt(who, cards))
+                    self._apply(ev.HoleDealt(who, cards))
                 else:
-                    self._record(ev.BoardDealt(self._street_for(who), cards, who))
+                    self._apply(ev.BoardDealt(self._street_for(who), cards, who))
                 continue
             if phase is _SHOWDOWN:
                 if self.auto_showdown:
@@ -541,7 +527,7 @@ class Hand:
         # (a big-blind ante is dead money), so the bets, not the hand totals, are compared.
         p, amount = uncalled(self.bets)
         if amount:
-            self._record(ev.Returned(p, amount))
+            self._apply(ev.Returned(p, amount))
             return True
         return False
 
@@ -584,7 +570,7 @@ class Hand:
             raise HandError(Text(f"{self.names[player]} already has cards",
                                  f"{self.names[player]} ya tiene cartas"))
         c = self._check_new_cards(cards, 2) if cards is not None else None
-        self._record(ev.HoleDealt(player, c))
+        self._apply(ev.HoleDealt(player, c))
         self._advance()
 
     def deal_board(self, cards: Sequence[Card]) -> None:
@@ -594,7 +580,7 @@ class Hand:
                                  "ahora no toca repartir cartas comunitarias"))
         _, run, count = need
         c = self._check_new_cards(cards, count)
-        self._record(ev.BoardDealt(self._street_for(run), c, run))
+        self._apply(ev.BoardDealt(self._street_for(run), c, run))
         self._advance()
 
     def _check_new_cards(self, cards: Sequence[Card], count: int) -> tuple[Card, ...]:
@@ -625,7 +611,7 @@ class Hand:
             raise HandError(Text(
                 "the board can be run more than once only when betting is over",
                 "el tablero solo se puede repartir varias veces tras las apuestas"))
-        self._record(ev.RunsChosen(runs))
+        self._apply(ev.RunsChosen(runs))
         self._advance()
 
     # ------------------------------------------------------------------ betting
@@ -653,9 +639,10 @@ class Hand:
         )
         return legal
 
-    def _check_turn(self, player: int | None) -> Legal:
+    def _check_turn(self, player: object) -> Legal:
         # legal() is kept only while a player is to act (every event clears it), so when it is
-        # there the phase needs no test
+        # there the phase needs no test. ``player`` is checked here, whatever its type: a
+        # caller's bad value gets a clear IllegalAction, never a TypeError
         if player is not None and (type(player) is not int or not 0 <= player < self.n):
             raise IllegalAction(Text(
                 f"there is no player {player!r} in this hand (0..{self.n - 1})",
@@ -667,15 +654,16 @@ class Hand:
                                          "ahora no se puede apostar"))
             legal = self.legal()
         if player is not None and player != legal.player:
+            name = self.names[player] if type(player) is int else "?"
             who = self.names[legal.player]
             may = legal.summary()
             raise IllegalAction(
-                Text(f"it is not {self.names[player]}'s turn: {who} is to act ({may.en})",
-                     f"no es el turno de {self.names[player]}: le toca a {who} ({may.es})"),
+                Text(f"it is not {name}'s turn: {who} is to act ({may.en})",
+                     f"no es el turno de {name}: le toca a {who} ({may.es})"),
                 legal)
         return legal
 
-    def _refuse(self, tried_en: str, tried_es: str, legal: Legal, why: Text | None) -> None:
+    def _refuse(self, tried_en: str, tried_es: str, legal: Legal, why: Text | None) -> NoReturn:
         s = legal.summary()
         en = f"{self.names[legal.player]} cannot {tried_en}"
         es = f"{self.names[legal.player]} no puede {tried_es}"
@@ -684,73 +672,74 @@ class Hand:
             es += f" ({why.es})"
         raise IllegalAction(Text(f"{en}. Legal: {s.en}.", f"{es}. Legal: {s.es}."), legal)
 
-    def fold(self, player: int | None = None) -> None:
+    def fold(self, player: object = None) -> None:
         legal = self._check_turn(player)
         if not legal.fold:
             self._refuse("fold", "retirarse", legal,
                          Text("checking is free", "puede pasar sin coste"))
-        self._record(ev.Acted(legal.player, ev.FOLD, self.bets[legal.player], 0))
+        self._apply(ev.Acted(legal.player, ev.FOLD, self.bets[legal.player], 0))
         if self.phase is not _BETTING:  # nothing happens by itself while a player is to act
             self._advance()
 
-    def check(self, player: int | None = None) -> None:
+    def check(self, player: object = None) -> None:
         legal = self._check_turn(player)
         if not legal.check:
             self._refuse("check", "pasar", legal,
                          Text(f"there is a bet of {self._c(self.level)} to call",
                               f"hay una apuesta de {self._c(self.level, 'es')} que igualar"))
-        self._record(ev.Acted(legal.player, ev.CHECK, self.bets[legal.player], 0))
+        self._apply(ev.Acted(legal.player, ev.CHECK, self.bets[legal.player], 0))
         if self.phase is not _BETTING:
             self._advance()
 
-    def call(self, player: int | None = None) -> None:
+    def call(self, player: object = None) -> None:
         legal = self._check_turn(player)
         if legal.check:
             self._refuse("call", "igualar", legal,
                          Text("there is no bet to call", "no hay apuesta que igualar"))
         p = legal.player
-        self._record(ev.Acted(p, ev.CALL, legal.call_to, legal.call, legal.call_all_in))
+        self._apply(ev.Acted(p, ev.CALL, legal.call_to, legal.call, legal.call_all_in))
         if self.phase is not _BETTING:
             self._advance()
 
-    def check_or_call(self, player: int | None = None) -> None:
+    def check_or_call(self, player: object = None) -> None:
         legal = self._check_turn(player)
         if legal.check:
             self.check(player)
         else:
             self.call(player)
 
-    def raise_to(self, amount: int, player: int | None = None) -> None:
+    def raise_to(self, amount: object, player: object = None) -> None:
         """Bet or raise to ``amount``, this street's total (never the chips added by a click)."""
         legal = self._check_turn(player)
-        if type(amount) is not int and isinstance(amount, numbers.Integral) \
-                and not isinstance(amount, bool):
-            amount = int(amount)  # a numpy integer, say
-        valid = type(amount) is int
+        word_en, word_es = ("bet", "apostar") if legal.is_bet else ("raise to", "subir a")
+        if type(amount) is int:
+            to = amount
+        elif isinstance(amount, numbers.Integral) and not isinstance(amount, bool):
+            to = int(amount)  # a numpy integer, say
+        else:
+            self._refuse(f"{word_en} {amount!r}", f"{word_es} {amount!r}", legal,
+                         Text("amounts are whole chips", "las cantidades son fichas enteras"))
         lo, hi = legal.min_to, legal.max_to
-        if not valid or lo is None or hi is None or not lo <= amount <= hi:
-            word_en, word_es = ("bet", "apostar") if legal.is_bet else ("raise to", "subir a")
-            tried_en = f"{word_en} {self._c(amount) if valid else repr(amount)}"
-            tried_es = f"{word_es} {self._c(amount, 'es') if valid else repr(amount)}"
-            if not valid:
-                self._refuse(tried_en, tried_es, legal,
-                             Text("amounts are whole chips", "las cantidades son fichas enteras"))
+        if lo is None or hi is None or not lo <= to <= hi:
+            tried_en = f"{word_en} {self._c(to)}"
+            tried_es = f"{word_es} {self._c(to, 'es')}"
             if lo is None or hi is None:
                 self._refuse(tried_en, tried_es, legal, legal.explain_no_raise())
-                return
-            if amount < lo:
+            elif to < lo:
                 self._refuse(tried_en, tried_es, legal, legal.explain_min())
             self._refuse(tried_en, tried_es, legal, legal.explain_max())
         p = legal.player
-        added = amount - self.bets[p]
+        added = to - self.bets[p]
         kind = ev.BET if legal.is_bet else ev.RAISE
-        self._record(ev.Acted(p, kind, amount, added, added == self.stacks[p]))
+        self._apply(ev.Acted(p, kind, to, added, added == self.stacks[p]))
         if self.phase is not _BETTING:
             self._advance()
 
-    bet = raise_to
+    def bet(self, amount: object, player: object = None) -> None:
+        """Open the betting: the same as :meth:`raise_to` (which names a bet or a raise)."""
+        self.raise_to(amount, player)
 
-    def act(self, action: str, amount: int | None = None, player: int | None = None) -> None:
+    def act(self, action: str, amount: object = None, player: object = None) -> None:
         """Generic entry point: "fold", "check", "call", "check_or_call", "bet"/"raise" + amount."""
         a = action.lower().replace("-", "_")
         if a == "fold":
@@ -765,20 +754,19 @@ class Hand:
             if amount is None:
                 legal = self._check_turn(player)
                 self._refuse(a, a, legal, Text("an amount is needed", "falta una cantidad"))
-                return
             self.raise_to(amount, player)
         else:
             raise IllegalAction(Text(f"unknown action {action!r}",
                                      f"acción desconocida {action!r}"))
 
-    def time_out(self, player: int | None = None) -> None:
+    def time_out(self, player: object = None) -> None:
         """The player to act ran out of time: checked if checking is free, else folded."""
         legal = self._check_turn(player)
         p = legal.player
         if legal.check:
-            self._record(ev.Acted(p, ev.CHECK, self.bets[p], 0, timed_out=True))
+            self._apply(ev.Acted(p, ev.CHECK, self.bets[p], 0, timed_out=True))
         else:
-            self._record(ev.Acted(p, ev.FOLD, self.bets[p], 0, timed_out=True))
+            self._apply(ev.Acted(p, ev.FOLD, self.bets[p], 0, timed_out=True))
         self._advance()
 
     def _c(self, amount: int, lang: str = "en") -> str:
@@ -820,7 +808,7 @@ class Hand:
                     f"{self.names[player]} tiene {format_cards(known)}, no {format_cards(c)}"))
             if known is None:
                 c = self._check_new_cards(c, 2)
-        self._record(ev.Shown(player, c))
+        self._apply(ev.Shown(player, c))
         self._advance()
 
     def muck(self, player: int) -> None:
@@ -839,7 +827,7 @@ class Hand:
                     f"{self._c(pot.amount)} and cannot muck",
                     f"{self.names[player]} es el último jugador de un bote de "
                     f"{self._c(pot.amount, 'es')} y no puede tirar las cartas"))
-        self._record(ev.Mucked(player))
+        self._apply(ev.Mucked(player))
         self._advance()
 
     def _showdown_decided(self) -> bool:
@@ -888,9 +876,9 @@ class Hand:
                     show = True
                     break
         if show:
-            self._record(ev.Shown(p, hole))
+            self._apply(ev.Shown(p, hole))
         else:
-            self._record(ev.Mucked(p))
+            self._apply(ev.Mucked(p))
 
     def _strength(self, p: int, cards: tuple[Card, ...]) -> tuple[int, ...]:
         """Player p's strength on each run's board, evaluated once a hand: called only at
@@ -946,7 +934,7 @@ class Hand:
                 strength[p] = self._strength(p, h)
         for i, pot in enumerate(pots):
             if pot.rake:
-                self._record(ev.Raked(i, pot.rake))
+                self._apply(ev.Raked(i, pot.rake))
             eligible = [p for p in pot.eligible if p in contenders]
             if not eligible:  # muck() never leaves a pot without a live player
                 raise BooksError(f"pot {i} has no live player to win it")
@@ -966,14 +954,14 @@ class Hand:
                     awards = split(amount, winners, first, n).items()
                 for p, x in awards:
                     if x:
-                        self._record(ev.Awarded(i, p, x, r))
+                        self._apply(ev.Awarded(i, p, x, r))
                         shares[p] = shares.get(p, 0) + x
                 winners_all.update(winners)
             self.results.append(PotResult(
                 pot.amount, pot.eligible, tuple(sorted(winners_all)),
                 tuple(sorted(shares.items())), pot.rake))
         self._check_books()
-        self._record(ev.Ended(tuple(self.stacks)))
+        self._apply(ev.Ended(tuple(self.stacks)))
 
     def _check_books(self) -> None:
         start, stacks = sum(self.starting_stacks), sum(self.stacks)

@@ -235,7 +235,7 @@ def replay(record: HandRecord, *, decisions: bool = True, strict: bool = False,
     seen: set[int] = set()
     betting = Phase.BETTING
     deal = Phase.DEAL
-    record_event = hand._record
+    record_event = hand._apply
     advance = hand._advance
     i = 0
     dealt = 0  # hole cards dealt through the fast path
