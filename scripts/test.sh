@@ -13,7 +13,7 @@ if [ -z "${TAPETE_PURE:-}" ] && command -v cc >/dev/null 2>&1 && python -c "impo
 raise SystemExit(not os.path.exists(sysconfig.get_paths()['include'] + '/Python.h'))"; then
   export TAPETE_EXPECT_COMPILED=1  # tests/test_build.py fails if the build fell back
 fi
-python -c "import tapete; print('engine:', 'compiled (mypyc)' if tapete.compiled() else 'pure Python')"
+python -c "import tapete; print('engine:', tapete.build_kind())"
 ruff check src tests benchmarks setup.py
 mypy
 python -m pytest -q

@@ -20,6 +20,11 @@ def compiled() -> bool:
     return not (hand.__file__ or "").endswith(".py")
 
 
+def build_kind() -> str:
+    """How the engine runs, for benchmarks and bug reports."""
+    return "compiled (mypyc)" if compiled() else "pure Python"
+
+
 if os.environ.get("TAPETE_PURE"):
     import importlib.abc
     import importlib.machinery
