@@ -19,6 +19,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "equity": ("tapete.cli.equity", "equity of hands or ranges, exact or Monte Carlo"),
     "bench": ("tapete.cli.bench", "measure the evaluator against its peers"),
     "simulate": ("tapete.cli.simulate", "duplicate matches between bots"),
+    "icm": ("tapete.cli.icm", "what tournament stacks are worth in prizes (ICM)"),
 }
 
 

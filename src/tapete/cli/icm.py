@@ -1,0 +1,107 @@
+"""``tapete icm STACK... --prizes PRIZE...``: what each stack is worth in a tournament.
+
+tapete icm 5000 3000 2000 --prizes 50 30 20
+tapete icm 12000 9000 4000 2500 --prizes 500.00 300.00 200.00 --currency $ --lang es --json
+
+Prizes are the places still to be decided, first place first (decimals allowed: "12.50").
+Equities are exact (Independent Chip Model); the table rounds them to the cent (or to the
+prizes' own unit when it is finer).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+
+from ..icm import IcmError, equities
+from ..text import chips
+from .replay import default_lang
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("stacks", nargs="+", type=int, metavar="STACK",
+                        help="each player's chips")
+    parser.add_argument("--prizes", nargs="+", required=True, metavar="PRIZE",
+                        help="the prizes still to be won, first place first")
+    parser.add_argument("--names", nargs="+", metavar="NAME", help="the players' names")
+    parser.add_argument("--currency", default="", help="shown with the prizes: $, €...")
+    parser.add_argument("--lang", choices=("en", "es"), default=None,
+                        help="language of the table (default: from the locale)")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+
+
+def parse_prizes(texts: list[str]) -> tuple[list[int], int]:
+    """Prizes as integers of their smallest unit, and that unit's decimals ("12.50" -> 2)."""
+    if any("," in t for t in texts):  # 1,500 or 500,00? ambiguous between the languages
+        raise ValueError(f"prizes are numbers with a point for decimals: {' '.join(texts)}")
+    try:
+        values = [Decimal(t) for t in texts]
+    except InvalidOperation:
+        raise ValueError(f"prizes are numbers: {' '.join(texts)}") from None
+    decimals = max(max(0, -int(v.as_tuple().exponent)) for v in values)
+    scaled = [v.scaleb(decimals) for v in values]
+    if any(v != v.to_integral_value() or not v.is_finite() for v in scaled):
+        raise ValueError(f"prizes are numbers: {' '.join(texts)}")
+    return [int(v) for v in scaled], decimals
+
+
+def run(args: argparse.Namespace) -> int:
+    lang = args.lang or default_lang()
+    es = lang == "es"
+    try:
+        prizes, decimals = parse_prizes(args.prizes)
+    except ValueError as exc:
+        detail = str(exc).replace("prizes are numbers", "los premios son números").replace(
+            "with a point for decimals", "con punto decimal") if es else exc
+        print(f"tapete icm: {detail}", file=sys.stderr)
+        return 2
+    names = args.names or [f"p{i + 1}" for i in range(len(args.stacks))]
+    if len(names) != len(args.stacks):
+        print("tapete icm: " + ("un nombre por jugador" if es else "one name per player"),
+              file=sys.stderr)
+        return 2
+    try:
+        values = equities(args.stacks, prizes)
+    except IcmError as exc:
+        print(f"tapete icm: {exc.message.in_lang(lang)}", file=sys.stderr)
+        return 2
+    pool = sum(prizes)
+    total = sum(args.stacks)
+    shown = max(decimals, 2)  # equities are shown to the cent even when the prizes are whole
+    if args.json:
+        print(json.dumps({
+            "prizes": [str(Decimal(p).scaleb(-decimals)) for p in prizes],
+            "players": [{"name": nm, "stack": s, "equity": _decimal(v, decimals, shown),
+                         "equity_exact": str(v / 10**decimals)}
+                        for nm, s, v in zip(names, args.stacks, values, strict=True)]}))
+        return 0
+
+    def money(x: Fraction, digits: int = shown) -> str:
+        return chips(round(x * 10 ** (digits - decimals)), digits, args.currency, lang)
+
+    head = ("jugador", "fichas", "% fichas", "equidad", "% premios") if es else (
+        "player", "chips", "% chips", "equity", "% prizes")
+    rows = [(nm, chips(s, 0, "", lang), _pct(Fraction(s, total), lang), money(v),
+             _pct(v / pool if pool else Fraction(0), lang))
+            for nm, s, v in zip(names, args.stacks, values, strict=True)]
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(5)]
+    title = "ICM (Malmuth-Harville), premios " if es else "ICM (Malmuth-Harville), prizes "
+    print(title + " / ".join(money(Fraction(p), decimals) for p in prizes))
+    for r in [head, *rows]:
+        print("  ".join(r[0].ljust(widths[0]) if i == 0 else r[i].rjust(widths[i])
+                        for i in range(5)))
+    return 0
+
+
+def _decimal(x: Fraction, decimals: int, shown: int) -> str:
+    """An exact equity (in units of ``decimals`` digits) rounded to ``shown`` digits, as a
+    decimal number (never a float)."""
+    return str(Decimal(round(x * 10 ** (shown - decimals))).scaleb(-shown))
+
+
+def _pct(x: Fraction, lang: str) -> str:
+    s = f"{float(x) * 100:.1f} %"  # a share shown to a person, not an amount of money
+    return s.replace(".", ",") if lang == "es" else s

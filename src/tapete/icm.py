@@ -1,0 +1,141 @@
+"""Tournament equity: what a stack is worth in prize money, by the Independent Chip Model.
+
+In a tournament chips are not money: the prizes are. The Independent Chip Model (Malmuth and
+Harville) prices a stack by the chance of finishing in each paid place: a player finishes first
+with probability stack / all chips, and each next place is drawn the same way among the players
+left. Everything here is exact: prizes are integers of the smallest unit, equities are
+:class:`~fractions.Fraction` values whose sum is exactly the prizes' (the books check, as every
+hand's does); only a display rounds them.
+
+``equities`` prices the stacks between hands; ``after_hand`` also places the players a hand
+knocked out (they finish below everyone left; of two knocked out in the same hand, the one who
+started it with more chips finishes higher, TDA); ``expected`` averages over a hand's possible
+outcomes, which is how a call is weighed against a fold.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from math import comb
+
+from .text import Text
+
+# the exact sum runs over every set of players who could fill the paid places ahead of a
+# player: beyond this many sets it would take seconds, so it is refused with a clear message
+MAX_STATES = 400_000
+
+
+class IcmError(ValueError):
+    """Stacks or prizes that cannot be priced: the message says why, in both languages."""
+
+    def __init__(self, message: Text) -> None:
+        super().__init__(message.en)
+        self.message = message
+
+
+def _check(stacks: Sequence[object], prizes: Sequence[object], positive: bool) -> None:
+    if len(stacks) < 1:
+        raise IcmError(Text("at least one player is needed", "hace falta al menos un jugador"))
+    for s in stacks:
+        if type(s) is not int or s < 0 or (positive and s == 0):
+            raise IcmError(Text(
+                f"stacks are whole, positive numbers of chips, not {s!r}",
+                f"las fichas de cada jugador son un número entero y positivo, no {s!r}"))
+    for p in prizes:
+        if type(p) is not int or p < 0:
+            raise IcmError(Text(
+                f"prizes are whole, non-negative amounts of the smallest unit, not {p!r}",
+                f"los premios son cantidades enteras y no negativas de la unidad mínima, no {p!r}"))
+    if len(prizes) > len(stacks):
+        raise IcmError(Text(
+            f"{len(prizes)} prizes for {len(stacks)} players: give only the places still to be"
+            " decided",
+            f"{len(prizes)} premios para {len(stacks)} jugadores: indica solo los puestos que"
+            " quedan por decidir"))
+
+
+def equities(stacks: Sequence[int], prizes: Sequence[int]) -> list[Fraction]:
+    """Each player's share of ``prizes`` (first place first) by the Independent Chip Model.
+
+    >>> [str(x) for x in equities([5000, 3000, 2000], [50, 30, 20])]
+    ['1075/28', '131/4', '202/7']
+    """
+    _check(stacks, prizes, positive=True)
+    paid = len(prizes)
+    while paid and not prizes[paid - 1]:
+        paid -= 1  # unpaid places change nobody's equity
+    n = len(stacks)
+    if sum(comb(n, k) for k in range(paid)) > MAX_STATES:
+        raise IcmError(Text(
+            f"{n} players and {paid} paid places are too many to price exactly",
+            f"{n} jugadores y {paid} puestos pagados son demasiados para un cálculo exacto"))
+    total = sum(stacks)
+    equity = [Fraction(0)] * n
+    # the sets of players who took the places so far, with their probability and their chips
+    level: dict[int, tuple[Fraction, int]] = {0: (Fraction(1), 0)}
+    for place in range(paid):
+        prize = prizes[place]
+        following: dict[int, tuple[Fraction, int]] = {}
+        for taken, (chance, used) in level.items():
+            left = total - used
+            for j in range(n):
+                bit = 1 << j
+                if taken & bit:
+                    continue
+                p = chance * Fraction(stacks[j], left)
+                equity[j] += p * prize
+                if place + 1 < paid:
+                    key = taken | bit
+                    before = following.get(key)
+                    following[key] = (p, used + stacks[j]) if before is None else (
+                        before[0] + p, before[1])
+        level = following
+    if sum(equity) != sum(prizes[:paid]):
+        raise ArithmeticError("ICM equities do not add up to the prizes")  # a bug, not input
+    return equity
+
+
+def after_hand(start: Sequence[int], end: Sequence[int], prizes: Sequence[int]
+               ) -> list[Fraction]:
+    """Equities once a hand is over: players it knocked out (``end`` 0) take the lowest of the
+    places being decided, the one who started the hand with more chips placed higher, equal
+    starting stacks sharing their places' prizes; the others are priced on what is left."""
+    if len(start) != len(end):
+        raise IcmError(Text("one stack before and after the hand per player",
+                            "hace falta una cantidad de fichas antes y después por jugador"))
+    _check(start, prizes, positive=True)
+    _check(end, [], positive=False)
+    n = len(start)
+    places = list(prizes) + [0] * (n - len(prizes))
+    out = [Fraction(0)] * n
+    busted = sorted((p for p in range(n) if end[p] == 0), key=lambda p: -start[p])
+    alive = [p for p in range(n) if end[p] > 0]
+    place = len(alive)  # the best place left to the busted players (0-based)
+    i = 0
+    while i < len(busted):
+        same = [p for p in busted[i:] if start[p] == start[busted[i]]]
+        pool = sum(places[place:place + len(same)])
+        for p in same:
+            out[p] = Fraction(pool, len(same))
+        place += len(same)
+        i += len(same)
+    if alive:
+        for p, x in zip(alive, equities([end[p] for p in alive], places[:len(alive)]),
+                        strict=True):
+            out[p] = x
+    return out
+
+
+def expected(outcomes: Sequence[tuple[Fraction, Sequence[int]]], start: Sequence[int],
+             prizes: Sequence[int]) -> list[Fraction]:
+    """Equities averaged over a hand's outcomes: (probability, stacks after the hand) pairs
+    whose probabilities add up to 1, each priced by :func:`after_hand` from ``start``."""
+    if sum(p for p, _ in outcomes) != 1:
+        raise IcmError(Text("the outcomes' probabilities must add up to 1",
+                            "las probabilidades de los resultados deben sumar 1"))
+    out = [Fraction(0)] * len(start)
+    for chance, end in outcomes:
+        for i, x in enumerate(after_hand(start, end, prizes)):
+            out[i] += chance * x
+    return out
