@@ -15,7 +15,9 @@ outcomes, which is how a call is weighed against a fold.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from math import comb
 
@@ -53,6 +55,31 @@ def _check(stacks: Sequence[object], prizes: Sequence[object], positive: bool) -
             " decided",
             f"{len(prizes)} premios para {len(stacks)} jugadores: indica solo los puestos que"
             " quedan por decidir"))
+
+
+def parse_prizes(text: str) -> tuple[list[int], int]:
+    """"50 30 20" or "500.00, 300.00" -> the prizes as integers of their smallest unit, and
+    that unit's decimals (2 here). A comma between digits is refused: "1,500" and "500,00"
+    mean different things in English and Spanish, so decimals take a point."""
+    bad = Text(f"prizes are numbers with a point for decimals: {text.strip()[:60]}",
+               f"los premios son números con punto decimal: {text.strip()[:60]}")
+    if re.search(r"\d,\d", text):
+        raise IcmError(bad)
+    parts = text.replace(",", " ").replace(";", " ").split()
+    if not parts or len(parts) > 1000:
+        raise IcmError(Text("give the prizes, first place first: 50 30 20",
+                            "indica los premios, del primero al último: 50 30 20"))
+    try:
+        values = [Decimal(t) for t in parts]
+    except InvalidOperation:
+        raise IcmError(bad) from None
+    if any(not v.is_finite() or v < 0 or v > 10**15 for v in values):
+        raise IcmError(bad)
+    digits = [max(0, -int(v.as_tuple().exponent)) for v in values]
+    if max(digits) > 6:
+        raise IcmError(bad)
+    decimals = max(digits)
+    return [int(v.scaleb(decimals)) for v in values], decimals
 
 
 def equities(stacks: Sequence[int], prizes: Sequence[int]) -> list[Fraction]:

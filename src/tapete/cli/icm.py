@@ -13,10 +13,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from fractions import Fraction
 
-from ..icm import IcmError, equities
+from ..icm import IcmError, equities, parse_prizes
 from ..text import chips
 from .replay import default_lang
 
@@ -33,30 +33,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
 
-def parse_prizes(texts: list[str]) -> tuple[list[int], int]:
-    """Prizes as integers of their smallest unit, and that unit's decimals ("12.50" -> 2)."""
-    if any("," in t for t in texts):  # 1,500 or 500,00? ambiguous between the languages
-        raise ValueError(f"prizes are numbers with a point for decimals: {' '.join(texts)}")
-    try:
-        values = [Decimal(t) for t in texts]
-    except InvalidOperation:
-        raise ValueError(f"prizes are numbers: {' '.join(texts)}") from None
-    decimals = max(max(0, -int(v.as_tuple().exponent)) for v in values)
-    scaled = [v.scaleb(decimals) for v in values]
-    if any(v != v.to_integral_value() or not v.is_finite() for v in scaled):
-        raise ValueError(f"prizes are numbers: {' '.join(texts)}")
-    return [int(v) for v in scaled], decimals
-
-
 def run(args: argparse.Namespace) -> int:
     lang = args.lang or default_lang()
     es = lang == "es"
     try:
-        prizes, decimals = parse_prizes(args.prizes)
-    except ValueError as exc:
-        detail = str(exc).replace("prizes are numbers", "los premios son números").replace(
-            "with a point for decimals", "con punto decimal") if es else exc
-        print(f"tapete icm: {detail}", file=sys.stderr)
+        prizes, decimals = parse_prizes(" ".join(args.prizes))
+    except IcmError as exc:
+        print(f"tapete icm: {exc.message.in_lang(lang)}", file=sys.stderr)
         return 2
     names = args.names or [f"p{i + 1}" for i in range(len(args.stacks))]
     if len(names) != len(args.stacks):
