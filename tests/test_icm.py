@@ -123,3 +123,13 @@ def test_cli_table_and_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert [p["equity"] for p in data["players"]] == ["3.33", "6.67"]
     assert main(["icm", "100", "0", "--prizes", "10", "--lang", "es"]) == 2
     assert "entero y positivo" in capsys.readouterr().err
+
+
+def test_prizes_from_text() -> None:
+    from tapete.icm import parse_prizes
+
+    assert parse_prizes("50 30 20") == ([50, 30, 20], 0)
+    assert parse_prizes("500.00, 300.5; 200") == ([50000, 30050, 20000], 2)
+    for bad in ("", "1,500", "500,00", "abc", "-5", "1e400", "NaN", "0.0000001"):
+        with pytest.raises(IcmError):
+            parse_prizes(bad)
