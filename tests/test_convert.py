@@ -59,7 +59,7 @@ def test_omaha_is_reported_and_left_out(tmp_path: Path,
                                         capsys: pytest.CaptureFixture[str]) -> None:
     src = DATA / "hhsmithy_cash_plo8_uncalled_bet.txt"
     out = tmp_path / "o.txt"
-    assert main(["convert", str(src), "--to", "pokerstars", "-o", str(out)]) == 2
+    assert main(["convert", str(src), "--to", "pokerstars", "-o", str(out), "--lang", "en"]) == 2
     err = capsys.readouterr().err
     assert "not supported yet" in err and "109716666902" in err
 

@@ -4,6 +4,7 @@ visible English is written into the HTML or the JavaScript outside those tables.
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from html.parser import HTMLParser
@@ -160,3 +161,69 @@ def test_the_checks_catch_a_missing_translation(tmp_path: Path) -> None:
     v.feed('<p data-i18n="x">Hi</p><p>Hello there</p><input placeholder="Hero">'
            '<button aria-label="Why?" data-i18n-aria="why">?</button>')
     assert v.bad == ["<p> 'Hello there'", "<input> placeholder='Hero'"]
+
+
+# ---------------------------------------------------------------------------- the readers
+
+SRC = WEB.parent
+READERS = [SRC / "history" / "phh.py", SRC / "history" / "pokerstars.py",
+           SRC / "history" / "replay.py", SRC / "cli" / "convert.py"]
+# what the readers build their errors with -> the position of the message among the arguments
+ERROR_MAKERS = {"PhhError": 0, "_Bad": 0, "ReplayError": 0, "ParseError": 2, "PhhHand": 3,
+                "Converted": 2}
+ENGLISH_WORDS = re.compile(r"\b(?:the|is|are|cannot|must|not|found|missing|unknown|hand|"
+                           r"player|amount|line|file)\b")
+
+
+def _literal(node: ast.expr) -> str | None:
+    """The words written in a string or f-string (its placeholders left out), else None."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(v.value for v in node.values
+                       if isinstance(v, ast.Constant) and isinstance(v.value, str))
+    return None
+
+
+def reader_problems(source: str) -> list[str]:
+    """English-only messages in a reader's source: an error built from a plain string, or a
+    ``Text(en, es)`` whose Spanish is the English again or has English words in it."""
+    bad: list[str] = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+            continue
+        name = node.func.id
+        if name in ERROR_MAKERS:
+            k = ERROR_MAKERS[name]
+            arg = node.args[k] if len(node.args) > k else None
+            if arg is not None and (_literal(arg) is not None or isinstance(arg, ast.BinOp)):
+                bad.append(f"line {node.lineno}: {name} with a plain string")
+        elif name == "Text" and len(node.args) == 2:
+            en, es = (_literal(a) for a in node.args)
+            if en is None or es is None:
+                continue
+            if ast.unparse(node.args[0]) == ast.unparse(node.args[1]):
+                bad.append(f"line {node.lineno}: the Spanish is the English")
+            elif ENGLISH_WORDS.search(re.sub(r"'[^']*'", "", es)):
+                bad.append(f"line {node.lineno}: English in the Spanish {es!r}")
+    return bad
+
+
+@pytest.mark.parametrize("path", READERS, ids=lambda p: p.name)
+def test_reader_errors_come_in_both_languages(path: Path) -> None:
+    assert not reader_problems(path.read_text(encoding="utf-8"))
+
+
+def test_the_reader_check_catches_english_only_errors() -> None:
+    source = '''
+raise PhhError("the field 'x' is missing")
+raise _Bad(f"cannot read {line!r}", lineno)
+yield ParseError(source, "", "no hand")
+raise PhhError(Text("unknown action", "unknown action"))
+raise PhhError(Text(f"line {i}: bad", f"línea {i}: the value is bad"))
+raise PhhError(Text(f"line {i}: bad", f"línea {i}: valor incorrecto en 'the line'"))
+'''
+    assert reader_problems(source) == [
+        "line 2: PhhError with a plain string", "line 3: _Bad with a plain string",
+        "line 4: ParseError with a plain string", "line 5: the Spanish is the English",
+        "line 6: English in the Spanish 'línea : the value is bad'"]

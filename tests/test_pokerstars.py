@@ -59,7 +59,7 @@ def test_omaha_is_reported_as_not_supported(name: str) -> None:
     (err,) = list(ps.read_file(str(DATA / name)))
     assert isinstance(err, ps.ParseError)
     assert err.unsupported
-    assert "Omaha" in err.message and "not supported yet" in err.message
+    assert "Omaha" in err.message.en and "not supported yet" in err.message.en
     assert err.hand_id.isdigit()
 
 
@@ -188,7 +188,7 @@ def test_thousands_separators() -> None:
 def test_amount_finer_than_the_unit_is_an_error() -> None:
     text = HAND.decode("utf-8-sig").replace("(€4 in chips)", "(€4.005 in chips)")
     (err,) = list(ps.read_bytes(text.encode(), "x"))
-    assert isinstance(err, ps.ParseError) and "smallest unit" in err.message
+    assert isinstance(err, ps.ParseError) and "smallest unit" in err.message.en
 
 
 # ---------------------------------------------------------------------------- bad files
@@ -243,7 +243,7 @@ def test_side_pots_that_do_not_match_are_reported() -> None:
 def test_unreadable_action_and_missing_summary() -> None:
     bad = TEN.replace("jimmyhoo: folds", "jimmyhoo: juggles", 1)
     err = next(iter(ps.read_text(bad, "bad.txt")))
-    assert isinstance(err, ps.ParseError) and "juggles" in err.message and err.line > 1
+    assert isinstance(err, ps.ParseError) and "juggles" in err.message.en and err.line > 1
 
 def test_a_hand_cut_short_reads_but_does_not_finish() -> None:
     cut = TEN.split("ValueH: folds")[0]

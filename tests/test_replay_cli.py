@@ -210,4 +210,4 @@ def test_unreadable_hands_are_introduced_in_spanish(capsys: pytest.CaptureFixtur
     assert "ERROR: no se puede leer la mano: " in out
     omaha = Path(__file__).parent / "data" / "pokerstars" / "hhsmithy_cash_plo8_uncalled_bet.txt"
     code, out = _run(capsys, "--json", "--lang", "es", str(omaha))
-    assert str(_json(out)[0]["error"]).startswith("aún no se admite: ")
+    assert str(_json(out)[0]["error"]).startswith("aún no se admite Omaha")

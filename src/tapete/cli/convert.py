@@ -2,7 +2,8 @@
 
 Every hand is read (PHH ``.phh``/``.phhs``, or PokerStars text), replayed through the engine, and
 written from the replayed hand, so what comes out is a legal hand or nothing. A hand that cannot
-be read or replayed is reported on stderr and left out; the exit status is then 1.
+be read or replayed is reported on stderr (in English or Spanish: ``--lang``, else the locale)
+and left out; the exit status is then 1.
 """
 
 from __future__ import annotations
@@ -14,13 +15,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..hand import Hand
+from ..text import Text
 
 
 @dataclass(slots=True)
 class Converted:
     hand: Hand | None
     label: str
-    error: str | None = None
+    error: Text | None = None
     extra: dict[str, Any] | None = None  # the record's extra (table, date, tournament...)
 
 
@@ -35,6 +37,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--hero", metavar="NAME",
                         help="PokerStars output: write 'Dealt to' for this player only, as a "
                              "room does (default: every known hand, so nothing is lost)")
+    parser.add_argument("--lang", choices=("en", "es"), default=None,
+                        help="language of the error messages (default: from the locale)")
 
 
 def sniff(path: str, data: bytes) -> str:
@@ -49,28 +53,25 @@ def sniff(path: str, data: bytes) -> str:
 
 def hands(path: str, fmt: str | None = None) -> Iterator[Converted]:
     """Each hand of a file, replayed (or the reason it could not be)."""
-    from ..history import pokerstars
+    from ..history import phh, pokerstars
 
     try:
         with open(path, "rb") as f:
             data = f.read()
     except OSError as exc:
-        yield Converted(None, path, f"cannot read the file: {exc}")
+        yield Converted(None, path, phh.file_problem(exc))
         return
     kind = fmt or sniff(path, data)
     if kind == "pokerstars":
         for item in pokerstars.read_bytes(data, path):
             if isinstance(item, pokerstars.ParseError):
-                where = f"line {item.line}: " if item.line else ""
-                yield Converted(None, item.hand_id, where + item.message)
+                yield Converted(None, item.hand_id, item.located())
                 continue
             yield _replayed(item)
         return
-    from ..history import phh
-
     for h in phh.read_text(pokerstars.decode(data), path):
         if h.record is None:
-            yield Converted(None, h.hand, h.error or "unreadable hand")
+            yield Converted(None, h.hand, h.error or phh.UNREADABLE)
             continue
         yield _replayed(h.record)
 
@@ -88,24 +89,28 @@ def _replayed(record: object) -> Converted:
         try:
             return Converted(play(record), label, extra=record.extra)
         except ReplayError as exc:
-            return Converted(None, label, str(exc))
+            return Converted(None, label, exc.message)
     res = replay(record)
     if res.error is not None or res.engine is None:
-        return Converted(None, label, res.error.en if res.error else "cannot replay")
+        return Converted(None, label, res.error or Text("cannot replay",
+                                                        "no se puede reproducir"))
     return Converted(res.engine, label, extra=record.extra)
 
 
-def convert(path: str, to: str, fmt: str | None = None,
-            hero: str | None = None) -> tuple[str, list[str]]:
-    """(the converted text, the errors of the hands left out)."""
+def convert(path: str, to: str, fmt: str | None = None, hero: str | None = None,
+            lang: str = "en") -> tuple[str, list[str]]:
+    """(the converted text, the errors of the hands left out, in ``lang``)."""
     from ..history import pokerstars
 
+    es = lang == "es"
+    hand_word = "mano" if es else "hand"
     errors: list[str] = []
     parts: list[str] = []
     done: list[tuple[str, Hand, dict[str, Any]]] = []
     for c in hands(path, fmt):
         if c.hand is None:
-            errors.append(f"{path}: hand {c.label or '?'}: {c.error}")
+            why = (c.error or Text("cannot replay", "no se puede reproducir")).in_lang(lang)
+            errors.append(f"{path}: {hand_word} {c.label or '?'}: {why}")
         else:
             done.append((c.label, c.hand, c.extra or {}))
     if to == "pokerstars":
@@ -125,7 +130,8 @@ def convert(path: str, to: str, fmt: str | None = None,
         try:
             text = phh.dumps(hand)
         except phh.PhhError as exc:
-            errors.append(f"{path}: hand {label or k}: cannot be written as PHH: {exc}")
+            what = "no se puede escribir en PHH" if es else "cannot be written as PHH"
+            errors.append(f"{path}: {hand_word} {label or k}: {what}: {exc.in_lang(lang)}")
             continue
         parts.append(text)
     if len(parts) > 1:
@@ -134,7 +140,10 @@ def convert(path: str, to: str, fmt: str | None = None,
 
 
 def run(args: argparse.Namespace) -> int:
-    text, errors = convert(args.input, args.to, args.source_format, args.hero)
+    from .replay import default_lang
+
+    lang = getattr(args, "lang", None) or default_lang()
+    text, errors = convert(args.input, args.to, args.source_format, args.hero, lang)
     for e in errors:
         print(e, file=sys.stderr)
     if args.output:

@@ -51,6 +51,7 @@ from typing import Any
 
 from ..cards import RANKS, SUITS, CardError, format_cards, parse_cards
 from ..rules import MinRaise, Rules, RulesError, Structure
+from ..text import Text
 from .record import HandRecord, Step
 
 VARIANTS = {"NT": Structure.NO_LIMIT, "FT": Structure.FIXED_LIMIT, "PT": Structure.POT_LIMIT}
@@ -58,7 +59,89 @@ CODES = {v: k for k, v in VARIANTS.items()}
 
 
 class PhhError(ValueError):
-    """A PHH file or hand that cannot be read: the message says where and why."""
+    """A PHH file or hand that cannot be read: the message says where and why, in English and
+    Spanish (``str(exc)`` is the English; the file's own words are quoted as written)."""
+
+    def __init__(self, message: Text) -> None:
+        super().__init__(message.en)
+        self.message = message
+
+    def in_lang(self, lang: str) -> str:
+        return self.message.in_lang(lang)
+
+
+# ---------------------------------------------------------------------------- messages
+# the readers' details that come from elsewhere (cards, rules, the system), in both languages
+
+_CARD_PROBLEMS = (
+    (re.compile(r"not a card: (.*) \(write a rank and a suit, like 'Ah' or 'Td'\)$"),
+     "no es una carta: {} (escribe un valor y un palo, como 'Ah' o 'Td')"),
+    (re.compile(r"not a card: (.*) \(ranks 2-9 T J Q K A, suits c d h s\)$"),
+     "no es una carta: {} (valores 2-9 T J Q K A, palos c d h s)"),
+    (re.compile(r"card (\S+) appears twice$"), "la carta {} aparece dos veces"),
+)
+
+
+def card_problem(exc: Exception, text: str = "") -> Text:
+    """What is wrong with a card text (a :class:`~tapete.cards.CardError`), in both languages:
+    the English as the cards module says it."""
+    en = str(exc)
+    for rx, es in _CARD_PROBLEMS:
+        m = rx.match(en)
+        if m is not None:
+            return Text(en, es.format(m.group(1)))
+    what = f" {text!r}" if text else ""
+    return Text(en, f"no se pueden leer las cartas{what}")
+
+
+_RULES_PROBLEMS = {
+    "the big blind must be at least one chip": "la ciega grande debe ser de al menos una ficha",
+    "the small blind must be between 0 and the big blind":
+        "la ciega pequeña debe estar entre 0 y la ciega grande",
+    "antes, straddles and rake cannot be negative":
+        "los antes, los straddles y el rake no pueden ser negativos",
+    "a straddle must be at least the big blind": "un straddle debe ser al menos la ciega grande",
+    "a bet cap must allow at least a bet and a raise":
+        "el límite de apuestas debe permitir al menos una apuesta y una subida",
+    "a stated rake is whole, non-negative chips per pot":
+        "el rake indicado son fichas enteras y no negativas por bote",
+    "rake cannot be more than 100 %": "el rake no puede ser más del 100 %",
+}
+_RULES_NAMED = (
+    (re.compile(r"(\w+) must be a whole number of chips, not (.*)$"),
+     "{} debe ser un número entero de fichas, no {}"),
+    (re.compile(r"(\w+) must be a whole, non-negative number or None$"),
+     "{} debe ser un número entero no negativo o None"),
+)
+
+
+def rules_problem(exc: Exception) -> Text:
+    """Why room rules cannot be played (a :class:`~tapete.rules.RulesError`), in both
+    languages."""
+    en = str(exc)
+    es = _RULES_PROBLEMS.get(en)
+    if es is not None:
+        return Text(en, es)
+    for rx, form in _RULES_NAMED:
+        m = rx.match(en)
+        if m is not None:
+            return Text(en, form.format(*m.groups()))
+    return Text(en, f"reglas que no se pueden jugar ({en})")
+
+
+def file_problem(exc: Exception) -> Text:
+    """Why a file cannot be read (the system's error), in both languages."""
+    if isinstance(exc, FileNotFoundError):
+        why = "no existe"
+    elif isinstance(exc, IsADirectoryError):
+        why = "es una carpeta"
+    elif isinstance(exc, PermissionError):
+        why = "no hay permiso para leerlo"
+    elif isinstance(exc, UnicodeDecodeError):
+        why = "no está en UTF-8"
+    else:
+        why = str(exc)
+    return Text(f"cannot read the file: {exc}", f"no se puede leer el archivo: {why}")
 
 
 # ---------------------------------------------------------------------------- the TOML subset
@@ -309,7 +392,8 @@ def _parse_toml_lines(text: str) -> list[tuple[str | None, dict[str, Any]]]:
             close = s.find("]")
             rest = s[close + 1:].strip() if close > 0 else "x"
             if close < 0 or (rest and rest[0] != "#"):
-                raise PhhError(f"line {i}: cannot read the table header {s!r}")
+                raise PhhError(Text(f"line {i}: cannot read the table header {s!r}",
+                                   f"línea {i}: no se puede leer el encabezado de tabla {s!r}"))
             header = s[1:close].strip()
             if len(header) >= 2 and header[0] == header[-1] and header[0] in "'\"":
                 header = header[1:-1]
@@ -321,12 +405,14 @@ def _parse_toml_lines(text: str) -> list[tuple[str | None, dict[str, Any]]]:
             continue
         eq = s.find("=")
         if eq <= 0:
-            raise PhhError(f"line {i}: expected 'key = value', found {s[:60]!r}")
+            raise PhhError(Text(f"line {i}: expected 'key = value', found {s[:60]!r}",
+                               f"línea {i}: se esperaba 'clave = valor' y hay {s[:60]!r}"))
         key = s[:eq].strip()
         if len(key) >= 2 and key[0] == key[-1] and key[0] in "'\"":
             key = key[1:-1]
         elif not _KEY.fullmatch(key):
-            raise PhhError(f"line {i}: cannot read the key {key!r}")
+            raise PhhError(Text(f"line {i}: cannot read the key {key!r}",
+                               f"línea {i}: no se puede leer la clave {key!r}"))
         raw = s[eq + 1:]
         first = i
         value: Any = _MISSING
@@ -342,7 +428,8 @@ def _parse_toml_lines(text: str) -> list[tuple[str | None, dict[str, Any]]]:
                     raw += "\n" + nxt
                     depth += _open_brackets(nxt)
                 if depth > 0:
-                    raise PhhError(f"line {first}: the array of {key!r} is never closed")
+                    raise PhhError(Text(f"line {first}: the array of {key!r} is never closed",
+                                       f"línea {first}: la lista de {key!r} no se cierra nunca"))
         if value is _MISSING:
             try:
                 value = _value(raw)
@@ -350,10 +437,14 @@ def _parse_toml_lines(text: str) -> list[tuple[str | None, dict[str, Any]]]:
                 try:
                     value = _tomllib_value(key, raw)
                 except tomllib.TOMLDecodeError as exc:
-                    raise PhhError(
-                        f"line {first}: cannot read the value of {key!r}: {exc}") from None
+                    shown = raw.strip()[:60]
+                    raise PhhError(Text(
+                        f"line {first}: cannot read the value of {key!r}: {exc}",
+                        f"línea {first}: no se puede leer el valor de {key!r}: {shown!r}"
+                    )) from None
         if key in current:
-            raise PhhError(f"line {first}: {key!r} is given twice")
+            raise PhhError(Text(f"line {first}: {key!r} is given twice",
+                                f"línea {first}: {key!r} aparece dos veces"))
         current[key] = value
     if current or started:
         tables.append((name, current))
@@ -369,7 +460,7 @@ class PhhHand:
     source: str
     hand: str
     record: HandRecord | None
-    error: str | None = None
+    error: Text | None = None
 
 
 def _places(x: Any) -> int:
@@ -381,6 +472,19 @@ def _places(x: Any) -> int:
 
 def _is_amount(x: Any) -> bool:
     return (isinstance(x, int) and not isinstance(x, bool)) or isinstance(x, Decimal)
+
+
+_ACTIONS_NOT_TEXTS = Text("'actions' must be a list of strings",
+                          "'actions' debe ser una lista de textos")
+NO_HAND = Text("no hand in this file", "no hay manos en este archivo")
+UNREADABLE = Text("unreadable hand", "mano ilegible")
+_RUN_TWICE = Text("writing a board run more than once is not supported",
+                  "no se puede escribir un tablero repartido más de una vez")
+
+
+def _per_player(key: str, n: int) -> Text:
+    return Text(f"{key!r} must hold one amount per player ({n})",
+                f"{key!r} debe tener una cantidad por jugador ({n})")
 
 
 _INT = frozenset((int,))
@@ -397,25 +501,28 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
     get = fields.get
     variant = get("variant")
     if not isinstance(variant, str):
-        raise PhhError("the field 'variant' is missing")
+        raise PhhError(Text("the field 'variant' is missing", "falta el campo 'variant'"))
     structure = VARIANTS.get(variant)
     if structure is None:
-        raise PhhError(f"unsupported variant {variant!r} (tapete reads NT, FT and PT)")
+        raise PhhError(Text(f"unsupported variant {variant!r} (tapete reads NT, FT and PT)",
+                            f"variante no admitida {variant!r} (tapete lee NT, FT y PT)"))
     for key in ("starting_stacks", "actions", "antes", "blinds_or_straddles"):
         if key not in fields:
-            raise PhhError(f"the field {key!r} is missing")
+            raise PhhError(Text(f"the field {key!r} is missing", f"falta el campo {key!r}"))
     fixed = structure is Structure.FIXED_LIMIT
     required = ("small_bet", "big_bet") if fixed else ("min_bet",)
     for key in required:
         if key not in fields:
-            raise PhhError(f"the field {key!r} is missing (needed by {variant})")
+            raise PhhError(Text(f"the field {key!r} is missing (needed by {variant})",
+                                f"falta el campo {key!r} (lo exige {variant})"))
     stacks_raw = fields["starting_stacks"]
     if not isinstance(stacks_raw, list) or not stacks_raw:
-        raise PhhError("'starting_stacks' must be a list of amounts")
+        raise PhhError(Text("'starting_stacks' must be a list of amounts",
+                            "'starting_stacks' debe ser una lista de cantidades"))
     n = len(stacks_raw)
     actions = fields["actions"]
     if not isinstance(actions, list):
-        raise PhhError("'actions' must be a list of strings")
+        raise PhhError(_ACTIONS_NOT_TEXTS)
 
     # the smallest unit: the most decimal places among the amounts that define the hand
     places = 0
@@ -426,27 +533,29 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
             if _is_amount(v):  # a single value for everyone
                 v = [v] * n
             if not isinstance(v, list) or len(v) != n:
-                raise PhhError(f"{key!r} must hold one amount per player ({n})")
+                raise PhhError(_per_player(key, n))
         elif len(v) != n:
-            raise PhhError(f"{key!r} must hold one amount per player ({n})")
+            raise PhhError(_per_player(key, n))
         if not set(map(type, v)) <= _INT:
             for x in v:
                 if type(x) is not int:
                     if not _is_amount(x):
-                        raise PhhError(f"{key!r} must hold one amount per player ({n})")
+                        raise PhhError(_per_player(key, n))
                     places = max(places, _places(x))
         lists.append(v)
     for key in _AMOUNTS:
         v = get(key)
         if v is not None and type(v) is not int:
             if not _is_amount(v):
-                raise PhhError(f"{key!r} must be an amount")
+                raise PhhError(Text(f"{key!r} must be an amount",
+                                    f"{key!r} debe ser una cantidad"))
             places = max(places, _places(v))
     rake_fixed_raw = get("_rake_fixed")
     if rake_fixed_raw is not None:
         if not isinstance(rake_fixed_raw, list) or not rake_fixed_raw or \
                 not all(_is_amount(x) and x >= 0 for x in rake_fixed_raw):
-            raise PhhError("'_rake_fixed' must hold one non-negative amount per pot")
+            raise PhhError(Text("'_rake_fixed' must hold one non-negative amount per pot",
+                                "'_rake_fixed' debe tener una cantidad no negativa por bote"))
         for x in rake_fixed_raw:
             if type(x) is not int:
                 places = max(places, _places(x))
@@ -470,7 +579,8 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
         v = x * scale
         iv = int(v)
         if iv != v:
-            raise PhhError(f"{what}: {x} is finer than the smallest unit")
+            raise PhhError(Text(f"{what}: {x} is finer than the smallest unit",
+                                f"{what}: {x} tiene más decimales que la unidad mínima"))
         return iv
 
     def units(xs: list[Any], what: str) -> list[int]:
@@ -482,18 +592,21 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
     blinds = units(lists[1], "blinds_or_straddles")
     antes = units(lists[0], "antes")
     if min(blinds) < 0 or min(antes) < 0:
-        raise PhhError("negative blinds (bring-ins) or antes are not hold'em")
+        raise PhhError(Text("negative blinds (bring-ins) or antes are not hold'em",
+                            "las ciegas o los antes negativos (bring-ins) no son de hold'em"))
     if min(stacks) <= 0:
-        raise PhhError("every starting stack must be positive")
+        raise PhhError(Text("every starting stack must be positive",
+                            "cada jugador debe empezar con una cantidad positiva de fichas"))
     dead: list[int] | None = None
     dead_raw = get("_dead_blinds")
     if dead_raw is not None:  # tapete's: the part of each ante that is a dead blind
         if not isinstance(dead_raw, list) or len(dead_raw) != n or \
                 not all(_is_amount(x) for x in dead_raw):
-            raise PhhError(f"'_dead_blinds' must hold one amount per player ({n})")
+            raise PhhError(_per_player("_dead_blinds", n))
         dead = units(dead_raw, "_dead_blinds")
         if any(d < 0 or d > a for d, a in zip(dead, antes, strict=True)):
-            raise PhhError("'_dead_blinds' must be part of each player's ante")
+            raise PhhError(Text("'_dead_blinds' must be part of each player's ante",
+                                "'_dead_blinds' debe ser parte del ante de cada jugador"))
         antes = [a - d for a, d in zip(antes, dead, strict=True)]
     if n == 2:  # heads-up: p1 is the big blind, p2 the button posting the small blind
         blinds = [blinds[1], blinds[0]]
@@ -546,24 +659,30 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
             try:
                 kwargs["min_raise"] = MinRaise(mr)
             except ValueError:
-                raise PhhError(
-                    f"_min_raise must be 'last-raise' or 'last-bet', not {mr!r}") from None
+                raise PhhError(Text(
+                    f"_min_raise must be 'last-raise' or 'last-bet', not {mr!r}",
+                    f"_min_raise debe ser 'last-raise' o 'last-bet', no {mr!r}")) from None
         if cap is not None:
             if not isinstance(cap, int) or isinstance(cap, bool) or cap < 0:
-                raise PhhError("_bet_cap must be a whole number (0: no cap)")
+                raise PhhError(Text("_bet_cap must be a whole number (0: no cap)",
+                                    "_bet_cap debe ser un número entero (0: sin tope)"))
             kwargs["bet_cap"] = cap or None
         for key, arg, v in (("_cap_heads_up", "cap_heads_up", cap_hu),
                             ("_no_flop_no_drop", "no_flop_no_drop", nfnd)):
             if v is not None:
                 if not isinstance(v, bool):
-                    raise PhhError(f"{key} must be true or false")
+                    raise PhhError(Text(f"{key} must be true or false",
+                                        f"{key} debe ser true o false"))
                 kwargs[arg] = v
         if rake is not None:
             if not _is_amount(rake) or not 0 <= rake <= 1:
-                raise PhhError("_rake must be a fraction of the pot between 0 and 1")
+                raise PhhError(Text("_rake must be a fraction of the pot between 0 and 1",
+                                    "_rake debe ser una fracción del bote entre 0 y 1"))
             bps = Decimal(rake) * 10_000
             if bps != int(bps):
-                raise PhhError("_rake must be a whole number of basis points (0.0001)")
+                raise PhhError(Text(
+                    "_rake must be a whole number of basis points (0.0001)",
+                    "_rake debe ser un número entero de puntos básicos (0.0001)"))
             kwargs["rake_bps"] = int(bps)
         if rake_cap is not None:
             kwargs["rake_cap"] = unit(rake_cap, "_rake_cap")
@@ -575,7 +694,10 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
             try:
                 rules = Rules(**kwargs)
             except RulesError as exc:
-                raise PhhError(f"the blinds and bets cannot be played: {exc}") from None
+                why = rules_problem(exc)
+                raise PhhError(Text(
+                    f"the blinds and bets cannot be played: {why.en}",
+                    f"las ciegas y las apuestas no se pueden jugar: {why.es}")) from None
             if len(_RULES) > 10_000:
                 _RULES.clear()
             _RULES[rules_key] = rules
@@ -589,7 +711,7 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
         for st in parsed:
             if st[0] == "act" and st[3] is not None:
                 raw = st[3]
-                amount = raw * scale if type(raw) is int else unit(Decimal(raw), "an amount")
+                amount = raw * scale if type(raw) is int else unit(Decimal(raw), "actions")
                 steps.append(("act", st[1], "cbr", amount))
             else:
                 steps.append(st)
@@ -611,7 +733,7 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
     if fin is not None:
         if not isinstance(fin, list) or len(fin) != n or not (
                 set(map(type, fin)) <= _INT or all(_is_amount(x) for x in fin)):
-            raise PhhError(f"'finishing_stacks' must hold one amount per player ({n})")
+            raise PhhError(_per_player("finishing_stacks", n))
         try:
             record.finishing_stacks = units(fin, "finishing_stacks")
         except PhhError:
@@ -650,14 +772,16 @@ def _read_actions(actions: list[Any], n: int) -> list[Step]:
         st = cache.get(a) if type(a) is str else None
         if st is None:
             if not isinstance(a, str):
-                raise PhhError("'actions' must be a list of strings")
+                raise PhhError(_ACTIONS_NOT_TEXTS)
             st = _action(a)
             cache[a] = st
             if st[0] == "act" and type(st[3]) is str:  # a decimal amount
                 raw = st[3]
                 _ACTION_PLACES[a] = len(raw) - raw.index(".") - 1
         if st[0] != "board" and st[1] >= n:
-            raise PhhError(f"action {a!r}: there is no player p{st[1] + 1} (p1..p{n})")
+            raise PhhError(Text(
+                f"action {a!r}: there is no player p{st[1] + 1} (p1..p{n})",
+                f"acción {a!r}: no hay ningún jugador p{st[1] + 1} (p1..p{n})"))
         known[a] = st
         parsed.append(st)
     return parsed
@@ -665,7 +789,8 @@ def _read_actions(actions: list[Any], n: int) -> list[Step]:
 
 def _player(word: str, action: str) -> int:
     if len(word) < 2 or word[0] != "p" or not word[1:].isdigit() or word[1] == "0":
-        raise PhhError(f"action {action!r}: {word!r} is not a player (p1, p2...)")
+        raise PhhError(Text(f"action {action!r}: {word!r} is not a player (p1, p2...)",
+                            f"acción {action!r}: {word!r} no es un jugador (p1, p2...)"))
     return int(word[1:]) - 1
 
 
@@ -700,7 +825,9 @@ def _cards(text: str, action: str) -> tuple[int, ...] | None:
     try:
         return parse_cards(text)
     except CardError as exc:
-        raise PhhError(f"action {action!r}: {exc}") from None
+        why = card_problem(exc, text)
+        raise PhhError(Text(f"action {action!r}: {why.en}",
+                            f"acción {action!r}: {why.es}")) from None
 
 
 def _action(action: str) -> Step:
@@ -715,9 +842,12 @@ def _action(action: str) -> Step:
             if verb == "db" and size == 3:
                 cards = _cards(w[2], action)
                 if cards is None:
-                    raise PhhError(f"action {action!r}: board cards must be known")
+                    raise PhhError(Text(
+                        f"action {action!r}: board cards must be known",
+                        f"acción {action!r}: las cartas comunitarias deben ser conocidas"))
                 return ("board", cards)
-            raise PhhError(f"action {action!r}: unknown dealing action")
+            raise PhhError(Text(f"action {action!r}: unknown dealing action",
+                                f"acción {action!r}: acción de reparto desconocida"))
         p = _player(first, action)
         if size == 2:
             if verb == "cc":
@@ -734,15 +864,18 @@ def _action(action: str) -> Step:
                 elif _NUM.fullmatch(raw) and "." in raw:
                     amount = raw.replace("_", "")  # scaled once the hand's unit is known
                 else:
-                    raise PhhError(f"action {action!r}: {raw!r} is not an amount")
+                    raise PhhError(Text(f"action {action!r}: {raw!r} is not an amount",
+                                        f"acción {action!r}: {raw!r} no es una cantidad"))
                 if Decimal(amount) <= 0:
-                    raise PhhError(f"action {action!r}: a bet or raise must be positive")
+                    raise PhhError(Text(
+                        f"action {action!r}: a bet or raise must be positive",
+                        f"acción {action!r}: una apuesta o subida debe ser positiva"))
                 return ("act", p, "cbr", amount)
             if verb == "sm":
                 if w[2] == "-":
                     return ("show", p, None)
                 return ("show", p, _cards(w[2], action))
-    raise PhhError(f"unknown action {action!r}")
+    raise PhhError(Text(f"unknown action {action!r}", f"acción desconocida {action!r}"))
 
 
 def read_text(text: str, source: str = "") -> list[PhhHand]:
@@ -751,9 +884,10 @@ def read_text(text: str, source: str = "") -> list[PhhHand]:
     try:
         tables = parse_toml(text)
     except PhhError as exc:
-        return [PhhHand(source, "", None, str(exc))]
+        return [PhhHand(source, "", None, exc.message)]
     except Exception as exc:  # an odd value the subset parser and tomllib both choke on
-        return [PhhHand(source, "", None, f"cannot read the file: {exc!r}")]
+        return [PhhHand(source, "", None, Text(f"cannot read the file: {exc!r}",
+                                               f"no se puede leer el archivo: {exc!r}"))]
     out: list[PhhHand] = []
     multi = len(tables) > 1 or (tables and tables[0][0] is not None)
     for index, (name, fields) in enumerate(tables):
@@ -763,14 +897,16 @@ def read_text(text: str, source: str = "") -> list[PhhHand]:
         try:
             record = read_hand(fields, source, label)
         except PhhError as exc:
-            out.append(PhhHand(source, label, None, str(exc)))
+            out.append(PhhHand(source, label, None, exc.message))
             continue
         except Exception as exc:  # never a traceback for one odd hand: report it on the hand
-            out.append(PhhHand(source, label, None, f"cannot read this hand: {exc!r}"))
+            out.append(PhhHand(source, label, None,
+                               Text(f"cannot read this hand: {exc!r}",
+                                    f"no se puede leer esta mano: {exc!r}")))
             continue
         out.append(PhhHand(source, label or record.hand_id, record))
     if not out:
-        out.append(PhhHand(source, "", None, "no hand in this file"))
+        out.append(PhhHand(source, "", None, NO_HAND))
     return out
 
 
@@ -780,7 +916,7 @@ def read_file(path: str) -> list[PhhHand]:
         with open(path, encoding="utf-8") as f:
             text = f.read()
     except (OSError, UnicodeDecodeError) as exc:
-        return [PhhHand(path, "", None, f"cannot read the file: {exc}")]
+        return [PhhHand(path, "", None, file_problem(exc))]
     return read_text(text, path)
 
 
@@ -788,7 +924,7 @@ def iter_records(text: str, source: str = "") -> Iterator[HandRecord]:
     """The records of a text, raising :class:`PhhError` on the first hand that cannot be read."""
     for h in read_text(text, source):
         if h.record is None:
-            raise PhhError(h.error or "unreadable hand")
+            raise PhhError(h.error or UNREADABLE)
         yield h.record
 
 
@@ -796,7 +932,8 @@ def loads(text: str) -> HandRecord:
     """The single hand of a ``.phh`` text (raises :class:`PhhError`)."""
     records = list(iter_records(text))
     if len(records) != 1:
-        raise PhhError(f"expected one hand, found {len(records)}")
+        raise PhhError(Text(f"expected one hand, found {len(records)}",
+                            f"se esperaba una mano y hay {len(records)}"))
     return records[0]
 
 
@@ -870,7 +1007,7 @@ def dumps(hand: Any, *, extra: dict[str, Any] | None = None) -> str:
             acts.append(f"d dh {who(e.player)} {cards}")
         elif t is ev.BoardDealt:
             if e.run:
-                raise PhhError("writing a board run more than once is not supported")
+                raise PhhError(_RUN_TWICE)
             acts.append(f"d db {format_cards(e.cards)}")
         elif t is ev.Acted:
             if e.action == ev.FOLD:
@@ -884,7 +1021,7 @@ def dumps(hand: Any, *, extra: dict[str, Any] | None = None) -> str:
         elif t is ev.Mucked:
             acts.append(f"{who(e.player)} sm")
         elif t is ev.RunsChosen and e.runs != 1:
-            raise PhhError("writing a board run more than once is not supported")
+            raise PhhError(_RUN_TWICE)
     lines.append("actions = [\n" + "".join(f"  {_toml_str(a)},\n" for a in acts) + "]")
     if hand.hand_id:
         h = hand.hand_id

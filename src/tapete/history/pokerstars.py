@@ -43,6 +43,7 @@ from ..hand import Hand, HandError, PotResult
 from ..pots import Pot, build_pots
 from ..rules import MinRaise, Rules, RulesError, Structure
 from ..text import Text
+from .phh import card_problem, file_problem, rules_problem
 from .record import HandRecord, Step
 
 __all__ = ["ParseError", "ReplayError", "read_file", "read_text", "read_bytes", "play",
@@ -52,36 +53,58 @@ __all__ = ["ParseError", "ReplayError", "read_file", "read_text", "read_bytes", 
 
 @dataclass(frozen=True, slots=True)
 class ParseError:
-    """A hand that could not be read (``unsupported``: a game tapete does not play yet)."""
+    """A hand that could not be read (``unsupported``: a game tapete does not play yet).
+
+    ``message`` (also ``error``) says why in English and Spanish; ``str()`` is the English
+    with the file, line and hand."""
 
     source: str
     hand_id: str
-    message: str
+    message: Text
     line: int = 0
     unsupported: bool = False
     record: None = None
 
     @property
-    def error(self) -> str:
+    def error(self) -> Text:
         return self.message
 
     @property
     def label(self) -> str:
         return self.hand_id
 
+    def in_lang(self, lang: str) -> str:
+        """The message with its line (``line 12: ...``) in ``lang``."""
+        return self.located().in_lang(lang)
+
+    def located(self) -> Text:
+        """The message with its line, in both languages."""
+        if not self.line:
+            return self.message
+        return Text(f"line {self.line}: ", f"línea {self.line}: ") + self.message
+
     def __str__(self) -> str:
         where = f"{self.source}:{self.line}" if self.line else self.source
         hand = f" hand {self.hand_id}" if self.hand_id else ""
-        return f"{where}{hand}: {self.message}"
+        return f"{where}{hand}: {self.message.en}"
 
 
 class ReplayError(ValueError):
-    """A record the engine refuses: the message names the step and the engine's reason."""
+    """A record the engine refuses: the message names the step and the engine's reason, in
+    English and Spanish (``str(exc)`` is the English)."""
+
+    def __init__(self, message: Text) -> None:
+        super().__init__(message.en)
+        self.message = message
+
+    def in_lang(self, lang: str) -> str:
+        return self.message.in_lang(lang)
 
 
 class _Bad(Exception):
-    def __init__(self, message: str, line: int = 0, unsupported: bool = False) -> None:
-        super().__init__(message)
+    def __init__(self, message: Text, line: int = 0, unsupported: bool = False) -> None:
+        super().__init__(message.en)
+        self.message = message
         self.line = line
         self.unsupported = unsupported
 
@@ -114,7 +137,7 @@ def read_file(path: str) -> Iterator[HandRecord | ParseError]:
         with open(path, "rb") as f:
             data = f.read()
     except OSError as exc:
-        yield ParseError(path, "", f"cannot read the file: {exc}")
+        yield ParseError(path, "", file_problem(exc))
         return
     yield from read_bytes(data, path)
 
@@ -151,9 +174,10 @@ def read_text(text: str, source: str = "") -> Iterator[HandRecord | ParseError]:
         try:
             yield _parse_hand(lines, first, source, hand_id)
         except _Bad as exc:
-            yield ParseError(source, hand_id, str(exc), exc.line, exc.unsupported)
+            yield ParseError(source, hand_id, exc.message, exc.line, exc.unsupported)
     if not found:
-        yield ParseError(source, "", "no PokerStars hand in this text")
+        yield ParseError(source, "", Text("no PokerStars hand in this text",
+                                          "no hay ninguna mano de PokerStars en este texto"))
 
 
 # ---------------------------------------------------------------------------- amounts
@@ -175,9 +199,10 @@ def parse_amount(text: str, decimals: int) -> int:
     try:
         value = Decimal(t) * (10 ** decimals)
     except InvalidOperation:
-        raise _Bad(f"not an amount: {text!r}") from None
+        raise _Bad(Text(f"not an amount: {text!r}", f"no es una cantidad: {text!r}")) from None
     if value != value.to_integral_value():
-        raise _Bad(f"{text!r} is finer than the table's smallest unit")
+        raise _Bad(Text(f"{text!r} is finer than the table's smallest unit",
+                        f"{text!r} tiene más decimales que la unidad mínima de la mesa"))
     return int(value)
 
 
@@ -236,7 +261,7 @@ def _cards(text: str, line: int) -> tuple[int, ...]:
     try:
         cards = parse_cards(text)
     except CardError as exc:
-        raise _Bad(str(exc), line) from None
+        raise _Bad(card_problem(exc, text), line) from None
     if len(_CARDS_SEEN) < 100_000:
         _CARDS_SEEN[text] = cards
     return cards
@@ -251,11 +276,13 @@ def _header(line: str, lineno: int) -> dict[str, Any]:
     m = _GAME.search(line)
     if m is None:
         game = line.split(":", 1)[-1].split(" - ")[0].strip()
-        raise _Bad(f"{game or 'this game'} is not supported yet (tapete plays hold'em only)",
+        raise _Bad(Text(f"{game or 'this game'} is not supported yet (tapete plays hold'em only)",
+                        f"aún no se admite {game or 'este juego'} (tapete solo juega hold'em)"),
                    lineno, unsupported=True)
     game, limit = m.group(1), m.group(2)
     if game != "Hold'em":
-        raise _Bad(f"{game} {limit} is not supported yet (tapete plays hold'em only)",
+        raise _Bad(Text(f"{game} {limit} is not supported yet (tapete plays hold'em only)",
+                        f"aún no se admite {game} {limit} (tapete solo juega hold'em)"),
                    lineno, unsupported=True)
     head["structure"] = {"No Limit": Structure.NO_LIMIT, "Pot Limit": Structure.POT_LIMIT,
                          "Limit": Structure.FIXED_LIMIT,
@@ -265,11 +292,13 @@ def _header(line: str, lineno: int) -> dict[str, Any]:
     if sm is None:
         sm = re.search(r"\(([^()]*/[^()]*)\)", line)
     if sm is None:
-        raise _Bad("the header gives no stakes", lineno)
+        raise _Bad(Text("the header gives no stakes",
+                        "la cabecera no indica las ciegas de la mesa"), lineno)
     stakes = sm.group(1)
     amounts = re.findall(_AMOUNT, stakes)
     if len(amounts) < 2:
-        raise _Bad(f"cannot read the stakes {stakes!r}", lineno)
+        raise _Bad(Text(f"cannot read the stakes {stakes!r}",
+                        f"no se pueden leer las ciegas de la mesa {stakes!r}"), lineno)
     currency = ""
     for a in amounts[:2]:
         if a[0] in _SYMBOLS:
@@ -298,7 +327,7 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
         try:
             return parse_amount(text, decimals)
         except _Bad as exc:
-            raise _Bad(str(exc), lineno) from None
+            raise _Bad(exc.message, lineno) from None
 
     table = ""
     table_max = 0
@@ -331,7 +360,8 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
         break
     n = len(players)
     if n < 2:
-        raise _Bad(f"{n} player(s) dealt in: a hand needs two", first)
+        raise _Bad(Text(f"{n} player(s) dealt in: a hand needs two",
+                        f"{n} jugador(es) con cartas: una mano necesita dos"), first)
     index = {p.name: k for k, p in enumerate(players)}
     names_by_length = sorted(index, key=len, reverse=True)
     # with no ": " inside a name, "name: ..." is found by one lookup
@@ -426,7 +456,8 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
                     add(("runs", runs), "Hand was run twice", lineno)
                 groups = _BRACKETS.findall(st.group(3))
                 if not groups:
-                    raise _Bad(f"no cards in {line!r}", lineno)
+                    raise _Bad(Text(f"no cards in {line!r}", f"no hay cartas en {line!r}"),
+                               lineno)
                 cards = _cards(groups[-1], lineno)
                 add(("board", cards), line, lineno)
                 boards_seen.append(line)
@@ -435,7 +466,7 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
             if "SHOW DOWN" in line:
                 continue
             if "CANCELLED" in line.upper():
-                raise _Bad("the hand was cancelled", lineno)
+                raise _Bad(Text("the hand was cancelled", "la mano se canceló"), lineno)
             continue
         if in_summary:
             tm = _TOTAL.match(line)
@@ -460,7 +491,9 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
             if w is not None and groups:
                 cards = _cards(" ".join(groups), lineno)
                 if len(cards) != 2:
-                    raise _Bad(f"{len(cards)} hole cards: hold'em deals two", lineno)
+                    raise _Bad(Text(f"{len(cards)} hole cards: hold'em deals two",
+                                    f"{len(cards)} cartas propias: en hold'em se reparten dos"),
+                               lineno)
                 hole[w[0]] = cards
                 hole_text[w[0]] = line
             continue
@@ -468,7 +501,9 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
         if um:
             w = who(um.group(2) + ":")
             if w is None:
-                raise _Bad(f"uncalled bet returned to an unknown player: {line!r}", lineno)
+                raise _Bad(Text(
+                    f"uncalled bet returned to an unknown player: {line!r}",
+                    f"apuesta no igualada devuelta a un jugador desconocido: {line!r}"), lineno)
             x = amt(um.group(1), lineno)
             returned[w[0]] += x
             put_in[w[0]] -= x
@@ -477,7 +512,8 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
         if cm:
             w = who(cm.group(1) + ":")
             if w is None:
-                raise _Bad(f"an unknown player collected a pot: {line!r}", lineno)
+                raise _Bad(Text(f"an unknown player collected a pot: {line!r}",
+                                f"un jugador desconocido se llevó un bote: {line!r}"), lineno)
             x = amt(cm.group(2), lineno)
             collected[w[0]] += x
             label = cm.group(3)
@@ -499,7 +535,8 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
             m = re.match(r"(the ante|small & big blinds|small blind|big blind|"
                          r"(?:a )?straddle|dead blind|dead) (" + _AMOUNT + r")$", what)
             if m is None:
-                raise _Bad(f"unknown post: {line!r}", lineno)
+                raise _Bad(Text(f"unknown post: {line!r}",
+                                f"apuesta obligatoria desconocida: {line!r}"), lineno)
             kind, x = m.group(1), amt(m.group(2), lineno)
             put_in[p] += x
             if x >= stacks[p] - (put_in[p] - x):
@@ -609,7 +646,7 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
         if body.startswith(("finished the tournament", "wins the tournament", "wins the",
                             "receives", "joins the table", "sits down")):
             continue
-        raise _Bad(f"cannot read {line!r}", lineno)
+        raise _Bad(Text(f"cannot read {line!r}", f"no se puede leer {line!r}"), lineno)
 
 
     # the table's blinds and antes
@@ -678,7 +715,9 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
             min_raise=MinRaise.LAST_RAISE if structure is Structure.POT_LIMIT else None,
             decimals=decimals, currency=head["currency"], rake_fixed=rake_fixed)
     except RulesError as exc:
-        raise _Bad(f"unplayable stakes: {exc}", first) from None
+        why = rules_problem(exc)
+        raise _Bad(Text(f"unplayable stakes: {why.en}",
+                        f"las ciegas de la mesa no se pueden jugar: {why.es}"), first) from None
 
     # hole cards first, dealt from the left of the button
     hole_steps: list[Step] = []
@@ -732,22 +771,28 @@ def play(record: HandRecord) -> Hand:
                     antes=record.antes, dead=record.dead, names=record.names,
                     seats=record.seats, hand_id=record.hand_id)
     except HandError as exc:
-        raise ReplayError(f"cannot seat the hand: {exc}") from None
+        raise ReplayError(Text(f"cannot seat the hand: {exc.message.en}",
+                               f"no se puede sentar a los jugadores: {exc.message.es}")
+                          ) from None
     texts = record.texts or []
     for k, step in enumerate(record.steps):
         try:
             _step(hand, step)
         except (HandError, CardError) as exc:
             said = texts[k] if k < len(texts) else repr(step)
-            raise ReplayError(f"{said!r}: {exc}") from None
+            why = exc.message if isinstance(exc, HandError) else card_problem(exc)
+            raise ReplayError(Text(f"{said!r}: {why.en}", f"{said!r}: {why.es}")) from None
     if not hand.done:
         try:
             if hand.phase.value == "showdown":
                 hand.settle()
         except HandError as exc:
-            raise ReplayError(f"the showdown cannot be settled: {exc}") from None
+            raise ReplayError(Text(f"the showdown cannot be settled: {exc.message.en}",
+                                   "no se puede resolver el enfrentamiento: "
+                                   f"{exc.message.es}")) from None
     if not hand.done:
-        raise ReplayError("the record ends before the hand does")
+        raise ReplayError(Text("the record ends before the hand does",
+                               "el historial termina antes que la mano"))
     return hand
 
 
@@ -772,7 +817,7 @@ def _step(hand: Hand, step: Step) -> None:
     elif kind == "runs":
         hand.set_runs(step[1])
     else:
-        raise ReplayError(f"unknown step {step!r}")
+        raise ReplayError(Text(f"unknown step {step!r}", f"paso desconocido {step!r}"))
 
 
 def reconcile(record: HandRecord, hand: Hand) -> list[str]:

@@ -645,8 +645,7 @@ def replay_file(path: str, *, decisions: bool = True, strict: bool = False) -> l
         out: list[ReplayResult] = []
         for h in phh.read_file(path):
             if h.record is None:
-                msg = h.error or "unreadable hand"
-                out.append(failed(path, h.hand, _unreadable(msg)))
+                out.append(failed(path, h.hand, _unreadable(h.error or phh.UNREADABLE)))
             else:
                 out.append(replay(h.record, decisions=decisions, strict=strict))
         return out
@@ -662,9 +661,14 @@ def replay_file(path: str, *, decisions: bool = True, strict: bool = False) -> l
     return [failed(path, "", _unsupported(path, "tapete reads .phh, .phhs and .txt"))]
 
 
-def _unreadable(msg: str, unsupported: bool = False) -> Text:
-    """A reader's message (its details are in English: the file's own words and figures),
-    introduced in Spanish for a Spanish reader."""
+def _unreadable(msg: Text | str, unsupported: bool = False) -> Text:
+    """A reader's message, introduced in Spanish for a Spanish reader: the readers say why in
+    both languages (a game not supported yet says so itself); a plain string (another
+    reader's, English) is introduced the same way."""
+    if isinstance(msg, Text):
+        if unsupported:
+            return msg
+        return Text(msg.en, f"no se puede leer la mano: {msg.es}")
     if unsupported:
         return Text(msg, f"aún no se admite: {msg}")
     return Text(msg, f"no se puede leer la mano: {msg}")
@@ -697,7 +701,8 @@ def _replay_items(path: str, module: Any, decisions: bool, strict: bool) -> list
                 res.mismatches = list(check(record, res.engine))
             out.append(res)
         else:
-            msg = str(getattr(item, "error", None) or item)
+            error = getattr(item, "error", None)
+            msg: Text | str = error if isinstance(error, Text) else str(error or item)
             hand = str(getattr(item, "hand", "") or getattr(item, "hand_id", "") or k + 1)
             out.append(failed(path, hand, _unreadable(msg, bool(getattr(item, "unsupported",
                                                                           False)))))

@@ -570,20 +570,19 @@ def parse_text(text: str, name: str = "") -> list[Parsed]:
                 out.append((item.hand_id, item, None))
             else:
                 msg = item.message
-                es = f"aún no se admite: {msg}" if item.unsupported \
-                    else f"no se puede leer la mano: {msg}"
+                if not item.unsupported:
+                    msg = Text(msg.en, f"no se puede leer la mano: {msg.es}")
                 if item.line:
-                    msg = f"line {item.line}: {msg}"
-                    es = f"línea {item.line}: {es}"
-                out.append((item.hand_id, None, Text(msg, es)))
+                    msg = Text(f"line {item.line}: ", f"línea {item.line}: ") + msg
+                out.append((item.hand_id, None, msg))
             if len(out) >= MAX_LISTED:
                 break
         return out
     if low.endswith((".phh", ".phhs")) or "variant" in body[:5000] or "actions" in body[:5000]:
         for h in phh.read_text(text, name):
             if h.record is None:
-                msg = h.error or "unreadable hand"
-                out.append((h.hand, None, Text(msg, f"mano ilegible: {msg}")))
+                err = h.error or phh.UNREADABLE
+                out.append((h.hand, None, Text(err.en, f"mano ilegible: {err.es}")))
             else:
                 out.append((h.hand or h.record.hand_id, h.record, None))
             if len(out) >= MAX_LISTED:
