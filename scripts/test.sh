@@ -2,10 +2,32 @@
 # Install everything the tests need on a fresh machine, then lint, type-check and test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+SUDO=""
+[ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && SUDO="sudo"
 if ! command -v chromium >/dev/null 2>&1; then
-  SUDO=""
-  [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && SUDO="sudo"
   $SUDO apt-get update -qq && $SUDO apt-get install -y -qq chromium >/dev/null
+fi
+# a PostgreSQL server for tests/test_postgres.py, unless TAPETE_TEST_POSTGRES names one:
+# Debian's cluster started by pg_ctlcluster (which runs postgres as its owner, never as root),
+# a role and a database; each step is skipped when already done
+if [ -z "${TAPETE_TEST_POSTGRES:-}" ]; then
+  if ! command -v pg_ctlcluster >/dev/null 2>&1; then
+    $SUDO apt-get update -qq && $SUDO apt-get install -y -qq postgresql >/dev/null
+  fi
+  if [ -z "$(pg_lsclusters -h)" ]; then
+    $SUDO pg_createcluster "$(ls /usr/lib/postgresql | sort -n | tail -1)" main >/dev/null
+  fi
+  read -r PG_VERSION PG_CLUSTER PG_PORT PG_STATUS _ <<<"$(pg_lsclusters -h | head -1)"
+  [ "$PG_STATUS" = online ] || $SUDO pg_ctlcluster "$PG_VERSION" "$PG_CLUSTER" start
+  AS_POSTGRES="runuser -u postgres --"
+  [ "$(id -u)" -ne 0 ] && AS_POSTGRES="sudo -u postgres"
+  (cd / && $AS_POSTGRES psql -q -p "$PG_PORT" -v ON_ERROR_STOP=1 >/dev/null) <<'SQL'
+SELECT 'CREATE ROLE tapete LOGIN PASSWORD ''tapete'''
+  WHERE NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'tapete') \gexec
+SELECT 'CREATE DATABASE tapete_test OWNER tapete'
+  WHERE NOT EXISTS (SELECT FROM pg_database WHERE datname = 'tapete_test') \gexec
+SQL
+  export TAPETE_TEST_POSTGRES="postgresql+psycopg://tapete:tapete@127.0.0.1:$PG_PORT/tapete_test"
 fi
 # the install compiles the rules engine with mypyc where a C compiler is (setup.py)
 python -m pip install -q --disable-pip-version-check -e '.[test]'
