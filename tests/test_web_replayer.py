@@ -340,3 +340,59 @@ def test_stored_hand_by_id(server: LiveServer, browser: Any) -> None:
     assert "no such hand" in other.inner_text("[data-testid=error]")
     other.close()
     page.close()
+
+
+ALL_IN = """variant = 'NT'
+antes = [0, 0]
+blinds_or_straddles = [50, 100]
+min_bet = 100
+starting_stacks = [3000, 7000]
+actions = ['d dh p1 AsAd', 'd dh p2 KsKd', 'p2 cbr 300', 'p1 cbr 3000', 'p2 cc',
+           'd db 2c7d9h', 'd db Jc', 'd db 4s']
+players = ['Ana', 'Bruno']
+"""
+
+
+def test_insurance_and_tournament_equity(server: LiveServer, browser: Any, tmp_path: Path
+                                         ) -> None:
+    from tapete.icm import after_hand
+
+    path = tmp_path / "all-in.phh"
+    path.write_text(ALL_IN, encoding="utf-8")
+    page = browser.new_page(viewport={"width": 1100, "height": 900}, locale="en-US")
+    open_upload(page, server, path)
+    assert page.is_hidden("[data-testid=insurance]")
+    # the turn is dealt with both players all in: Ana's insurance against Bruno's two kings
+    quotes = []
+    for _ in range(12):
+        page.keyboard.press("ArrowRight")
+        if page.is_visible("[data-testid=insurance]"):
+            quotes.append(page.inner_text("[data-testid=insurance]"))
+    assert len(quotes) == 2  # on the flop (against the turn) and on the turn (the river)
+    page.keyboard.press("Home")
+    while "2 outs of 44" not in (page.inner_text("[data-testid=insurance]")
+                                 if page.is_visible("[data-testid=insurance]") else ""):
+        page.keyboard.press("ArrowRight")
+    text = page.inner_text("[data-testid=insurance]")
+    assert "Ana leads for 6,000; 2 outs of 44" in text and "costs 375" in text
+    # prizes of a sit-and-go's last two places: Ana doubles up (3,000 -> 6,000 chips)
+    page.fill("[data-testid=prizes]", "70, 30")
+    page.click("[data-testid=icm-go]")
+    page.wait_for_selector("[data-testid=icm]:visible")
+    # heads-up ICM: 30 + 40 x the chip share, 30 % of the chips before, 60 % after
+    assert after_hand([3000, 7000], [6000, 4000], [70, 30]) == [54, 46]
+    cells = page.eval_on_selector_all("[data-testid=icm-0] td",
+                                      "els => els.map(e => e.textContent)")
+    assert cells == ["Ana", "42.00", "54.00", "+12.00"]
+    shot(page, "09-insurance-icm")
+    page.click("[data-testid=lang-toggle]")
+    assert "Ana va por delante por 6.000; 2 outs de 44" in page.inner_text(
+        "[data-testid=insurance]")
+    assert page.eval_on_selector_all("[data-testid=icm-0] td",
+                                     "els => els.map(e => e.textContent)")[1] == "42,00"
+    # a comma between digits is refused in words, in the page's language
+    page.fill("[data-testid=prizes]", "1,500")
+    page.click("[data-testid=icm-go]")
+    page.wait_for_selector("[data-testid=icm-error]:visible")
+    assert "punto decimal" in page.inner_text("[data-testid=icm-error]")
+    page.close()

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from math import comb
+from typing import Any
 
 from .text import Text
 
@@ -166,3 +167,23 @@ def expected(outcomes: Sequence[tuple[Fraction, Sequence[int]]], start: Sequence
         for i, x in enumerate(after_hand(start, end, prizes)):
             out[i] += chance * x
     return out
+
+
+def decimal_text(x: Fraction, decimals: int, sign: bool = False) -> str:
+    """An exact amount of the prizes' unit (``decimals`` digits), shown to the cent or to
+    the finer unit, as a decimal number, never a float: "38.39"."""
+    shown = max(decimals, 2)
+    s = str(Decimal(round(x * 10 ** (shown - decimals))).scaleb(-shown))
+    return ("+" + s) if sign and x > 0 else s
+
+
+def icm_table(start: Sequence[int], end: Sequence[int], prizes_text: str) -> dict[str, Any]:
+    """Each player's tournament equity before and after a hand, and the change, as decimal
+    strings of the prizes' money (what the replayer and ``tapete replay --prizes`` show)."""
+    prizes, decimals = parse_prizes(prizes_text)
+    before = after_hand(start, start, prizes)
+    after = after_hand(start, end, prizes)
+    return {"prizes": [str(Decimal(p).scaleb(-decimals)) for p in prizes],
+            "players": [{"before": decimal_text(b, decimals), "after": decimal_text(a, decimals),
+                         "change": decimal_text(a - b, decimals, sign=True)}
+                        for b, a in zip(before, after, strict=True)]}

@@ -16,7 +16,7 @@ import sys
 from decimal import Decimal
 from fractions import Fraction
 
-from ..icm import IcmError, equities, parse_prizes
+from ..icm import IcmError, decimal_text, equities, parse_prizes
 from ..text import chips
 from .replay import default_lang
 
@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({
             "prizes": [str(Decimal(p).scaleb(-decimals)) for p in prizes],
-            "players": [{"name": nm, "stack": s, "equity": _decimal(v, decimals, shown),
+            "players": [{"name": nm, "stack": s, "equity": decimal_text(v, decimals),
                          "equity_exact": str(v / 10**decimals)}
                         for nm, s, v in zip(names, args.stacks, values, strict=True)]}))
         return 0
@@ -77,12 +77,6 @@ def run(args: argparse.Namespace) -> int:
         print("  ".join(r[0].ljust(widths[0]) if i == 0 else r[i].rjust(widths[i])
                         for i in range(5)))
     return 0
-
-
-def _decimal(x: Fraction, decimals: int, shown: int) -> str:
-    """An exact equity (in units of ``decimals`` digits) rounded to ``shown`` digits, as a
-    decimal number (never a float)."""
-    return str(Decimal(round(x * 10 ** (shown - decimals))).scaleb(-shown))
 
 
 def _pct(x: Fraction, lang: str) -> str:

@@ -151,6 +151,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         await hub.close()
         storage.close()
 
+    from .analysis import routes as analysis_routes
     from .replayer import routes as replay_routes
 
     routes: list[Any] = [
@@ -160,6 +161,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/hands/{hand_id}.phh", hand_phh),
         Route("/api/hands/{hand_id}.json", hand_json),
         *replay_routes(),  # the web replayer: /replay, /api/replay/...
+        *analysis_routes(),  # its tournament equity: /api/icm
         WebSocketRoute("/ws", ws_endpoint),
         Mount("/web", StaticFiles(directory=WEB_DIR), name="web"),
     ]

@@ -37,6 +37,7 @@ from ..hand import Hand, Phase, street_name
 from ..history.record import HandRecord
 from ..history.replay import replay
 from ..text import Text, chips
+from .analysis import insurance_note
 
 MAX_UPLOAD = 8 * 1024 * 1024  # bytes of an uploaded file
 MAX_LINK = 200_000  # characters of a shared link's code
@@ -378,6 +379,7 @@ def timeline(hand: Hand, *, title: str = "", source: str = "", error: Text | Non
             "next": nxt,
             "strength": strength,
             "equity": eq,
+            "insurance": insurance_note(h, known) if equity else None,
         })
         prev = h
     result = breakdown(final)

@@ -56,6 +56,15 @@ export const W = {
   network: ["The server could not be reached.", "No se pudo contactar con el servidor."],
   noHand: ["Open a file to replay a hand.", "Abre un archivo para reproducir una mano."],
   streets: [["Preflop", "Flop", "Turn", "River"], ["Preflop", "Flop", "Turn", "River"]],
+  icmTitle: ["Tournament: ICM", "Torneo: ICM"],
+  icmGo: ["Price the stacks", "Valorar las fichas"],
+  prizes: ["Prizes", "Premios"],
+  icmHint: ["Prizes still to be won, first place first: what each stack is worth before and after the hand (Independent Chip Model).",
+    "Premios que quedan por ganar, del primero al último: lo que vale cada stack antes y después de la mano (modelo ICM)."],
+  icmPlayer: ["Player", "Jugador"],
+  icmBefore: ["Before", "Antes"],
+  icmAfter: ["After", "Después"],
+  icmChange: ["Change", "Cambio"],
 };
 
 function w(key) {
@@ -70,6 +79,7 @@ const S = {
   step: 0,
   timer: null,
   source: null, // {kind: "stored", id} | {kind: "file", key} | {kind: "link", code} | {kind: "upload", file}
+  icm: null, // the server's ICM answer for this hand, or null
 };
 
 // ------------------------------------------------------------------ amounts and words
@@ -212,6 +222,9 @@ function show(res, step) {
   notice.hidden = !tl.partial;
   notice.textContent = tl.partial ? `${w("partial")}: ${tx(tl.note) || w("unfinished")}` : "";
   $("share-box").hidden = !tl.share;
+  S.icm = null;
+  renderIcm();
+  if ($("prizes").value.trim()) priceStacks();
   // a hand stopped by an illegal action opens where it stops, unless a step was asked for
   goto(step != null && Number.isFinite(step) ? step : tl.error ? tl.frames.length - 1 : 0);
 }
@@ -362,6 +375,10 @@ function render() {
     $("dec-why").replaceChildren(...f.legal.why.map((x) => { const li = document.createElement("li"); li.textContent = tx(x); return li; }));
     $("dec-next").textContent = f.next ? tx(f.next) : "–";
   } else dec.hidden = true;
+  // insurance and cash-out, once the betting is over with cards to come
+  const ins = $("insurance");
+  ins.hidden = !f.insurance;
+  ins.textContent = f.insurance ? tx(f.insurance.text) : "";
   // equity note
   const note = $("equity-note");
   if (f.equity) {
@@ -445,6 +462,47 @@ function renderHandList() {
   sel.value = String(d.selected);
 }
 
+// ------------------------------------------------------------------ tournament equity
+async function priceStacks() {
+  const tl = S.tl;
+  if (!tl) return;
+  const last = tl.frames[tl.frames.length - 1];
+  const body = JSON.stringify({
+    start: tl.players.map((p) => p.start), end: last.stacks, prizes: $("prizes").value,
+  });
+  const res = await fetchJSON("/api/icm", { method: "POST", body, headers: { "Content-Type": "application/json" } });
+  S.icm = res;
+  renderIcm();
+}
+
+function renderIcm() {
+  const table = $("icm");
+  const err = $("icm-error");
+  const res = S.icm;
+  err.hidden = !(res && res.error);
+  err.textContent = res && res.error ? tx(res.error) : "";
+  table.hidden = !(res && res.players);
+  table.replaceChildren();
+  if (!res || !res.players) return;
+  const row = (cells, head) => {
+    const tr = document.createElement("tr");
+    for (const c of cells) {
+      const td = document.createElement(head ? "th" : "td");
+      td.textContent = c;
+      tr.append(td);
+    }
+    return tr;
+  };
+  const es = lang() === "es";
+  const num = (s) => (es ? s.replace(".", ",") : s);
+  table.append(row([w("icmPlayer"), w("icmBefore"), w("icmAfter"), w("icmChange")], true));
+  res.players.forEach((p, k) => {
+    const tr = row([S.tl.players[k].name, num(p.before), num(p.after), num(p.change)], false);
+    tr.dataset.testid = `icm-${k}`;
+    table.append(tr);
+  });
+}
+
 // ------------------------------------------------------------------ moving
 function goto(k) {
   const tl = S.tl;
@@ -504,7 +562,8 @@ function wire() {
   for (const b of document.querySelectorAll("[data-street]")) b.onclick = () => jumpStreet(+b.dataset.street);
   $("hand-list").onchange = () => selectHand(Number($("hand-list").value));
   $("file-input").onchange = () => { const f = $("file-input").files[0]; if (f) upload(f); $("file-input").value = ""; };
-  $("lang").onclick = () => { setLang(lang() === "es" ? "en" : "es"); translate(); renderHandList(); if (S.tl) { renderLog(); render(); } };
+  $("lang").onclick = () => { setLang(lang() === "es" ? "en" : "es"); translate(); renderHandList(); renderIcm(); if (S.tl) { renderLog(); render(); } };
+  $("icm-form").onsubmit = (e) => { e.preventDefault(); priceStacks(); };
   const four = $("four-color");
   four.checked = localStorage.getItem("tapete.fourColor") === "1";
   document.body.classList.toggle("four-color", four.checked);

@@ -1,0 +1,116 @@
+"""Money analysis for the web replayer: tournament equity (ICM) and all-in insurance.
+
+Both are pure functions of a hand's stacks and cards (``tapete.icm``, ``tapete.insurance``);
+this module turns them into what the page shows, in both languages, and serves ``/api/icm``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from ..cards import Card, format_card
+from ..hand import Hand, Phase
+from ..icm import IcmError, icm_table
+from ..insurance import InsuranceError, quote
+from ..text import Text, chips
+
+CASH_OUT_FEE_BPS = 100  # a cash-out keeps 1 % for the house, as the rooms that offer it do
+MAX_BODY = 20_000
+
+
+def _ints(value: object, what: str) -> list[int]:
+    if not isinstance(value, list) or not 1 <= len(value) <= 23 \
+            or any(type(x) is not int for x in value):
+        raise IcmError(Text(f"{what}: a list of whole numbers of chips is needed",
+                            f"{what}: hace falta una lista de cantidades enteras de fichas"))
+    return value
+
+
+async def _icm(request: Request) -> Response:
+    data = await request.body()
+    try:
+        if len(data) > MAX_BODY:
+            raise IcmError(Text("the request is too large", "la petición es demasiado grande"))
+        try:
+            body = json.loads(data)
+        except ValueError:
+            body = None
+        if not isinstance(body, dict):
+            raise IcmError(Text("the request is not a JSON object",
+                                "la petición no es un objeto JSON"))
+        start, end = _ints(body.get("start"), "start"), _ints(body.get("end"), "end")
+        prizes = body.get("prizes")
+        if not isinstance(prizes, str):
+            raise IcmError(Text("give the prizes, first place first: 50 30 20",
+                                "indica los premios, del primero al último: 50 30 20"))
+        return JSONResponse(icm_table(start, end, prizes))
+    except IcmError as exc:
+        return JSONResponse({"error": exc.message.to_json()}, status_code=400)
+
+
+def routes() -> list[BaseRoute]:
+    return [Route("/api/icm", _icm, methods=["POST"])]
+
+
+def insurance_note(hand: Hand, known: Sequence[tuple[Card, ...] | None]
+                   ) -> dict[str, Any] | None:
+    """The insurance and cash-out the player ahead could take now: only once the betting is
+    over, on the flop or the turn of a single board, with every live hand known."""
+    if not hand.betting_over or hand.phase is not Phase.DEAL or len(hand.boards) != 1 \
+            or not 3 <= len(hand.boards[0]) <= 4:
+        return None
+    live = [p for p in range(hand.n) if not hand.folded[p]]
+    holes: dict[int, tuple[Card, ...]] = {}
+    for p in live:
+        cards = known[p]
+        if cards is None:
+            return None
+        holes[p] = cards
+    pots = [(pot.amount, pot.eligible) for pot in hand.pots()]
+    try:
+        q = quote(holes, hand.boards[0], pots)
+    except InsuranceError:
+        return None
+    if q is None:
+        return None
+    r = hand.rules
+    name = hand.names[q.leader]
+
+    def c(x: int | Fraction, lang: str) -> str:
+        return chips(int(x), r.decimals, r.currency, lang)
+
+    def ratio(x: Fraction, lang: str) -> str:
+        s = f"{float(x):.1f}".removesuffix(".0")  # odds read by a person, not chips
+        return s.replace(".", ",") if lang == "es" else s
+
+    outs = len(q.outs)
+    cash, cash_fee = c(q.expected, "en"), c(q.cash_out(CASH_OUT_FEE_BPS), "en")
+    cash_es, cash_fee_es = c(q.expected, "es"), c(q.cash_out(CASH_OUT_FEE_BPS), "es")
+    if q.odds is None or q.premium is None or q.fair_odds is None or q.fair_premium is None:
+        why_en = "no outs" if not outs else f"{outs} outs is more than the room insures"
+        why_es = "sin outs" if not outs else f"{outs} outs son más de los que la sala asegura"
+        en = (f"Insurance: {name} leads for {c(q.stake, 'en')}; no insurance ({why_en}). "
+              f"Cash-out: {cash} ({cash_fee} after a 1 % fee).")
+        es = (f"Seguro: {name} va por delante por {c(q.stake, 'es')}; no hay seguro ({why_es})."
+              f" Cash-out: {cash_es} ({cash_fee_es} tras una comisión del 1 %).")
+    else:
+        en = (f"Insurance: {name} leads for {c(q.stake, 'en')}; {outs} outs of {q.unseen} "
+              f"({' '.join(format_card(x) for x in q.outs)}). The room pays "
+              f"{ratio(q.odds, 'en')} to 1 (fair: {ratio(q.fair_odds, 'en')} to 1): covering "
+              f"the pot costs {c(q.premium, 'en')} (fair {c(q.fair_premium, 'en')}). "
+              f"Cash-out: {cash} ({cash_fee} after a 1 % fee).")
+        es = (f"Seguro: {name} va por delante por {c(q.stake, 'es')}; {outs} outs de "
+              f"{q.unseen} ({' '.join(format_card(x) for x in q.outs)}). La sala paga "
+              f"{ratio(q.odds, 'es')} a 1 (justo: {ratio(q.fair_odds, 'es')} a 1): cubrir el "
+              f"bote cuesta {c(q.premium, 'es')} (justo {c(q.fair_premium, 'es')}). "
+              f"Cash-out: {cash_es} ({cash_fee_es} tras una comisión del 1 %).")
+    return {"leader": q.leader, "outs": [format_card(x) for x in q.outs], "unseen": q.unseen,
+            "stake": q.stake, "premium": q.premium, "cash_out": q.cash_out(CASH_OUT_FEE_BPS),
+            "text": Text(en, es).to_json()}
