@@ -6,6 +6,7 @@ import doctest
 import json
 from fractions import Fraction
 from itertools import permutations
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -133,3 +134,26 @@ def test_prizes_from_text() -> None:
     for bad in ("", "1,500", "500,00", "abc", "-5", "1e400", "NaN", "0.0000001"):
         with pytest.raises(IcmError):
             parse_prizes(bad)
+
+
+ALL_IN = """variant = 'NT'
+antes = [0, 0]
+blinds_or_straddles = [50, 100]
+min_bet = 100
+starting_stacks = [3000, 7000]
+actions = ['d dh p1 AsAd', 'd dh p2 KsKd', 'p2 cbr 300', 'p1 cbr 3000', 'p2 cc',
+           'd db 2c7d9h', 'd db Jc', 'd db 4s']
+players = ['Ana', 'Bruno']
+"""
+
+
+def test_replay_with_prizes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "all-in.phh"
+    path.write_text(ALL_IN, encoding="utf-8")
+    assert main(["replay", str(path), "--prizes", "70 30", "--json"]) == 0
+    row = json.loads(capsys.readouterr().out)
+    assert row["icm"]["players"][0] == {"before": "42.00", "after": "54.00", "change": "+12.00"}
+    assert main(["replay", str(path), "--prizes", "70 30", "--lang", "es"]) == 0
+    assert "Ana: 42,00 -> 54,00 (+12,00)" in capsys.readouterr().out
+    assert main(["replay", str(path), "--prizes", "1,5", "--lang", "es"]) == 2
+    assert "punto decimal" in capsys.readouterr().err

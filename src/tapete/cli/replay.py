@@ -12,8 +12,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import Any
 
-from ..history.replay import account, dumps_json, iter_paths, replay_file
+from ..history.replay import ReplayResult, account, dumps_json, iter_paths, replay_file
+from ..icm import IcmError, icm_table, parse_prizes
 
 
 def default_lang() -> str:
@@ -35,6 +37,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--strict", action="store_true",
                         help="a player the file skips is an error (default: infer the check or"
                              " fold, as PHH's reference reader does)")
+    parser.add_argument("--prizes", default=None, metavar="PRIZES",
+                        help='tournament prizes still to be won, first place first ("50 30 20"):'
+                             " each player's ICM equity before and after every hand")
     parser.add_argument("--open", action="store_true",
                         help="open the file(s) in the web replayer (starts the local server)")
 
@@ -47,6 +52,13 @@ def run(args: argparse.Namespace) -> int:
     lang = args.lang or default_lang()
     es = lang == "es"
     out = sys.stdout
+    prizes = getattr(args, "prizes", None)
+    if prizes is not None:
+        try:
+            parse_prizes(prizes)
+        except IcmError as exc:
+            print(f"tapete replay: {exc.message.in_lang(lang)}", file=sys.stderr)
+            return 2
     total = legal = partial = mismatched = 0
     for path in iter_paths(args.paths):
         for res in replay_file(path, decisions=bool(args.json), strict=bool(args.strict)):
@@ -63,9 +75,14 @@ def run(args: argparse.Namespace) -> int:
                     obj["note"] = res.note.es
                 if es:
                     obj["mismatches"] = [m.es for m in res.mismatches]
+                if prizes is not None:
+                    obj["icm"] = _icm(res, prizes)
                 out.write(dumps_json(obj) + "\n")
             else:
-                out.write(account(res, lang) + "\n\n")
+                text = account(res, lang)
+                if prizes is not None:
+                    text += _icm_lines(res, prizes, lang)
+                out.write(text + "\n\n")
     errors = total - legal
     if not args.json:
         if es:
@@ -80,3 +97,27 @@ def run(args: argparse.Namespace) -> int:
                       + "\n")
     out.flush()
     return 0 if errors == 0 and mismatched == 0 and total > 0 else 1
+
+
+def _icm(res: ReplayResult, prizes: str) -> dict[str, Any] | None:
+    """Tournament equity before and after the hand (None for a hand that did not finish, or
+    with more prizes than players)."""
+    hand = res.engine
+    if hand is None or not hand.done:
+        return None
+    try:
+        return icm_table(hand.starting_stacks, hand.stacks, prizes)
+    except IcmError:
+        return None
+
+
+def _icm_lines(res: ReplayResult, prizes: str, lang: str) -> str:
+    table = _icm(res, prizes)
+    if table is None or res.engine is None:
+        return ""
+    es = lang == "es"
+    lines = ["", "ICM (" + ("premios " if es else "prizes ") + " / ".join(table["prizes"]) + "):"]
+    for name, row in zip(res.engine.names, table["players"], strict=True):
+        text = (f"  {name}: {row['before']} -> {row['after']} ({row['change']})")
+        lines.append(text.replace(".", ",") if es else text)
+    return "\n".join(lines)
