@@ -364,22 +364,36 @@ def test_web_replayer_lists_the_spanish_detail() -> None:
 
 
 def test_every_rules_and_card_problem_has_its_spanish() -> None:
-    """The readers translate the rules' and the cards' own messages: a message changed there
-    must be changed in phh's tables too."""
+    """The rules and the cards say what is wrong in both languages; the readers pass it on."""
     import re
 
-    from tapete.cards import CardError, parse_cards
-    from tapete.rules import RulesError
+    from tapete.cards import CardError, Deck, format_card, parse_cards
+    from tapete.rules import Rules, RulesError
 
     rules_source = Path(phh.__file__).resolve().parents[1] / "rules.py"
-    fixed = re.findall(r'raise RulesError\("([^"]+)"\)', rules_source.read_text("utf-8"))
-    assert len(fixed) >= 5
-    for message in fixed:
-        text = phh.rules_problem(RulesError(message))
-        assert not text.es.startswith("reglas que no se pueden jugar ("), message
-    named = phh.rules_problem(RulesError("big_blind must be a whole number of chips, not 'x'"))
-    assert named.es == "big_blind debe ser un número entero de fichas, no 'x'"
+    raised = len(re.findall(r"raise RulesError\(Text\(", rules_source.read_text("utf-8")))
+    bad_rules: list[dict[str, object]] = [
+        {"big_blind": "x"}, {"bet_cap": -1}, {"big_blind": 0}, {"small_blind": 5},
+        {"ante": -1}, {"straddle": 1}, {"bet_cap": 1}, {"rake_fixed": (-1,)},
+        {"rake_bps": 10_001},
+    ]
+    assert raised == len(bad_rules)  # one case per message: a new message needs a case here
+    seen = set()
+    for kw in bad_rules:
+        with pytest.raises(RulesError) as err:
+            Rules(**kw)  # type: ignore[arg-type]
+        text = phh.rules_problem(err.value)
+        assert text.es and text.es != text.en, kw
+        seen.add(text.en)
+    assert len(seen) == len(bad_rules)
+    with pytest.raises(RulesError) as err:
+        Rules(big_blind="x")  # type: ignore[arg-type]
+    assert err.value.message.es == "big_blind debe ser un número entero de fichas, no 'x'"
     for bad in ("Xx", "AhK", "AhAh"):
         with pytest.raises(CardError) as info:
             parse_cards(bad)
         assert not phh.card_problem(info.value, bad).es.startswith("no se pueden leer"), bad
+    for call in (lambda: format_card(52), lambda: Deck(1).deal(53)):
+        with pytest.raises(CardError) as info:
+            call()
+        assert info.value.message.es != info.value.message.en

@@ -11,13 +11,20 @@ import random
 import secrets
 from collections.abc import Iterable, Sequence
 
+from .text import Text
+
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 Card = int
 
 
 class CardError(ValueError):
-    """A card or a list of cards that cannot be read, or a card used twice."""
+    """A card or a list of cards that cannot be read, or a card used twice; ``message`` in
+    English and Spanish (``str(exc)`` is the English)."""
+
+    def __init__(self, message: Text) -> None:
+        super().__init__(message.en)
+        self.message = message
 
 
 def parse_card(text: str) -> Card:
@@ -26,11 +33,14 @@ def parse_card(text: str) -> Card:
     if t[:2] == "10":
         t = "T" + t[2:]
     if len(t) != 2:
-        raise CardError(f"not a card: {text!r} (write a rank and a suit, like 'Ah' or 'Td')")
+        raise CardError(Text(
+            f"not a card: {text!r} (write a rank and a suit, like 'Ah' or 'Td')",
+            f"no es una carta: {text!r} (escribe un valor y un palo, como 'Ah' o 'Td')"))
     r = RANKS.find(t[0].upper())
     s = SUITS.find(t[1].lower())
     if r < 0 or s < 0:
-        raise CardError(f"not a card: {text!r} (ranks 2-9 T J Q K A, suits c d h s)")
+        raise CardError(Text(f"not a card: {text!r} (ranks 2-9 T J Q K A, suits c d h s)",
+                             f"no es una carta: {text!r} (valores 2-9 T J Q K A, palos c d h s)"))
     return r * 4 + s
 
 
@@ -44,13 +54,15 @@ def parse_cards(text: str | Iterable[str], *, unique: bool = True) -> tuple[Card
     cards = tuple(parse_card(tok) for tok in tokens)
     if unique and len(set(cards)) != len(cards):
         dup = next(c for c in cards if cards.count(c) > 1)
-        raise CardError(f"card {format_card(dup)} appears twice")
+        raise CardError(Text(f"card {format_card(dup)} appears twice",
+                             f"la carta {format_card(dup)} aparece dos veces"))
     return cards
 
 
 def format_card(card: Card) -> str:
     if not 0 <= card < 52:
-        raise CardError(f"not a card number: {card} (0..51)")
+        raise CardError(Text(f"not a card number: {card} (0..51)",
+                             f"no es un número de carta: {card} (0..51)"))
     return RANKS[card >> 2] + SUITS[card & 3]
 
 
@@ -103,7 +115,9 @@ class Deck:
 
     def deal(self, n: int) -> tuple[Card, ...]:
         if n > self.remaining:
-            raise CardError(f"the deck has {self.remaining} cards left, {n} were asked for")
+            raise CardError(Text(
+                f"the deck has {self.remaining} cards left, {n} were asked for",
+                f"a la baraja le quedan {self.remaining} cartas y se pidieron {n}"))
         out = tuple(self._cards[self._next : self._next + n])
         self._next += n
         return out

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
+from .text import Text
+
 
 class Structure(StrEnum):
     NO_LIMIT = "no-limit"
@@ -44,7 +46,12 @@ class OddChip(StrEnum):
 
 
 class RulesError(ValueError):
-    """Room rules that cannot be played (a big blind of zero, a cap of one bet...)."""
+    """Room rules that cannot be played (a big blind of zero, a cap of one bet...);
+    ``message`` in English and Spanish (``str(exc)`` is the English)."""
+
+    def __init__(self, message: Text) -> None:
+        super().__init__(message.en)
+        self.message = message
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,28 +100,39 @@ class Rules:
         for name in amounts:
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool):
-                raise RulesError(f"{name} must be a whole number of chips, not {value!r}")
+                raise RulesError(Text(f"{name} must be a whole number of chips, not {value!r}",
+                                      f"{name} debe ser un número entero de fichas, no {value!r}"))
         for name in ("bet_cap", "rake_cap"):
             value = getattr(self, name)
             if value is not None and (not isinstance(value, int) or isinstance(value, bool)
                                       or value < 0):
-                raise RulesError(f"{name} must be a whole, non-negative number or None")
+                raise RulesError(Text(f"{name} must be a whole, non-negative number or None",
+                                      f"{name} debe ser un número entero no negativo o None"))
         if self.big_blind <= 0:
-            raise RulesError("the big blind must be at least one chip")
+            raise RulesError(Text("the big blind must be at least one chip",
+                                  "la ciega grande debe ser de al menos una ficha"))
         if not 0 <= self.small_blind <= self.big_blind:
-            raise RulesError("the small blind must be between 0 and the big blind")
+            raise RulesError(Text("the small blind must be between 0 and the big blind",
+                                  "la ciega pequeña debe estar entre 0 y la ciega grande"))
         if self.ante < 0 or self.straddle < 0 or self.rake_bps < 0:
-            raise RulesError("antes, straddles and rake cannot be negative")
+            raise RulesError(Text("antes, straddles and rake cannot be negative",
+                                  "los antes, los straddles y el rake no pueden ser negativos"))
         if self.straddle and self.straddle < self.big_blind:
-            raise RulesError("a straddle must be at least the big blind")
+            raise RulesError(Text("a straddle must be at least the big blind",
+                                  "un straddle debe ser al menos la ciega grande"))
         if self.bet_cap is not None and self.bet_cap < 2:
-            raise RulesError("a bet cap must allow at least a bet and a raise")
+            raise RulesError(Text("a bet cap must allow at least a bet and a raise",
+                                  "el límite de apuestas debe permitir al menos una apuesta y"
+                                  " una subida"))
         if self.rake_fixed is not None:
             object.__setattr__(self, "rake_fixed", tuple(self.rake_fixed))
             if any(not isinstance(x, int) or x < 0 for x in self.rake_fixed):
-                raise RulesError("a stated rake is whole, non-negative chips per pot")
+                raise RulesError(Text("a stated rake is whole, non-negative chips per pot",
+                                      "el rake indicado son fichas enteras y no negativas por"
+                                      " bote"))
         if self.rake_bps > 10_000:
-            raise RulesError("rake cannot be more than 100 %")
+            raise RulesError(Text("rake cannot be more than 100 %",
+                                  "el rake no puede ser más del 100 %"))
         if self.structure is Structure.FIXED_LIMIT:
             if not self.small_bet:
                 object.__setattr__(self, "small_bet", self.big_blind)

@@ -73,60 +73,21 @@ class PhhError(ValueError):
 # ---------------------------------------------------------------------------- messages
 # the readers' details that come from elsewhere (cards, rules, the system), in both languages
 
-_CARD_PROBLEMS = (
-    (re.compile(r"not a card: (.*) \(write a rank and a suit, like 'Ah' or 'Td'\)$"),
-     "no es una carta: {} (escribe un valor y un palo, como 'Ah' o 'Td')"),
-    (re.compile(r"not a card: (.*) \(ranks 2-9 T J Q K A, suits c d h s\)$"),
-     "no es una carta: {} (valores 2-9 T J Q K A, palos c d h s)"),
-    (re.compile(r"card (\S+) appears twice$"), "la carta {} aparece dos veces"),
-)
-
-
 def card_problem(exc: Exception, text: str = "") -> Text:
-    """What is wrong with a card text (a :class:`~tapete.cards.CardError`), in both languages:
-    the English as the cards module says it."""
-    en = str(exc)
-    for rx, es in _CARD_PROBLEMS:
-        m = rx.match(en)
-        if m is not None:
-            return Text(en, es.format(m.group(1)))
+    """What is wrong with a card text, in both languages (a
+    :class:`~tapete.cards.CardError` says it; anything else is introduced)."""
+    if isinstance(exc, CardError):
+        return exc.message
     what = f" {text!r}" if text else ""
-    return Text(en, f"no se pueden leer las cartas{what}")
-
-
-_RULES_PROBLEMS = {
-    "the big blind must be at least one chip": "la ciega grande debe ser de al menos una ficha",
-    "the small blind must be between 0 and the big blind":
-        "la ciega pequeña debe estar entre 0 y la ciega grande",
-    "antes, straddles and rake cannot be negative":
-        "los antes, los straddles y el rake no pueden ser negativos",
-    "a straddle must be at least the big blind": "un straddle debe ser al menos la ciega grande",
-    "a bet cap must allow at least a bet and a raise":
-        "el límite de apuestas debe permitir al menos una apuesta y una subida",
-    "a stated rake is whole, non-negative chips per pot":
-        "el rake indicado son fichas enteras y no negativas por bote",
-    "rake cannot be more than 100 %": "el rake no puede ser más del 100 %",
-}
-_RULES_NAMED = (
-    (re.compile(r"(\w+) must be a whole number of chips, not (.*)$"),
-     "{} debe ser un número entero de fichas, no {}"),
-    (re.compile(r"(\w+) must be a whole, non-negative number or None$"),
-     "{} debe ser un número entero no negativo o None"),
-)
+    return Text(str(exc), f"no se pueden leer las cartas{what}")
 
 
 def rules_problem(exc: Exception) -> Text:
-    """Why room rules cannot be played (a :class:`~tapete.rules.RulesError`), in both
-    languages."""
-    en = str(exc)
-    es = _RULES_PROBLEMS.get(en)
-    if es is not None:
-        return Text(en, es)
-    for rx, form in _RULES_NAMED:
-        m = rx.match(en)
-        if m is not None:
-            return Text(en, form.format(*m.groups()))
-    return Text(en, f"reglas que no se pueden jugar ({en})")
+    """Why room rules cannot be played, in both languages (a
+    :class:`~tapete.rules.RulesError` says it; anything else is introduced)."""
+    if isinstance(exc, RulesError):
+        return exc.message
+    return Text(str(exc), f"reglas que no se pueden jugar ({exc})")
 
 
 def file_problem(exc: Exception) -> Text:
