@@ -108,7 +108,7 @@ class Game:
         self.table = Table(self.rules, SEATS, min_buy_in=MIN_BUY_IN_BB * bb,
                            max_buy_in=MAX_BUY_IN_BB * bb, time_out_policy=TimeOutPolicy.SIT_OUT)
         self.table.sit(HUMAN_SEAT, name, buy_in)
-        self.session = secrets.token_hex(4)
+        self.session = secrets.token_hex(8)  # hand ids are unique across every session stored
         self.seed_base = settings.deck_seed
         self.bots: dict[int, botmod.StandIn | botmod.RealBot] = {}
         for i, (bname, style) in enumerate(botmod.OPPONENTS, start=1):
