@@ -102,3 +102,18 @@ def test_no_insurance_with_a_hand_unknown() -> None:
     hand.call()
     hand.deal_board(parse_cards("2c7d9h"))
     assert insurance_note(hand, [None, tuple(parse_cards("KsKd"))]) is None
+
+
+def test_the_replayer_reports_summary_mismatches() -> None:
+    from tapete.server.replayer import file_timeline
+
+    path = Path(__file__).resolve().parent / "data" / "pokerstars" / \
+        "hhsmithy_cash_nlhe_two_side_pots_rake.txt"
+    text = path.read_text(encoding="utf-8-sig")
+    assert file_timeline(text, "good.txt")["timeline"]["mismatches"] == []
+    head, sep, summary = text.partition("*** SUMMARY ***")
+    bad = head + sep + summary.replace("Total pot €", "Total pot €1", 1)
+    assert bad != text
+    got = file_timeline(bad, "bad.txt")["timeline"]["mismatches"]
+    assert got and got[0]["en"].startswith("total pot: the file says €1")
+    assert got[0]["es"].startswith("bote total: el archivo dice €1")

@@ -396,3 +396,20 @@ def test_insurance_and_tournament_equity(server: LiveServer, browser: Any, tmp_p
     page.wait_for_selector("[data-testid=icm-error]:visible")
     assert "punto decimal" in page.inner_text("[data-testid=icm-error]")
     page.close()
+
+
+def test_summary_mismatch_is_shown(server: LiveServer, browser: Any, tmp_path: Path) -> None:
+    text = SIDE_POTS.read_text(encoding="utf-8-sig")
+    head, sep, summary = text.partition("*** SUMMARY ***")
+    path = tmp_path / "doctored.txt"
+    path.write_text(head + sep + summary.replace("Total pot €", "Total pot €1", 1),
+                    encoding="utf-8")
+    page = browser.new_page(viewport={"width": 1100, "height": 800}, locale="en-US")
+    open_upload(page, server, SIDE_POTS)
+    assert page.is_hidden("[data-testid=mismatches]")
+    page.set_input_files("[data-testid=file-input]", str(path))
+    page.wait_for_selector("[data-testid=mismatches]:visible")
+    assert "total pot: the file says €1" in page.inner_text("[data-testid=mismatches]")
+    page.click("[data-testid=lang-toggle]")
+    assert "bote total: el archivo dice €1" in page.inner_text("[data-testid=mismatches]")
+    page.close()

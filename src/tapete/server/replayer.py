@@ -410,6 +410,7 @@ def timeline(hand: Hand, *, title: str = "", source: str = "", error: Text | Non
         "note": note.to_json() if note is not None else None,
         "share": share,
         "street_names": [[street_name(s, "en"), street_name(s, "es")] for s in range(4)],
+        "mismatches": [],
     }
 
 
@@ -425,9 +426,15 @@ def timeline_of_record(record: HandRecord, *, title: str = "", equity: bool = Tr
     share = None
     if res.error is None:
         share = encode_hand(hand)
-    return timeline(hand, title=title or (f"#{record.hand_id}" if record.hand_id else ""),
-                    source=record.source, error=res.error, partial=res.partial, note=res.note,
-                    share=share, equity=equity)
+    out = timeline(hand, title=title or (f"#{record.hand_id}" if record.hand_id else ""),
+                   source=record.source, error=res.error, partial=res.partial, note=res.note,
+                   share=share, equity=equity)
+    if record.extra.get("format") == "pokerstars" and res.error is None and hand.done:
+        # what the file's own SUMMARY says that the engine does not reproduce (as the CLI does)
+        from ..history.pokerstars import reconcile_text
+
+        out["mismatches"] = [m.to_json() for m in reconcile_text(record, hand)]
+    return out
 
 
 # ---------------------------------------------------------------------------- shared links

@@ -56,6 +56,7 @@ export const W = {
   network: ["The server could not be reached.", "No se pudo contactar con el servidor."],
   noHand: ["Open a file to replay a hand.", "Abre un archivo para reproducir una mano."],
   streets: [["Preflop", "Flop", "Turn", "River"], ["Preflop", "Flop", "Turn", "River"]],
+  mismatch: ["The file's summary disagrees with the rules", "El resumen del archivo no cuadra con las reglas"],
   icmTitle: ["Tournament: ICM", "Torneo: ICM"],
   icmGo: ["Price the stacks", "Valorar las fichas"],
   prizes: ["Prizes", "Premios"],
@@ -221,6 +222,7 @@ function show(res, step) {
   const notice = $("notice");
   notice.hidden = !tl.partial;
   notice.textContent = tl.partial ? `${w("partial")}: ${tx(tl.note) || w("unfinished")}` : "";
+  renderMismatches();
   $("share-box").hidden = !tl.share;
   S.icm = null;
   renderIcm();
@@ -462,6 +464,13 @@ function renderHandList() {
   sel.value = String(d.selected);
 }
 
+function renderMismatches() {
+  const box = $("mismatches");
+  const list = S.tl && S.tl.mismatches ? S.tl.mismatches : [];
+  box.hidden = !list.length;
+  box.textContent = list.length ? `${w("mismatch")}: ${list.map((m) => tx(m)).join("; ")}` : "";
+}
+
 // ------------------------------------------------------------------ tournament equity
 async function priceStacks() {
   const tl = S.tl;
@@ -562,7 +571,7 @@ function wire() {
   for (const b of document.querySelectorAll("[data-street]")) b.onclick = () => jumpStreet(+b.dataset.street);
   $("hand-list").onchange = () => selectHand(Number($("hand-list").value));
   $("file-input").onchange = () => { const f = $("file-input").files[0]; if (f) upload(f); $("file-input").value = ""; };
-  $("lang").onclick = () => { setLang(lang() === "es" ? "en" : "es"); translate(); renderHandList(); renderIcm(); if (S.tl) { renderLog(); render(); } };
+  $("lang").onclick = () => { setLang(lang() === "es" ? "en" : "es"); translate(); renderHandList(); renderIcm(); renderMismatches(); if (S.tl) { renderLog(); render(); } };
   $("icm-form").onsubmit = (e) => { e.preventDefault(); priceStacks(); };
   const four = $("four-color");
   four.checked = localStorage.getItem("tapete.fourColor") === "1";
