@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from samples import ALL_IN_ACES_KINGS
 from tapete.cards import parse_cards
 from tapete.hand import Hand
 from tapete.history import phh
@@ -17,18 +18,6 @@ from tapete.icm import after_hand
 from tapete.rules import Rules
 from tapete.server.analysis import icm_table, insurance_note
 from tapete.server.replayer import timeline
-
-# Ana all-in preflop with aces against Bruno's kings: the flop and the turn are run out with
-# every hand known, so the run-out frames quote insurance for Ana
-ALL_IN = """variant = 'NT'
-antes = [0, 0]
-blinds_or_straddles = [50, 100]
-min_bet = 100
-starting_stacks = [3000, 7000]
-actions = ['d dh p1 AsAd', 'd dh p2 KsKd', 'p2 cbr 300', 'p1 cbr 3000', 'p2 cc',
-           'd db 2c7d9h', 'd db Jc', 'd db 4s']
-players = ['Ana', 'Bruno']
-"""
 
 
 @pytest.fixture
@@ -79,7 +68,7 @@ def test_icm_over_http_and_its_refusals(client: Any) -> None:
 
 
 def test_insurance_on_the_run_out_frames() -> None:
-    res = replay(phh.loads(ALL_IN))
+    res = replay(phh.loads(ALL_IN_ACES_KINGS))
     assert res.error is None and res.engine is not None
     frames = timeline(res.engine)["frames"]
     quoted = [f for f in frames if f.get("insurance")]

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from samples import ALL_IN_ACES_KINGS
 from tapete import icm
 from tapete.cli import main
 from tapete.icm import IcmError, after_hand, equities, expected
@@ -136,20 +137,11 @@ def test_prizes_from_text() -> None:
             parse_prizes(bad)
 
 
-ALL_IN = """variant = 'NT'
-antes = [0, 0]
-blinds_or_straddles = [50, 100]
-min_bet = 100
-starting_stacks = [3000, 7000]
-actions = ['d dh p1 AsAd', 'd dh p2 KsKd', 'p2 cbr 300', 'p1 cbr 3000', 'p2 cc',
-           'd db 2c7d9h', 'd db Jc', 'd db 4s']
-players = ['Ana', 'Bruno']
-"""
 
 
 def test_replay_with_prizes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "all-in.phh"
-    path.write_text(ALL_IN, encoding="utf-8")
+    path.write_text(ALL_IN_ACES_KINGS, encoding="utf-8")
     assert main(["replay", str(path), "--prizes", "70 30", "--json"]) == 0
     row = json.loads(capsys.readouterr().out)
     assert row["icm"]["players"][0] == {"before": "42.00", "after": "54.00", "change": "+12.00"}

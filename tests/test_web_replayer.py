@@ -17,6 +17,7 @@ import pytest
 
 from browser import ARTIFACTS as ALL_ARTIFACTS
 from browser import LiveServer, chromium, require_chromium
+from samples import ALL_IN_ACES_KINGS
 
 playwright_sync = require_chromium()
 
@@ -342,15 +343,6 @@ def test_stored_hand_by_id(server: LiveServer, browser: Any) -> None:
     page.close()
 
 
-ALL_IN = """variant = 'NT'
-antes = [0, 0]
-blinds_or_straddles = [50, 100]
-min_bet = 100
-starting_stacks = [3000, 7000]
-actions = ['d dh p1 AsAd', 'd dh p2 KsKd', 'p2 cbr 300', 'p1 cbr 3000', 'p2 cc',
-           'd db 2c7d9h', 'd db Jc', 'd db 4s']
-players = ['Ana', 'Bruno']
-"""
 
 
 def test_insurance_and_tournament_equity(server: LiveServer, browser: Any, tmp_path: Path
@@ -358,7 +350,7 @@ def test_insurance_and_tournament_equity(server: LiveServer, browser: Any, tmp_p
     from tapete.icm import after_hand
 
     path = tmp_path / "all-in.phh"
-    path.write_text(ALL_IN, encoding="utf-8")
+    path.write_text(ALL_IN_ACES_KINGS, encoding="utf-8")
     page = browser.new_page(viewport={"width": 1100, "height": 900}, locale="en-US")
     open_upload(page, server, path)
     assert page.is_hidden("[data-testid=insurance]")

@@ -1,0 +1,15 @@
+"""Hand histories several test files share."""
+
+from __future__ import annotations
+
+# Ana all-in preflop with aces against Bruno's kings, heads-up: the flop and the turn are run
+# out with every hand known (insurance quotes), and Ana doubles up (3,000 -> 6,000 chips: ICM)
+ALL_IN_ACES_KINGS = """variant = 'NT'
+antes = [0, 0]
+blinds_or_straddles = [50, 100]
+min_bet = 100
+starting_stacks = [3000, 7000]
+actions = ['d dh p1 AsAd', 'd dh p2 KsKd', 'p2 cbr 300', 'p1 cbr 3000', 'p2 cc',
+           'd db 2c7d9h', 'd db Jc', 'd db 4s']
+players = ['Ana', 'Bruno']
+"""
