@@ -81,6 +81,14 @@ def test_the_pure_switch_runs_the_sources() -> None:
     assert out.stdout.split() == ["False", "True", "True"]
 
 
+def test_version_says_how_the_engine_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    from tapete.cli import main
+
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.strip() == (
+        f"tapete {tapete.__version__} (engine: {tapete.build_kind()})")
+
+
 def test_compiled_and_pure_play_and_replay_the_same() -> None:
     pure = run_digest(pure=True)
     assert pure["compiled"] is False

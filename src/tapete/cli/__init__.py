@@ -25,6 +25,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="tapete", description="Texas Hold'em, refereed exactly.")
+    parser.add_argument("--version", action="store_true",
+                        help="print the version and how the engine runs (compiled or not)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     available: dict[str, ModuleType] = {}
     wanted = (list(argv) if argv is not None else sys.argv[1:])[:1]
@@ -41,6 +43,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         module.add_arguments(p)
         available[name] = module
     args = parser.parse_args(argv)
+    if args.version:
+        import tapete
+
+        print(f"tapete {tapete.__version__} (engine: {tapete.build_kind()})")
+        return 0
     if args.command is None:
         parser.print_help()
         return 0
