@@ -392,6 +392,9 @@ def test_pre_actions_and_coach(client: TestClient) -> None:
         ws.send_text(json.dumps({"type": "coach", "on": True}))
         s = next_state(ws, lambda s: my_turn(s) and s["coach"] is not None, limit=2000)
         assert 0 <= s["coach"]["equity"] <= 100
+        # read from this seat's view: a range for each opponent still in the hand
+        assert s["coach"]["against"]["en"] == "against their likely ranges"
+        assert len(s["coach"]["ranges"]) == s["coach"]["opponents"]
         # fold, then set "call any" for the next hand and watch it act for us
         lg = s["hand"]["legal"]
         ws.send_text(json.dumps({"type": "act", "seq": s["seq"],

@@ -251,3 +251,18 @@ def test_phone_width_and_four_colours(server: Server, browser: Any) -> None:
     assert page.evaluate("document.body.classList.contains('four-color')")
     shot(page, "08-phone-table")
     page.close()
+
+
+def test_coach_reads_ranges(server: Server, browser: Any) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 860}, locale="es-ES")
+    page.goto(server.url)
+    page.wait_for_selector("[data-testid=lobby]:visible")
+    page.click("[data-testid=sit]")
+    page.check("[data-testid=coach-toggle]")
+    wait_turn(page)
+    page.wait_for_function(
+        "document.getElementById('coach').textContent.includes('contra sus rangos probables')")
+    text = page.inner_text("[data-testid=coach]")
+    assert "Equity" in text or "equity" in text
+    shot(page, "09-coach")
+    page.close()

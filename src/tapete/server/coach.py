@@ -1,8 +1,10 @@
 """The coach: your equity against the players still in the hand, and the price of a call.
 
-Equity is estimated by Monte Carlo against random hands (the coach does not know the bots'
-ranges, and must not know their cards), with the fast scalar evaluator; a few thousand
-samples take some milliseconds and run in a worker thread.
+The coach reads the opponents as the tight-aggressive bot does, from what your seat saw: the
+range each one's actions imply this hand (narrowed street by street) and their habits over
+the past hands, never their cards. Equity against those ranges is a Monte Carlo estimate with
+the compiled equity kernel; a few thousand samples take some milliseconds in a worker thread.
+Without the bots (or a reader), it falls back to equity against random hands.
 """
 
 from __future__ import annotations
@@ -13,7 +15,49 @@ from typing import Any
 
 from ..cards import Card, parse_cards
 from ..evaluator import evaluate
+from ..hand import Hand
 from ..text import Text
+
+
+class Reader:
+    """Reads the opponents from one seat's view: a tight-aggressive bot's ranges and habits,
+    fed every finished hand as that seat saw it."""
+
+    def __init__(self, seed: int) -> None:
+        from ..bots import make_bot
+
+        self.bot: Any = make_bot("tag", seed, label="coach")
+
+    def hand_over(self, hand: Hand, seat: int) -> None:
+        from ..bots import SeatView
+
+        self.bot.hand_over(SeatView.of(hand, seat))
+
+    @staticmethod
+    def view(hand: Hand, seat: int) -> Any:
+        """What the seat has seen of the hand (taken while the hand waits for that seat)."""
+        from ..bots import SeatView
+
+        return SeatView.of(hand, seat)
+
+    def ranges(self, view: Any) -> list[tuple[str, Any, Text]]:
+        """(name, weights, words) for each opponent still in the hand, from a seat's view."""
+        from ..bots import ranges as R
+
+        board = tuple(view.board)
+        out = []
+        for p in view.opponents():
+            weights = self.bot.opponent_range(view, p)
+            out.append((view.names[p], weights, R.range_words(weights, board)))
+        return out
+
+
+def range_equity(hole: Sequence[Card], board: Sequence[Card], weights: Sequence[Any],
+                 samples: int, seed: int | None = None) -> float:
+    """The share of the pot ``hole`` wins against one hand from each opponent's range."""
+    from ..bots import ranges as R
+
+    return R.equity(tuple(hole), tuple(board), list(weights), samples, random.Random(seed))
 
 
 def equity(hole: Sequence[Card], board: Sequence[Card], opponents: int, samples: int,
@@ -51,8 +95,11 @@ def equity(hole: Sequence[Card], board: Sequence[Card], opponents: int, samples:
     return won / samples
 
 
-def advice(view: dict[str, Any], samples: int, seed: int | None = None) -> dict[str, Any]:
-    """Equity, pot odds and the equity a call needs, from the player's own view only."""
+def advice(view: dict[str, Any], samples: int, seed: int | None = None,
+           ranges: Sequence[tuple[str, Any, Text]] | None = None) -> dict[str, Any]:
+    """Equity, pot odds and the equity a call needs, from the player's own view only:
+    against the opponents' read ``ranges`` (see :class:`Reader`) when given, else against
+    random hands."""
     me = view["players"][view["you"]]
     if not me["cards"]:
         return {}
@@ -60,8 +107,17 @@ def advice(view: dict[str, Any], samples: int, seed: int | None = None) -> dict[
     board = parse_cards(view["boards"][0]) if view["boards"] and view["boards"][0] else ()
     opponents = sum(1 for i, p in enumerate(view["players"])
                     if i != view["you"] and not p["folded"] and p["has_cards"])
-    eq = equity(hole, board, opponents, samples, seed)
-    out: dict[str, Any] = {"equity": round(eq * 100, 1), "opponents": opponents}
+    read = bool(ranges) and len(ranges or ()) == opponents
+    if read and ranges:
+        eq = range_equity(hole, board, [w for _, w, _ in ranges], samples, seed)
+        against = Text("against their likely ranges", "contra sus rangos probables")
+    else:
+        eq = equity(hole, board, opponents, samples, seed)
+        against = Text("against random hands", "contra manos al azar")
+    out: dict[str, Any] = {"equity": round(eq * 100, 1), "opponents": opponents,
+                           "against": against.to_json()}
+    if read and ranges:
+        out["ranges"] = [{"name": name, "words": words.to_json()} for name, _, words in ranges]
     legal = view.get("legal")
     if legal and legal.get("call"):
         call = int(legal["call"])
@@ -73,9 +129,10 @@ def advice(view: dict[str, Any], samples: int, seed: int | None = None) -> dict[
         price = Text(f"Pot odds: calling {call:,} to win {pot:,} needs {need:.0%} equity",
                      f"Precio: igualar {call:,} para ganar {pot:,} necesita un {need:.0%}"
                      " de equity".replace(",", "."))
-        verdict = (Text(f"; you have about {eq:.0%}: the price is right.",
-                        f"; tienes cerca del {eq:.0%}: el precio es bueno.") if good else
-                   Text(f"; you have about {eq:.0%}: too expensive against random hands.",
-                        f"; tienes cerca del {eq:.0%}: demasiado caro contra manos al azar."))
+        verdict = (Text(f"; you have about {eq:.0%} {against.en}: the price is right.",
+                        f"; tienes cerca del {eq:.0%} {against.es}: el precio es bueno.")
+                   if good else
+                   Text(f"; you have about {eq:.0%} {against.en}: too expensive.",
+                        f"; tienes cerca del {eq:.0%} {against.es}: demasiado caro."))
         out["verdict"] = (price + verdict).to_json()
     return out

@@ -124,6 +124,11 @@ class Game:
         self.time_bank = settings.time_bank
         self.coach_on = False
         self.coach_advice: dict[int, dict[str, Any]] = {}
+        # the coach's reading of the opponents, from the human's seat only
+        try:
+            self.reader: coach.Reader | None = coach.Reader(settings.deck_seed or 0)
+        except ImportError:  # the bots are not installed: equity against random hands
+            self.reader = None
         self.leaving = False
         self.closed = False
         self.hand_no = 0
@@ -438,9 +443,15 @@ class Game:
         if hand is None or self.human_index is None:
             return
         view = hand.view(self.human_index)
+        reader = self.reader
+        seen = reader.view(hand, self.human_index) if reader is not None else None
+
+        def advise() -> dict[str, Any]:
+            ranges = reader.ranges(seen) if reader is not None and seen is not None else None
+            return coach.advice(view, self.settings.coach_samples, ranges=ranges)
 
         async def work() -> None:
-            advice = await asyncio.to_thread(coach.advice, view, self.settings.coach_samples)
+            advice = await asyncio.to_thread(advise)
             self.coach_advice[seq] = advice
             if self.decision is not None and self.decision.seq == seq:
                 self.broadcast()
@@ -491,9 +502,13 @@ class Game:
         self.table.end_hand()
         watchers = [(self.bots[seat], i) for i, seat in enumerate(seats) if seat in self.bots]
 
+        reader = self.reader
+
         def tell_bots() -> None:
             for bot, i in watchers:
                 bot.hand_over(hand, i)
+            if reader is not None and hi is not None:
+                reader.hand_over(hand, hi)
 
         # the bots learn from the hand before they play the next one
         self._bots_told = asyncio.get_running_loop().create_task(asyncio.to_thread(tell_bots))

@@ -396,7 +396,10 @@ function renderCoach(s) {
   if (el.hidden) return;
   if (!c || c.equity == null) { el.textContent = t("thinking"); return; }
   const eq = lang() === "es" ? c.equity.toFixed(1).replace(".", ",") : c.equity.toFixed(1);
-  const parts = [`${t("equity")}: ${eq} % ${t("vsRandom").replace("{n}", String(c.opponents))}`];
+  const against = c.ranges ? tx(c.against) : t("vsRandom").replace("{n}", String(c.opponents));
+  const parts = [`${t("equity")}: ${eq} % ${against}`];
+  // what each opponent's actions say they hold (read from your seat's view, never their cards)
+  if (c.ranges) parts.push(c.ranges.map((r) => `${r.name}: ${tx(r.words)}`).join(" · "));
   if (c.pot_odds != null) parts.push(tx(c.verdict));
   else parts.push(t("noCall"));
   el.replaceChildren(...parts.map((x) => { const p = document.createElement("div"); p.textContent = x; return p; }));
