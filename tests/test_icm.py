@@ -149,3 +149,31 @@ def test_replay_with_prizes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert "Ana: 42,00 -> 54,00 (+12,00)" in capsys.readouterr().out
     assert main(["replay", str(path), "--prizes", "1,5", "--lang", "es"]) == 2
     assert "punto decimal" in capsys.readouterr().err
+
+
+def test_large_fields_are_sampled_by_the_same_model() -> None:
+    from tapete.icm import exact_is_practical, sampled_equities
+
+    stacks, prizes = [5000, 3000, 2000, 1500], [50, 30, 20]
+    exact = equities(stacks, prizes)
+    got = sampled_equities(stacks, prizes, samples=200_000, seed=3)
+    assert sum(got) == sum(prizes)  # every drawn order pays every prize
+    assert all(abs(float(g - e)) < 0.25 for g, e in zip(got, exact, strict=True))
+    assert sampled_equities(stacks, prizes, 1000, seed=3) == sampled_equities(
+        stacks, prizes, 1000, seed=3)  # seeded: the same estimate every time
+    # a multi-table field: 300 players, 45 paid; exact is out of reach, sampling is not
+    field = [1000 + (i * 37) % 5000 for i in range(300)]
+    paid = list(range(450, 0, -10))
+    assert not exact_is_practical(len(field), len(paid))
+    est = sampled_equities(field, paid, samples=3000, seed=1)
+    assert sum(est) == sum(paid)
+    big, small = field.index(max(field)), field.index(min(field))
+    assert est[big] > est[small]
+
+
+def test_cli_samples_a_large_field(capsys: pytest.CaptureFixture[str]) -> None:
+    stacks = [str(1000 + (i * 37) % 5000) for i in range(60)]
+    prizes = [str(x) for x in range(30, 0, -1)]
+    assert main(["icm", *stacks, "--prizes", *prizes, "--samples", "2000", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["exact"] is False and data["samples"] == 2000 and len(data["players"]) == 60

@@ -7,7 +7,8 @@ left. Everything here is exact: prizes are integers of the smallest unit, equiti
 :class:`~fractions.Fraction` values whose sum is exactly the prizes' (the books check, as every
 hand's does); only a display rounds them.
 
-``equities`` prices the stacks between hands; ``after_hand`` also places the players a hand
+``equities`` prices the stacks between hands (``sampled_equities`` estimates fields too large
+to sum exactly, such as a multi-table tournament's); ``after_hand`` also places the players a hand
 knocked out (they finish below everyone left; of two knocked out in the same hand, the one who
 started it with more chips finishes higher, TDA); ``expected`` averages over a hand's possible
 outcomes, which is how a call is weighed against a fold.
@@ -94,10 +95,12 @@ def equities(stacks: Sequence[int], prizes: Sequence[int]) -> list[Fraction]:
     while paid and not prizes[paid - 1]:
         paid -= 1  # unpaid places change nobody's equity
     n = len(stacks)
-    if sum(comb(n, k) for k in range(paid)) > MAX_STATES:
+    if not exact_is_practical(n, paid):
         raise IcmError(Text(
-            f"{n} players and {paid} paid places are too many to price exactly",
-            f"{n} jugadores y {paid} puestos pagados son demasiados para un cálculo exacto"))
+            f"{n} players and {paid} paid places are too many to price exactly: use"
+            " sampled_equities",
+            f"{n} jugadores y {paid} puestos pagados son demasiados para un cálculo exacto:"
+            " usa sampled_equities"))
     total = sum(stacks)
     equity = [Fraction(0)] * n
     # the sets of players who took the places so far, with their probability and their chips
@@ -122,6 +125,49 @@ def equities(stacks: Sequence[int], prizes: Sequence[int]) -> list[Fraction]:
     if sum(equity) != sum(prizes[:paid]):
         raise ArithmeticError("ICM equities do not add up to the prizes")  # a bug, not input
     return equity
+
+
+def exact_is_practical(players: int, paid: int) -> bool:
+    """Whether :func:`equities` can price this many players and paid places exactly."""
+    return sum(comb(players, k) for k in range(paid)) <= MAX_STATES
+
+
+def sampled_equities(stacks: Sequence[int], prizes: Sequence[int], samples: int = 20_000,
+                     seed: int = 0) -> list[Fraction]:
+    """:func:`equities` estimated from ``samples`` finishing orders drawn by the same model,
+    for fields too large to sum exactly (a multi-table tournament). A Malmuth-Harville order
+    is the order in which independent exponential clocks of rates ``stacks`` ring, so one
+    sort draws a whole order. The estimate is the exact average of the prizes the drawn
+    orders pay (a Fraction of whole prizes), so its sum is still exactly the prizes'."""
+    import numpy as np
+
+    _check(stacks, prizes, positive=True)
+    if samples < 1:
+        raise IcmError(Text("at least one sample is needed", "hace falta al menos una muestra"))
+    paid = len(prizes)
+    while paid and not prizes[paid - 1]:
+        paid -= 1
+    n = len(stacks)
+    totals = [0] * n
+    if paid:
+        rng = np.random.default_rng(seed)
+        rates = np.asarray(stacks, dtype=np.float64)
+        pay = np.asarray(prizes[:paid], dtype=np.int64)
+        won = np.zeros(n, dtype=np.int64)
+        chunk = max(1, 4_000_000 // n)
+        done = 0
+        while done < samples:
+            k = min(chunk, samples - done)
+            clocks = rng.exponential(size=(k, n)) / rates
+            order = np.argpartition(clocks, paid - 1, axis=1)[:, :paid] if paid < n else \
+                np.arange(n)[None, :].repeat(k, axis=0)
+            # the paid places in finishing order within each sample
+            firsts = np.take_along_axis(clocks, order, axis=1).argsort(axis=1)
+            ranked = np.take_along_axis(order, firsts, axis=1)
+            np.add.at(won, ranked.ravel(), np.tile(pay, k))
+            done += k
+        totals = [int(x) for x in won]
+    return [Fraction(t, samples) for t in totals]
 
 
 def after_hand(start: Sequence[int], end: Sequence[int], prizes: Sequence[int]

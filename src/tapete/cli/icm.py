@@ -16,7 +16,14 @@ import sys
 from decimal import Decimal
 from fractions import Fraction
 
-from ..icm import IcmError, decimal_text, equities, parse_prizes
+from ..icm import (
+    IcmError,
+    decimal_text,
+    equities,
+    exact_is_practical,
+    parse_prizes,
+    sampled_equities,
+)
 from ..text import chips
 from .replay import default_lang
 
@@ -30,6 +37,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--currency", default="", help="shown with the prizes: $, €...")
     parser.add_argument("--lang", choices=("en", "es"), default=None,
                         help="language of the table (default: from the locale)")
+    parser.add_argument("--samples", type=int, default=100_000, metavar="N",
+                        help="finishing orders drawn when the field is too large to price"
+                             " exactly (default 100,000)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of those draws (default 0)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
 
@@ -46,8 +57,11 @@ def run(args: argparse.Namespace) -> int:
         print("tapete icm: " + ("un nombre por jugador" if es else "one name per player"),
               file=sys.stderr)
         return 2
+    paid = max((i + 1 for i, p in enumerate(prizes) if p), default=0)  # unpaid places are free
+    exact = exact_is_practical(len(args.stacks), paid)
     try:
-        values = equities(args.stacks, prizes)
+        values = (equities(args.stacks, prizes) if exact else
+                  sampled_equities(args.stacks, prizes, args.samples, args.seed))
     except IcmError as exc:
         print(f"tapete icm: {exc.message.in_lang(lang)}", file=sys.stderr)
         return 2
@@ -57,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({
             "prizes": [str(Decimal(p).scaleb(-decimals)) for p in prizes],
+            "exact": exact, "samples": None if exact else args.samples,
             "players": [{"name": nm, "stack": s, "equity": decimal_text(v, decimals),
                          "equity_exact": str(v / 10**decimals)}
                         for nm, s, v in zip(names, args.stacks, values, strict=True)]}))
@@ -72,7 +87,9 @@ def run(args: argparse.Namespace) -> int:
             for nm, s, v in zip(names, args.stacks, values, strict=True)]
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(5)]
     title = "ICM (Malmuth-Harville), premios " if es else "ICM (Malmuth-Harville), prizes "
-    print(title + " / ".join(money(Fraction(p), decimals) for p in prizes))
+    how = "" if exact else (f" (Monte Carlo, {args.samples:,} órdenes)".replace(",", ".") if es
+                            else f" (Monte Carlo, {args.samples:,} orders)")
+    print(title + " / ".join(money(Fraction(p), decimals) for p in prizes) + how)
     for r in [head, *rows]:
         print("  ".join(r[0].ljust(widths[0]) if i == 0 else r[i].rjust(widths[i])
                         for i in range(5)))
