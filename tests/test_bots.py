@@ -263,3 +263,18 @@ def test_only_tag_exploits_its_reads_and_big_bet_folds_are_counted() -> None:
     for s in stats.values():
         assert 0 <= s.big_folded <= s.big_faced <= s.faced
         assert 0.0 < s.big_fold_rate() < 1.0
+
+
+def test_tag_reads_how_wide_a_player_re_raises() -> None:
+    """Hands shown after a preflop re-raise are counted apart (0.08 a priori): a player who
+    re-raises anything reads wide (tag then widens its range for that player's 3-bets)."""
+    from tapete.bots import OpponentStats
+    assert abs(OpponentStats().reraise_width() - 0.08) < 1e-9
+    wild = OpponentStats(reraised_pct=0.5 * 40, reraised_n=40)
+    assert wild.reraise_width() > 0.8
+    bots = [make_bot(n, 3) for n in SIX]
+    for d in range(30):
+        play_hand(_hand(Deck(100 + d)), bots)
+    for s in bots[0].stats.values():  # type: ignore[attr-defined]
+        assert 0 <= s.reraised_n <= s.raised_n
+        assert 0.0 < s.reraise_width() <= 1.0

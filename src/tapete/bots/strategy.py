@@ -48,7 +48,8 @@ class Style:
     # a typical player's) open, isolate, 3-bet and defend up to (1 + exploit) times wider;
     # weigh a wide raiser's big raise by equity; bet bigger for value into callers and
     # overbet those who call big bets as often as small ones; bluff as often as the fold
-    # rates beat the price; call an aggressive bettor a little lighter
+    # rates beat the price; call an aggressive bettor a little lighter; read how wide a player
+    # re-raises from the hands it shows; raise as a bluff into a bettor who folds too often
     exploit: float = 0.0
 
 
@@ -110,6 +111,9 @@ class OpponentStats:
     big_folded: int = 0  # ... and folded
     bet_shown: int = 0  # hands shown down after betting or raising after the flop
     bet_weak: int = 0  # ... that were a weak pair, a draw or air on the final board
+    # hands shown down after re-raising before the flop (a 3-bet or more): their percentiles
+    reraised_pct: float = 0.0
+    reraised_n: int = 0
 
     def bluffiness(self) -> float:
         """0: bets only good hands (as assumed a priori) .. 1: bets anything."""
@@ -120,6 +124,11 @@ class OpponentStats:
         """How wide the player's first raise is, read from the hands shown after raising
         (their average percentile is half the width of the range, 0.18 a priori)."""
         return min(1.0, 2 * (self.raised_pct + 0.09 * 6) / (self.raised_n + 6))
+
+    def reraise_width(self) -> float:
+        """How wide the player's re-raises (3-bets and more) are, read from the hands shown
+        after them (0.08 a priori: a player who re-raises anything shows anything)."""
+        return min(1.0, 2 * (self.reraised_pct + 0.04 * 6) / (self.reraised_n + 6))
 
     def call_width(self) -> float:
         return min(1.0, 2 * (self.called_pct + 0.13 * 6) / (self.called_n + 6))
@@ -217,6 +226,16 @@ class StyleBot:
                 if ev.RAISE in pre or ev.BET in pre:
                     st.raised_pct += pct
                     st.raised_n += 1
+                    n_agg = 0
+                    for a in view.actions:
+                        if a.street != 0:
+                            break
+                        if a.action in _AGGRESSIVE:
+                            n_agg += 1
+                            if a.player == p and n_agg >= 2:
+                                st.reraised_pct += pct
+                                st.reraised_n += 1
+                                break
                 elif ev.CALL in pre:
                     st.called_pct += pct
                     st.called_n += 1
@@ -296,6 +315,7 @@ class StyleBot:
         """The hands ``p`` may hold, given every action ``p`` has taken this hand."""
         loose, aggr, bluffy = self._reads(view, p)
         raise_w, call_w = self._widths(view, p)
+        st = self.stats.get(view.names[p]) if self.style.adapt else None
         raises = 0
         level = 0  # p's strongest preflop action: 0 none, 1 call, 2+ raise number
         width = 1.0
@@ -311,6 +331,8 @@ class StyleBot:
                     width = raise_w * {1: 1.0, 2: 0.4}.get(raises, 0.2)
                     if a.all_in and raises == 1 and a.to > 20 * view.big_blind:
                         width = raise_w * 0.45
+                    if raises >= 2 and self.style.exploit and st is not None:
+                        width = max(width, st.reraise_width())  # one who re-raises anything
                     capped = 0.0
             elif a.action == ev.CALL and a.player == p and level <= 1:
                 level = 1
@@ -554,6 +576,17 @@ class StyleBot:
                 to = legal.call_to + round(st.sizes[1] * (pot + legal.call))
                 return self._raise(view, legal, to, eq_txt + Text(
                     "; a semi-bluff with my draw", "; un semifarol con mi proyecto"))
+            if st.exploit and k == 1 and legal.can_raise and not limit and eq < need \
+                    and mine >= R.WEAK_PAIR:
+                # a bettor who folds to raises more than the price asks: raise it as a bluff
+                to = self._raise_to(view, legal, legal.call_to + round(
+                    st.sizes[1] * (pot + legal.call)))
+                risk = to - legal.bet
+                edge = self._fold_rate(view, opps) - risk / (risk + pot)
+                if edge > 0.05 and rng.random() < min(1.0, st.exploit * edge):
+                    return self._raise(view, legal, to, eq_txt + Text(
+                        "; a bluff raise: this player folds too often",
+                        "; una subida de farol: este jugador se retira demasiado"))
             if eq >= need:
                 return self._call(view, legal, eq_txt + Text(
                     f", the price is {_pct(price)} %", f"; el precio es {_pct(price)} %"))
