@@ -13,3 +13,16 @@ actions = ['d dh p1 AsAd', 'd dh p2 KsKd', 'p2 cbr 300', 'p1 cbr 3000', 'p2 cc',
            'd db 2c7d9h', 'd db Jc', 'd db 4s']
 players = ['Ana', 'Bruno']
 """
+
+# seed 003: Ana all-in for 100, Bruno all-in for 300, Carla bets 500: main pot 300, side pot
+# 400, 200 back to Carla
+ABC = """variant = 'NT'
+antes = [0, 0, 0]
+blinds_or_straddles = [10, 20, 0]
+min_bet = 20
+starting_stacks = [100, 300, 500]
+actions = ['d dh p1 AsAh', 'd dh p2 7c2d', 'd dh p3 QsQh', 'p3 cbr 500', 'p1 cc', 'p2 cc',
+           'd db 3c8d9s', 'd db Jh', 'd db 4c']
+players = ['Ana', 'Bruno', 'Carla']
+hand = 7
+"""

@@ -23,7 +23,7 @@ from sqlalchemy.engine import make_url
 
 import tapete
 from tapete.server.storage import HandRow, PlayerRow, Storage, database_url
-from test_server import next_state, passive, play, settings, sit
+from test_server import next_state, play_three_hands, settings
 
 ENV = "TAPETE_TEST_POSTGRES"
 
@@ -288,15 +288,7 @@ def test_practice_table_on_postgresql(pg_url: str, tmp_path: Path) -> None:
 
     from tapete.server import create_app
 
-    app = create_app(settings(tmp_path, database_url=pg_url))
-    with TestClient(app) as c:
-        c.get("/")
-        cookie = c.cookies["tapete_id"]
-        with c.websocket_connect("/ws") as ws:
-            s = sit(ws)
-            assert s["me"]["bankroll"] == 10_000 - 200 and s["me"]["at_table"] == 200
-            s = play(ws, 3, passive)
-            total = s["me"]["total"]
+    cookie, total = play_three_hands(create_app(settings(tmp_path, database_url=pg_url)))
     assert not any(tmp_path.iterdir())  # nothing went to a SQLite file
     app2 = create_app(settings(tmp_path, database_url=pg_url))
     with TestClient(app2) as c2:

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from samples import ABC
 from tapete import events as ev
 from tapete.equity import equity
 from tapete.hand import Hand
@@ -35,18 +36,6 @@ TWO_SIDE_POTS = DATA / "hhsmithy_cash_nlhe_two_side_pots_rake.txt"
 TEN_HANDS = DATA / "hhsmithy_cash_nlhe_10_hands_rake.txt"
 RUN_TWICE = "hhsmithy_cash_nlhe_cap_run_it_twice_split_rake.txt"
 OMAHA = DATA / "hhsmithy_cash_plo_run_it_twice_side_pot_rake.txt"
-
-# Ana all-in for 100, Bruno all-in for 300, Carla bets 500: main pot 300, side pot 400, 200 back
-ABC = """variant = 'NT'
-antes = [0, 0, 0]
-blinds_or_straddles = [10, 20, 0]
-min_bet = 20
-starting_stacks = [100, 300, 500]
-actions = ['d dh p1 AsAh', 'd dh p2 7c2d', 'd dh p3 QsQh', 'p3 cbr 500', 'p1 cc', 'p2 cc',
-           'd db 3c8d9s', 'd db Jh', 'd db 4c']
-players = ['Ana', 'Bruno', 'Carla']
-hand = 7
-"""
 
 AK_QQ = """variant = 'NT'
 antes = [0, 0]

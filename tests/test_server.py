@@ -115,8 +115,9 @@ def test_cross_site_websocket_is_refused(client: TestClient) -> None:
         ws.receive_json()
 
 
-def test_bankroll_survives_a_restart_and_resets(tmp_path: Path) -> None:
-    app = create_app(settings(tmp_path))
+def play_three_hands(app: Any) -> tuple[str, int]:
+    """Sit with 200, play three hands and stop the server with the chips still at the table:
+    the identity cookie and the player's total (bankroll + table)."""
     with TestClient(app) as c:
         c.get("/")
         cookie = c.cookies["tapete_id"]
@@ -124,7 +125,11 @@ def test_bankroll_survives_a_restart_and_resets(tmp_path: Path) -> None:
             s = sit(ws)
             assert s["me"]["bankroll"] == 10_000 - 200 and s["me"]["at_table"] == 200
             s = play(ws, 3, passive)
-            total = s["me"]["total"]
+    return cookie, int(s["me"]["total"])
+
+
+def test_bankroll_survives_a_restart_and_resets(tmp_path: Path) -> None:
+    cookie, total = play_three_hands(create_app(settings(tmp_path)))
     # a new server process on the same data: the chips left at the table come back
     app2 = create_app(settings(tmp_path))
     with TestClient(app2) as c2:

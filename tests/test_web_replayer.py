@@ -17,7 +17,7 @@ import pytest
 
 from browser import ARTIFACTS as ALL_ARTIFACTS
 from browser import LiveServer, chromium, require_chromium
-from samples import ALL_IN_ACES_KINGS
+from samples import ABC, ALL_IN_ACES_KINGS
 
 playwright_sync = require_chromium()
 
@@ -284,17 +284,6 @@ def test_phone_width(server: LiveServer, browser: Any) -> None:
     assert step(page) == 1
     shot(page, "08-phone")
     page.close()
-
-
-ABC = """variant = 'NT'
-antes = [0, 0, 0]
-blinds_or_straddles = [10, 20, 0]
-min_bet = 20
-starting_stacks = [100, 300, 500]
-actions = ['d dh p1 AsAh', 'd dh p2 7c2d', 'd dh p3 QsQh', 'p3 cbr 500', 'p1 cc', 'p2 cc',
-           'd db 3c8d9s', 'd db Jh', 'd db 4c']
-players = ['Ana', 'Bruno', 'Carla']
-"""
 
 
 def test_stored_hand_by_id(server: LiveServer, browser: Any) -> None:

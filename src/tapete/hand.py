@@ -643,18 +643,21 @@ class Hand:
         # legal() is kept only while a player is to act (every event clears it), so when it is
         # there the phase needs no test. ``player`` is checked here, whatever its type: a
         # caller's bad value gets a clear IllegalAction, never a TypeError
-        if player is not None and (type(player) is not int or not 0 <= player < self.n):
-            raise IllegalAction(Text(
-                f"there is no player {player!r} in this hand (0..{self.n - 1})",
-                f"no hay ningún jugador {player!r} en esta mano (0..{self.n - 1})"))
+        asked: int | None = None
+        if player is not None:
+            if type(player) is not int or not 0 <= player < self.n:
+                raise IllegalAction(Text(
+                    f"there is no player {player!r} in this hand (0..{self.n - 1})",
+                    f"no hay ningún jugador {player!r} en esta mano (0..{self.n - 1})"))
+            asked = player
         legal = self._legal
         if legal is None:
             if self.phase is not _BETTING or self.actor is None:
                 raise IllegalAction(Text("no betting action is possible now",
                                          "ahora no se puede apostar"))
             legal = self.legal()
-        if player is not None and player != legal.player:
-            name = self.names[player] if type(player) is int else "?"
+        if asked is not None and asked != legal.player:
+            name = self.names[asked]
             who = self.names[legal.player]
             may = legal.summary()
             raise IllegalAction(
@@ -711,29 +714,28 @@ class Hand:
     def raise_to(self, amount: object, player: object = None) -> None:
         """Bet or raise to ``amount``, this street's total (never the chips added by a click)."""
         legal = self._check_turn(player)
-        word_en, word_es = ("bet", "apostar") if legal.is_bet else ("raise to", "subir a")
         if type(amount) is int:
             to = amount
         elif isinstance(amount, numbers.Integral) and not isinstance(amount, bool):
             to = int(amount)  # a numpy integer, say
         else:
-            self._refuse(f"{word_en} {amount!r}", f"{word_es} {amount!r}", legal,
-                         Text("amounts are whole chips", "las cantidades son fichas enteras"))
+            self._refuse_raise(legal, repr(amount), repr(amount),
+                               Text("amounts are whole chips", "las cantidades son fichas enteras"))
         lo, hi = legal.min_to, legal.max_to
         if lo is None or hi is None or not lo <= to <= hi:
-            tried_en = f"{word_en} {self._c(to)}"
-            tried_es = f"{word_es} {self._c(to, 'es')}"
-            if lo is None or hi is None:
-                self._refuse(tried_en, tried_es, legal, legal.explain_no_raise())
-            elif to < lo:
-                self._refuse(tried_en, tried_es, legal, legal.explain_min())
-            self._refuse(tried_en, tried_es, legal, legal.explain_max())
+            why = (legal.explain_no_raise() if lo is None or hi is None
+                   else legal.explain_min() if to < lo else legal.explain_max())
+            self._refuse_raise(legal, self._c(to), self._c(to, "es"), why)
         p = legal.player
         added = to - self.bets[p]
         kind = ev.BET if legal.is_bet else ev.RAISE
         self._apply(ev.Acted(p, kind, to, added, added == self.stacks[p]))
         if self.phase is not _BETTING:
             self._advance()
+
+    def _refuse_raise(self, legal: Legal, amount_en: str, amount_es: str, why: Text) -> NoReturn:
+        word_en, word_es = ("bet", "apostar") if legal.is_bet else ("raise to", "subir a")
+        self._refuse(f"{word_en} {amount_en}", f"{word_es} {amount_es}", legal, why)
 
     def bet(self, amount: object, player: object = None) -> None:
         """Open the betting: the same as :meth:`raise_to` (which names a bet or a raise)."""

@@ -116,8 +116,13 @@ def _icm_lines(res: ReplayResult, prizes: str, lang: str) -> str:
     if table is None or res.engine is None:
         return ""
     es = lang == "es"
-    lines = ["", "ICM (" + ("premios " if es else "prizes ") + " / ".join(table["prizes"]) + "):"]
+
+    def num(x: str) -> str:  # a decimal string in the reader's language (never a name)
+        return x.replace(".", ",") if es else x
+
+    prizes = " / ".join(num(p) for p in table["prizes"])
+    lines = ["", f"ICM ({'premios' if es else 'prizes'} {prizes}):"]
     for name, row in zip(res.engine.names, table["players"], strict=True):
-        text = (f"  {name}: {row['before']} -> {row['after']} ({row['change']})")
-        lines.append(text.replace(".", ",") if es else text)
+        lines.append(f"  {name}: {num(row['before'])} -> {num(row['after'])}"
+                     f" ({num(row['change'])})")
     return "\n".join(lines)
