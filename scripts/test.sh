@@ -29,7 +29,12 @@ SELECT 'CREATE DATABASE tapete_test OWNER tapete'
 SQL
   export TAPETE_TEST_POSTGRES="postgresql+psycopg://tapete:tapete@127.0.0.1:$PG_PORT/tapete_test"
 fi
-# the install compiles the rules engine with mypyc where a C compiler is (setup.py)
+# the tests run in a virtual environment of their own (.venv-test), never over the user's
+# install; the install compiles the rules engine with mypyc where a C compiler is (setup.py)
+VENV="${TAPETE_TEST_VENV:-.venv-test}"
+[ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
+export PATH="$PWD/$VENV/bin:$PATH"
+export VIRTUAL_ENV="$PWD/$VENV"
 python -m pip install -q --disable-pip-version-check -e '.[test]'
 if [ -z "${TAPETE_PURE:-}" ] && command -v cc >/dev/null 2>&1 && python -c "import os, sysconfig
 raise SystemExit(not os.path.exists(sysconfig.get_paths()['include'] + '/Python.h'))"; then
