@@ -16,6 +16,7 @@ outcomes, which is how a call is weighed against a fold.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
@@ -62,9 +63,18 @@ def _check(stacks: Sequence[object], prizes: Sequence[object], positive: bool) -
 def parse_prizes(text: str) -> tuple[list[int], int]:
     """"50 30 20" or "500.00, 300.00" -> the prizes as integers of their smallest unit, and
     that unit's decimals (2 here). A comma between digits is refused: "1,500" and "500,00"
-    mean different things in English and Spanish, so decimals take a point."""
-    bad = Text(f"prizes are numbers with a point for decimals: {text.strip()[:60]}",
-               f"los premios son números con punto decimal: {text.strip()[:60]}")
+    mean different things in English and Spanish, so decimals take a point.
+
+    Prizes go first place first, so they never grow down the list ("50 30 20", "100 100 0";
+    equal prizes are fine). Prizes that do ("20 30 50") are refused, not sorted: the order is
+    the meaning (which place pays what), a list that climbs is as likely mistyped as reversed,
+    and a sorted list would price a tournament nobody described. The callers (``tapete icm``,
+    ``tapete replay --prizes``, the web replayer's ``/api/icm``) have one channel back, the
+    error, so a note that the list was sorted would be lost; the message shows the order to
+    type instead."""
+    shown = text.strip()[:60]
+    bad = Text(f"prizes are numbers with a point for decimals: {shown}",
+               f"los premios son números con punto decimal: {shown}")
     if re.search(r"\d,\d", text):
         raise IcmError(bad)
     parts = text.replace(",", " ").replace(";", " ").split()
@@ -75,11 +85,24 @@ def parse_prizes(text: str) -> tuple[list[int], int]:
         values = [Decimal(t) for t in parts]
     except InvalidOperation:
         raise IcmError(bad) from None
-    if any(not v.is_finite() or v < 0 or v > 10**15 for v in values):
+    if any(not v.is_finite() or v > 10**15 for v in values):
         raise IcmError(bad)
+    negative = next((t for t, v in zip(parts, values, strict=True) if v < 0), None)
+    if negative is not None:
+        raise IcmError(Text(f"a prize cannot be negative: {negative[:30]}",
+                            f"un premio no puede ser negativo: {negative[:30]}"))
     digits = [max(0, -int(v.as_tuple().exponent)) for v in values]
     if max(digits) > 6:
         raise IcmError(bad)
+    for place, (a, b) in enumerate(itertools.pairwise(values), 2):
+        if b > a:
+            order = " ".join(t for _, t in sorted(zip(values, parts, strict=True),
+                                                  key=lambda vt: vt[0], reverse=True))[:60]
+            raise IcmError(Text(
+                f"prizes go first place first, largest to smallest, but place {place} pays"
+                f" more than place {place - 1}: did you mean {order}?",
+                f"los premios van del primer puesto al último, de mayor a menor, pero el"
+                f" puesto {place} paga más que el {place - 1}: ¿querías decir {order}?"))
     decimals = max(digits)
     return [int(v.scaleb(decimals)) for v in values], decimals
 

@@ -3,7 +3,9 @@
 tapete icm 5000 3000 2000 --prizes 50 30 20
 tapete icm 12000 9000 4000 2500 --prizes 500.00 300.00 200.00 --currency $ --lang es --json
 
-Prizes are the places still to be decided, first place first (decimals allowed: "12.50").
+Prizes are the places still to be decided, first place first (decimals allowed: "12.50"); a
+negative prize, or a place that pays more than the one above it, is refused with one line that
+says so (``tapete.icm.parse_prizes`` says why climbing prizes are refused rather than sorted).
 Equities are exact (Independent Chip Model); the table rounds them to the cent (or to the
 prizes' own unit when it is finer).
 """
@@ -32,7 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("stacks", nargs="+", type=int, metavar="STACK",
                         help="each player's chips")
     parser.add_argument("--prizes", nargs="+", required=True, metavar="PRIZE",
-                        help="the prizes still to be won, first place first")
+                        help="the prizes still to be won, first place first (largest to smallest)")
     parser.add_argument("--names", nargs="+", metavar="NAME", help="the players' names")
     parser.add_argument("--currency", default="", help="shown with the prizes: $, €...")
     parser.add_argument("--lang", choices=("en", "es"), default=None,
