@@ -7,10 +7,14 @@ imported only when their command runs, so ``tapete replay`` never pays for the w
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
+
+from ..text import Text
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("tapete.cli.play", "practise in the browser against five bots"),
@@ -21,6 +25,41 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "simulate": ("tapete.cli.simulate", "duplicate matches between bots"),
     "icm": ("tapete.cli.icm", "what tournament stacks are worth in prizes (ICM)"),
 }
+
+
+def fail(command: str, message: Text, lang: str) -> int:
+    """A mistake in the command line: one line on stderr, in the user's language; status 2."""
+    print(f"tapete {command}: {message.in_lang(lang)}", file=sys.stderr)
+    return 2
+
+
+def output_problem(path: str, option: str) -> Text | None:
+    """Why the file that ``option`` names cannot be written, before any work is done (None
+    when it can be: the folder it goes in exists and may be written to)."""
+    if os.path.isdir(path):
+        return Text(f"{option} {path} is a folder: give the name of the file to write",
+                    f"{option} {path} es una carpeta: indica el nombre del archivo que escribir")
+    folder = os.path.dirname(path) or os.curdir
+    if not os.path.exists(folder):
+        return Text(f"no such folder: {folder} (for {option} {path})",
+                    f"no existe la carpeta: {folder} (de {option} {path})")
+    if not os.path.isdir(folder):
+        return Text(f"{folder} is not a folder (for {option} {path})",
+                    f"{folder} no es una carpeta (de {option} {path})")
+    if not os.access(path if os.path.exists(path) else folder, os.W_OK):
+        return Text(f"no permission to write {path} ({option})",
+                    f"no hay permiso para escribir {path} ({option})")
+    return None
+
+
+def write_problem(path: str, exc: OSError) -> Text:
+    """Why writing ``path`` failed after all (the disk is full, the folder went away...)."""
+    why = exc.strerror or type(exc).__name__
+    por = {errno.ENOSPC: "no queda espacio en el disco", errno.EACCES: "no hay permiso",
+           errno.EPERM: "no hay permiso", errno.ENOENT: "la carpeta no existe",
+           errno.EISDIR: "es una carpeta", errno.EROFS: "el disco es de solo lectura",
+           }.get(exc.errno or 0, why)
+    return Text(f"cannot write {path}: {why}", f"no se puede escribir {path}: {por}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -3,12 +3,14 @@
 Every hand is read (PHH ``.phh``/``.phhs``, or PokerStars text), replayed through the engine, and
 written from the replayed hand, so what comes out is a legal hand or nothing. A hand that cannot
 be read or replayed is reported on stderr (in English or Spanish: ``--lang``, else the locale)
-and left out; the exit status is then 1.
+and left out; the exit status is then 1. A file that is not there, or an ``-o`` that cannot be
+written (a folder, a folder that does not exist), is one line and status 2, before any work.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -140,15 +142,30 @@ def convert(path: str, to: str, fmt: str | None = None, hero: str | None = None,
 
 
 def run(args: argparse.Namespace) -> int:
+    from . import fail, output_problem, write_problem
     from .replay import default_lang
 
     lang = getattr(args, "lang", None) or default_lang()
-    text, errors = convert(args.input, args.to, args.source_format, args.hero, lang)
+    source = str(args.input)
+    if os.path.isdir(source):
+        return fail("convert", Text(f"{source} is a folder: give one hand-history file",
+                                    f"{source} es una carpeta: indica un archivo de historiales"),
+                    lang)
+    if not os.path.exists(source):
+        return fail("convert", Text(f"no such file: {source}", f"no existe el archivo: {source}"),
+                    lang)
+    problem = output_problem(args.output, "-o") if args.output else None
+    if problem is not None:  # said before the work, not after it
+        return fail("convert", problem, lang)
+    text, errors = convert(source, args.to, args.source_format, args.hero, lang)
     for e in errors:
         print(e, file=sys.stderr)
     if args.output:
-        with open(args.output, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
+        try:
+            with open(args.output, "w", encoding="utf-8", newline="\n") as f:
+                f.write(text)
+        except OSError as exc:
+            return fail("convert", write_problem(args.output, exc), lang)
     else:
         sys.stdout.write(text)
     if not text and errors:

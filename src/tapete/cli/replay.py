@@ -1,21 +1,33 @@
-"""``tapete replay PATH... [--json] [--lang es|en] [--strict]``: replay hand histories, check them.
+"""``tapete replay PATH... [--json] [--lang es|en] [--strict] [--open [--port P]]``: replay hand
+histories, check them.
 
 Every hand of every file (folders are recursed) is refereed by the engine. By default a
 readable account, street by street; with ``--json`` one JSON object per hand per line. The exit
 status is 0 when every hand replayed legally (partial hands included) and every PokerStars
 hand's pots and rake match the file's own SUMMARY, 1 otherwise (a mismatch is reported with
-both figures: ``"mismatches"`` in the JSON, lines in the account).
+both figures: ``"mismatches"`` in the JSON, lines in the account); a folder with no hand
+histories in it, or a ``--port`` the web replayer cannot listen on, is one line and status 2.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import os
+import socket
 import sys
 from typing import Any
 
-from ..history.replay import ReplayResult, account, dumps_json, iter_paths, replay_file
+from ..history.replay import (
+    HISTORY_SUFFIXES,
+    ReplayResult,
+    account,
+    dumps_json,
+    iter_paths,
+    replay_file,
+)
 from ..icm import IcmError, icm_table, parse_prizes
+from ..text import Text
 
 
 def default_lang() -> str:
@@ -42,15 +54,36 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              " each player's ICM equity before and after every hand")
     parser.add_argument("--open", action="store_true",
                         help="open the file(s) in the web replayer (starts the local server)")
+    parser.add_argument("--port", default=None, metavar="P",
+                        help="with --open: the port the web replayer listens on"
+                             " (default: a free one)")
 
 
 def run(args: argparse.Namespace) -> int:
-    if getattr(args, "open", False):
-        from ..server.replayer import open_files
+    from . import fail
 
-        return open_files(iter_paths(args.paths))
     lang = args.lang or default_lang()
     es = lang == "es"
+    for path in args.paths:
+        if os.path.isdir(path) and not iter_paths([path]):
+            kinds = ", ".join(HISTORY_SUFFIXES)
+            return fail("replay", Text(f"no hand histories ({kinds}) in the folder {path}",
+                                       f"no hay historiales de manos ({kinds}) en la carpeta"
+                                       f" {path}"), lang)
+    port = getattr(args, "port", None)
+    if port is not None and not getattr(args, "open", False):
+        return fail("replay", Text("--port goes with --open (the web replayer's port)",
+                                   "--port va con --open (el puerto del reproductor web)"), lang)
+    if getattr(args, "open", False):
+        number = 0
+        if port is not None:
+            problem = port_problem(str(port))
+            if problem is not None:
+                return fail("replay", problem, lang)
+            number = int(port)
+        from ..server.replayer import open_files
+
+        return open_files(iter_paths(args.paths), port=number)
     out = sys.stdout
     prizes = getattr(args, "prizes", None)
     if prizes is not None:
@@ -97,6 +130,29 @@ def run(args: argparse.Namespace) -> int:
                       + "\n")
     out.flush()
     return 0 if errors == 0 and mismatched == 0 and total > 0 else 1
+
+
+def port_problem(port: str, host: str = "127.0.0.1") -> Text | None:
+    """Why the web replayer cannot listen on ``port`` (None when it can): not a port number,
+    or taken by another program. Found by binding it as the server will (address reuse on, so
+    only a listening socket counts), before anything is printed or started."""
+    if not port.isdecimal() or not 1 <= int(port) <= 65535:
+        return Text(f"--port takes a number from 1 to 65535, not {port[:20]}",
+                    f"--port lleva un número del 1 al 65535, no {port[:20]}")
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((host, int(port)))
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                return Text(f"port {port} is in use (another program, or another tapete):"
+                            " choose another --port, or leave it out for a free one",
+                            f"el puerto {port} está ocupado (otro programa, u otro tapete):"
+                            " elige otro --port, o quítalo para usar uno libre")
+            why = exc.strerror or type(exc).__name__
+            return Text(f"cannot listen on port {port}: {why}",
+                        f"no se puede escuchar en el puerto {port}: {why}")
+    return None
 
 
 def _icm(res: ReplayResult, prizes: str) -> dict[str, Any] | None:

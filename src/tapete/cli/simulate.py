@@ -6,7 +6,9 @@ Each deal is played once per seat rotation (every bot plays every seat's cards);
 100 big blinds every hand; results are mbb/hand (thousandths of a big blind) with a 95 %
 interval from the per-deal averages. ``--json`` prints
 ``{"hands": N, "bots": [{"name", "mbb_per_hand", "ci95"}]}`` where ``ci95`` is the half-width
-of that interval, in mbb/hand.
+of that interval, in mbb/hand. A mistake in the command line (an unknown bot, a ``--chart``
+that cannot be written...) is one line in the locale's language, status 2, before any hand is
+played.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from ..bots import BOT_NAMES
 from ..bots.match import MatchResult, run_match
 from ..hand import Hand
 from ..rules import Structure
+from ..text import Text
 
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2",
            "#7f7f7f", "#17becf")
@@ -168,39 +171,55 @@ def png_chart(res: MatchResult, path: str, title: str = "") -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from . import fail, output_problem, write_problem
+    from .replay import default_lang
+
+    lang = default_lang()  # the results table is English; a mistake is said in both languages
     names = [b.strip() for b in str(args.bots).split(",") if b.strip()]
     unknown = [b for b in names if b.lower() not in BOT_NAMES]
     if unknown:
-        print(f"tapete simulate: unknown bot {unknown[0]!r}; choose from "
-              f"{', '.join(BOT_NAMES)}", file=sys.stderr)
-        return 2
+        return fail("simulate", Text(
+            f"unknown bot {unknown[0]!r}; choose from {', '.join(BOT_NAMES)}",
+            f"no hay ningún bot {unknown[0]!r}; elige entre {', '.join(BOT_NAMES)}"), lang)
     if not 2 <= len(names) <= 9:
-        print("tapete simulate: give 2 to 9 bots, one per seat", file=sys.stderr)
-        return 2
+        return fail("simulate", Text("give 2 to 9 bots, one per seat",
+                                     "indica de 2 a 9 bots, uno por asiento"), lang)
     if args.hands < 1:
-        print("tapete simulate: --hands must be at least 1", file=sys.stderr)
-        return 2
+        return fail("simulate", Text("--hands must be at least 1",
+                                     "--hands tiene que ser al menos 1"), lang)
     chart = args.chart
     if chart and not chart.lower().endswith((".svg", ".png")):
-        print("tapete simulate: --chart takes a .svg or .png file name", file=sys.stderr)
-        return 2
+        return fail("simulate", Text("--chart takes a .svg or .png file name",
+                                     "--chart lleva un nombre de archivo .svg o .png"), lang)
     if chart and chart.lower().endswith(".png"):
         try:
             import matplotlib  # type: ignore[import-not-found, unused-ignore]  # noqa: F401
         except ImportError:
-            print("tapete simulate: a PNG chart needs matplotlib, which is not installed "
-                  "(pip install matplotlib); an .svg chart needs nothing", file=sys.stderr)
-            return 2
+            return fail("simulate", Text(
+                "a PNG chart needs matplotlib, which is not installed (pip install matplotlib);"
+                " an .svg chart needs nothing",
+                "un gráfico PNG necesita matplotlib, que no está instalado (pip install"
+                " matplotlib); un gráfico .svg no necesita nada"), lang)
+    problem = output_problem(chart, "--chart") if chart else None
+    if problem is not None:  # said before the match is played, not after
+        return fail("simulate", problem, lang)
     on_hand = None
     if args.phh:
         try:
             from ..history.phh import dumps
         except ImportError:
-            print("tapete simulate: --phh is not available: this version has no PHH writer",
-                  file=sys.stderr)
-            return 2
-        os.makedirs(args.phh, exist_ok=True)
+            return fail("simulate", Text(
+                "--phh is not available: this version has no PHH writer",
+                "--phh no está disponible: esta versión no escribe PHH"), lang)
         folder = str(args.phh)
+        if os.path.exists(folder) and not os.path.isdir(folder):
+            return fail("simulate", Text(f"--phh {folder} is a file: give a folder",
+                                         f"--phh {folder} es un archivo: indica una carpeta"),
+                        lang)
+        try:
+            os.makedirs(folder, exist_ok=True)
+        except OSError as exc:
+            return fail("simulate", write_problem(folder, exc), lang)
 
         def on_hand(hand: Hand) -> None:
             with open(os.path.join(folder, f"{hand.hand_id}.phh"), "w", encoding="utf-8") as f:
@@ -213,11 +232,14 @@ def run(args: argparse.Namespace) -> int:
     title = (f"{', '.join(res.names)}: {res.hands:,} duplicate hands, "
              f"{structure.value}, seed {args.seed}")
     if chart:
-        if chart.lower().endswith(".svg"):
-            with open(chart, "w", encoding="utf-8") as f:
-                f.write(svg_chart(res, title))
-        else:
-            png_chart(res, chart, title)
+        try:
+            if chart.lower().endswith(".svg"):
+                with open(chart, "w", encoding="utf-8") as f:
+                    f.write(svg_chart(res, title))
+            else:
+                png_chart(res, chart, title)
+        except OSError as exc:  # checked before the match; the disk can still fill up
+            return fail("simulate", write_problem(chart, exc), lang)
     if args.json:
         print(json.dumps({"hands": res.hands, "bots": [
             {"name": n, "mbb_per_hand": round(res.mbb_per_hand(i), 1),
