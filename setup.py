@@ -4,6 +4,10 @@ The engine's modules are plain typed Python (``mypy --strict`` clean); mypyc tur
 extensions that run the same code two to three times faster. Where that cannot be done — no C
 compiler, no Python headers, ``TAPETE_PURE=1`` in the environment — the same modules install as
 Python and behave identically, only slower. ``tapete.compiled`` says which one is running.
+
+Compiling takes about a minute, so the build says so first, and how to skip it. pip shows a
+build's output only with ``pip install -v`` (or when the build fails): without it, what a user
+sees is the README's line beside the install command, and pip's "Building wheel" spinner.
 """
 
 from __future__ import annotations
@@ -28,6 +32,9 @@ COMPILED = [
     "src/tapete/history/replay.py",
 ]
 
+# pip runs this file for the package's metadata too (egg_info, dist_info) before the build
+METADATA_ONLY = {"egg_info", "dist_info", "sdist"}
+
 
 class OptionalBuildExt(build_ext):
     """Compile if possible; on any failure say so and install the pure-Python modules. All or
@@ -36,6 +43,8 @@ class OptionalBuildExt(build_ext):
     def run(self) -> None:
         try:
             super().run()
+            if self.extensions:
+                print("tapete: the engine is compiled", file=sys.stderr, flush=True)
         except Exception as exc:  # no compiler, no headers: the Python modules still work
             for built in self.get_outputs():
                 if os.path.exists(built):
@@ -65,6 +74,10 @@ def extensions() -> list[Any]:
     except ImportError:
         print("tapete: mypyc is not available; installing pure Python", file=sys.stderr)
         return []
+    if not METADATA_ONLY.intersection(sys.argv[1:]):  # said once, by the build that compiles
+        print("tapete: compiling the rules engine to C with mypyc (about a minute); to skip it,"
+              " install with TAPETE_PURE=1 (pure Python: the same behaviour, half the speed)",
+              file=sys.stderr, flush=True)
     try:
         # the engine's imports outside the compiled set (the evaluator and its numpy, loaded
         # lazily) need not be installed to build: their types are not checked here (mypy
