@@ -22,7 +22,7 @@ from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.engine import make_url
 
 import tapete
-from tapete.server.storage import HandRow, PlayerRow, Storage, database_url
+from tapete.server.storage import HandRow, PlayerRow, Storage, database_url, players_table
 from test_server import next_state, play_three_hands, settings
 
 ENV = "TAPETE_TEST_POSTGRES"
@@ -124,23 +124,48 @@ def test_players_and_bankrolls(storage: Storage) -> None:
 
     back = storage.cash_out(p.id)  # a table lost in a restart
     assert (back.bankroll, back.at_table) == (10_500, 0)
-    storage.set_money(p.id, 3, 7)
-    got = storage.get_player(p.id)
-    assert got is not None and (got.bankroll, got.at_table) == (3, 7)
     reset = storage.reset_bankroll(p.id)
     assert reset is not None and (reset.bankroll, reset.at_table) == (10_000, 0)
     assert storage.reset_bankroll("nobody") is None
     assert storage.get_player(other.id) == other  # the other player was never touched
     huge = storage.add_money(p.id, bankroll=2**40)  # a BIGINT, not a 32-bit INTEGER
     assert huge is not None and huge.bankroll == 10_000 + 2**40
+    # every change is a ledger row, in order, and the ledger adds up to the money
+    kinds = [r["kind"] for r in storage.ledger(p.id)]
+    assert kinds == ["new", "buy_in", "adjust", "restart", "reset", "adjust"]
+    assert storage.books(p.id) == []
+
+
+def test_the_books_catch_money_written_behind_the_ledger(storage: Storage) -> None:
+    p = storage.new_player()
+    storage.move(p.id, "buy_in", -300, 300)
+    with storage.engine.begin() as conn:  # what the old absolute writes could do
+        conn.execute(players_table.update().where(players_table.c.id == p.id)
+                     .values(at_table=290))
+    assert storage.books(p.id) and "ledger" in storage.books(p.id)[-1]
+    with pytest.raises(ValueError):
+        storage.move(p.id, "gift", 1, 0)
+
+
+def test_visitors_who_never_played_expire(storage: Storage) -> None:
+    idle = storage.new_player()
+    keeps = storage.new_player()
+    storage.move(keeps.id, "buy_in", -200, 200)
+    storage.move(keeps.id, "cash_out", 200, -200)
+    before = storage.count_players()
+    assert storage.expire_players(idle_for=-1) == 1  # everyone counts as idle
+    assert storage.get_player(idle.id) is None and storage.get_player(keeps.id) is not None
+    assert storage.count_players() == before - 1
+    assert storage.expire_players(idle_for=3600) == 0  # nobody idle that long
 
 
 def test_hands_are_stored_and_listed(storage: Storage) -> None:
     p = storage.new_player()
     q = storage.new_player()
+    storage.move(p.id, "buy_in", -200, 200)
     for n in range(1, 6):
-        storage.save_hand(hand(p.id, n, net=n * 10), bankroll=9_000 + n, at_table=200 - n)
-    storage.save_hand(hand(q.id, 1), bankroll=10_000, at_table=0)
+        storage.save_hand(hand(p.id, n, net=n * 10))
+    storage.save_hand(hand(q.id, 1))
     listed = storage.list_hands(p.id)
     assert [h.number for h in listed] == [5, 4, 3, 2, 1]  # the newest first
     assert [h.number for h in storage.list_hands(p.id, 2)] == [5, 4]
@@ -148,11 +173,12 @@ def test_hands_are_stored_and_listed(storage: Storage) -> None:
     assert storage.get_hand(p.id, listed[0].hand_id) == listed[0]
     assert storage.get_hand(q.id, listed[0].hand_id) is None  # only your own hands
     money = storage.get_player(p.id)
-    assert money is not None and (money.bankroll, money.at_table) == (9_005, 195)
+    assert money is not None and (money.bankroll, money.at_table) == (9_800, 350)
     # a hand stored twice is refused, and the money written with it is not kept either
     with pytest.raises(Exception, match="(?i)unique|duplicate"):
-        storage.save_hand(hand(p.id, 5), bankroll=1, at_table=1)
+        storage.save_hand(hand(p.id, 5, net=1))
     assert storage.get_player(p.id) == money
+    assert storage.books(p.id) == []
     assert len(storage.list_hands(p.id)) == 5
 
 
@@ -266,7 +292,7 @@ def test_reopening_keeps_the_tables_and_the_data(db_url: str) -> None:
     oids = table_oids(first)
     p = first.new_player()
     first.add_money(p.id, bankroll=-200, at_table=200)
-    first.save_hand(hand(p.id, 1, net=-5), bankroll=9_800, at_table=195)
+    first.save_hand(hand(p.id, 1, net=-5))
     key = first.secret_key()
     for s in opened:
         s.close()

@@ -349,7 +349,10 @@ def test_http_stored_hand(client: Any) -> None:
                          "dead": list(hand.dead), "names": list(hand.names),
                          "seats": list(hand.seats), "hand_id": "h-abc", "you": 0},
                   events=[ev.to_json(e) for e in hand.events], net=0, summary={})
-    app.state.storage.save_hand(row, 10_000, 0)
+    storage = app.state.storage
+    if storage.get_player(player.id) is None:  # a visitor is stored once there is something to keep
+        storage.new_player(player.id)
+    storage.save_hand(row)
     r = client.get("/api/replay/hand/h-abc")
     assert r.status_code == 200
     tl = r.json()

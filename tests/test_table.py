@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tapete.cards import Deck
+from tapete.cards import Deck, parse_cards
 from tapete.hand import Hand, HandError
 from tapete.rules import Rules
 from tapete.table import Table, TimeOutPolicy
@@ -190,13 +190,63 @@ def test_table_maximum_holds_after_a_win() -> None:
     t.sit(0, "A", 150)
     t.sit(1, "B", 200)
     hand = t.start_hand(Deck(1))
-    t.add_chips(0, 100)  # capped to 50 now, and again after the hand
+    assert t.add_chips(0, 100) == 50  # capped to 50 now, and again after the hand
     fold_out(hand)
-    t.end_hand()
+    refused = t.end_hand()
     seat = t.seats[0]
     stack = hand.stacks[t.hand_seats.index(0)]
     assert seat is not None
     assert seat.chips == stack + max(0, min(50, 200 - stack)) <= max(200, stack)
+    # what the stack after the hand leaves no room for comes back, to the chip
+    assert seat.chips + refused.get(0, 0) == stack + 50
+
+
+def test_a_top_up_beside_a_win_comes_back_whole() -> None:
+    """Stack 5, add 195 (table maximum 200), win 7: 7 chips do not fit and come back."""
+    t = Table(RULES, 2, max_buy_in=200)
+    t.sit(0, "A", 5)
+    t.sit(1, "B", 200)
+    hand = t.start_hand(Deck.stacked(parse_cards("2c7d AsAh Kd9c5h3s8d")))
+    me = t.player_of(0)
+    assert t.add_chips(0, 195) == 195
+    while not hand.done:  # checked down: A's aces win
+        hand.call() if hand.legal().call else hand.check()
+    won = hand.stacks[me or 0] - 5
+    assert won > 0
+    refused = t.end_hand()
+    seat = t.seats[0]
+    assert seat is not None and seat.chips == 200 and refused == {0: won}
+
+
+def test_chips_added_while_a_finished_hand_is_shown_are_kept() -> None:
+    """An all-in run-out is shown after the hand is over: the stacks are not applied until
+    end_hand, so chips added meanwhile wait for it instead of being overwritten."""
+    t = Table(RULES, 2, max_buy_in=400)
+    t.sit(0, "A", 100)
+    t.sit(1, "B", 100)
+    hand = t.start_hand(Deck(3))
+    while not hand.done:
+        lg = hand.legal()
+        if lg.max_to:
+            hand.raise_to(lg.max_to)
+        else:
+            hand.call()
+    assert hand.done and t.hand is hand
+    assert t.add_chips(0, 100) == 100
+    final = hand.stacks[t.player_of(0) or 0]
+    assert t.end_hand() == {}
+    seat = t.seats[0]
+    assert seat is not None and seat.chips == final + 100 and seat.pending_chips == 0
+
+
+def test_a_new_hand_waits_until_the_last_is_applied() -> None:
+    t = seated(2)
+    hand = t.start_hand(Deck(1))
+    fold_out(hand)
+    with pytest.raises(HandError):
+        t.start_hand(Deck(2))
+    t.end_hand()
+    t.start_hand(Deck(2))
 
 
 def test_bad_buy_in_limits_are_refused() -> None:

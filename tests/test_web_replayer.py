@@ -309,7 +309,10 @@ def test_stored_hand_by_id(server: LiveServer, browser: Any) -> None:
                          "dead": list(hand.dead), "names": list(hand.names),
                          "seats": list(hand.seats), "hand_id": "stored-abc", "you": 0},
                   events=[ev.to_json(e) for e in hand.events], net=0, summary={})
-    server.app.state.storage.save_hand(row, 10_000, 0)
+    storage = server.app.state.storage
+    if storage.get_player(pid) is None:  # a visitor is stored once there is something to keep
+        storage.new_player(pid)
+    storage.save_hand(row)
     page.goto(server.url + "replay/stored-abc?s=6")
     page.wait_for_function("document.body.dataset.step === '6'")
     # after Bruno's call: everyone all-in, three pots (the last one uncalled, not yet back)

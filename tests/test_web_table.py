@@ -123,11 +123,11 @@ def test_play_twenty_hands_by_clicking(server: Server, browser: Any) -> None:
     reloaded = switched = runout_shot = False
     pots_checked = side_pots = 0
     t0 = time.monotonic()
-    while len(server.player().game.history) < HANDS:
+    while len(server.player().hands) < HANDS:
         assert time.monotonic() - t0 < 150, "the browser test is too slow"
         wait_turn(page)
         # check every finished hand's pot breakdown against the engine
-        history = server.player().game.history
+        history = server.player().hands
         if history and history[0]["hand_id"] not in done_hands:
             hid = history[0]["hand_id"]
             done_hands.add(hid)

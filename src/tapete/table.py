@@ -92,14 +92,14 @@ class Table:
 
     def leave(self, seat: int) -> None:
         s = self._seat(seat)
-        if self.hand is not None and seat in self.hand_seats and not self.hand.done:
+        if self._in_hand(seat):
             s.leave_after_hand = True
         else:
             self.seats[seat] = None
 
     def sit_out(self, seat: int) -> None:
         s = self._seat(seat)
-        if self.hand is not None and seat in self.hand_seats and not self.hand.done:
+        if self._in_hand(seat):
             s.sit_out_after_hand = True
         else:
             s.sitting_out = True
@@ -113,9 +113,16 @@ class Table:
             s.post_now = post_dead
             s.waiting_for_big_blind = not post_dead
 
+    def _in_hand(self, seat: int) -> bool:
+        """The seat was dealt in the hand that :meth:`end_hand` has not yet applied. A hand
+        that is over but not applied (its run-out still being shown) counts: its stacks are
+        not the seats' yet."""
+        return self.hand is not None and seat in self.hand_seats
+
     def add_chips(self, seat: int, amount: int) -> int:
-        """Add chips between hands, up to the table maximum; during a hand they wait for its end.
-        Returns the chips that will be (or were) added."""
+        """Add chips between hands, up to the table maximum; during a hand (until
+        :meth:`end_hand`) they wait for its end, and whatever the stack after the hand leaves
+        no room for comes back from :meth:`end_hand`. Returns the chips taken now."""
         s = self._seat(seat)
         if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
             raise HandError(Text("add a whole, positive number of chips",
@@ -126,7 +133,7 @@ class Table:
             if amount <= 0:
                 raise HandError(Text(f"{s.name} already has the table maximum",
                                      f"{s.name} ya tiene el máximo de la mesa"))
-        if self.hand is not None and seat in self.hand_seats and not self.hand.done:
+        if self._in_hand(seat):
             s.pending_chips += amount
         else:
             s.chips += amount
@@ -141,7 +148,7 @@ class Table:
                 if s is not None and not s.sitting_out and s.chips > 0]
 
     def start_hand(self, deck: Deck, hand_id: str = "") -> Hand:
-        if self.hand is not None and not self.hand.done:
+        if self.hand is not None:  # over or not, its stacks are not applied (end_hand)
             raise HandError(Text("a hand is already in progress", "ya hay una mano en juego"))
         ready = self._dealt_candidates()
         if len(ready) < 2:
@@ -252,16 +259,22 @@ class Table:
         else:
             s.sit_out_after_hand = True
 
-    def end_hand(self) -> None:
-        """Apply the finished hand: stacks, pending chips, players leaving or sitting out."""
+    def end_hand(self) -> dict[int, int]:
+        """Apply the finished hand: stacks, pending chips, players leaving or sitting out.
+
+        Chips added during the hand go on the table up to the maximum, measured against the
+        stack after the hand; the rest is not the table's. Returns those chips by seat (only
+        seats with some), for whoever holds the player's money to take back, to the chip."""
         hand = self._current()
         if not hand.done:
             raise HandError(Text("the hand is not over", "la mano no ha terminado"))
+        refused: dict[int, int] = {}
         for i, seat in enumerate(self.hand_seats):
             s = self._seat(seat)
-            # chips asked for during the hand, capped again against the stack after it
             room = s.pending_chips if self.max_buy_in is None else \
                 max(0, min(s.pending_chips, self.max_buy_in - hand.stacks[i]))
+            if room < s.pending_chips:
+                refused[seat] = s.pending_chips - room
             s.chips = hand.stacks[i] + room
             s.pending_chips = 0
             if s.sit_out_after_hand:
@@ -270,6 +283,7 @@ class Table:
                 self.seats[seat] = None
         self.hands_played += 1
         self.hand = None
+        return refused
 
     # ------------------------------------------------------------------ mapping
     def player_of(self, seat: int) -> int | None:

@@ -36,7 +36,8 @@ from ..text import Text, chips
 from . import bots as botmod
 from . import coach, story
 from .config import Settings
-from .storage import HandRow, Storage
+from .money import Purse
+from .storage import HandRow
 
 log = logging.getLogger("tapete.server")
 
@@ -92,15 +93,27 @@ class Outbox:
     queue: asyncio.Queue[tuple[str, float | None]] = field(default_factory=asyncio.Queue)
 
 
+def send(box: Outbox, data: str, stamp: float | None = None, state: bool = False) -> None:
+    """Queue one message for a connection; ``state``: a whole state, which a later one
+    replaces."""
+    box.queue.put_nowait((data, stamp))
+
+
+# what a bot's reasons say of a hand nobody saw: its strength stays hidden too
+REASONS_HIDDEN = Text("reasons not shown: the hand was not shown",
+                      "razones ocultas: la mano no se enseñó")
+
+
 class Game:
     """A practice table for one person (all their browser tabs share it)."""
 
-    def __init__(self, settings: Settings, storage: Storage, player_id: str, name: str,
+    def __init__(self, settings: Settings, purse: Purse, name: str,
                  structure: str, blinds: int, buy_in: int,
-                 on_money: Callable[[int], None], on_close: Callable[[Game], None]) -> None:
+                 on_close: Callable[[Game, asyncio.Future[None]], None],
+                 on_hand: Callable[[dict[str, Any]], None]) -> None:
         self.settings = settings
-        self.storage = storage
-        self.player_id = player_id
+        self.purse = purse  # the person's bankroll; the chips at the table are the table's
+        self.player_id = purse.player_id
         self.structure = structure
         self.blinds = blinds
         self.rules = make_rules(structure, blinds)
@@ -115,15 +128,18 @@ class Game:
             seed = (settings.deck_seed or secrets.randbits(31)) * 10 + i
             self.bots[i] = botmod.make(style, seed, bname)
             self.table.sit(i, bname, MAX_BUY_IN_BB * bb, is_bot=True, style=style)
-        self.on_money = on_money  # called with the chips back to the bankroll on leaving
-        self.on_close = on_close
+        self.on_close = on_close  # with the chips back to the bankroll, once stored
+        self.on_hand = on_hand  # a hand of the person's was stored: its summary
         self.outboxes: set[Outbox] = set()
-        self.seq = 0
+        # decisions are numbered from a random start, so that an action meant for another
+        # table (or this table before a restart) never matches one of this table's
+        self.seq = secrets.randbits(40)
         self.decision: Decision | None = None
         self.pre_action: str | None = None
         self.time_bank = settings.time_bank
         self.coach_on = False
         self.coach_advice: dict[int, dict[str, Any]] = {}
+        self._coaching: set[int] = set()  # decisions whose advice is being worked out
         # the coach's reading of the opponents, from the human's seat only
         try:
             self.reader: coach.Reader | None = coach.Reader(settings.deck_seed or 0)
@@ -140,10 +156,9 @@ class Game:
         self.last_result: dict[str, Any] | None = None
         self.last_view: dict[str, Any] | None = None
         self.frame_events = 0
-        self.history: list[dict[str, Any]] = []
         self.notice: Text | None = None
         self.sat_out_reason: Text | None = None
-        self.bankroll_view: Callable[[], int] = lambda: 0
+        self._holding = False  # a hand's result is being stored: the page waits for it
         self.extra_state: Callable[[], dict[str, Any]] = dict
         self._wake = asyncio.Event()
         self._skip_pause = asyncio.Event()
@@ -167,13 +182,22 @@ class Game:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self.task
 
-    def human_chips(self) -> int:
+    def human_money(self) -> tuple[int, int]:
+        """The person's chips as the page shows them: (at the table, in the pot). At the
+        table: the stack, as the board is shown during a run-out (the result follows the
+        cards), plus chips added during the hand; in the pot: what the stack put in."""
         s = self.table.seats[HUMAN_SEAT]
         if s is None:
-            return 0
-        if self.table.hand is not None and self.human_index is not None:
-            return self.table.hand.stacks[self.human_index] + s.pending_chips
-        return s.chips + s.pending_chips
+            return 0, 0
+        hand, hi = self.table.hand, self.human_index
+        if hand is None or hi is None:
+            return s.chips + s.pending_chips, 0
+        if self.frame is not None:
+            p = self.frame["players"][hi]
+            return int(p["stack"]) + s.pending_chips, int(p["total"])
+        if hand.done:
+            return hand.stacks[hi] + s.pending_chips, 0
+        return hand.stacks[hi] + s.pending_chips, hand.totals[hi]
 
     async def _run(self) -> None:
         try:
@@ -239,13 +263,16 @@ class Game:
                 self.table.add_chips(seat, MAX_BUY_IN_BB * bb - s.chips)
 
     def _close(self) -> None:
+        """The person leaves (or the table stopped): between hands their seat holds what they
+        have; during a hand (a table that stopped on an error) the hand is void and the seat
+        still holds its stack from before it. Either way that goes back to the bankroll."""
         if self.closed:
             return
         self.closed = True
         s = self.table.seats[HUMAN_SEAT]
         back = s.chips + s.pending_chips if s is not None else 0
-        self.on_money(back)
-        self.on_close(self)
+        self.purse.bankroll += back
+        self.on_close(self, self.purse.move("cash_out", back, -back))
 
     # ------------------------------------------------------------------ one hand
     def _deck(self) -> Deck:
@@ -282,7 +309,7 @@ class Game:
             await self._play_frames()
             if self.closed:
                 return
-        self._finish_hand(hand)
+        await self._finish_hand(hand)
 
     async def _human_turn(self, hand: Hand, actor: int) -> None:
         pre = self.pre_action
@@ -431,7 +458,7 @@ class Game:
 
     def set_coach(self, on: bool) -> None:
         self.coach_on = on
-        if on and self.decision is not None and self.decision.seq not in self.coach_advice:
+        if on and self.decision is not None:
             self._coach(self.decision.seq)
         self.broadcast()
 
@@ -439,9 +466,14 @@ class Game:
         self._skip_pause.set()
 
     def _coach(self, seq: int) -> None:
+        """Work out the advice for a decision in a worker thread: once per decision, however
+        often the coach is switched on and off."""
         hand = self.hand
         if hand is None or self.human_index is None:
             return
+        if seq in self.coach_advice or seq in self._coaching:
+            return
+        self._coaching.add(seq)
         view = hand.view(self.human_index)
         reader = self.reader
         seen = reader.view(hand, self.human_index) if reader is not None else None
@@ -451,7 +483,10 @@ class Game:
             return coach.advice(view, self.settings.coach_samples, ranges=ranges)
 
         async def work() -> None:
-            advice = await asyncio.to_thread(advise)
+            try:
+                advice = await asyncio.to_thread(advise)
+            finally:
+                self._coaching.discard(seq)
             self.coach_advice[seq] = advice
             if self.decision is not None and self.decision.seq == seq:
                 self.broadcast()
@@ -469,6 +504,8 @@ class Game:
             self.frames = [self._frame(hand, k) for k in cuts]
             self.frame = self.frames.pop(0)
             self.frame_events = int(self.frame.pop("_events", 0))
+        elif hand.done:  # the result is shown once it is stored (_finish_hand)
+            return
         self.broadcast()
 
     def _frame(self, hand: Hand, upto: int) -> dict[str, Any]:
@@ -495,11 +532,13 @@ class Game:
             self.frame = None
 
     # ------------------------------------------------------------------ after the hand
-    def _finish_hand(self, hand: Hand) -> None:
+    async def _finish_hand(self, hand: Hand) -> None:
         hi = self.human_index
         self.pre_action = None
         seats = list(self.table.hand_seats)
-        self.table.end_hand()
+        # chips added during the hand that the stack after it leaves no room for: back to
+        # the bankroll, to the chip
+        refund = self.table.end_hand().get(HUMAN_SEAT, 0)
         watchers = [(self.bots[seat], i) for i, seat in enumerate(seats) if seat in self.bots]
 
         reader = self.reader
@@ -524,15 +563,17 @@ class Game:
             "shown": story.shown_hands(hand),
             "board": [format_card(c) for c in hand.board],
             "net": net,
-            # the bots' reasons; the hands of those who did not show stay hidden
+            # the bots' reasons, only for the hands that were shown: a reason ("a bluff",
+            # "for value") tells a hand's strength as surely as its cards
             "explanations": [
-                e if e["player"] in hand.shown else {**e, "why": story.redact(e["why"])}
+                e if e["player"] in hand.shown else {**e, "why": REASONS_HIDDEN.to_json(),
+                                                     "hidden": True}
                 for e in self.explanations],
             "log": [t.to_json() for t in story.log_lines(hand)],
         }
-        self.last_result = result
-        self.last_view = hand.view(hi)
         if hi is None:  # a hand the person watched (sitting out): not one of their hands
+            self.last_result = result
+            self.last_view = hand.view(hi)
             self.hand = None
             self.broadcast()
             return
@@ -544,8 +585,6 @@ class Game:
             "breakdown": result["breakdown"], "played_at": played_at,
             "structure": self.structure, "blinds": list(BLINDS[self.blinds]),
         }
-        self.history.insert(0, summary)
-        del self.history[100:]
         row = HandRow(
             hand_id=hand.hand_id, player_id=self.player_id, session=self.session,
             number=self.hand_no, played_at=played_at, rules=rules_json(hand.rules),
@@ -554,7 +593,21 @@ class Game:
                    "dead": list(hand.dead), "names": list(hand.names),
                    "seats": list(hand.seats), "hand_id": hand.hand_id, "you": hi},
             events=[ev.to_json(e) for e in hand.events], net=net, summary=summary)
-        self._persist(row)
+        # the hand, its result and any refund are stored in one transaction, in order with
+        # every other change of the person's money; the page sees the result only then
+        self.purse.bankroll += refund
+        self._holding = True
+        try:
+            await self.purse.move("result", refund, net - refund, hand=row)
+        except Exception:  # logged by the purse; the table stops and the hand is void
+            self.notice = Text("The hand could not be stored; it is void.",
+                               "No se pudo guardar la mano; queda anulada.")
+            raise
+        finally:
+            self._holding = False
+        self.last_result = result
+        self.last_view = hand.view(hi)
+        self.on_hand(summary)
         self.hand = None
         self.broadcast()
 
@@ -562,18 +615,6 @@ class Game:
         task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
-
-    def _persist(self, row: HandRow) -> None:
-        at_table = self.human_chips()
-        bankroll = self.bankroll_view()
-
-        async def work() -> None:
-            try:
-                await asyncio.to_thread(self.storage.save_hand, row, bankroll, at_table)
-            except Exception:
-                log.exception("could not store hand %s", row.hand_id)
-
-        self._background(work())
 
     # ------------------------------------------------------------------ what the page sees
     def state(self) -> dict[str, Any]:
@@ -626,7 +667,6 @@ class Game:
             "coach_on": self.coach_on,
             "coach": self.coach_advice.get(d.seq) if d is not None and self.coach_on else None,
             "last_result": self._result_for_page(),
-            "history": self.history[:50],
             "sitting_out": bool(me and (me.sitting_out or me.sit_out_after_hand)),
             # blinds missed while sitting out: come back at the big blind, or post them
             "owes_blinds": bool(me and (me.missed_big or me.missed_small)),
@@ -648,10 +688,10 @@ class Game:
 
     def broadcast(self) -> None:
         """Send the current state to every tab of this player (only this seat's view)."""
-        if not self.outboxes:
+        if not self.outboxes or self._holding:
             return
         extra = self.extra_state()
         data = json.dumps({**self.state(), **extra}, separators=(",", ":"))
         stamp, self._stamp = self._stamp, None
         for box in self.outboxes:
-            box.queue.put_nowait((data, stamp))
+            send(box, data, stamp, state=True)

@@ -24,10 +24,12 @@ ping                                                                any time
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import re
 import time
+import unicodedata
 from typing import Any
 
 from ..hand import HandError
@@ -41,10 +43,13 @@ from .game import (
     Game,
     Outbox,
     Refused,
+    send,
 )
+from .money import Purse
 from .storage import PlayerRow, Storage
 
 MAX_MESSAGE = 4096
+HANDS_KEPT = 50  # hands listed on the page
 log = logging.getLogger("tapete.server")
 
 # type -> {field: (types, required)}
@@ -62,6 +67,13 @@ ACTIONS = ("fold", "check", "call", "bet", "raise")
 DEFAULT_NAME = Text("Hero", "Héroe")  # a player who gives no name
 YOU = Text(" (you)", " (tú)")  # after a name that is also a bot's
 NAME_RE = re.compile(r"[^\w .'-]", re.UNICODE)
+
+
+def clean_name(raw: str) -> str:
+    """A chosen name as the table shows it: Unicode compatibility forms folded (NFKC: the
+    fullwidth "Ａｎａ" is "Ana", so it cannot pass for a bot's name), then letters, digits,
+    spaces and . ' - only, 16 characters at most."""
+    return NAME_RE.sub("", unicodedata.normalize("NFKC", raw)).strip()[:16]
 
 
 def malformed(en: str, es: str) -> Refused:
@@ -114,22 +126,41 @@ def parse(raw: str) -> dict[str, Any]:
 
 
 class Player:
-    """One anonymous person: a bankroll (chips off the table), open tabs, maybe a table."""
+    """One anonymous person: a bankroll (chips off the table), open tabs, maybe a table.
 
-    def __init__(self, hub: Hub, row: PlayerRow) -> None:
+    ``stored`` says whether the player has a row in the database yet: a visitor gets an id in
+    a signed cookie at once, and a row only with the first thing worth keeping (sitting down,
+    a reset), so requests without a cookie create nothing."""
+
+    def __init__(self, hub: Hub, row: PlayerRow, stored: bool = True,
+                 hands: list[dict[str, Any]] | None = None) -> None:
         self.hub = hub
         self.id = row.id
-        self.bankroll = row.bankroll
+        self.purse = Purse(hub.storage, row.id, row.bankroll)
+        self.stored = stored
         self.outboxes: set[Outbox] = set()
         self.game: Game | None = None
         self.notice: Text | None = None
-        self.recent: list[dict[str, Any]] = []
+        # the newest hands first: sent once to each tab, then one message per new hand
+        self.hands: list[dict[str, Any]] = hands or []
+
+    @property
+    def bankroll(self) -> int:
+        return self.purse.bankroll
 
     def me(self) -> dict[str, Any]:
-        at_table = self.game.human_chips() if self.game is not None else 0
-        return {"bankroll": self.bankroll, "at_table": at_table,
-                "total": self.bankroll + at_table,
+        """The player's money as the page shows it now: off the table, on it (the stack as
+        the board is shown, plus chips waiting for the hand's end) and in the pot."""
+        at_table, in_pot = self.game.human_money() if self.game is not None else (0, 0)
+        return {"bankroll": self.bankroll, "at_table": at_table, "in_pot": in_pot,
+                "total": self.bankroll + at_table + in_pot,
                 "starting": self.hub.settings.starting_bankroll}
+
+    def _store(self) -> None:
+        """Give the player a database row, the first time there is something to keep."""
+        if not self.stored:
+            self.hub.storage.new_player(self.id)
+            self.stored = True
 
     def state(self) -> dict[str, Any]:
         if self.game is not None:
@@ -144,16 +175,8 @@ class Player:
             "type": "state", "lobby": True, "me": self.me(),
             "options": {"structures": list(STRUCTURES), "blinds": [list(b) for b in BLINDS],
                         "min_buy_in_bb": MIN_BUY_IN_BB, "max_buy_in_bb": MAX_BUY_IN_BB},
-            "history": self._history(),
             "notice": self.notice.to_json() if self.notice else None,
         }
-
-    def _history(self) -> list[dict[str, Any]]:
-        """Stored hands, and the last table's hands still being written."""
-        stored = [h.summary for h in self.hub.storage.list_hands(self.id, 50)]
-        ids = {h["hand_id"] for h in stored}
-        fresh = [h for h in self.recent if h["hand_id"] not in ids]
-        return sorted(fresh + stored, key=lambda h: -float(h["played_at"]))[:50]
 
     def send_state(self) -> None:
         if self.game is not None:
@@ -161,10 +184,22 @@ class Player:
             return
         data = json.dumps(self.lobby_state(), separators=(",", ":"))
         for box in self.outboxes:
-            box.queue.put_nowait((data, None))
+            send(box, data, state=True)
+
+    def hand_added(self, summary: dict[str, Any]) -> None:
+        """A hand of the player's was stored: every tab gets it (the list is sent whole only
+        when a tab opens)."""
+        self.hands.insert(0, summary)
+        del self.hands[HANDS_KEPT:]
+        data = json.dumps({"type": "hands", "reset": False, "hands": [summary]},
+                          separators=(",", ":"))
+        for box in self.outboxes:
+            send(box, data)
 
     def attach(self, box: Outbox) -> None:
         self.outboxes.add(box)
+        send(box, json.dumps({"type": "hands", "reset": True, "hands": self.hands},
+                             separators=(",", ":")))
         if self.game is not None:
             self.game.outboxes.add(box)
             self.game.wake()
@@ -197,7 +232,7 @@ class Player:
     def _error(self, box: Outbox, exc: Refused, timed: float | None) -> None:
         err = {"type": "error", "code": exc.code, "message": exc.message.to_json(),
                "seq": self.game.seq if self.game is not None else None}
-        box.queue.put_nowait((json.dumps(err), timed))
+        send(box, json.dumps(err), timed)
 
     def _need_game(self) -> Game:
         if self.game is None:
@@ -208,18 +243,20 @@ class Player:
         kind = msg["type"]
         if kind == "ping":
             for box in self.outboxes:
-                box.queue.put_nowait((json.dumps({"type": "pong"}), None))
+                send(box, json.dumps({"type": "pong"}))
             return
         if kind == "sit":
             self._sit(msg)
+            return
         elif kind == "reset":
             if self.game is not None:
                 raise Refused("seated", Text(
                     "Leave the table first, then reset your bankroll.",
                     "Deja la mesa primero y luego reinicia tu saldo."))
-            self.bankroll = self.hub.settings.starting_bankroll
-            self.hub.storage.set_money(self.id, self.bankroll, 0)
+            self._store()
             self.notice = None
+            self._then_state(self.purse.reset(self.hub.settings.starting_bankroll))
+            return
         elif kind == "act":
             game = self._need_game()
             game._stamp = stamp
@@ -236,8 +273,9 @@ class Player:
             if msg["amount"] <= 0:
                 raise malformed("Add a positive amount.", "Añade una cantidad positiva.")
             added = game.add_chips(msg["amount"], self.bankroll)
-            self.bankroll -= added
-            self.hub.storage.set_money(self.id, self.bankroll, game.human_chips())
+            self.purse.bankroll -= added
+            self._then_state(self.purse.move("top_up", -added, added))
+            return
         elif kind == "sit_out":
             self._need_game().sit_out()
             return
@@ -273,32 +311,51 @@ class Player:
                 f"Estas ciegas necesitan al menos {MIN_BUY_IN_BB * bb:,} fichas: elige ciegas"
                 " menores o reinicia tu saldo a 10.000.".replace(",", ".")))
         es = msg.get("lang") == "es"
-        name = NAME_RE.sub("", msg.get("name") or "").strip()[:16] or DEFAULT_NAME.in_lang(
-            "es" if es else "en")
-        if name.lower() in {n.lower() for n, _ in _opponents()}:
+        name = clean_name(msg.get("name") or "") or DEFAULT_NAME.in_lang("es" if es else "en")
+        if name.casefold() in {n.casefold() for n, _ in _opponents()}:
             name += YOU.in_lang("es" if es else "en")
         hub = self.hub
-        game = Game(hub.settings, hub.storage, self.id, name, structure, blinds, buy_in,
-                    on_money=self._money_back, on_close=self._closed)
-        self.bankroll -= buy_in
-        hub.storage.set_money(self.id, self.bankroll, buy_in)
-        game.bankroll_view = lambda: self.bankroll
+        self._store()
+        game = Game(hub.settings, self.purse, name, structure, blinds, buy_in,
+                    on_close=self._closed, on_hand=self.hand_added)
+        self.purse.bankroll -= buy_in
+        stored = self.purse.move("buy_in", -buy_in, buy_in)
         game.extra_state = self._extra
         game.outboxes = set(self.outboxes)
         self.game = game
         self.notice = None
-        game.start()
 
-    def _money_back(self, chips: int) -> None:
-        self.bankroll += chips
-        self.hub.storage.set_money(self.id, self.bankroll, 0)
+        def start(done: asyncio.Future[None]) -> None:  # dealt once the buy-in is stored
+            if done.cancelled() or done.exception() is not None:
+                self.purse.bankroll += buy_in  # nothing was taken
+                game.notice = Text("Your buy-in could not be stored; your chips are safe.",
+                                   "No se pudo guardar tu entrada; tus fichas están a salvo.")
+                self._closed(game)
+                return
+            if self.game is game and not game.closed:
+                game.start()
 
-    def _closed(self, game: Game) -> None:
+        stored.add_done_callback(start)
+
+    def _then_state(self, stored: asyncio.Future[None]) -> None:
+        """Show the state once a change of money is stored (whatever the outcome)."""
+        def show(done: asyncio.Future[None]) -> None:
+            if not done.cancelled() and done.exception() is not None:
+                self.notice = Text("A change of your money could not be stored.",
+                                   "No se pudo guardar un cambio de tu dinero.")
+            self.send_state()
+
+        stored.add_done_callback(show)
+
+    def _closed(self, game: Game, stored: asyncio.Future[None] | None = None) -> None:
+        """The table closed: the lobby, once the chips back to the bankroll are stored."""
         if self.game is game:
             self.notice = game.notice
-            self.recent = list(game.history)
             self.game = None
-            self.send_state()
+            if stored is None:
+                self.send_state()
+            else:
+                self._then_state(stored)
 
 
 def _opponents() -> tuple[tuple[str, str], ...]:
@@ -313,16 +370,22 @@ class Hub:
         self.storage = storage
         self.players: dict[str, Player] = {}
 
-    def player(self, pid: str) -> Player | None:
+    def player(self, pid: str, create: bool = False) -> Player | None:
+        """The player with this id: from memory, from the database, or (``create``: an id the
+        server signed into a cookie) a new visitor who is stored only when they sit or reset."""
         p = self.players.get(pid)
         if p is not None:
             return p
         row = self.storage.get_player(pid)
+        stored = row is not None
         if row is None:
-            return None
-        if row.at_table:  # a table lost in a restart: its chips go back to the bankroll
+            if not create:
+                return None
+            row = PlayerRow(pid, self.settings.starting_bankroll, 0)
+        elif row.at_table:  # a table lost in a restart: the hand is void, its chips go back
             row = self.storage.cash_out(pid)
-        p = Player(self, row)
+        hands = [h.summary for h in self.storage.list_hands(pid, HANDS_KEPT)] if stored else []
+        p = Player(self, row, stored=stored, hands=hands)
         self.players[pid] = p
         return p
 
@@ -330,3 +393,5 @@ class Hub:
         for p in list(self.players.values()):
             if p.game is not None:
                 await p.game.stop()
+        for p in list(self.players.values()):
+            await p.purse.flush()

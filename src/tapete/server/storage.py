@@ -6,10 +6,16 @@ takes: PostgreSQL through psycopg 3 (``pip install 'tapete[postgres]'``), where 
 and synchronous; the game loop runs the writes in a worker thread so a slow database never
 delays the table.
 
-Several processes may share one database. Changes of money that do not depend on what a process
-last read (:meth:`Storage.add_money`, :meth:`Storage.cash_out`, :meth:`Storage.reset_bankroll`)
-are single atomic ``UPDATE ... SET bankroll = bankroll + x`` statements, so none is lost; the
-tables are created once whichever processes start together, and so is the secret key.
+Money is kept as two integers per player: ``bankroll`` (chips off the table) and ``at_table``
+(chips committed to a table: the stack as the current hand began, plus chips added since; what
+a hand that is voided gives back). Every change is a move of chips by amounts, never an absolute
+value captured earlier and written later: :meth:`Storage.move` adds to both columns in one atomic
+``UPDATE ... SET bankroll = bankroll + x`` and writes a row of the player's ledger in the same
+transaction, together with the hand whose result it is. So a hand, its result and the money stand
+or fall together, and the ledger adds up to the money (:meth:`Storage.books`). A reset
+(:meth:`Storage.reset_bankroll`) is the one absolute change, and it too is a ledger row, in the
+order the server asked for it. Several processes may share one database; the tables are created
+once whichever processes start together, and so is the secret key.
 """
 
 from __future__ import annotations
@@ -33,6 +39,8 @@ from sqlalchemy import (
     Table,
     Text,
     create_engine,
+    delete,
+    func,
     insert,
     select,
     text,
@@ -78,6 +86,26 @@ hands_table = Table(
     Column("net", BigInteger, nullable=False),  # the player's result in the hand
     Column("summary", Text, nullable=False),  # JSON: what the hand list shows
 )
+
+
+# every change of a player's money, in order: the books of a bankroll
+ledger_table = Table(
+    "tapete_ledger", metadata,
+    Column("id", _ROW_ID, primary_key=True, autoincrement=True),
+    Column("player_id", String(64), nullable=False, index=True),
+    Column("at", Double, nullable=False),  # Unix time, seconds
+    # new, buy_in, top_up, refund, result, cash_out, restart (a table lost), reset,
+    # adjust (chips given or taken by an operator: the only kind besides reset and new that
+    # changes a balance outside a hand)
+    Column("kind", String(16), nullable=False),
+    Column("bankroll", BigInteger, nullable=False),  # change of the bankroll
+    Column("at_table", BigInteger, nullable=False),  # change of the chips at a table
+    Column("hand_id", String(64), nullable=True),  # the hand whose result this is
+    Column("balance", BigInteger, nullable=False),  # bankroll + at_table after the change
+)
+
+LEDGER_KINDS = ("new", "buy_in", "top_up", "refund", "result", "cash_out", "restart", "reset",
+                "adjust")
 
 
 @dataclass(slots=True)
@@ -171,13 +199,38 @@ class Storage:
             return str(conn.execute(query).scalar_one())
 
     # ------------------------------------------------------------------ players
-    def new_player(self) -> PlayerRow:
-        pid = secrets.token_urlsafe(12)
+    def new_player(self, pid: str | None = None) -> PlayerRow:
+        """A player with the starting bankroll, under ``pid`` (an id the server chose and
+        signed into a cookie before anything was stored) or a new id."""
+        pid = pid or secrets.token_urlsafe(12)
         now = time.time()
         with self._write() as conn:
             conn.execute(insert(players_table).values(
                 id=pid, bankroll=self.starting_bankroll, at_table=0, created=now, updated=now))
+            _ledger(conn, pid, "new", self.starting_bankroll, 0, None, self.starting_bankroll)
         return PlayerRow(pid, self.starting_bankroll, 0)
+
+    def expire_players(self, idle_for: float) -> int:
+        """Remove the players who never played, idle for ``idle_for`` seconds: no hand, no
+        chips at a table, the starting bankroll, nothing in their ledger but their creation.
+        Returns how many went."""
+        p, ledger = players_table.c, ledger_table.c
+        cutoff = time.time() - idle_for
+        played = select(ledger.player_id).where(ledger.kind != "new")
+        doomed = select(p.id).where(
+            p.updated < cutoff, p.at_table == 0, p.bankroll == self.starting_bankroll,
+            p.id.not_in(played), p.id.not_in(select(hands_table.c.player_id)))
+        with self._write() as conn:
+            ids = [str(r[0]) for r in conn.execute(doomed)]
+            for k in range(0, len(ids), 500):
+                chunk = ids[k:k + 500]
+                conn.execute(delete(ledger_table).where(ledger.player_id.in_(chunk)))
+                conn.execute(delete(players_table).where(p.id.in_(chunk)))
+        return len(ids)
+
+    def count_players(self) -> int:
+        with self.engine.connect() as conn:
+            return int(conn.execute(select(func.count()).select_from(players_table)).scalar_one())
 
     def get_player(self, pid: str) -> PlayerRow | None:
         with self.engine.connect() as conn:
@@ -190,54 +243,118 @@ class Storage:
                 return row
         return self.new_player()
 
-    def add_money(self, pid: str, bankroll: int = 0, at_table: int = 0) -> PlayerRow | None:
-        """Add chips (or take them, negative) to the bankroll and to the table, in one atomic
-        update that no other writer can interleave with; a buy-in is ``bankroll=-x,
-        at_table=x``. Nothing changes, and None comes back, when the player is unknown or
-        either amount would go below zero."""
+    def move(self, pid: str, kind: str, bankroll: int = 0, at_table: int = 0,
+             hand: HandRow | None = None) -> PlayerRow | None:
+        """Add chips (or take them, negative) to the bankroll and to the table in one atomic
+        update that no other writer can interleave with, with its ledger row and, for a hand's
+        result, the hand itself, all in one transaction. A buy-in is ``bankroll=-x,
+        at_table=x``; a hand's result ``at_table=net`` (and a refund of chips that did not fit
+        ``bankroll=r, at_table=-r``). Nothing changes, and None comes back, when the player is
+        unknown or either amount would go below zero; a hand stored twice raises and changes
+        nothing."""
+        if kind not in LEDGER_KINDS:
+            raise ValueError(f"unknown ledger kind {kind!r}")
         p = players_table.c
         with self._write() as conn:
             done = conn.execute(update(players_table).where(
                 p.id == pid, p.bankroll + bankroll >= 0, p.at_table + at_table >= 0,
             ).values(bankroll=p.bankroll + bankroll, at_table=p.at_table + at_table,
                      updated=time.time()))
-            return _player(conn, pid) if done.rowcount else None
+            if not done.rowcount:
+                return None
+            row = _player(conn, pid)
+            assert row is not None
+            if hand is not None:
+                _insert_hand(conn, hand)
+            _ledger(conn, pid, kind, bankroll, at_table, hand.hand_id if hand else None,
+                    row.bankroll + row.at_table)
+            return row
+
+    def add_money(self, pid: str, bankroll: int = 0, at_table: int = 0) -> PlayerRow | None:
+        """:meth:`move` without naming its kind: a buy-in or a cash-out by its signs, an
+        adjustment when only the bankroll changes."""
+        kind = "buy_in" if at_table > 0 else "cash_out" if at_table < 0 else "adjust"
+        return self.move(pid, kind, bankroll, at_table)
 
     def reset_bankroll(self, pid: str) -> PlayerRow | None:
-        """Back to the starting bankroll, nothing at a table; None for an unknown player."""
+        """Back to the starting bankroll, nothing at a table; None for an unknown player. The
+        ledger row says what the reset changed, read in the same transaction."""
+        p = players_table.c
         with self._write() as conn:
-            conn.execute(update(players_table).where(players_table.c.id == pid).values(
+            query = select(p.bankroll, p.at_table).where(p.id == pid)
+            if conn.dialect.name == "postgresql":
+                query = query.with_for_update()
+            before = conn.execute(query).first()
+            if before is None:
+                return None
+            conn.execute(update(players_table).where(p.id == pid).values(
                 bankroll=self.starting_bankroll, at_table=0, updated=time.time()))
+            _ledger(conn, pid, "reset", self.starting_bankroll - int(before[0]),
+                    -int(before[1]), None, self.starting_bankroll)
             return _player(conn, pid)
 
-    def cash_out(self, pid: str) -> PlayerRow:
+    def cash_out(self, pid: str, kind: str = "restart") -> PlayerRow:
         """Chips left at a table that no longer exists (a restart) go back to the bankroll."""
         p = players_table.c
         with self._write() as conn:
+            query = select(p.at_table).where(p.id == pid)
+            if conn.dialect.name == "postgresql":
+                query = query.with_for_update()
+            left = int(conn.execute(query).scalar_one())
             conn.execute(update(players_table).where(p.id == pid).values(
                 bankroll=p.bankroll + p.at_table, at_table=0, updated=time.time()))
             row = _player(conn, pid)
-        assert row is not None
+            assert row is not None
+            if left:
+                _ledger(conn, pid, kind, left, -left, None, row.bankroll)
         return row
 
-    def set_money(self, pid: str, bankroll: int, at_table: int) -> None:
-        """Write the money the process serving this player holds (the practice room keeps
-        each player's money in the one process that seats them): the last write wins."""
-        with self._write() as conn:
-            conn.execute(update(players_table).where(players_table.c.id == pid).values(
-                bankroll=bankroll, at_table=at_table, updated=time.time()))
+    def ledger(self, pid: str) -> list[dict[str, Any]]:
+        """A player's ledger, oldest first."""
+        c = ledger_table.c
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(c.kind, c.bankroll, c.at_table, c.hand_id, c.balance, c.at)
+                                .where(c.player_id == pid).order_by(c.id)).mappings().all()
+        return [dict(r) for r in rows]
+
+    def books(self, pid: str) -> list[str]:
+        """What is wrong with a player's books (an empty list when they add up): the ledger's
+        sums against the money, each balance against the running sum, and every result row
+        against the stored hand's net."""
+        row = self.get_player(pid)
+        if row is None:
+            return [f"no player {pid!r}"]
+        problems: list[str] = []
+        bank = table = 0
+        nets = {h.hand_id: h.net for h in self.list_hands(pid, 10**9)}
+        for k, r in enumerate(self.ledger(pid)):
+            bank, table = bank + r["bankroll"], table + r["at_table"]
+            if bank + table != r["balance"]:
+                problems.append(f"row {k} ({r['kind']}): balance {r['balance']} != {bank + table}")
+            if r["kind"] in ("buy_in", "top_up", "refund", "cash_out", "restart") and \
+                    r["bankroll"] + r["at_table"] != 0:
+                problems.append(f"row {k} ({r['kind']}) creates or destroys chips")
+            if r["kind"] == "result":
+                net = nets.get(r["hand_id"])
+                if net is None:
+                    problems.append(f"row {k}: result of an unknown hand {r['hand_id']}")
+                elif r["bankroll"] + r["at_table"] != net:
+                    problems.append(f"row {k}: result {r['bankroll'] + r['at_table']} != the "
+                                    f"hand's net {net}")
+        if (bank, table) != (row.bankroll, row.at_table):
+            problems.append(f"ledger ({bank}, {table}) != money ({row.bankroll}, "
+                            f"{row.at_table})")
+        return problems
 
     # ------------------------------------------------------------------ hands
-    def save_hand(self, row: HandRow, bankroll: int, at_table: int) -> None:
-        """Store a finished hand and the player's money in one transaction."""
-        with self._write() as conn:
-            conn.execute(insert(hands_table).values(
-                hand_id=row.hand_id, player_id=row.player_id, session=row.session,
-                number=row.number, played_at=row.played_at, rules=json.dumps(row.rules),
-                setup=json.dumps(row.setup), events=json.dumps(row.events), net=row.net,
-                summary=json.dumps(row.summary)))
-            conn.execute(update(players_table).where(players_table.c.id == row.player_id)
-                         .values(bankroll=bankroll, at_table=at_table, updated=time.time()))
+    def save_hand(self, row: HandRow, net_at_table: int | None = None) -> None:
+        """Store a finished hand with its result for the player: ``at_table`` moves by the
+        hand's net (``net_at_table`` when chips also came back to the bankroll; see
+        :meth:`move`). One transaction."""
+        got = self.move(row.player_id, "result", 0,
+                        row.net if net_at_table is None else net_at_table, hand=row)
+        if got is None:
+            raise ValueError(f"no money to store hand {row.hand_id} against")
 
     def get_hand(self, player_id: str, hand_id: str) -> HandRow | None:
         with self.engine.connect() as conn:
@@ -252,6 +369,21 @@ class Storage:
                 hands_table.c.player_id == player_id).order_by(
                 hands_table.c.id.desc()).limit(limit)).mappings().all()
         return [_hand_row(r) for r in rows]
+
+
+def _insert_hand(conn: Connection, row: HandRow) -> None:
+    conn.execute(insert(hands_table).values(
+        hand_id=row.hand_id, player_id=row.player_id, session=row.session,
+        number=row.number, played_at=row.played_at, rules=json.dumps(row.rules),
+        setup=json.dumps(row.setup), events=json.dumps(row.events), net=row.net,
+        summary=json.dumps(row.summary)))
+
+
+def _ledger(conn: Connection, pid: str, kind: str, bankroll: int, at_table: int,
+            hand_id: str | None, balance: int) -> None:
+    conn.execute(insert(ledger_table).values(
+        player_id=pid, at=time.time(), kind=kind, bankroll=bankroll, at_table=at_table,
+        hand_id=hand_id, balance=balance))
 
 
 def _player(conn: Connection, pid: str) -> PlayerRow | None:

@@ -11,6 +11,7 @@ const OPPONENT_STYLES = [["Ana", "tag"], ["Bruno", "lag"], ["Carla", "nit"], ["D
 
 let ws = null;
 let state = null;
+let hands = [];
 let stateAt = 0;
 let sentSeq = null;
 let amountSeq = null;
@@ -27,8 +28,13 @@ function connect() {
     const msg = JSON.parse(e.data);
     if (msg.type === "state") {
       state = msg;
+      state.history = hands;
       stateAt = performance.now();
       render();
+    } else if (msg.type === "hands") {
+      // the hand list comes whole when the page connects, then one hand at a time
+      hands = msg.reset ? msg.hands.slice() : msg.hands.concat(hands).slice(0, 50);
+      if (state) { state.history = hands; render(); }
     } else if (msg.type === "error") {
       sentSeq = null;
       toast(tx(msg.message));
@@ -111,7 +117,8 @@ function render() {
   const s = state;
   document.body.dataset.lobby = s.lobby ? "1" : "0";
   $("bankroll").textContent = chips(s.me.total);
-  $("at-table").textContent = s.me.at_table ? `(${chips(s.me.at_table)} ${t("atTable")})` : "";
+  const inPlay = s.me.at_table + (s.me.in_pot || 0);  // the stack as the board is shown + the pot
+  $("at-table").textContent = inPlay ? `(${chips(inPlay)} ${t("atTable")})` : "";
   $("leave").hidden = s.lobby;
   $("lobby").hidden = !s.lobby;
   $("room").hidden = s.lobby;
