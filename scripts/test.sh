@@ -1,9 +1,32 @@
 #!/usr/bin/env bash
 # Install everything the tests need on a fresh machine, then lint, type-check and test.
+# Each stage prints a heading; a PostgreSQL cluster this run started is stopped when it ends
+# (passed, failed or interrupted); one that was already running is left running.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SUDO=""
 [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && SUDO="sudo"
+
+STAGES=6
+stage() {  # stage N what...: a heading in the log, so a failure is easy to place
+  printf '\n==> [%s/%s] %s\n' "$1" "$STAGES" "${*:2}"
+}
+
+PG_STARTED=""  # "VERSION CLUSTER" of the cluster this run started, if it started one
+cleanup() {
+  local rc=$?
+  if [ -n "$PG_STARTED" ]; then
+    printf '\n==> stopping the PostgreSQL cluster this run started (%s)\n' "$PG_STARTED"
+    # shellcheck disable=SC2086  # PG_STARTED is two words: the version and the cluster
+    $SUDO pg_ctlcluster $PG_STARTED stop || true
+  fi
+  exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT  # a signal ends the run through the EXIT trap, so the cluster still stops
+trap 'exit 143' TERM
+
+stage 1 "services: Chromium (browser tests), PostgreSQL (storage tests)"
 if ! command -v chromium >/dev/null 2>&1; then
   $SUDO apt-get update -qq && $SUDO apt-get install -y -qq chromium >/dev/null
 fi
@@ -18,7 +41,13 @@ if [ -z "${TAPETE_TEST_POSTGRES:-}" ]; then
     $SUDO pg_createcluster "$(ls /usr/lib/postgresql | sort -n | tail -1)" main >/dev/null
   fi
   read -r PG_VERSION PG_CLUSTER PG_PORT PG_STATUS _ <<<"$(pg_lsclusters -h | head -1)"
-  [ "$PG_STATUS" = online ] || $SUDO pg_ctlcluster "$PG_VERSION" "$PG_CLUSTER" start
+  if [ "$PG_STATUS" != online ]; then
+    PG_STARTED="$PG_VERSION $PG_CLUSTER"  # set first: a start that fails half-way is stopped
+    $SUDO pg_ctlcluster "$PG_VERSION" "$PG_CLUSTER" start
+    echo "PostgreSQL $PG_VERSION/$PG_CLUSTER started on port $PG_PORT (stopped at the end)"
+  else
+    echo "PostgreSQL $PG_VERSION/$PG_CLUSTER already running on port $PG_PORT (left running)"
+  fi
   AS_POSTGRES="runuser -u postgres --"
   [ "$(id -u)" -ne 0 ] && AS_POSTGRES="sudo -u postgres"
   (cd / && $AS_POSTGRES psql -q -p "$PG_PORT" -v ON_ERROR_STOP=1 >/dev/null) <<'SQL'
@@ -28,23 +57,40 @@ SELECT 'CREATE DATABASE tapete_test OWNER tapete'
   WHERE NOT EXISTS (SELECT FROM pg_database WHERE datname = 'tapete_test') \gexec
 SQL
   export TAPETE_TEST_POSTGRES="postgresql+psycopg://tapete:tapete@127.0.0.1:$PG_PORT/tapete_test"
+else
+  echo "PostgreSQL: the server TAPETE_TEST_POSTGRES names"
 fi
+
 # the tests run in a virtual environment of their own (.venv-test), never over the user's
 # install; the install compiles the rules engine with mypyc where a C compiler is (setup.py)
 VENV="${TAPETE_TEST_VENV:-.venv-test}"
+case "$VENV" in /*) ;; *) VENV="$PWD/$VENV" ;; esac
+if [ -n "${TAPETE_PURE:-}" ]; then
+  stage 2 "install into $VENV (TAPETE_PURE: the engine stays pure Python)"
+else
+  stage 2 "install into $VENV (compiles the engine with mypyc, about a minute;" \
+    "TAPETE_PURE=1 skips it)"
+fi
 [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
-export PATH="$PWD/$VENV/bin:$PATH"
-export VIRTUAL_ENV="$PWD/$VENV"
+export PATH="$VENV/bin:$PATH"
+export VIRTUAL_ENV="$VENV"
 python -m pip install -q --disable-pip-version-check -e '.[test]'
 if [ -z "${TAPETE_PURE:-}" ] && command -v cc >/dev/null 2>&1 && python -c "import os, sysconfig
 raise SystemExit(not os.path.exists(sysconfig.get_paths()['include'] + '/Python.h'))"; then
   export TAPETE_EXPECT_COMPILED=1  # tests/test_build.py fails if the build fell back
 fi
 python -c "import tapete; print('engine:', tapete.build_kind())"
+
+stage 3 "lint (ruff)"
 ruff check src tests benchmarks setup.py
+
+stage 4 "types (mypy --strict)"
 mypy
+
+stage 5 "tests (pytest)"
 python -m pytest -q
-# the engine's own tests once more on the Python sources: what a machine without a compiler runs
+
+stage 6 "the engine's tests on the pure-Python sources (what a machine without a compiler runs)"
 TAPETE_PURE=1 python -m pytest -q -p no:cacheprovider tests/test_rules_vectors.py \
   tests/test_properties.py tests/test_table.py tests/test_phh.py tests/test_phh_dataset.py \
   tests/test_replay.py tests/test_replay_engine.py tests/test_pokerstars.py
