@@ -71,7 +71,13 @@ else
   stage 2 "install into $VENV (compiles the engine with mypyc, about a minute;" \
     "TAPETE_PURE=1 skips it)"
 fi
-[ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
+if [ ! -x "$VENV/bin/python" ]; then
+  # Debian's python3 makes virtual environments only with its python3-venv package
+  if ! python3 -c "import ensurepip, venv" >/dev/null 2>&1; then
+    $SUDO apt-get update -qq && $SUDO apt-get install -y -qq python3-venv >/dev/null
+  fi
+  python3 -m venv "$VENV"
+fi
 export PATH="$VENV/bin:$PATH"
 export VIRTUAL_ENV="$VENV"
 python -m pip install -q --disable-pip-version-check -e '.[test]'
