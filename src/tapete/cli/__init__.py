@@ -10,6 +10,7 @@ import argparse
 import errno
 import importlib
 import os
+import socket
 import sys
 from collections.abc import Sequence
 from types import ModuleType
@@ -60,6 +61,31 @@ def write_problem(path: str, exc: OSError) -> Text:
            errno.EISDIR: "es una carpeta", errno.EROFS: "el disco es de solo lectura",
            }.get(exc.errno or 0, why)
     return Text(f"cannot write {path}: {why}", f"no se puede escribir {path}: {por}")
+
+
+def port_problem(port: str, host: str = "127.0.0.1") -> Text | None:
+    """Why a local server (``tapete replay --open``, ``tapete play``) cannot listen on ``port``
+    of ``host`` (None when it can): not a port number, or taken by another program. Found by
+    binding it as the server will, address reuse on (so only a listening socket counts),
+    before anything is printed or started."""
+    if not port.isdecimal() or not 1 <= int(port) <= 65535:
+        return Text(f"--port takes a number from 1 to 65535, not {port[:20]}",
+                    f"--port lleva un número del 1 al 65535, no {port[:20]}")
+    try:
+        family = socket.getaddrinfo(host, int(port), type=socket.SOCK_STREAM)[0][0]
+        with socket.socket(family, socket.SOCK_STREAM) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            s.bind((host, int(port)))
+    except OSError as exc:  # socket.gaierror too: an address that is not one
+        if exc.errno == errno.EADDRINUSE:
+            return Text(f"port {port} is in use (another program, or another tapete):"
+                        " choose another with --port",
+                        f"el puerto {port} está ocupado (otro programa, u otro tapete):"
+                        " elige otro con --port")
+        why = exc.strerror or type(exc).__name__
+        return Text(f"cannot listen on {host} port {port}: {why}",
+                    f"no se puede escuchar en {host}, puerto {port}: {why}")
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -12,9 +12,7 @@ histories in it, or a ``--port`` the web replayer cannot listen on, is one line 
 from __future__ import annotations
 
 import argparse
-import errno
 import os
-import socket
 import sys
 from typing import Any
 
@@ -60,7 +58,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from . import fail
+    from . import fail, port_problem
 
     lang = args.lang or default_lang()
     es = lang == "es"
@@ -130,29 +128,6 @@ def run(args: argparse.Namespace) -> int:
                       + "\n")
     out.flush()
     return 0 if errors == 0 and mismatched == 0 and total > 0 else 1
-
-
-def port_problem(port: str, host: str = "127.0.0.1") -> Text | None:
-    """Why the web replayer cannot listen on ``port`` (None when it can): not a port number,
-    or taken by another program. Found by binding it as the server will (address reuse on, so
-    only a listening socket counts), before anything is printed or started."""
-    if not port.isdecimal() or not 1 <= int(port) <= 65535:
-        return Text(f"--port takes a number from 1 to 65535, not {port[:20]}",
-                    f"--port lleva un número del 1 al 65535, no {port[:20]}")
-    with socket.socket() as s:
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            s.bind((host, int(port)))
-        except OSError as exc:
-            if exc.errno == errno.EADDRINUSE:
-                return Text(f"port {port} is in use (another program, or another tapete):"
-                            " choose another --port, or leave it out for a free one",
-                            f"el puerto {port} está ocupado (otro programa, u otro tapete):"
-                            " elige otro --port, o quítalo para usar uno libre")
-            why = exc.strerror or type(exc).__name__
-            return Text(f"cannot listen on port {port}: {why}",
-                        f"no se puede escuchar en el puerto {port}: {why}")
-    return None
 
 
 def _icm(res: ReplayResult, prizes: str) -> dict[str, Any] | None:
