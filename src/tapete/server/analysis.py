@@ -1,18 +1,21 @@
 """Money analysis for the web replayer: tournament equity (ICM) and all-in insurance.
 
 Both are pure functions of a hand's stacks and cards (``tapete.icm``, ``tapete.insurance``);
-this module turns them into what the page shows, in both languages, and serves ``/api/icm``.
+this module turns them into what the page shows, in both languages, and serves ``/api/icm``:
+the question is read with its cap and priced in a worker process (:mod:`.work`), with a
+deadline, since an exact sum over many players and paid places can take minutes.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from ..cards import Card, format_card
@@ -20,9 +23,14 @@ from ..hand import Hand, Phase
 from ..icm import IcmError, icm_table
 from ..insurance import InsuranceError, quote
 from ..text import Text, chips
+from . import work
 
 CASH_OUT_FEE_BPS = 100  # a cash-out keeps 1 % for the house, as the rooms that offer it do
-MAX_BODY = 20_000
+MAX_BODY = 20_000  # bytes of an /api/icm question
+ICM_DEADLINE = 10.0  # seconds an ICM question may take (in a worker process)
+
+log = logging.getLogger("tapete.server")
+_TOO_LARGE = Text("the request is too large", "la petición es demasiado grande")
 
 
 def _ints(value: object, what: str) -> list[int]:
@@ -30,14 +38,17 @@ def _ints(value: object, what: str) -> list[int]:
             or any(type(x) is not int for x in value):
         raise IcmError(Text(f"{what}: a list of whole numbers of chips is needed",
                             f"{what}: hace falta una lista de cantidades enteras de fichas"))
+    limit = 10 ** work.MAX_DIGITS
+    if any(not -limit < x < limit for x in value):
+        raise IcmError(Text(
+            f"{what}: stacks of up to {work.MAX_DIGITS} digits, please",
+            f"{what}: las fichas, con {work.MAX_DIGITS} cifras como máximo"))
     return value
 
 
-async def _icm(request: Request) -> Response:
-    data = await request.body()
+def icm_job(data: bytes) -> tuple[int, bytes]:
+    """An ``/api/icm`` question's status and JSON answer (run in a worker process)."""
     try:
-        if len(data) > MAX_BODY:
-            raise IcmError(Text("the request is too large", "la petición es demasiado grande"))
         try:
             body = json.loads(data)
         except ValueError:
@@ -50,9 +61,34 @@ async def _icm(request: Request) -> Response:
         if not isinstance(prizes, str):
             raise IcmError(Text("give the prizes, first place first: 50 30 20",
                                 "indica los premios, del primero al último: 50 30 20"))
-        return JSONResponse(icm_table(start, end, prizes))
+        status, out = 200, icm_table(start, end, prizes)
     except IcmError as exc:
-        return JSONResponse({"error": exc.message.to_json()}, status_code=400)
+        status, out = 400, {"error": exc.message.to_json()}
+    return status, json.dumps(out, ensure_ascii=False, allow_nan=False,
+                              separators=(",", ":")).encode("utf-8")
+
+
+async def _icm(request: Request) -> Response:
+    try:
+        with work.admit() as ticket:
+            data = await work.read_body(request, MAX_BODY)
+            status, body = await work.run(ticket, icm_job, data, deadline=ICM_DEADLINE)
+        return Response(body, status_code=status, media_type="application/json")
+    except work.BodyTooLarge:
+        return work.error(_TOO_LARGE, 400, close=True)
+    except (work.Busy, work.BodyTimeout, ClientDisconnect) as exc:
+        return work.refusal(exc)
+    except work.TooSlow:
+        return work.error(Text(
+            "this would take too long to work out exactly: fewer players or paid places",
+            "calcular esto con exactitud llevaría demasiado tiempo: menos jugadores o menos"
+            " puestos pagados"), 422)
+    except work.WorkerFailed as exc:
+        log.error("icm: failed in a worker: %s", exc)
+    except Exception:
+        log.exception("icm: failed")
+    return work.error(Text("the tournament equity could not be worked out: ",
+                           "no se pudo calcular la equidad del torneo: ") + work.INTERNAL, 500)
 
 
 def routes() -> list[BaseRoute]:

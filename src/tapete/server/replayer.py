@@ -15,19 +15,27 @@ The final frame carries the pot breakdown in words.
 
 Every state comes from the engine: each frame is :meth:`Hand.from_events` over the events so
 far, so the pots and legal ranges shown are the engine's own.
+
+What a visitor sends is bounded (a body of ``MAX_UPLOAD`` bytes, read with its cap; amounts of
+``work.MAX_DIGITS`` digits; ``MAX_EVENTS`` events; an answer of ``MAX_RESPONSE`` bytes) and
+worked on in a worker process (:mod:`.work`): the event loop that deals the tables only reads
+the body and waits for the JSON text of the answer.
 """
 
 from __future__ import annotations
 
 import base64
+import dataclasses
 import json
+import logging
+import re
 import secrets
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
@@ -37,19 +45,29 @@ from ..hand import Hand, Phase, street_name
 from ..history.record import HandRecord
 from ..history.replay import replay
 from ..text import Text, chips
+from . import work
 from .analysis import insurance_note
 
+if TYPE_CHECKING:
+    from .storage import HandRow
+
 MAX_UPLOAD = 8 * 1024 * 1024  # bytes of an uploaded file
-MAX_LINK = 200_000  # characters of a shared link's code
+MAX_LINK = 200_000  # characters of a shared link's code (the body of /api/replay/link)
 MAX_INFLATED = 2 * 1024 * 1024  # bytes a shared link may inflate to
 MAX_LISTED = 5000  # hands listed from one file
 MAX_EVENTS = 1500  # events of one hand (each frame folds the events before it)
+MAX_RESPONSE = 16 * 1024 * 1024  # bytes of the JSON answer (1,500 frames of 9 players fit)
+MAX_NUMBER = 100  # digits of a number anywhere in a file (more is refused before reading it)
+DEADLINE = 60.0  # seconds of work for one request (an 8 MB file takes a few)
 EQUITY_SAMPLES = 20_000
 EQUITY_SEED = 7
 
 _KINDS_ES = {ev.ANTE: "ante", ev.SMALL_BLIND: "ciega pequeña", ev.BIG_BLIND: "ciega grande",
              ev.STRADDLE: "straddle", ev.DEAD: "ciega muerta", ev.BLIND: "ciega"}
 _STREETS = (("Preflop", "Preflop"), ("Flop", "Flop"), ("Turn", "Turn"), ("River", "River"))
+
+
+log = logging.getLogger("tapete.server")
 
 
 class ReplayInputError(ValueError):
@@ -59,6 +77,45 @@ class ReplayInputError(ValueError):
         super().__init__(message.en)
         self.message = message
         self.status = status
+
+
+_TOO_MANY_DIGITS = Text(
+    f"an amount in this hand has more than {work.MAX_DIGITS} digits: the replayer takes amounts"
+    f" of up to {work.MAX_DIGITS} digits",
+    f"una cantidad de esta mano tiene más de {work.MAX_DIGITS} cifras: el reproductor acepta"
+    f" cantidades de hasta {work.MAX_DIGITS} cifras")
+_LONG_NUMBER = re.compile(r"(?:\d[,.]?){" + str(MAX_NUMBER + 1) + "}")
+
+
+def _check_numbers(text: str) -> None:
+    """No number of more than ``MAX_NUMBER`` digits (separators aside) in a file's text: the
+    readers are not asked to turn one into an amount."""
+    if _LONG_NUMBER.search(text):
+        raise ReplayInputError(Text(
+            f"this file has a number of more than {MAX_NUMBER} digits: the replayer takes"
+            f" amounts of up to {work.MAX_DIGITS} digits",
+            f"este archivo tiene un número de más de {MAX_NUMBER} cifras: el reproductor acepta"
+            f" cantidades de hasta {work.MAX_DIGITS} cifras"), 422)
+
+
+def check_record(record: HandRecord) -> None:
+    """A record the replayer takes: every amount of at most ``work.MAX_DIGITS`` digits, and no
+    more actions than ``MAX_EVENTS`` (each action is at least one event)."""
+    if len(record.steps) > MAX_EVENTS:
+        raise ReplayInputError(Text(
+            f"this hand has too many actions to replay ({len(record.steps)})",
+            f"esta mano tiene demasiadas acciones ({len(record.steps)})"), 413)
+    amounts: list[object] = [*record.stacks, *(record.blinds or ()), *(record.antes or ()),
+                             *(record.dead or ()), *(record.finishing_stacks or ()),
+                             *(record.stated_pots or ()), record.stated_rake]
+    for f in dataclasses.fields(record.rules):
+        v = getattr(record.rules, f.name)
+        amounts.extend(v if isinstance(v, tuple) else (v,))
+    for step in record.steps:
+        amounts.extend(step)
+    limit = 10 ** work.MAX_DIGITS
+    if any(type(x) is int and not -limit < x < limit for x in amounts):
+        raise ReplayInputError(_TOO_MANY_DIGITS, 422)
 
 
 # ---------------------------------------------------------------------------- words
@@ -418,6 +475,7 @@ def timeline_of_record(record: HandRecord, *, title: str = "", equity: bool = Tr
                        ) -> dict[str, Any]:
     """Replay a record through the engine and give its timeline; an illegal action gives the
     frames up to it and the engine's message."""
+    check_record(record)
     res = replay(record, decisions=False)
     hand = res.engine
     if hand is None:
@@ -570,6 +628,7 @@ def parse_text(text: str, name: str = "") -> list[Parsed]:
     """The hands of a PHH or PokerStars text: (label, record or None, error or None)."""
     from ..history import phh, pokerstars
 
+    _check_numbers(text)
     body = text.lstrip("\ufeff \t\r\n")
     low = name.lower()
     out: list[Parsed] = []
@@ -635,26 +694,95 @@ def _decode_upload(data: bytes) -> str:
     return decode(data)
 
 
+# ---------------------------------------------------------------------------- the work
+# (each job runs in a worker process and answers with its status and JSON text)
+
+def _json(content: Any) -> bytes:
+    """JSON text as Starlette's ``JSONResponse`` writes it."""
+    return json.dumps(content, ensure_ascii=False, allow_nan=False, indent=None,
+                      separators=(",", ":")).encode("utf-8")
+
+
+def _answer(make: Callable[[], dict[str, Any]], limit: int) -> tuple[int, bytes]:
+    """The status and JSON text of what ``make`` gives, or of its refusal; an answer over
+    ``limit`` bytes is refused."""
+    try:
+        body = _json(make())
+    except ReplayInputError as exc:
+        return exc.status, _json({"error": exc.message.to_json()})
+    if len(body) > limit:
+        size = f"{limit // 1048576} MB" if limit >= 1048576 else f"{limit} bytes"
+        return 422, _json({"error": Text(
+            f"this replay would be too large to send (more than {size})",
+            f"esta reproducción sería demasiado grande para enviarla (más de {size})"
+        ).to_json()})
+    return 200, body
+
+
+def upload_job(data: bytes, name: str, index: int, limit: int) -> tuple[int, bytes]:
+    """An uploaded file: its hands and the timeline of one (``/api/replay/upload``)."""
+    def make() -> dict[str, Any]:
+        if not data.strip():
+            raise ReplayInputError(Text("the file is empty", "el archivo está vacío"))
+        return file_timeline(_decode_upload(data), name, index)
+
+    return _answer(make, limit)
+
+
+def file_job(text: str, name: str, index: int, limit: int) -> tuple[int, bytes]:
+    """A preloaded file (``/api/replay/file/{key}``)."""
+    return _answer(lambda: file_timeline(text, name, index), limit)
+
+
+def link_job(data: bytes, limit: int) -> tuple[int, bytes]:
+    """A shared link's code (``/api/replay/link``)."""
+    return _answer(lambda: decode_link(data.decode("ascii", "replace")), limit)
+
+
+def stored_job(row: HandRow, limit: int) -> tuple[int, bytes]:
+    """A hand of the practice room's storage (``/api/replay/hand/{id}``)."""
+    from .app import rebuild
+
+    def make() -> dict[str, Any]:
+        hand = rebuild(row)
+        return timeline(hand, title=f"#{row.number}", source="tapete",
+                        share=encode_hand(hand), partial=not hand.done)
+
+    return _answer(make, limit)
+
+
 # ---------------------------------------------------------------------------- routes
 
 PAGE = "replayer/index.html"
+_FAILED = Text("the hand could not be replayed: ", "no se pudo reproducir la mano: ") \
+    + work.INTERNAL
+_FILE_TOO_LARGE = Text("the file is too large (8 MB at most)",
+                       "el archivo es demasiado grande (8 MB como máximo)")
+_LINK_TOO_LONG = Text("this shared link is too long", "este enlace compartido es demasiado largo")
 
 
 def _error(message: Text, status: int) -> JSONResponse:
     return JSONResponse({"error": message.to_json()}, status_code=status)
 
 
-def _guard(handler: Any) -> Any:
-    """Errors become a JSON message for the page, never a traceback."""
+def _guard(handler: Any, too_large: Text = _FILE_TOO_LARGE) -> Any:
+    """Errors become a JSON message for the page, in words: never a traceback, nor the text of
+    an exception (that goes to the log)."""
     async def wrapped(request: Request) -> Response:
         try:
             response: Response = await handler(request)
             return response
         except ReplayInputError as exc:
             return _error(exc.message, exc.status)
-        except Exception as exc:
-            return _error(Text(f"the hand could not be replayed: {exc!r}",
-                               f"no se pudo reproducir la mano: {exc!r}"), 500)
+        except work.BodyTooLarge:
+            return work.error(too_large, 413, close=True)
+        except (work.Busy, work.TooSlow, work.BodyTimeout, ClientDisconnect) as exc:
+            return work.refusal(exc)
+        except work.WorkerFailed as exc:
+            log.error("replayer: %s failed in a worker: %s", request.url.path, exc)
+        except Exception:
+            log.exception("replayer: %s failed", request.url.path)
+        return _error(_FAILED, 500)
     return wrapped
 
 
@@ -665,8 +793,16 @@ def _hand_index(request: Request) -> int:
         return 0
 
 
+async def _in_worker(ticket: work.Ticket, job: Callable[..., tuple[int, bytes]], *args: Any
+                     ) -> Response:
+    status, body = await work.run(ticket, job, *args, MAX_RESPONSE, deadline=DEADLINE)
+    return Response(body, status_code=status, media_type="application/json")
+
+
 def routes() -> list[BaseRoute]:
     """The replayer's routes, for the practice room's app (``server/app.py``)."""
+    from starlette.concurrency import run_in_threadpool
+
     from .app import WEB_DIR
 
     async def page(request: Request) -> Response:
@@ -675,34 +811,27 @@ def routes() -> list[BaseRoute]:
         return resp
 
     async def stored(request: Request) -> Response:
-        from .app import rebuild
-
         storage = request.app.state.storage
         pid = request.session.get("pid")
-        row = storage.get_hand(pid, str(request.path_params["hand_id"])) \
-            if isinstance(pid, str) else None
-        if row is None:
-            return _error(Text("no such hand among yours", "no hay tal mano entre las tuyas"),
-                          404)
-        hand = rebuild(row)
-        return JSONResponse(timeline(hand, title=f"#{row.number}", source="tapete",
-                                     share=encode_hand(hand), partial=not hand.done))
+        with work.admit() as ticket:
+            row = await run_in_threadpool(storage.get_hand, pid,
+                                          str(request.path_params["hand_id"])) \
+                if isinstance(pid, str) else None
+            if row is None:
+                return _error(Text("no such hand among yours", "no hay tal mano entre las tuyas"),
+                              404)
+            return await _in_worker(ticket, stored_job, row)
 
     async def upload(request: Request) -> Response:
-        data = await request.body()
-        if len(data) > MAX_UPLOAD:
-            raise ReplayInputError(Text("the file is too large (8 MB at most)",
-                                        "el archivo es demasiado grande (8 MB como máximo)"), 413)
-        if not data.strip():
-            raise ReplayInputError(Text("the file is empty", "el archivo está vacío"))
-        name = request.query_params.get("name", "upload")
-        return JSONResponse(file_timeline(_decode_upload(data), name, _hand_index(request)))
+        with work.admit() as ticket:
+            data = await work.read_body(request, MAX_UPLOAD)
+            name = request.query_params.get("name", "upload")
+            return await _in_worker(ticket, upload_job, data, name, _hand_index(request))
 
     async def link(request: Request) -> Response:
-        data = await request.body()
-        if len(data) > MAX_LINK:
-            raise ReplayInputError(_BAD_LINK)
-        return JSONResponse(decode_link(data.decode("ascii", "replace")))
+        with work.admit() as ticket:
+            data = await work.read_body(request, MAX_LINK)
+            return await _in_worker(ticket, link_job, data)
 
     async def preloaded(request: Request) -> Response:
         files: dict[str, tuple[str, str]] = getattr(request.app.state, "replay_files", {})
@@ -711,7 +840,8 @@ def routes() -> list[BaseRoute]:
             return _error(Text("this file is no longer loaded", "este archivo ya no está cargado"),
                           404)
         name, text = got
-        return JSONResponse(file_timeline(text, name, _hand_index(request)))
+        with work.admit() as ticket:
+            return await _in_worker(ticket, file_job, text, name, _hand_index(request))
 
     return [
         Route("/replay", page),
@@ -719,7 +849,7 @@ def routes() -> list[BaseRoute]:
         Route("/replay/{hand_id}", page),
         Route("/api/replay/hand/{hand_id}", _guard(stored)),
         Route("/api/replay/upload", _guard(upload), methods=["POST"]),
-        Route("/api/replay/link", _guard(link), methods=["POST"]),
+        Route("/api/replay/link", _guard(link, _LINK_TOO_LONG), methods=["POST"]),
         Route("/api/replay/file/{key}", _guard(preloaded)),
     ]
 
@@ -757,7 +887,8 @@ def open_files(paths: Sequence[str], *, port: int = 0, host: str = "127.0.0.1",
         print(f"tapete: replaying at {base}{url}  (Ctrl+C to stop)")
     if browser:
         _open_browser(base + urls[0])
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    uvicorn.run(app, host=host, port=port, log_level="warning",
+                **app.state.settings.limits.uvicorn_options())
     return 0
 
 

@@ -1,0 +1,366 @@
+"""Work that must not run on the event loop: reading, replaying and pricing what a visitor sends.
+
+The practice room's event loop deals every table. A hand history uploaded to the replayer, a
+shared link or a tournament-equity question can cost seconds of pure-Python work, so it runs in
+worker processes: a thread would not do, because the engine (compiled or not) holds the GIL,
+and the loop would wait for it. The workers run at a lower priority than the server (``nice``),
+so on a small machine the tables still come first.
+
+* :func:`admit` takes a place for one request, or raises :class:`Busy` at once when
+  ``WORKERS + QUEUE`` requests are already reading or working: the memory held by bodies and
+  jobs is bounded.
+* :func:`read_body` reads a request's body up to a cap: a declared Content-Length over the cap
+  is refused before anything is read, and a body without one (chunked) is cut off at the cap.
+* :func:`run` calls a function in a worker and waits for it without blocking the loop; a job
+  that outlives its deadline is killed with its worker (:class:`TooSlow`), and a job that fails
+  raises :class:`WorkerFailed` with the worker's traceback, for the log.
+
+A worker is a fresh interpreter (``python -c "...serve()"``) that takes pickled jobs on its
+standard input and answers on its standard output, each message its length and its pickle:
+unlike ``multiprocessing``, it never imports the server's main script again (a script that
+starts a server at import would start one in every worker). The functions given to :func:`run`
+and their arguments travel by pickle: they must be importable module-level functions. Every
+structure here is guarded by a thread lock, not by the event loop, so one pool serves every app
+of a process (each test's app has its own loop).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import os
+import pickle
+import struct
+import subprocess
+import sys
+import threading
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO, Any, TypeVar
+
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import JSONResponse, Response
+
+from ..text import Text
+
+T = TypeVar("T")
+
+WORKERS = max(2, min(4, (os.cpu_count() or 2) // 2))  # worker processes, at most
+QUEUE = 8  # requests that may wait for a worker, beyond those being worked on
+WAIT = 30.0  # seconds a job waits for a free worker before the answer is "busy"
+JOBS_PER_WORKER = 200  # then the worker is replaced (what a big job grew is given back)
+BODY_DEADLINE = 120.0  # seconds to receive a whole body
+NICE = 10  # the workers' priority below the server's
+MAX_DIGITS = 15  # digits of an amount a visitor sends (chips, prizes): a quadrillion is plenty
+PRELOAD = ("tapete.server.replayer",)  # what a worker imports as it starts
+
+BUSY = Text("the server is busy: try again in a moment",
+            "el servidor está ocupado: inténtalo de nuevo en un momento")
+TOO_SLOW = Text("this would take too long to work out",
+                "calcular esto llevaría demasiado tiempo")
+BODY_TIMEOUT = Text("the upload took too long to arrive", "el envío tardó demasiado en llegar")
+INTERNAL = Text("something went wrong on the server (it has been logged)",
+                "algo falló en el servidor (ha quedado registrado)")
+
+
+class Busy(Exception):
+    """Every place for work is taken."""
+
+
+class TooSlow(Exception):
+    """The job outlived its deadline: its worker was killed."""
+
+
+class WorkerFailed(Exception):
+    """The job raised in the worker (the message is the worker's traceback), or the worker
+    process ended."""
+
+
+class BodyTooLarge(Exception):
+    """The body is, or says it is, over the cap."""
+
+
+class BodyTimeout(Exception):
+    """The body did not arrive in time."""
+
+
+# ---------------------------------------------------------------------------- messages
+
+_LENGTH = struct.Struct("!Q")
+
+
+def _send(out: IO[bytes], obj: Any) -> None:
+    data = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+    out.write(_LENGTH.pack(len(data)))
+    out.write(data)
+    out.flush()
+
+
+def _receive(src: IO[bytes]) -> Any:
+    """The next message; EOFError when the other side is gone."""
+    return pickle.loads(_exactly(src, _LENGTH.unpack(_exactly(src, _LENGTH.size))[0]))
+
+
+def _exactly(src: IO[bytes], n: int) -> bytes:
+    buf = bytearray(n)
+    view = memoryview(buf)
+    got = 0
+    while got < n:
+        k = src.readinto(view[got:])  # type: ignore[attr-defined]
+        if not k:
+            raise EOFError("the pipe closed")
+        got += k
+    return bytes(buf)
+
+
+# ---------------------------------------------------------------------------- the worker side
+
+def serve() -> None:
+    """A worker's life: a job at a time from standard input, its answer to standard output,
+    until standard input closes. What the job itself prints goes to standard error."""
+    import signal
+
+    jobs = os.fdopen(os.dup(0), "rb")
+    answers = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)  # a stray print must not break the answers
+    with open(os.devnull, "rb") as null:
+        os.dup2(null.fileno(), 0)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the server's to handle
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(NICE)
+    for name in PRELOAD:
+        __import__(name)
+    while True:
+        try:
+            fn, args = _receive(jobs)
+        except EOFError:
+            return
+        except BaseException:
+            reply: tuple[str, Any] = ("err", traceback.format_exc())
+        else:
+            try:
+                reply = ("ok", fn(*args))
+            except BaseException:
+                reply = ("err", traceback.format_exc())
+        try:
+            _send(answers, reply)
+        except OSError:
+            return
+        except Exception:  # the answer would not pickle
+            _send(answers, ("err", traceback.format_exc()))
+
+
+# ---------------------------------------------------------------------------- the server side
+
+_SOURCES = str(Path(__file__).resolve().parents[2])  # the folder that holds this tapete
+
+
+class _Worker:
+    def __init__(self) -> None:
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(x for x in (_SOURCES, env.get("PYTHONPATH")) if x)
+        self.process = subprocess.Popen(
+            [sys.executable, "-P", "-c", "from tapete.server.work import serve; serve()"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.jobs_in: IO[bytes] = self.process.stdin
+        self.answers: IO[bytes] = self.process.stdout
+        self.jobs = 0
+        self.killed = False
+
+    def kill(self) -> None:
+        self.killed = True
+        with contextlib.suppress(OSError):
+            self.process.kill()
+
+    def stop(self, kill: bool) -> None:
+        if kill:
+            self.kill()
+        with contextlib.suppress(OSError):
+            self.jobs_in.close()  # an idle worker ends on its own when its input closes
+        try:
+            self.process.wait(5)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            self.process.wait(5)
+        with contextlib.suppress(OSError):
+            self.answers.close()
+
+
+def _deadline(worker: _Worker, seconds: float) -> threading.Timer:
+    """A timer that kills the worker when the job outlives ``seconds``."""
+    timer = threading.Timer(seconds, worker.kill)
+    timer.daemon = True
+    timer.start()
+    return timer
+
+
+class Ticket:
+    """A place for one request; released once (again is a no-op)."""
+
+    def __init__(self, pool: _Pool) -> None:
+        self._pool = pool
+        self._held = True
+
+    def release(self) -> None:
+        with self._pool.lock:
+            if self._held:
+                self._held = False
+                self._pool.tickets -= 1
+
+    def __enter__(self) -> Ticket:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+class _Pool:
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.tickets = 0
+        self.idle: list[_Worker] = []
+        self.free = threading.BoundedSemaphore(WORKERS)  # one per worker at work
+
+    def admit(self) -> Ticket:
+        with self.lock:
+            if self.tickets >= WORKERS + QUEUE:
+                raise Busy()
+            self.tickets += 1
+        return Ticket(self)
+
+    def _worker(self) -> _Worker:
+        with self.lock:
+            if self.idle:
+                return self.idle.pop()
+        return _Worker()
+
+    def job(self, ticket: Ticket, fn: Callable[..., Any], args: tuple[Any, ...],
+            deadline: float) -> Any:
+        """Run in a thread of its own: wait for a worker, hand it the job, wait for the answer
+        (the GIL is released while waiting); the ticket is released whatever happens."""
+        try:
+            if not self.free.acquire(timeout=WAIT):
+                raise Busy()
+            try:
+                return self._on_worker(fn, args, deadline)
+            finally:
+                self.free.release()
+        finally:
+            ticket.release()
+
+    def _on_worker(self, fn: Callable[..., Any], args: tuple[Any, ...], deadline: float) -> Any:
+        worker = self._worker()
+        timer = _deadline(worker, deadline)
+        ok = False
+        try:
+            try:
+                _send(worker.jobs_in, (fn, args))
+            except OSError:  # it died while idle: one fresh try
+                timer.cancel()
+                worker.stop(kill=True)
+                worker = _Worker()
+                timer = _deadline(worker, deadline)
+                _send(worker.jobs_in, (fn, args))
+            status, value = _receive(worker.answers)
+            ok = True
+        except (EOFError, OSError) as exc:
+            if worker.killed:
+                raise TooSlow() from None
+            raise WorkerFailed(f"the worker process ended ({exc!r})") from None
+        finally:
+            timer.cancel()
+            worker.jobs += 1
+            if ok and not worker.killed and worker.jobs < JOBS_PER_WORKER:
+                with self.lock:
+                    self.idle.append(worker)
+            else:
+                worker.stop(kill=not ok)
+        if status != "ok":
+            raise WorkerFailed(str(value))
+        return value
+
+    def shutdown(self) -> None:
+        with self.lock:
+            idle, self.idle = self.idle, []
+        for worker in idle:
+            worker.stop(kill=False)
+
+
+_pool = _Pool()
+
+
+def admit() -> Ticket:
+    """A place for one request (raises :class:`Busy` when none is left); use it as a context
+    manager around reading the body and :func:`run`."""
+    return _pool.admit()
+
+
+async def run(ticket: Ticket, fn: Callable[..., T], *args: Any, deadline: float) -> T:
+    """``fn(*args)`` in a worker process; the loop only waits. The ticket passes to the job,
+    which releases it when the worker is done, even if this coroutine is cancelled."""
+    future: concurrent.futures.Future[T] = concurrent.futures.Future()
+
+    def body() -> None:
+        try:
+            future.set_result(_pool.job(ticket, fn, args, deadline))
+        except BaseException as exc:
+            future.set_exception(exc)
+
+    # a daemon thread: one waiting on a slow job never holds up the interpreter's exit
+    threading.Thread(target=body, name="tapete-work", daemon=True).start()
+    return await asyncio.wrap_future(future)
+
+
+def shutdown() -> None:
+    """Let the idle workers go (for the app's lifespan; the daemon workers end with the
+    process anyway)."""
+    _pool.shutdown()
+
+
+async def read_body(request: Request, cap: int, deadline: float | None = None) -> bytes:
+    """The body, at most ``cap`` bytes: :class:`BodyTooLarge` before reading anything when the
+    Content-Length says more, or as soon as more has come; :class:`BodyTimeout` when it takes
+    longer than ``deadline`` seconds (``BODY_DEADLINE`` by default)."""
+    declared = request.headers.get("content-length")
+    if declared is not None:
+        try:
+            size = int(declared)
+        except ValueError:
+            size = cap + 1
+        if size > cap:
+            raise BodyTooLarge()
+    chunks: list[bytes] = []
+    total = 0
+    try:
+        async with asyncio.timeout(BODY_DEADLINE if deadline is None else deadline):
+            async for chunk in request.stream():
+                total += len(chunk)
+                if total > cap:
+                    raise BodyTooLarge()
+                chunks.append(chunk)
+    except TimeoutError:
+        raise BodyTimeout() from None
+    return b"".join(chunks)
+
+
+def error(message: Text, status: int, *, close: bool = False) -> JSONResponse:
+    """An error for the page, ``{"error": {"en": ..., "es": ...}}``; ``close``: the body was not
+    read to its end, so the connection is closed after the answer (not drained)."""
+    headers = {"Connection": "close"} if close else None
+    return JSONResponse({"error": message.to_json()}, status_code=status, headers=headers)
+
+
+def refusal(exc: Busy | TooSlow | BodyTimeout | ClientDisconnect) -> Response:
+    """The answer to one of the refusals of this module (or to a visitor who left)."""
+    if isinstance(exc, Busy):
+        resp = error(BUSY, 503)
+        resp.headers["Retry-After"] = "5"
+        return resp
+    if isinstance(exc, TooSlow):
+        return error(TOO_SLOW, 422)
+    if isinstance(exc, BodyTimeout):
+        return error(BODY_TIMEOUT, 408, close=True)
+    return Response(status_code=400)  # the client is gone: nobody reads this
