@@ -277,7 +277,8 @@ def test_pathological_uploads_never_block_the_tables(live: tuple[LiveServer, Cou
 def test_an_icm_question_that_would_take_minutes(live: tuple[LiveServer, Counting],
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """23 players and 6 paid places: about half a minute of exact sums on this machine (and
-    minutes with 8). It is stopped at its deadline, and the loop never waits for it."""
+    minutes with 8). It is refused as too large for the exact sum (tapete.icm.MAX_STATES),
+    or stopped at its deadline; either way the loop never waits for it."""
     server, _ = live
     monkeypatch.setattr(analysis, "ICM_DEADLINE", 1.0, raising=False)
     stacks = [7777 + 13 * i for i in range(23)]
@@ -290,7 +291,7 @@ def test_an_icm_question_that_would_take_minutes(live: tuple[LiveServer, Countin
 
     started = time.perf_counter()
     latencies, r = latencies_while(server, ask)
-    assert len(latencies) >= 20 and p99(latencies) < P99_LIMIT, sorted(latencies)[-10:]
+    assert not latencies or p99(latencies) < P99_LIMIT, sorted(latencies)[-10:]
     assert r.status_code in (400, 422)
     words(r)
     assert time.perf_counter() - started < 15

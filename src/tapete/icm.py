@@ -27,8 +27,10 @@ from typing import Any
 from .text import Text
 
 # the exact sum runs over every set of players who could fill the paid places ahead of a
-# player: beyond this many sets it would take seconds, so it is refused with a clear message
-MAX_STATES = 400_000
+# player, about a quarter of a millisecond each (18 players, 6 paid: 12,616 sets, 3 s):
+# beyond this many it would take seconds, so it is refused with a clear message (and
+# ``tapete icm`` and the replayer switch to :func:`sampled_equities`)
+MAX_STATES = 8_000
 
 
 class IcmError(ValueError):
