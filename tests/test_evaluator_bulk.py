@@ -92,3 +92,33 @@ def test_rank_hash_is_perfect_and_small() -> None:
         assert (values[slots] == TABLES.rank_values[n]).all()
         assert offsets.dtype == values.dtype == np.uint16
         assert len(values) < 1.2 * patterns  # packed: few empty slots
+
+
+def test_a_kernel_with_nowhere_to_cache_is_compiled_in_memory() -> None:
+    """numba refuses ``cache=True`` when it can write a cache neither next to the source nor in
+    the user's cache folder (a read-only install run by a user without a writable home): the
+    kernels must still compile, once per process, instead of failing to import. A function
+    with no source file has no cache folder either."""
+    from tapete.evaluator._jit import njit
+
+    space: dict[str, object] = {}
+    exec(compile("def twice(x):\n    return 2 * x\n", "<no source file>", "exec"), space)
+    assert njit(space["twice"])(21) == 42  # type: ignore[arg-type]
+
+
+def test_the_package_imports_where_no_cache_can_be_written() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import numba.core.caching as c\n"
+        "impl = getattr(c, 'CacheImpl', None) or c._CacheImpl\n"
+        "impl._locator_classes = []  # no folder numba may write its cache in\n"
+        "import tapete.equity as E\n"
+        "import tapete.evaluator.bulk\n"
+        "print(type(E._exact._cache).__name__)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "NullCache"

@@ -1,7 +1,11 @@
 """Typed wrappers around numba's decorators and a small seeded random generator.
 
 numba ships no type hints; wrapping ``njit`` here keeps ``mypy --strict`` meaningful for the
-kernels. Every kernel is cached on disk (``cache=True``), so only the first run compiles.
+kernels. Every kernel is cached on disk (``cache=True``), so only the first run compiles: next to
+the source (``__pycache__``) where that folder can be written, else in the user's cache folder
+(``~/.cache/numba``, or ``NUMBA_CACHE_DIR`` when set), which is where an installed, read-only
+package keeps them. Where neither can be written, numba refuses ``cache=True`` outright; the
+kernels are then compiled in memory, once per process, rather than failing to import.
 
 Signed and unsigned integers are kept apart on purpose: in numba, ``int64 op uint64`` becomes
 float64. Card keys, hashes and indices are int64; only the random generator's state is uint64.
@@ -18,14 +22,21 @@ import numpy as np
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+def _compiled(fn: F, **options: Any) -> F:
+    try:
+        return cast(F, numba.njit(cache=True, nogil=True, **options)(fn))
+    except RuntimeError:  # "no locator available": nowhere to write a cache
+        return cast(F, numba.njit(nogil=True, **options)(fn))
+
+
 def njit(fn: F) -> F:
     """Compile ``fn`` once, cache it on disk, release the GIL while it runs."""
-    return cast(F, numba.njit(cache=True, nogil=True)(fn))
+    return _compiled(fn)
 
 
 def njit_inline(fn: F) -> F:
     """Like :func:`njit`, but inlined into its callers (a real call in a hot loop is slow)."""
-    return cast(F, numba.njit(cache=True, nogil=True, inline="always")(fn))
+    return _compiled(fn, inline="always")
 
 
 # The generator's state is a scalar the kernel keeps in a local variable and threads through
