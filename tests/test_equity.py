@@ -211,3 +211,72 @@ def parse_range_weights(text: str) -> np.ndarray:  # type: ignore[type-arg]
     r = parse_range(text)
     w = dict(zip(r.combos, r.weights, strict=True))
     return np.array([w.get(c, 0.0) for c in ALL_COMBOS])
+
+
+# ---------------------------------------------------------------- loading the compiled kernels
+
+def test_seconds_count_the_work_not_loading_the_kernels(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process's first question loads the kernels (the first run after an install compiles
+    them): ``seconds`` leaves that out. Loading is made to take a second here."""
+    import time
+
+    import tapete.equity as E
+
+    def slow_load() -> None:
+        time.sleep(1.0)
+
+    for name, exact in (("_ready_exact", True), ("_ready_monte_carlo", False)):
+        monkeypatch.setattr(E, name, slow_load)
+        start = time.perf_counter()
+        r = equity(["AKs", "QQ"], exact=exact, samples=1000)
+        total = time.perf_counter() - start
+        assert r.exact is exact
+        assert 0 < r.seconds <= total - 1.0
+
+
+WARM_THEN_ASK = """
+import json, numpy as np
+import tapete.equity as E
+from tapete.evaluator import bulk
+kernels = {"exact": E._exact, "monte_carlo": E._monte_carlo}
+E.warm_up()
+loaded = {k: len(d.signatures) for k, d in kernels.items()}
+E.equity(["AKs", "QQ"])
+E.equity(["AhKh", "TT+, AKs", "random"], board="2c7d9h", samples=1000)
+E.hand_vs_ranges("AhKh", ["QQ+", None], board="2c7d9hTs")
+E.hand_vs_weights("AhKh", [np.ones(1326)])
+print(json.dumps({
+    "nocache": type(E._exact._cache).__name__ == "NullCache",
+    "hits": {k: sum(d.stats.cache_hits.values()) for k, d in kernels.items()},
+    "misses": {k: sum(d.stats.cache_misses.values()) for k, d in kernels.items()},
+    "loaded": loaded,
+    "after": {k: len(d.signatures) for k, d in kernels.items()},
+}))
+"""
+
+
+def test_warm_up_loads_from_the_disk_cache_what_questions_then_use() -> None:
+    """In a new process, :func:`warm_up` loads the compiled kernels from numba's cache on disk
+    (no compiling) with the very signatures that questions use: asking afterwards loads and
+    compiles nothing more. The first process may have to compile them (sources just changed)."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import tapete
+
+    env = {**os.environ, "PYTHONPATH": str(Path(tapete.__file__).parents[1])}  # these sources
+    for _attempt in range(2):
+        done = subprocess.run([sys.executable, "-c", WARM_THEN_ASK], capture_output=True,
+                              text=True, timeout=600, env=env)
+        assert done.returncode == 0, done.stderr
+        got = json.loads(done.stdout)
+        assert got["after"] == got["loaded"] == {"exact": 1, "monte_carlo": 1}
+        if got["nocache"]:
+            pytest.skip("numba has nowhere to write its cache here")
+        if not any(got["misses"].values()):
+            break
+    assert got["misses"] == {"exact": 0, "monte_carlo": 0}
+    assert got["hits"] == {"exact": 1, "monte_carlo": 1}

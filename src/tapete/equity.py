@@ -8,14 +8,21 @@ reports a 95 % interval. Both run in numba kernels on the evaluator's tables.
 
 For bots, :func:`hand_vs_ranges` answers "how often does my hand win against these ranges on
 this board?" in tens of microseconds for a thousand samples.
+
+The kernels are compiled once and cached on disk (see :mod:`tapete.evaluator._jit`); a new
+process still spends about half a second loading them at its first question, and the first run
+after installing spends tens of seconds compiling them. :func:`warm_up` does that ahead of time
+(a server calls it at start-up, in the background); :attr:`EquityResult.seconds` counts only
+the work, never the loading or compiling.
 """
 
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from functools import lru_cache
+from dataclasses import dataclass, field
+from functools import cache, lru_cache
 from itertools import permutations
 from typing import Any
 
@@ -72,6 +79,9 @@ class EquityResult:
     exact: bool
     #: what ``wins`` and ``ties`` are counted out of: ``boards`` weighted by combo weights
     weight: float
+    #: seconds the work took: parsing, dealing and counting, not loading or compiling kernels
+    #: (not part of the answer: equal questions give equal results, whatever they took)
+    seconds: float = field(default=0.0, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         def num(x: float) -> int | float:
@@ -547,6 +557,61 @@ def _monte_carlo(
     return samples
 
 
+# --------------------------------------------------------------------------- calling them
+#
+# Every call goes through these two, with arrays built by the same functions (_deals,
+# _range_arrays, np.array(board, np.int64)), so the warm-up below compiles or loads exactly
+# the signatures that real questions use: a different array type would compile again.
+
+
+def _run_exact(
+    holes: I64, weights: F64, board: I64, dead: int, wins: F64, ties: F64, eq: F64
+) -> int:
+    ro, rv = rank_table(7)
+    return int(_exact(holes, weights, board, dead, CARD_KEY, CARD_BIT, RANK_KEYS, ro, rv, FLUSH,
+                      wins, ties, eq))
+
+
+def _run_monte_carlo(
+    kinds: I64, offsets: I64, combos: I64, cums: F64, board: I64, dead: int, samples: int,
+    state: Any, wins: F64, ties: F64, eq: F64, eq2: F64,
+) -> int:  # fmt: skip
+    ro, rv = rank_table(7)
+    return int(_monte_carlo(kinds, offsets, combos, cums, board, dead, samples, state,
+                            CARD_KEY, CARD_BIT, ro, rv, FLUSH, wins, ties, eq, eq2))
+
+
+@cache
+def _ready_exact() -> None:
+    """Load (the first time ever: compile) the enumeration kernels: one river, two hands."""
+    ranges, b, _ = _prepare(["AsKs", "QdQc"], "2c7d9hTh3s", ())
+    holes, weights = _deals(ranges)
+    _run_exact(holes, weights, np.array(b, np.int64), 0, *np.zeros((3, 2)))
+
+
+@cache
+def _ready_monte_carlo() -> None:
+    """Load (the first time ever: compile) the Monte Carlo kernel: one deal."""
+    kinds, offsets, combos, cums = _range_arrays((Range.of_hand((51, 47)), _RANDOM))
+    _run_monte_carlo(kinds, offsets, combos, cums, np.array((), np.int64), 0, 1, seed_state(0),
+                     *np.zeros((4, 2)))
+
+
+def _ready(load: Callable[[], None]) -> float:
+    """Seconds spent making the kernels ready (0 once they are, in this process)."""
+    start = time.perf_counter()
+    load()
+    return time.perf_counter() - start
+
+
+def warm_up() -> float:
+    """Make this process's first equity question as quick as the next: load every kernel from
+    numba's cache, or compile and cache them the first time after an install (tens of seconds).
+    Safe from any thread and at any time (a question asked meanwhile waits for the compiler,
+    never compiles twice); a second call costs nothing. Returns the seconds it took."""
+    return _ready(_ready_exact) + _ready(_ready_monte_carlo)
+
+
 # --------------------------------------------------------------------------- the API
 
 
@@ -712,12 +777,12 @@ def equity(
     ``progress`` is called with the fraction done (0..1) between chunks of work. Raises
     :class:`EquityError` with a one-line reason.
     """
+    started = time.perf_counter()
     ranges, b, d = _prepare(players, board, dead)
     dead_mask = 0
     for c in d:
         dead_mask |= 1 << c
     n = len(ranges)
-    ro, rv = rank_table(7)
     wins = np.zeros(n, np.float64)
     ties = np.zeros(n, np.float64)
     eq = np.zeros(n, np.float64)
@@ -738,12 +803,13 @@ def equity(
         holes, weights = _fold_suits(holes, weights, b, d)
         exact = exact or len(holes) * unit <= AUTO_EXACT_LIMIT
     if exact:
+        loading = _ready(_ready_exact)
         boards = all_deals * per_deal
         step = max(1, len(holes) // 50)
         for start in range(0, len(holes), step):
-            _exact(
+            _run_exact(
                 holes[start : start + step], weights[start : start + step], board_arr, dead_mask,
-                CARD_KEY, CARD_BIT, RANK_KEYS, ro, rv, FLUSH, wins, ties, eq,
+                wins, ties, eq,
             )  # fmt: skip
             if progress is not None:
                 progress(min(1.0, (start + step) / len(holes)))
@@ -753,20 +819,21 @@ def equity(
             PlayerEquity(_label(p, r), float(wins[i]), float(ties[i]), float(share[i]))
             for i, (p, r) in enumerate(zip(players, ranges, strict=True))
         )
-        return EquityResult(boards, players_out, True, total_weight)
+        seconds = time.perf_counter() - started - loading
+        return EquityResult(boards, players_out, True, total_weight, seconds)
 
     if samples < 1:
         raise EquityError("Monte Carlo needs at least one sample")
     kinds, offsets, combos, cums = _range_arrays(tuple(ranges))
+    loading = _ready(_ready_monte_carlo)
     eq2 = np.zeros(n, np.float64)
     state = seed_state(seed)
     chunk = max(10_000, samples // 50)
     done = 0
     while done < samples:
         k = min(chunk, samples - done)
-        got = _monte_carlo(
-            kinds, offsets, combos, cums, board_arr, dead_mask, k, state,
-            CARD_KEY, CARD_BIT, ro, rv, FLUSH, wins, ties, eq, eq2,
+        got = _run_monte_carlo(
+            kinds, offsets, combos, cums, board_arr, dead_mask, k, state, wins, ties, eq, eq2,
         )  # fmt: skip
         if got < 0:
             raise EquityError("the ranges are almost never compatible: no deal found")
@@ -780,7 +847,8 @@ def equity(
         PlayerEquity(_label(p, r), float(wins[i]), float(ties[i]), float(mean[i]), float(half[i]))
         for i, (p, r) in enumerate(zip(players, ranges, strict=True))
     )
-    return EquityResult(samples, players_out, False, float(samples))
+    seconds = time.perf_counter() - started - loading
+    return EquityResult(samples, players_out, False, float(samples), seconds)
 
 
 def _label(spec: PlayerSpec, r: Range) -> str:
@@ -833,9 +901,9 @@ def _hero_share(
     ties = np.zeros(n, np.float64)
     eq = np.zeros(n, np.float64)
     eq2 = np.zeros(n, np.float64)
-    got = _monte_carlo(
+    got = _run_monte_carlo(
         kinds, offsets, combos, cums, np.array(board, np.int64), dead_mask, samples,
-        seed_state(seed), CARD_KEY, CARD_BIT, *rank_table(7), FLUSH, wins, ties, eq, eq2,
+        seed_state(seed), wins, ties, eq, eq2,
     )  # fmt: skip
     if got < 0:
         raise EquityError("the ranges cannot be held with these cards")
