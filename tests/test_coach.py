@@ -58,3 +58,154 @@ def test_advice_against_ranges_is_lower_for_junk_facing_a_three_bet() -> None:
     assert read["equity"] < blind["equity"]  # strong ranges: the hand is worth less
     assert "against their likely ranges" in read["verdict"]["en"]
     assert "contra sus rangos probables" in read["verdict"]["es"]
+
+
+def first_in_hand(raise_first: bool = False) -> Hand:
+    """Six players, p6 on the button: p3 (first to act) holds Q-T offsuit; with
+    ``raise_first`` p3 raises and p4 folds, so that p5, the cutoff, is to act."""
+    hand = Hand(Rules(small_blind=1, big_blind=2), [200] * 6, button=5)
+    cards = iter(["KsKd", "9h9c", "QhTd", "AdKc", "3s2s", "8c7c"])
+    for p in range(6):
+        hand.deal_hole(p, parse_cards(next(cards)))
+    if raise_first:
+        hand.raise_to(6)  # p3
+        hand.fold()  # p4
+    return hand
+
+
+def test_players_yet_to_act_hold_their_positions_opening_ranges() -> None:
+    """Q-T offsuit first in: the five players behind have not acted. Each holds the range the
+    bots open from that position, not any two cards; the big blind, who sees the flop free if
+    nobody raises, holds any two, until someone raises."""
+    from tapete.bots import ranges as R
+    from tapete.bots.strategy import open_width
+
+    reader = coach.Reader(1)
+    hand = first_in_hand()
+    seat = hand.actor
+    assert seat == 2
+    view = reader.view(hand, seat)
+    got = {name: (w, words) for name, w, words in reader.ranges(view)}
+    assert list(got) == ["p1", "p2", "p4", "p5", "p6"]
+    for p, name in ((0, "p1"), (3, "p4"), (4, "p5"), (5, "p6")):
+        weights, words = got[name]
+        assert (weights == R.top_range(open_width(view, p))).all()
+        assert 0 < weights.sum() < 0.5 * R.N_COMBOS
+        assert words.en.startswith("yet to act: about ") and "100 %" not in words.en
+        assert words.es.startswith("aún no ha hablado: cerca del ")
+    assert got["p4"][0].sum() < got["p5"][0].sum() < got["p6"][0].sum()  # later: wider
+    assert "opening range from the hijack" in got["p4"][1].en
+    assert "rango de apertura desde el botón" in got["p6"][1].es
+    bb_weights, bb_words = got["p2"]
+    assert bb_weights.sum() == R.N_COMBOS and "any two cards" in bb_words.en
+    assert "cualquier mano" in bb_words.es
+
+    advice = coach.advice(hand.view(seat), 4000, seed=1, ranges=reader.ranges(view))
+    assert [r["name"] for r in advice["ranges"]] == list(got)
+    assert advice["equity"] < coach.advice(hand.view(seat), 4000, seed=1)["equity"]
+
+    raised = first_in_hand(raise_first=True)  # p3 raised, p4 folded: the cutoff to act
+    seat = raised.actor
+    assert seat == 4
+    view = reader.view(raised, seat)
+    got = {name: (w, words) for name, w, words in reader.ranges(view)}
+    assert list(got) == ["p1", "p2", "p3", "p6"]
+    assert got["p3"][0].sum() == reader.bot.opponent_range(view, 2).sum()  # read from acts
+    assert got["p3"][1].en.startswith("about ")
+    assert (got["p2"][0] == R.top_range(open_width(view, 1))).all()  # no free flop now
+    assert got["p2"][1].en.startswith("yet to act: about ")
+
+
+def test_pot_odds_are_the_call_over_the_pot_after_calling() -> None:
+    """Calling 2 to win 3 (the blinds) needs 2 / (3 + 2) = 40 %."""
+    hand = first_in_hand()
+    seat = hand.actor
+    assert seat is not None
+    advice = coach.advice(hand.view(seat), 500, seed=1)
+    assert (advice["call"], advice["pot_odds"]) == (2, 40.0)
+    assert advice["verdict"]["en"].startswith(
+        "Pot odds: calling 2 to win 3 needs 40% equity; you have about ")
+    assert advice["verdict"]["es"].startswith(
+        "Precio: igualar 2 para ganar 3 necesita un 40% de equity; tienes cerca del ")
+
+
+def test_pot_odds_of_a_short_all_in_count_only_what_it_can_win() -> None:
+    """Heads-up, the button raises to 100 and the big blind has 28 chips left: calling them
+    plays for 30 of the button's chips and its own 2, not for the 100 raised. 28 / (32 + 28) is
+    47 %, not 28 / (102 + 28) = 22 %."""
+    hand = Hand(Rules(small_blind=1, big_blind=2), [200, 30], button=0)
+    hand.deal_hole(0, parse_cards("AsAh"))
+    hand.deal_hole(1, parse_cards("7c2d"))
+    hand.raise_to(100)  # the button, first to act heads-up
+    seat = hand.actor
+    assert seat == 1
+    view = hand.view(seat)
+    assert view["legal"]["call"] == 28 and view["pot"] == 102
+    assert coach.winnable(view, 28) == 32
+    advice = coach.advice(view, 500, seed=1)
+    assert advice["pot_odds"] == 46.7
+    assert advice["verdict"]["en"].startswith("Pot odds: calling 28 to win 32 needs 47% equity")
+    assert advice["verdict"]["es"].startswith("Precio: igualar 28 para ganar 32 necesita un 47%")
+
+
+WARM_THEN_ADVISE = """
+import json
+from tapete.cards import parse_cards
+from tapete.hand import Hand
+from tapete.rules import Rules
+from tapete.server import coach
+import tapete.equity as E
+from tapete.evaluator import bulk
+
+kernels = {"monte_carlo": E._monte_carlo, "rank_n": bulk._rank_n, "rank7": bulk._rank7}
+thread = coach.start_warm_up()
+assert coach.start_warm_up() is thread  # once per process
+thread.join()
+loaded = {k: len(d.signatures) for k, d in kernels.items()}
+reader = coach.Reader(1)
+hand = Hand(Rules(small_blind=1, big_blind=2), [200] * 3, button=2)
+for p, cards in enumerate(["QhTd", "KsKd", "9h9c"]):
+    hand.deal_hole(p, parse_cards(cards))
+answers = []
+for board in ("2c7d8h", "Ts", "Jd", ""):  # every player asks at every turn, and calls
+    while hand.actor is not None:
+        seat = hand.actor
+        seen = reader.view(hand, seat)
+        answers.append(coach.advice(hand.view(seat), 500, ranges=reader.ranges(seen)))
+        hand.check_or_call()
+    if board:
+        hand.deal_board(parse_cards(board))
+print(json.dumps({
+    "answers": len([a for a in answers if "ranges" in a]),
+    "loaded": loaded,
+    "after": {k: len(d.signatures) for k, d in kernels.items()},
+    "misses": {k: sum(d.stats.cache_misses.values()) for k, d in kernels.items()},
+    "nocache": type(E._exact._cache).__name__ == "NullCache",
+}))
+"""
+
+
+def test_the_warm_up_starts_once_and_loads_what_advice_then_needs() -> None:
+    """The server starts :func:`coach.start_warm_up` with the practice room: in a new process
+    it loads the compiled kernels (from numba's cache on disk), so that advice at every street
+    afterwards loads and compiles nothing more."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import tapete
+
+    env = {**os.environ, "PYTHONPATH": str(Path(tapete.__file__).parents[1])}  # these sources
+    for _attempt in range(2):  # the first may compile (sources just changed) and cache
+        done = subprocess.run([sys.executable, "-c", WARM_THEN_ADVISE], capture_output=True,
+                              text=True, timeout=600, env=env)
+        assert done.returncode == 0, done.stderr
+        got = json.loads(done.stdout)
+        assert got["answers"] == 12
+        assert got["after"] == got["loaded"] == {"monte_carlo": 1, "rank_n": 1, "rank7": 1}
+        if got["nocache"] or not any(got["misses"].values()):
+            break
+    if not got["nocache"]:
+        assert got["misses"] == {"monte_carlo": 0, "rank_n": 0, "rank7": 0}  # from the disk

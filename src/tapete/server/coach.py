@@ -2,17 +2,30 @@
 
 The coach reads the opponents as the tight-aggressive bot does, from what your seat saw: the
 range each one's actions imply this hand (narrowed street by street) and their habits over
-the past hands, never their cards. Equity against those ranges is a Monte Carlo estimate with
-the compiled equity kernel; a few thousand samples take some milliseconds in a worker thread.
-Without the bots (or a reader), it falls back to equity against random hands.
+the past hands, never their cards. A player who has not acted yet holds the bots' opening
+range for that position (wider for a player the reads say is loose), not any two cards; only
+the big blind of a pot nobody has raised, who sees the flop for free, plays any two.
+Equity against those ranges is a Monte Carlo estimate with the compiled equity kernel; a few
+thousand samples take some milliseconds in a worker thread. Without the bots (or a reader), it
+falls back to equity against random hands.
+
+The price of a call is the pot odds: the call over the pot after calling, counting only what
+the call can win (a short all-in does not win the part of a bet it does not match).
+
+The compiled kernels take a new process about a second to load, and the first run after an
+install tens of seconds to compile: :func:`start_warm_up` does it in the background when the
+server starts, so that the first advice comes at once.
 """
 
 from __future__ import annotations
 
 import random
+import threading
+import time
 from collections.abc import Sequence
 from typing import Any
 
+from .. import events as ev
 from ..cards import Card, parse_cards
 from ..evaluator import evaluate
 from ..hand import Hand
@@ -41,14 +54,40 @@ class Reader:
         return SeatView.of(hand, seat)
 
     def ranges(self, view: Any) -> list[tuple[str, Any, Text]]:
-        """(name, weights, words) for each opponent still in the hand, from a seat's view."""
+        """(name, weights, words) for each opponent still in the hand, from a seat's view: the
+        range their actions imply, or for one who has not acted yet the opening range of their
+        position (as the bots open), widened by how loose they have played; the big blind of a
+        pot nobody has raised checks any two cards."""
         from ..bots import ranges as R
+        from ..bots.strategy import open_width, position_name
 
         board = tuple(view.board)
+        acted = {a.player for a in view.actions}
+        raised = any(a.action in (ev.BET, ev.RAISE) for a in view.actions)
         out = []
         for p in view.opponents():
-            weights = self.bot.opponent_range(view, p)
-            out.append((view.names[p], weights, R.range_words(weights, board)))
+            if p in acted or view.all_in[p]:  # all-in posting a blind: any two cards
+                weights = self.bot.opponent_range(view, p)
+                out.append((view.names[p], weights, R.range_words(weights, board)))
+                continue
+            where = position_name(view, p)
+            if not raised and view.bets[p] == max(view.bets):
+                # the big blind of a pot nobody raised: it checks, and sees the flop with
+                # any two cards (as the bots do), whatever it would open elsewhere
+                out.append((view.names[p], R.full_range(), Text(
+                    f"yet to act: any two cards, as {where.en} sees the flop free if nobody "
+                    "raises",
+                    f"aún no ha hablado: cualquier mano, porque {where.es} ve el flop gratis "
+                    "si nadie sube")))
+                continue
+            stats = self.bot.stats.get(view.names[p])
+            loose = stats.looseness() if stats is not None else 1.0
+            weights = R.top_range(min(1.0, open_width(view, p) * loose))
+            pct = round(100 * float(weights.sum()) / R.N_COMBOS)
+            out.append((view.names[p], weights, Text(
+                f"yet to act: about {pct} % of hands, an opening range from {where.en}",
+                f"aún no ha hablado: cerca del {pct} % de las manos, un rango de apertura "
+                f"desde {where.es}")))
         return out
 
 
@@ -95,6 +134,15 @@ def equity(hole: Sequence[Card], board: Sequence[Card], opponents: int, samples:
     return won / samples
 
 
+def winnable(view: dict[str, Any], call: int) -> int:
+    """The pot that calling ``call`` plays for: everything in it, but from each player no more
+    than the caller will have put in (the rest of a bigger bet is not the caller's to win)."""
+    players = view["players"]
+    me = players[view["you"]]
+    cap = int(me["total"]) + call
+    return sum(int(p["total"]) if p is me else min(int(p["total"]), cap) for p in players)
+
+
 def advice(view: dict[str, Any], samples: int, seed: int | None = None,
            ranges: Sequence[tuple[str, Any, Text]] | None = None) -> dict[str, Any]:
     """Equity, pot odds and the equity a call needs, from the player's own view only:
@@ -121,7 +169,7 @@ def advice(view: dict[str, Any], samples: int, seed: int | None = None,
     legal = view.get("legal")
     if legal and legal.get("call"):
         call = int(legal["call"])
-        pot = int(view["pot"])
+        pot = winnable(view, call)
         need = call / (pot + call)
         out["call"] = call
         out["pot_odds"] = round(need * 100, 1)
@@ -136,3 +184,37 @@ def advice(view: dict[str, Any], samples: int, seed: int | None = None,
                         f"; tienes cerca del {eq:.0%} {against.es}: demasiado caro."))
         out["verdict"] = (price + verdict).to_json()
     return out
+
+
+def warm_up() -> float:
+    """Load everything the coach's first answer needs (the bots' reader and the compiled
+    equity and ranking kernels; the first time after an install, compile and cache them), so
+    that the answer takes milliseconds rather than seconds. Returns the seconds it took."""
+    start = time.perf_counter()
+    try:
+        from .. import equity as kernels
+        from ..bots import make_bot
+        from ..evaluator import bulk
+    except ImportError:  # without the bots or numba: the pure-Python fallback needs nothing
+        return time.perf_counter() - start
+    make_bot("tag", 0)
+    kernels.warm_up()
+    bulk.warm_up()
+    return time.perf_counter() - start
+
+
+_warming: threading.Thread | None = None
+_warming_lock = threading.Lock()
+
+
+def start_warm_up() -> threading.Thread:
+    """Run :func:`warm_up` in a background thread, once per process (later calls return the
+    same thread); returns at once. Advice asked for meanwhile waits for the kernels it needs
+    (numba compiles each once, whoever asks first)."""
+    global _warming
+    with _warming_lock:
+        if _warming is None:
+            _warming = threading.Thread(target=warm_up, name="tapete-coach-warm-up",
+                                        daemon=True)
+            _warming.start()
+        return _warming
