@@ -604,12 +604,15 @@ def _ready(load: Callable[[], None]) -> float:
     return time.perf_counter() - start
 
 
-def warm_up() -> float:
-    """Make this process's first equity question as quick as the next: load every kernel from
-    numba's cache, or compile and cache them the first time after an install (tens of seconds).
+def warm_up(*, exact: bool = True, monte_carlo: bool = True) -> float:
+    """Make this process's first equity question as quick as the next: load the kernels from
+    numba's cache, or compile and cache them the first time after an install (tens of seconds):
+    those of exact enumeration and of Monte Carlo (which :func:`hand_vs_ranges` and
+    :func:`hand_vs_weights`, the bots' and the coach's, use), or only the one asked for.
     Safe from any thread and at any time (a question asked meanwhile waits for the compiler,
     never compiles twice); a second call costs nothing. Returns the seconds it took."""
-    return _ready(_ready_exact) + _ready(_ready_monte_carlo)
+    return ((_ready(_ready_monte_carlo) if monte_carlo else 0.0)
+            + (_ready(_ready_exact) if exact else 0.0))
 
 
 # --------------------------------------------------------------------------- the API

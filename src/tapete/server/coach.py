@@ -188,8 +188,9 @@ def advice(view: dict[str, Any], samples: int, seed: int | None = None,
 
 def warm_up() -> float:
     """Load everything the coach's first answer needs (the bots' reader and the compiled
-    equity and ranking kernels; the first time after an install, compile and cache them), so
-    that the answer takes milliseconds rather than seconds. Returns the seconds it took."""
+    Monte Carlo and ranking kernels, which the bots' own decisions use too; the first time
+    after an install, compile and cache them), so that the answer takes milliseconds rather
+    than seconds. Returns the seconds it took."""
     start = time.perf_counter()
     try:
         from .. import equity as kernels
@@ -198,7 +199,7 @@ def warm_up() -> float:
     except ImportError:  # without the bots or numba: the pure-Python fallback needs nothing
         return time.perf_counter() - start
     make_bot("tag", 0)
-    kernels.warm_up()
+    kernels.warm_up(exact=False)  # Monte Carlo only: the coach never enumerates
     bulk.warm_up()
     return time.perf_counter() - start
 
