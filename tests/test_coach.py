@@ -209,3 +209,29 @@ def test_the_warm_up_starts_once_and_loads_what_advice_then_needs() -> None:
             break
     if not got["nocache"]:
         assert got["misses"] == {"monte_carlo": 0, "rank_n": 0, "rank7": 0}  # from the disk
+
+
+EXIT_WHILE_WARMING = """
+import atexit
+from tapete.server import coach
+started = []
+atexit.register(lambda: print("alive" if started[0].is_alive() else "done"))  # runs last
+started.append(coach.start_warm_up())
+"""
+
+
+def test_a_process_that_exits_while_warming_up_waits_for_the_step_it_is_in() -> None:
+    """Exiting while the warm-up thread is inside numba's compiler aborted the process
+    ("terminate called without an active exception", status 134): at exit, the warm-up stops
+    after the step it is in and is waited for."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import tapete
+
+    env = {**os.environ, "PYTHONPATH": str(Path(tapete.__file__).parents[1])}  # these sources
+    done = subprocess.run([sys.executable, "-c", EXIT_WHILE_WARMING], capture_output=True,
+                          text=True, timeout=600, env=env)
+    assert (done.returncode, done.stdout.strip()) == (0, "done"), done.stderr

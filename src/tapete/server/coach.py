@@ -19,6 +19,7 @@ server starts, so that the first advice comes at once.
 
 from __future__ import annotations
 
+import atexit
 import random
 import threading
 import time
@@ -186,11 +187,11 @@ def advice(view: dict[str, Any], samples: int, seed: int | None = None,
     return out
 
 
-def warm_up() -> float:
+def warm_up(stop: threading.Event | None = None) -> float:
     """Load everything the coach's first answer needs (the bots' reader and the compiled
     Monte Carlo and ranking kernels, which the bots' own decisions use too; the first time
     after an install, compile and cache them), so that the answer takes milliseconds rather
-    than seconds. Returns the seconds it took."""
+    than seconds. Between steps it gives up once ``stop`` is set. Returns the seconds it took."""
     start = time.perf_counter()
     try:
         from .. import equity as kernels
@@ -198,24 +199,36 @@ def warm_up() -> float:
         from ..evaluator import bulk
     except ImportError:  # without the bots or numba: the pure-Python fallback needs nothing
         return time.perf_counter() - start
-    make_bot("tag", 0)
-    kernels.warm_up(exact=False)  # Monte Carlo only: the coach never enumerates
-    bulk.warm_up()
+    steps = (lambda: make_bot("tag", 0),
+             lambda: kernels.warm_up(exact=False),  # Monte Carlo only: the coach never enumerates
+             bulk.warm_up)
+    for step in steps:
+        if stop is not None and stop.is_set():
+            break
+        step()
     return time.perf_counter() - start
 
 
 _warming: threading.Thread | None = None
 _warming_lock = threading.Lock()
+_stop_warming = threading.Event()
 
 
 def start_warm_up() -> threading.Thread:
     """Run :func:`warm_up` in a background thread, once per process (later calls return the
     same thread); returns at once. Advice asked for meanwhile waits for the kernels it needs
-    (numba compiles each once, whoever asks first)."""
+    (numba compiles each once, whoever asks first). A process that exits meanwhile first lets
+    the warm-up finish the step it is in: killed inside the compiler, it would abort."""
     global _warming
     with _warming_lock:
         if _warming is None:
-            _warming = threading.Thread(target=warm_up, name="tapete-coach-warm-up",
-                                        daemon=True)
+            _warming = threading.Thread(target=warm_up, args=(_stop_warming,),
+                                        name="tapete-coach-warm-up", daemon=True)
+            atexit.register(_finish_warm_up, _warming)
             _warming.start()
         return _warming
+
+
+def _finish_warm_up(thread: threading.Thread) -> None:
+    _stop_warming.set()
+    thread.join()
