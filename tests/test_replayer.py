@@ -336,13 +336,14 @@ def test_http_shared_link(client: Any) -> None:
 def test_http_stored_hand(client: Any) -> None:
     from tapete.server.game import rules_json
     from tapete.server.storage import HandRow
+    from test_server import cookie_pid
 
     client.get("/api/me")  # an identity for this client
     app = client.app
-    (player,) = app.state.hub.players.values()
+    pid = cookie_pid(client)
     hand = replay(phh.loads(ABC)).engine
     assert hand is not None
-    row = HandRow(hand_id="h-abc", player_id=player.id, session="s", number=1,
+    row = HandRow(hand_id="h-abc", player_id=pid, session="s", number=1,
                   played_at=time.time(), rules=rules_json(hand.rules),
                   setup={"stacks": list(hand.starting_stacks), "button": hand.button,
                          "blinds": list(hand.blinds), "antes": list(hand.antes),
@@ -350,8 +351,7 @@ def test_http_stored_hand(client: Any) -> None:
                          "seats": list(hand.seats), "hand_id": "h-abc", "you": 0},
                   events=[ev.to_json(e) for e in hand.events], net=0, summary={})
     storage = app.state.storage
-    if storage.get_player(player.id) is None:  # a visitor is stored once there is something to keep
-        storage.new_player(player.id)
+    storage.new_player(pid)  # a visitor is stored once there is something to keep
     storage.save_hand(row)
     r = client.get("/api/replay/hand/h-abc")
     assert r.status_code == 200

@@ -3,6 +3,11 @@
 Starts the local server (Starlette on uvicorn) and opens the browser on the table. Chips and
 hands are kept in SQLite in the user's data directory, or in the database ``--database`` names
 (``postgresql+psycopg://user:pass@host/db``).
+
+The server answers only to the names of this computer (localhost, 127.0.0.1, [::1]) and to the
+address it listens on: a page elsewhere that points a name of its own at this computer (DNS
+rebinding) is refused. Served under a name (``--host 0.0.0.0`` behind
+``poker.example.org``), each name people type is given with ``--allowed-host``.
 """
 
 from __future__ import annotations
@@ -11,6 +16,8 @@ import argparse
 import threading
 import webbrowser
 from pathlib import Path
+
+from ..text import Text
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -27,16 +34,46 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--action-time", type=float, default=20.0,
                         help="seconds you have to act (20), then the time bank")
     parser.add_argument("--time-bank", type=float, default=30.0, help="time bank seconds (30)")
+    parser.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                        help="a host name the server answers to besides this computer's"
+                             " (repeatable; *.example.org for its subdomains)")
+
+
+def allowed_hosts(host: str, names: list[str]) -> tuple[str, ...] | Text:
+    """The Host names the server answers to: this computer's, the address ``--host`` names
+    (unless it is every address), and each ``--allowed-host``; or why a name is refused."""
+    from ..server.config import LOOPBACK_HOSTS
+
+    hosts = list(LOOPBACK_HOSTS)
+    if host not in ("", "0.0.0.0", "::"):
+        hosts.append(f"[{host}]" if ":" in host else host)
+    for name in names:
+        name = name.strip().lower()
+        wild = name.startswith("*")
+        if not name or "*" in name[1:] or (wild and not name.startswith("*.")) or name == "*" \
+                or "/" in name or (":" in name and not name.startswith("[")):
+            return Text(f"--allowed-host takes a host name (poker.example.org, *.example.org),"
+                        f" without a port, not {name[:60]!r}",
+                        f"--allowed-host lleva un nombre de host (poker.example.org,"
+                        f" *.example.org), sin puerto, no {name[:60]!r}")
+        hosts.append(name)
+    return tuple(dict.fromkeys(hosts))
 
 
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ..server import Settings, create_app, default_data_dir
+    from . import fail
+    from .replay import default_lang
 
+    hosts = allowed_hosts(args.host, args.allowed_host)
+    if isinstance(hosts, Text):
+        return fail("play", hosts, default_lang())
     settings = Settings(
         data_dir=args.data_dir or default_data_dir(), database_url=args.database,
-        think_delay=args.think, action_time=args.action_time, time_bank=args.time_bank)
+        think_delay=args.think, action_time=args.action_time, time_bank=args.time_bank,
+        allowed_hosts=hosts)
     app = create_app(settings)
     host = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
     url = f"http://{host}:{args.port}/"
@@ -46,5 +83,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"tapete: the practice table is at {url}  (data: {where}; Ctrl+C to stop)")
     if not args.no_browser:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    # uvicorn's keepalive pings (a client that does not answer is closed) and frame bound
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
+                **settings.limits.uvicorn_options())
     return 0

@@ -1,48 +1,73 @@
 """The Starlette application: the page, the static files, the hand downloads, the WebSocket.
 
 Identity is an anonymous id in a signed cookie (itsdangerous, through Starlette's session
-middleware); the signing key is made once and kept in the database, so identities and
-bankrolls survive restarts.
+middleware); the signing key is made once and kept (:func:`signing_key`: a private file in the
+data directory next to an SQLite database, in the database when it is PostgreSQL), so
+identities and bankrolls survive restarts.
+
+What one client can cost is bounded (:mod:`.transport`): each WebSocket's send queue, the
+messages it may send a second, how long it may leave its messages unread. The Host header must
+name a host the server serves (:attr:`Settings.allowed_hosts`, through Starlette's
+``TrustedHostMiddleware``: a DNS-rebinding page is answered 400), and a WebSocket's Origin must
+be the page's own. An error inside a handler is logged and answered in words (500), never with
+its text; the handlers that read the database do it in a worker thread.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+import secrets
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
+from sqlalchemy import delete, select
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import Headers
 from starlette.middleware import Middleware
 from starlette.middleware.sessions import SessionMiddleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.websockets import WebSocket
 
 from .. import events as ev
 from ..hand import Hand
-from .config import Settings
-from .game import Outbox, rules_from_json
+from ..text import Text
+from .config import Settings, make_key, read_key
+from .game import rules_from_json
 from .hub import Hub, Player
-from .storage import HandRow, Storage
+from .storage import HandRow, Storage, meta_table
+from .transport import CLOSE_POLICY, TOO_MANY_TABS, Outbox, error_message, quiet_uvicorn, serve
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 COOKIE = "tapete_id"
 TEN_YEARS = 10 * 365 * 24 * 3600
+VISITORS_EXPIRE = 30 * 24 * 3600  # a stored player who never played, idle this long, goes
+MAX_LISTED = 200  # hands in /api/hands, newest first
+SERVER_ERROR = Text("Something went wrong on the server; it has been logged. Try again.",
+                    "Algo falló en el servidor; quedó registrado. Vuelve a intentarlo.")
+NO_HAND = Text("no such hand", "no existe esa mano")
+log = logging.getLogger("tapete.server")
 
 
 def _player(request: Request, hub: Hub) -> Player:
+    """The request's player. A request without a (valid) identity gets a new id in the signed
+    cookie and is answered as a new visitor, kept nowhere: a player is stored when they first
+    sit down or reset, so requests without a cookie cost nothing."""
     pid = request.session.get("pid")
-    p = hub.player(pid) if isinstance(pid, str) else None
-    if p is None:
-        row = hub.storage.new_player()
-        request.session["pid"] = row.id
-        p = hub.player(row.id)
-        assert p is not None
+    if not isinstance(pid, str) or not pid:
+        pid = secrets.token_urlsafe(12)
+        request.session["pid"] = pid
+    p = hub.player(pid, create=True, keep=False)
+    assert p is not None
     return p
 
 
@@ -60,11 +85,81 @@ def rebuild(row: HandRow, for_player: bool = True) -> Hand:
     return Hand.from_events(rules_from_json(row.rules), stacks, events, **setup)
 
 
+def signing_key(settings: Settings, storage: Storage) -> str:
+    """The key that signs identity cookies. Next to an SQLite database it is a file of its own
+    (``cookie.key``, mode 0600, made once), so the hand database never holds it; an older
+    install's key, kept in the database, moves to that file (its cookies stay valid) and
+    leaves the database. PostgreSQL keeps it in the database, which several processes share.
+
+    The database is asked whether it holds a key before :meth:`Storage.secret_key` reads it:
+    that method makes a key when there is none, and a new install's key belongs in the file
+    only."""
+    if settings.secret_key:
+        return settings.secret_key
+    if not storage.sqlite:
+        return storage.secret_key()
+    path = settings.key_file()
+    key = read_key(path)
+    in_db = _key_in_database(storage)
+    if key is None:
+        key = make_key(path, storage.secret_key() if in_db else secrets.token_urlsafe(32))
+    if in_db:  # moved: the file has it now (the row goes only if it is the same key)
+        with storage.engine.begin() as conn:
+            conn.execute(delete(meta_table).where(meta_table.c.key == "secret_key",
+                                                  meta_table.c.value == key))
+    return key
+
+
+def _key_in_database(storage: Storage) -> bool:
+    with storage.engine.connect() as conn:
+        return conn.execute(select(meta_table.c.key).where(
+            meta_table.c.key == "secret_key")).first() is not None
+
+
+def _hostname(header: str) -> str:
+    """The host of a Host header, without its port or an IPv6 address's brackets."""
+    host = header.strip().lower()
+    if host.startswith("["):
+        return host[1:host.find("]")] if "]" in host else host
+    return host.partition(":")[0]
+
+
+class HostCheck(TrustedHostMiddleware):
+    """Starlette's ``TrustedHostMiddleware`` (400 for a Host it does not serve), which also
+    answers at the address the request came in on: an IP address is no DNS name a page can
+    rebind, so ``--host 192.168.1.5`` answers at ``http://192.168.1.5:port/`` (the in-process
+    test client's "testserver" is its own URL's host too)."""
+
+    def __init__(self, app: ASGIApp, allowed_hosts: tuple[str, ...]) -> None:
+        super().__init__(app, allowed_hosts=list(allowed_hosts), www_redirect=False)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        server = scope.get("server") if scope["type"] in ("http", "websocket") else None
+        if server and _hostname(Headers(scope=scope).get("host", "")) == \
+                str(server[0]).lower():
+            await self.app(scope, receive, send)
+            return
+        await super().__call__(scope, receive, send)
+
+
+async def server_error(request: Request, exc: Exception) -> Response:
+    """An error in a handler: logged, and answered in words, never with its text. Starlette
+    raises the exception again once this answer is sent, and the server logs its traceback
+    (uvicorn's "Exception in ASGI application"), so this line names only the request."""
+    log.error("%s %s failed: %s (its traceback follows in the server's log)", request.method,
+              request.url.path, type(exc).__name__)
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"error": SERVER_ERROR.to_json()}, status_code=500)
+    return PlainTextResponse(f"{SERVER_ERROR.en}\n{SERVER_ERROR.es}\n", status_code=500)
+
+
 def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or Settings()
     storage = Storage(settings.db_url(), settings.starting_bankroll)
-    secret = settings.secret_key or storage.secret_key()
+    secret = signing_key(settings, storage)
     hub = Hub(settings, storage)
+    limits = settings.limits
+    quiet_uvicorn()
 
     async def index(request: Request) -> Response:
         _player(request, hub)
@@ -75,46 +170,49 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def me(request: Request) -> Response:
         return JSONResponse(_player(request, hub).me())
 
+    # the database is read in a worker thread: a slow query never holds up the tables
     async def hands(request: Request) -> Response:
         p = _player(request, hub)
-        return JSONResponse([h.summary for h in storage.list_hands(p.id, 200)])
+        rows = await run_in_threadpool(storage.list_hands, p.id, MAX_LISTED)
+        return JSONResponse([h.summary for h in rows])
 
-    def _row(request: Request) -> HandRow | None:
+    async def _row(request: Request) -> HandRow | None:
         p = _player(request, hub)
-        return storage.get_hand(p.id, str(request.path_params["hand_id"]))
+        return await run_in_threadpool(storage.get_hand, p.id,
+                                       str(request.path_params["hand_id"]))
 
     async def hand_phh(request: Request) -> Response:
-        row = _row(request)
+        row = await _row(request)
         if row is None:
-            return PlainTextResponse("no such hand / no existe esa mano\n", status_code=404)
+            return PlainTextResponse(f"{NO_HAND.en} / {NO_HAND.es}\n", status_code=404)
         from ..history import phh
 
         try:
-            text = phh.dumps(rebuild(row))
-        except Exception as exc:  # a hand PHH cannot express (a dead blind)
-            return PlainTextResponse(f"this hand cannot be written as PHH: {exc}\n"
-                                     f"esta mano no se puede escribir en PHH: {exc}\n",
-                                     status_code=422)
+            text = await run_in_threadpool(lambda: phh.dumps(rebuild(row)))
+        except phh.PhhError as exc:  # a hand PHH cannot express (a run twice)
+            return PlainTextResponse(f"this hand cannot be written as PHH: {exc.message.en}\n"
+                                     f"esta mano no se puede escribir en PHH: {exc.message.es}"
+                                     "\n", status_code=422)
         return PlainTextResponse(text, headers={
             "Content-Disposition": f'attachment; filename="tapete-{row.hand_id}.phh"'})
 
     async def hand_json(request: Request) -> Response:
-        row = _row(request)
+        row = await _row(request)
         if row is None:
-            return JSONResponse({"error": {"en": "no such hand", "es": "no existe esa mano"}},
-                                status_code=404)
-        hand = rebuild(row)
+            return JSONResponse({"error": NO_HAND.to_json()}, status_code=404)
+        events = await run_in_threadpool(
+            lambda: [ev.to_json(e) for e in rebuild(row).events])
         return JSONResponse({"hand_id": row.hand_id, "rules": row.rules,
-                             "setup": row.setup, "summary": row.summary,
-                             "events": [ev.to_json(e) for e in hand.events]})
+                             "setup": row.setup, "summary": row.summary, "events": events})
 
     async def ws_endpoint(ws: WebSocket) -> None:
+        # a browser's page must be this server's own (its Host checked by HostCheck)
         origin = ws.headers.get("origin")
-        if origin and urlparse(origin).netloc != ws.headers.get("host"):
+        if origin and urlparse(origin).netloc.lower() != ws.headers.get("host", "").lower():
             await ws.close(code=4403)
             return
         pid = ws.session.get("pid") if "session" in ws.scope else None
-        p = hub.player(pid) if isinstance(pid, str) else None
+        p = hub.player(pid, create=True) if isinstance(pid, str) and pid else None
         await ws.accept()
         if p is None:
             await ws.send_json({"type": "error", "code": "no_identity", "message": {
@@ -122,31 +220,28 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 "es": "Sin identidad de jugador: recarga la página."}})
             await ws.close(code=4401)
             return
-        box = Outbox()
+        if len(p.outboxes) >= limits.max_tabs:
+            await ws.send_text(error_message("too_many_tabs", TOO_MANY_TABS))
+            await ws.close(code=CLOSE_POLICY)
+            return
+        box = Outbox(limits)
+        player = p
 
-        async def writer() -> None:
-            while True:
-                data, stamp = await box.queue.get()
-                await ws.send_text(data)
-                if stamp is not None and p.game is not None:
-                    p.game.latencies.append(_now() - stamp)
+        def sent(stamp: float | None) -> None:
+            if stamp is not None and player.game is not None:
+                player.game.latencies.append(_now() - stamp)
 
-        task = asyncio.get_running_loop().create_task(writer())
         p.attach(box)
         try:
-            while True:
-                raw = await ws.receive_text()
-                p.handle(box, raw)
-        except (WebSocketDisconnect, RuntimeError):
-            pass
+            await serve(ws, box, lambda raw: player.handle(box, raw), sent)
         finally:
             p.detach(box)
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+            hub.forget(p)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        # visitors stored by older versions who never played go (a row per request once)
+        await asyncio.to_thread(storage.expire_players, VISITORS_EXPIRE)
         yield
         await hub.close()
         storage.close()
@@ -165,9 +260,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
         WebSocketRoute("/ws", ws_endpoint),
         Mount("/web", StaticFiles(directory=WEB_DIR), name="web"),
     ]
-    middleware = [Middleware(SessionMiddleware, secret_key=secret, session_cookie=COOKIE,
+    middleware = [Middleware(HostCheck, allowed_hosts=settings.allowed_hosts),
+                  Middleware(SessionMiddleware, secret_key=secret, session_cookie=COOKIE,
                              max_age=TEN_YEARS, same_site="lax")]
-    app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
+    app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan,
+                    exception_handlers={Exception: server_error})
     app.state.hub = hub
     app.state.storage = storage
     app.state.settings = settings

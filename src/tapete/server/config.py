@@ -1,11 +1,27 @@
-"""Settings of the practice room: where data lives, how fast the bots and the clock run."""
+"""Settings of the practice room: where data lives, how fast the bots and the clock run, which
+host names it answers to and what one connection may cost.
+
+The data directory is private (0700) and so are its files (0600): the database holds every
+hole card dealt, and the key that signs the identity cookies is a file of its own there
+(:func:`read_key`, :func:`make_key`), made once, never written into the hand database.
+"""
 
 from __future__ import annotations
 
 import os
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from .transport import Limits
+
+# what a server bound to loopback answers to (any port): DNS rebinding sends another name
+LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]")
+DB_FILE = "tapete.sqlite3"
+KEY_FILE = "cookie.key"
+# what tapete keeps in its data directory: a folder holding nothing else is one tapete made
+_OURS = (DB_FILE, f"{DB_FILE}-journal", f"{DB_FILE}-wal", f"{DB_FILE}-shm", KEY_FILE)
 
 
 def default_data_dir() -> Path:
@@ -35,6 +51,10 @@ class Settings:
     second at most, whatever ``think_delay`` says).
     ``deck_seed`` makes the shuffles reproducible (tests only; real play uses the OS's
     secure randomness).
+    ``allowed_hosts`` are the names the server answers to (the Host header, and a WebSocket's
+    Origin), any port; Starlette's ``TrustedHostMiddleware`` patterns (``*.example.org``).
+    The address a request came in on is always one of them (``tapete play --host
+    192.168.1.5`` answers at that address). ``limits``: what one WebSocket may cost.
     """
 
     data_dir: Path = field(default_factory=default_data_dir)
@@ -49,9 +69,83 @@ class Settings:
     starting_bankroll: int = 10_000
     secret_key: str | None = None
     coach_samples: int = 3000
+    allowed_hosts: tuple[str, ...] = LOOPBACK_HOSTS
+    limits: Limits = field(default_factory=Limits)
 
     def db_url(self) -> str:
         if self.database_url:
             return self.database_url
-        self.data_dir.mkdir(parents=True, exist_ok=True)
-        return f"sqlite:///{self.data_dir / 'tapete.sqlite3'}"
+        private_dir(self.data_dir)
+        db = self.data_dir / DB_FILE
+        private_file(db)
+        return f"sqlite:///{db}"
+
+    def key_file(self) -> Path:
+        """Where the cookie-signing key lives (an SQLite database's: PostgreSQL keeps it in
+        the database, which several processes share)."""
+        private_dir(self.data_dir)
+        return self.data_dir / KEY_FILE
+
+
+def _posix_owned(st: os.stat_result) -> bool:
+    return os.name == "posix" and st.st_uid == os.getuid()
+
+
+def private_dir(path: Path) -> None:
+    """The data directory, made 0700; an existing one tapete made (nothing else in it) is
+    tightened to 0700 too. Elsewhere (``--data-dir`` on a folder with other things in it)
+    the folder's mode is the user's business; its tapete files are private anyway."""
+    existed = path.is_dir()
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    st = path.stat()
+    if _posix_owned(st) and st.st_mode & 0o777 != 0o700 and (
+            not existed or all(entry.name in _OURS for entry in path.iterdir())):
+        path.chmod(0o700)
+
+
+def private_file(path: Path) -> None:
+    """The file made empty with mode 0600 if it is missing (SQLite's journal files take its
+    mode), or tightened to 0600."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        st = path.stat()
+        if _posix_owned(st) and st.st_mode & 0o077:
+            path.chmod(0o600)
+
+
+def read_key(path: Path) -> str | None:
+    """The key in ``path``, or None if there is no such file. A file another process has
+    just made may be empty for a moment: it is read again, for a second at most."""
+    for _ in range(50):
+        try:
+            with open(path, encoding="ascii") as f:
+                key = f.read().strip()
+                st = os.fstat(f.fileno())
+                if _posix_owned(st) and st.st_mode & 0o077:
+                    os.fchmod(f.fileno(), 0o600)
+        except FileNotFoundError:
+            return None
+        if key:
+            return key
+        time.sleep(0.02)
+    raise RuntimeError(f"the key file {path} is empty: delete it to make a new key (every"
+                       " identity cookie changes) / el archivo de clave {path} está vacío:"
+                       " bórralo para crear una clave nueva (cambian todas las cookies de"
+                       " identidad)")
+
+
+def make_key(path: Path, key: str) -> str:
+    """Write ``key`` to ``path``, created 0600 and only if it does not exist (O_EXCL: two
+    processes starting together agree); the key that is in the file after."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        found = read_key(path)
+        assert found is not None
+        return found
+    with os.fdopen(fd, "w", encoding="ascii") as f:
+        f.write(key + "\n")
+        f.flush()
+        os.fsync(f.fileno())
+    return key

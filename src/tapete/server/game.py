@@ -24,7 +24,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from .. import events as ev
@@ -38,6 +38,7 @@ from . import coach, story
 from .config import Settings
 from .money import Purse
 from .storage import HandRow
+from .transport import Outbox as Outbox  # re-exported: hub imports it from here
 
 log = logging.getLogger("tapete.server")
 
@@ -86,17 +87,10 @@ class Decision:
     waiter: asyncio.Future[None]
 
 
-@dataclass(slots=True, eq=False)
-class Outbox:
-    """A connection's queue of messages; ``stamp`` times a click until its answer is sent."""
-
-    queue: asyncio.Queue[tuple[str, float | None]] = field(default_factory=asyncio.Queue)
-
-
 def send(box: Outbox, data: str, stamp: float | None = None, state: bool = False) -> None:
     """Queue one message for a connection; ``state``: a whole state, which a later one
     replaces."""
-    box.queue.put_nowait((data, stamp))
+    box.put(data, stamp, state=state)
 
 
 # what a bot's reasons say of a hand nobody saw: its strength stays hidden too
@@ -690,6 +684,8 @@ class Game:
         """Send the current state to every tab of this player (only this seat's view)."""
         if not self.outboxes or self._holding:
             return
+        if self.hand is not None and self.hand.done and self.frame is None:
+            return  # over, and its result not yet stored: _finish_hand shows it
         extra = self.extra_state()
         data = json.dumps({**self.state(), **extra}, separators=(",", ":"))
         stamp, self._stamp = self._stamp, None

@@ -20,6 +20,11 @@ coach       on (bool)                                               seated
 reset                                                               in the lobby
 ping                                                                any time
 =========== ======================================================= =========================
+
+The server sends ``state`` (the whole table as this seat sees it, with ``me``: the money, see
+:meth:`Player.me`; a newer state replaces one not yet sent), ``hands`` (the hand list: whole
+with ``reset: true`` when a tab connects, then each new hand once, ``reset: false``),
+``error`` and ``pong``.
 """
 
 from __future__ import annotations
@@ -84,6 +89,22 @@ def parse(raw: str) -> dict[str, Any]:
     """Check a message's shape; raise :class:`Refused` with a clear reason if it is wrong."""
     if len(raw) > MAX_MESSAGE:
         raise malformed("The message is too long.", "El mensaje es demasiado largo.")
+    # messages are flat objects: nesting is bounded before json.loads, which would recurse
+    # (and raise RecursionError) on a thousand brackets; the count skips most messages
+    if raw.count("[") + raw.count("{") > 8:
+        depth, in_string, escaped = 0, False, False
+        for ch in raw:
+            if in_string:
+                escaped, in_string = (False, True) if escaped else (ch == "\\", ch != '"')
+            elif ch == '"':
+                in_string = True
+            elif ch in "[{":
+                depth += 1
+                if depth > 8:
+                    raise malformed("The message is nested too deeply.",
+                                    "El mensaje tiene demasiados niveles de anidamiento.")
+            elif ch in "]}":
+                depth -= 1
     try:
         msg = json.loads(raw)
     except ValueError:
@@ -136,7 +157,8 @@ class Player:
                  hands: list[dict[str, Any]] | None = None) -> None:
         self.hub = hub
         self.id = row.id
-        self.purse = Purse(hub.storage, row.id, row.bankroll)
+        self.purse = Purse(hub.storage, row.id, row.bankroll,
+                           hub.storage.ledger_length(row.id) if stored else 0)
         self.stored = stored
         self.outboxes: set[Outbox] = set()
         self.game: Game | None = None
@@ -154,13 +176,15 @@ class Player:
         at_table, in_pot = self.game.human_money() if self.game is not None else (0, 0)
         return {"bankroll": self.bankroll, "at_table": at_table, "in_pot": in_pot,
                 "total": self.bankroll + at_table + in_pot,
-                "starting": self.hub.settings.starting_bankroll}
+                "starting": self.hub.settings.starting_bankroll, "version": self.purse.version}
 
     def _store(self) -> None:
         """Give the player a database row, the first time there is something to keep."""
         if not self.stored:
             self.hub.storage.new_player(self.id)
+            self.purse.version = 1  # its ledger's first row
             self.stored = True
+            self.hub.players[self.id] = self
 
     def state(self) -> dict[str, Any]:
         if self.game is not None:
@@ -370,9 +394,11 @@ class Hub:
         self.storage = storage
         self.players: dict[str, Player] = {}
 
-    def player(self, pid: str, create: bool = False) -> Player | None:
+    def player(self, pid: str, create: bool = False, keep: bool = True) -> Player | None:
         """The player with this id: from memory, from the database, or (``create``: an id the
-        server signed into a cookie) a new visitor who is stored only when they sit or reset."""
+        server signed into a cookie) a new visitor who is stored only when they sit or reset.
+        ``keep=False``: a visitor who is not stored is not kept in memory either (a plain
+        page request); a connected tab keeps its player until it closes (:meth:`forget`)."""
         p = self.players.get(pid)
         if p is not None:
             return p
@@ -386,8 +412,14 @@ class Hub:
             row = self.storage.cash_out(pid)
         hands = [h.summary for h in self.storage.list_hands(pid, HANDS_KEPT)] if stored else []
         p = Player(self, row, stored=stored, hands=hands)
-        self.players[pid] = p
+        if stored or keep:
+            self.players[pid] = p
         return p
+
+    def forget(self, p: Player) -> None:
+        """A visitor who never sat and has no tab open is kept nowhere."""
+        if not p.stored and not p.outboxes and p.game is None and p.purse.pending == 0:
+            self.players.pop(p.id, None)
 
     async def close(self) -> None:
         for p in list(self.players.values()):

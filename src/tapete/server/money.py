@@ -33,11 +33,15 @@ class _Move:
 
 @dataclass(slots=True, eq=False)
 class Purse:
-    """``bankroll``: the chips off the table, as the server holds them now."""
+    """``bankroll``: the chips off the table, as the server holds them now. ``version``: how
+    many changes of money the player has had, counting the ones still being written: the
+    length of the ledger once they are (the page is told it with the money, so what it shows
+    can be checked against the books)."""
 
     storage: Storage
     player_id: str
     bankroll: int
+    version: int = 0
     _queue: list[_Move] = field(default_factory=list)
     _writer: asyncio.Task[None] | None = None
 
@@ -54,6 +58,7 @@ class Purse:
         return self._put(_Move("reset", 0, 0, None, asyncio.get_running_loop().create_future()))
 
     def _put(self, m: _Move) -> asyncio.Future[None]:
+        self.version += 1
         self._queue.append(m)
         if self._writer is None or self._writer.done():
             self._writer = asyncio.get_running_loop().create_task(self._write())

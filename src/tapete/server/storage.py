@@ -228,6 +228,13 @@ class Storage:
                 conn.execute(delete(players_table).where(p.id.in_(chunk)))
         return len(ids)
 
+    def ledger_length(self, pid: str) -> int:
+        """How many changes the player's money has seen: the ledger's rows."""
+        c = ledger_table.c
+        with self.engine.connect() as conn:
+            return int(conn.execute(select(func.count()).select_from(ledger_table)
+                                    .where(c.player_id == pid)).scalar_one())
+
     def count_players(self) -> int:
         with self.engine.connect() as conn:
             return int(conn.execute(select(func.count()).select_from(players_table)).scalar_one())
@@ -319,15 +326,24 @@ class Storage:
 
     def books(self, pid: str) -> list[str]:
         """What is wrong with a player's books (an empty list when they add up): the ledger's
-        sums against the money, each balance against the running sum, and every result row
-        against the stored hand's net."""
-        row = self.get_player(pid)
-        if row is None:
-            return [f"no player {pid!r}"]
+        sums against the money, each balance against the running sum, each move that only
+        moves chips against zero, and every result row against the stored hand's net. Read
+        in one transaction, so a writer's half-done work is never seen."""
+        c, h = ledger_table.c, hands_table.c
+        with self.engine.connect() as conn:
+            if self.sqlite:  # the driver starts no transaction for reads: one snapshot
+                conn.exec_driver_sql("BEGIN")
+            row = _player(conn, pid)
+            if row is None:
+                return [f"no player {pid!r}"]
+            nets = {str(r[0]): int(r[1]) for r in conn.execute(
+                select(h.hand_id, h.net).where(h.player_id == pid))}
+            ledger = conn.execute(select(c.kind, c.bankroll, c.at_table, c.hand_id, c.balance)
+                                  .where(c.player_id == pid).order_by(c.id)).mappings().all()
+            conn.rollback()
         problems: list[str] = []
         bank = table = 0
-        nets = {h.hand_id: h.net for h in self.list_hands(pid, 10**9)}
-        for k, r in enumerate(self.ledger(pid)):
+        for k, r in enumerate(ledger):
             bank, table = bank + r["bankroll"], table + r["at_table"]
             if bank + table != r["balance"]:
                 problems.append(f"row {k} ({r['kind']}): balance {r['balance']} != {bank + table}")

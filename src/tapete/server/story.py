@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from .. import events as ev
@@ -136,17 +135,3 @@ def log_lines(hand: Hand, events: list[ev.Event] | None = None) -> list[Text]:
             out.append(Text(f"{names[e.player]} wins {_c(hand, e.amount, 'en')}",
                             f"{names[e.player]} gana {_c(hand, e.amount, 'es')}"))
     return out
-
-
-_SHAPE = re.compile(
-    r"\b(?:[2-9TJQKA][cdhs] ?[2-9TJQKA][cdhs]"  # two cards: "Ah Kd", "AhKd"
-    r"|[2-9TJQKA]{2}[so]"  # a shape: "96o", "AKs"
-    r"|[TJQKA][2-9TJQKA]|[2-9][TJQKA]"  # "AK", "9T"
-    r"|(?P<r>[2-9])(?P=r)(?!\s*(?:%|chips|fichas|bb)|[.,]\d))\b")  # a small pair "55", not "55 %"
-
-
-def redact(text: dict[str, str]) -> dict[str, str]:
-    """A bot's explanation without the hand it held ("96o", "AKs", "Ah Kd" -> "this hand"):
-    after the hand the reasons are shown, but cards never shown at the table stay hidden."""
-    return {"en": _SHAPE.sub("this hand", text.get("en", "")),
-            "es": _SHAPE.sub("esta mano", text.get("es", ""))}

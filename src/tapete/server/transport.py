@@ -1,0 +1,398 @@
+"""What one WebSocket connection may cost the server, and how it is sent its messages.
+
+Each connection has an :class:`Outbox`, the messages waiting to be written to it. A table's
+state is whole, so only the latest one matters: while a write to the connection waits for the
+client to read (it reads slowly, or not at all), or once :attr:`Limits.max_states` states are
+waiting, a new state replaces the newest one waiting (``put(..., state=True)``), and a slow
+client gets fewer states rather than a longer queue; a client that keeps up gets every state.
+The other messages (errors, pongs, hand-list updates) wait in order, up to
+:attr:`Limits.max_pending` of them and :attr:`Limits.max_pending_bytes`; past that, or when
+one write waits more than :attr:`Limits.send_timeout` seconds for the client to read, the
+connection is closed (1008, policy violation) and what it had waiting is dropped.
+
+What a connection sends is metered by a token bucket (:class:`TokenBucket`): a burst of
+:attr:`Limits.burst` messages and :attr:`Limits.rate` a second after it, more than any person
+clicks but far less than a flood. A message past it is dropped, and the first of a run of them
+is answered ``{"type": "error", "code": "rate_limited", ...}``. The dropped messages have a
+bucket of their own: a client that keeps sending past the rate (:attr:`Limits.flood_close`
+dropped, less :attr:`Limits.flood_forgiven` a second) is closed (1008). A binary frame is
+answered with an error and a close (1003, unsupported data): the protocol is JSON text.
+
+uvicorn does the rest itself (:meth:`Limits.uvicorn_options`, for ``uvicorn.run``): a ping
+every :attr:`Limits.ping_interval` seconds and a close (1011) when no pong comes within
+:attr:`Limits.ping_timeout`, frames above :attr:`Limits.max_frame` bytes refused (1009), and
+text that is not UTF-8 refused (1007); :func:`quiet_uvicorn` makes its log of that last one a
+single line, at most one every few seconds, instead of a traceback per frame.
+
+Each of these closes is logged as one line, at most once every :data:`LOG_EVERY` seconds per
+kind (:func:`log_throttled`), so a client cannot flood the log either.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from starlette.websockets import WebSocketDisconnect
+
+from ..text import Text
+
+log = logging.getLogger("tapete.server")
+
+# WebSocket close codes (RFC 6455, section 7.4.1)
+CLOSE_UNSUPPORTED = 1003  # a binary frame: this protocol is text
+CLOSE_INVALID = 1007  # text that is not UTF-8 (uvicorn sends it)
+CLOSE_POLICY = 1008  # a flood, a client too slow to read, too many tabs
+
+LOG_EVERY = 10.0  # seconds between two log lines of one kind
+
+RATE_LIMITED = Text("Too many messages: slow down; the last ones were not handled.",
+                    "Demasiados mensajes: más despacio; los últimos no se atendieron.")
+BINARY = Text("Binary frames are not part of the protocol: send JSON text.",
+              "Los marcos binarios no forman parte del protocolo: envía texto JSON.")
+TOO_MANY_TABS = Text("Too many tabs are open on this table: close one and reload.",
+                     "Hay demasiadas pestañas abiertas en esta mesa: cierra una y recarga.")
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What one connection may cost (the defaults are far above what a person does)."""
+
+    # a person clicks a few times a second; a flood sends thousands (each admitted message
+    # costs the server a fraction of a millisecond: a new state, mostly)
+    rate: float = 100.0  # messages a second, steady
+    burst: int = 200  # messages at once, before the steady rate applies
+    flood_close: int = 200  # messages dropped over the rate before the connection closes...
+    flood_forgiven: float = 10.0  # ...less this many a second
+    max_states: int = 8  # whole states waiting at once, at most (the newest is replaced)
+    max_pending: int = 256  # messages waiting to be sent
+    max_pending_bytes: int = 1 << 20  # their characters (json.dumps writes ASCII)
+    send_timeout: float = 20.0  # seconds one write may wait for the client to read
+    max_tabs: int = 8  # connections of one player at once
+    ping_interval: float = 20.0  # uvicorn's keepalive ping, seconds
+    ping_timeout: float = 20.0  # no pong within this: uvicorn closes (1011)
+    max_frame: int = 64 * 1024  # bytes of one incoming message (1009 above it)
+
+    def uvicorn_options(self) -> dict[str, Any]:
+        """The keyword arguments of ``uvicorn.run``/``uvicorn.Config`` that carry these
+        limits: uvicorn's own keepalive pings and incoming size bound."""
+        return {"ws_ping_interval": self.ping_interval, "ws_ping_timeout": self.ping_timeout,
+                "ws_max_size": self.max_frame}
+
+
+def error_message(code: str, message: Text) -> str:
+    return json.dumps({"type": "error", "code": code, "message": message.to_json(),
+                       "seq": None})
+
+
+# ------------------------------------------------------------------------------ the outbox
+class Closing(Exception):
+    """The outbox is closed: the connection is to be closed with ``code``."""
+
+    def __init__(self, code: int, reason: str) -> None:
+        super().__init__(code, reason)
+        self.code = code
+        self.reason = reason
+
+
+class _Item:
+    __slots__ = ("data", "stamp", "state")
+
+    def __init__(self, data: str, stamp: float | None, state: bool) -> None:
+        self.data = data
+        self.stamp = stamp
+        self.state = state
+
+
+class Outbox:
+    """A connection's messages waiting to be sent, bounded; ``stamp`` times a click until its
+    answer is sent (:attr:`Game.latencies <tapete.server.game.Game.latencies>`)."""
+
+    __slots__ = ("limits", "_items", "_state", "_states", "_chars", "_wake", "close_code",
+                 "close_reason", "peak_chars", "replaced", "writing")
+
+    def __init__(self, limits: Limits | None = None) -> None:
+        self.limits = limits or Limits()
+        self._items: deque[_Item] = deque()
+        self._state: _Item | None = None  # the newest state, while it is waiting
+        self._states = 0  # states waiting
+        self._chars = 0
+        self._wake = asyncio.Event()
+        self.close_code: int | None = None
+        self.close_reason = ""
+        self.peak_chars = 0  # the most characters ever waiting at once
+        self.replaced = 0  # states replaced before they were sent
+        self.writing = False  # a message taken by get() is still being written
+
+    @property
+    def pending_chars(self) -> int:
+        return self._chars
+
+    @property
+    def pending(self) -> int:
+        return len(self._items)
+
+    @property
+    def closing(self) -> bool:
+        return self.close_code is not None
+
+    def put(self, data: str, stamp: float | None = None, *, state: bool = False) -> None:
+        """Queue a message; ``state``: a whole state, which replaces the newest waiting one
+        while the message before is still being written, or when ``max_states`` wait (its
+        place too: the new state comes after what was queued since). A click's stamp waiting
+        on a replaced state passes to the one that replaces it: that is its answer now."""
+        if self.close_code is not None:
+            return
+        if state:
+            old = self._state
+            if old is not None and (self.writing or self._states >= self.limits.max_states):
+                self._items.remove(old)  # at most max_pending items: a short scan
+                self._chars -= len(old.data)
+                self._states -= 1
+                self.replaced += 1
+                if old.stamp is not None and (stamp is None or old.stamp < stamp):
+                    stamp = old.stamp
+        item = _Item(data, stamp, state)
+        if state:
+            self._state = item
+            self._states += 1
+        self._items.append(item)
+        self._chars += len(data)
+        if len(self._items) > self.limits.max_pending \
+                or self._chars > self.limits.max_pending_bytes:
+            log_throttled("slow", "closed a connection that does not read its messages"
+                          " (%d waiting, %d characters)", len(self._items), self._chars)
+            self.close(CLOSE_POLICY, "too slow to read / demasiado lento al leer")
+            return
+        self.peak_chars = max(self.peak_chars, self._chars)
+        self._wake.set()
+
+    def close(self, code: int, reason: str, *, flush: bool = False) -> None:
+        """No more messages: the connection is to close with ``code``; ``flush``: after the
+        ones waiting are sent (an error that explains the close), else they are dropped."""
+        if self.close_code is not None:
+            return
+        self.close_code = code
+        self.close_reason = reason
+        if not flush:
+            self._items.clear()
+            self._state = None
+            self._states = 0
+            self._chars = 0
+        self._wake.set()
+
+    async def get(self) -> tuple[str, float | None]:
+        """The next message to send (the one before is written: the caller asks for the next
+        only then); raises :class:`Closing` once closed and empty."""
+        self.writing = False
+        while not self._items:
+            if self.close_code is not None:
+                raise Closing(self.close_code, self.close_reason)
+            self._wake.clear()
+            await self._wake.wait()
+        item = self._items.popleft()
+        if item is self._state:
+            self._state = None
+        self._states -= item.state
+        self._chars -= len(item.data)
+        self.writing = True
+        return item.data, item.stamp
+
+
+# ------------------------------------------------------------------------------ inbound
+class TokenBucket:
+    """``burst`` tokens, refilled at ``rate`` a second; each message takes one."""
+
+    __slots__ = ("rate", "burst", "tokens", "stamp", "clock")
+
+    def __init__(self, rate: float, burst: int,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = float(burst)
+        self.clock = clock
+        self.stamp = clock()
+
+    def take(self) -> bool:
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+
+class Inbound:
+    """The receive side's rules for one connection: what it sent that the table is to
+    handle, and what is refused (with an error queued in its outbox, and maybe a close)."""
+
+    __slots__ = ("box", "limits", "bucket", "patience", "refusing", "dropped")
+
+    def __init__(self, box: Outbox, limits: Limits | None = None) -> None:
+        self.box = box
+        self.limits = limits = limits or box.limits
+        self.bucket = TokenBucket(limits.rate, limits.burst)
+        self.patience = TokenBucket(limits.flood_forgiven, limits.flood_close)
+        self.refusing = False  # the last message was dropped
+        self.dropped = 0
+
+    def admit(self, message: dict[str, Any]) -> str | None:
+        """The text of an ASGI ``websocket.receive`` message to handle, or None."""
+        text = message.get("text")
+        if not isinstance(text, str):  # a binary frame
+            log_throttled("binary", "closed a connection that sent a binary frame")
+            self.box.put(error_message("binary", BINARY))
+            self.box.close(CLOSE_UNSUPPORTED, "text frames only / solo marcos de texto",
+                           flush=True)
+            return None
+        if self.bucket.take():
+            self.refusing = False
+            return text
+        self.dropped += 1
+        if not self.refusing:  # the first of a run of dropped messages is explained
+            self.refusing = True
+            self.box.put(error_message("rate_limited", RATE_LIMITED))
+        if not self.patience.take():
+            log_throttled("flood", "closed a connection that kept flooding (%d messages"
+                          " dropped over the rate limit)", self.dropped)
+            self.box.put(error_message("rate_limited", RATE_LIMITED))
+            self.box.close(CLOSE_POLICY, "too many messages / demasiados mensajes",
+                           flush=True)
+        return None
+
+
+# ------------------------------------------------------------------------------ serving
+class Socket(Protocol):
+    """What :func:`serve` needs of Starlette's WebSocket."""
+
+    async def receive(self) -> Any: ...
+
+    async def send_text(self, data: str) -> None: ...
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
+
+
+async def serve(ws: Socket, box: Outbox, handle: Callable[[str], None],
+                sent: Callable[[float | None], None] | None = None) -> None:
+    """Read and write one accepted connection until either side ends it: messages the
+    :class:`Inbound` rules admit go to ``handle``; ``sent`` is told each message's stamp as
+    it is written."""
+    limits = box.limits
+    inbound = Inbound(box, limits)
+
+    async def reader() -> None:
+        while not box.closing:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            text = inbound.admit(message)
+            if text is not None:
+                handle(text)
+                # uvicorn hands over every frame that came in one read at once: let the
+                # writer and the other connections run between two messages
+                await asyncio.sleep(0)
+
+    async def writer() -> None:
+        try:
+            while True:
+                data, stamp = await box.get()
+                try:
+                    # no task of its own (unlike wait_for): a write the client has room for
+                    # is done before anything else runs, so only a client that is behind
+                    # has its states replaced
+                    async with asyncio.timeout(limits.send_timeout):
+                        await ws.send_text(data)
+                except TimeoutError:
+                    log_throttled("slow", "closed a connection that has not read for %g s",
+                                  limits.send_timeout)
+                    box.close(CLOSE_POLICY, "too slow to read / demasiado lento al leer")
+                    raise Closing(CLOSE_POLICY, box.close_reason) from None
+                if sent is not None:
+                    sent(stamp)
+        except Closing as c:
+            # the close frame may wait for the client to read as well: not forever
+            with contextlib.suppress(Exception):
+                async with asyncio.timeout(limits.send_timeout):
+                    await ws.close(c.code, c.reason)
+
+    loop = asyncio.get_running_loop()
+    read = loop.create_task(reader())
+    write = loop.create_task(writer())
+    try:
+        done, _ = await asyncio.wait({read, write}, return_when=asyncio.FIRST_COMPLETED)
+        if read in done and box.closing:  # refused: the writer explains and closes
+            await _settle(write, 2 * limits.send_timeout)
+    finally:
+        for task in (read, write):
+            task.cancel()
+        for task in (read, write):
+            with contextlib.suppress(asyncio.CancelledError):
+                try:
+                    await task
+                except (WebSocketDisconnect, RuntimeError):  # the client is gone
+                    pass
+                except Exception as exc:  # a bug: its traceback, but not one per message
+                    log_throttled("bug", "a connection ended on %s", type(exc).__name__,
+                                  exc_info=exc)
+
+
+async def _settle(task: Awaitable[None], timeout: float) -> None:
+    with contextlib.suppress(asyncio.TimeoutError, Exception):
+        await asyncio.wait_for(asyncio.shield(task), timeout)
+
+
+# ------------------------------------------------------------------------------ logging
+_last_logged: dict[str, tuple[float, int]] = {}
+
+
+def log_throttled(kind: str, msg: str, *args: object,
+                  exc_info: BaseException | None = None) -> None:
+    """One warning line, at most once every :data:`LOG_EVERY` seconds for each ``kind``;
+    the next one says how many were left out."""
+    now = time.monotonic()
+    last, skipped = _last_logged.get(kind, (-LOG_EVERY, 0))
+    if now - last < LOG_EVERY:
+        _last_logged[kind] = (last, skipped + 1)
+        return
+    _last_logged[kind] = (now, 0)
+    if skipped:
+        msg += f" (and {skipped} more in the last {now - last:.0f} s)"
+    log.warning(msg, *args, exc_info=exc_info)
+
+
+class _OneLine(logging.Filter):
+    """uvicorn logs each text frame that is not UTF-8 with a traceback (its
+    ``logger.exception``) before it closes the connection (1007): one line instead, at most
+    once every :data:`LOG_EVERY` seconds."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not str(record.msg).startswith("Invalid UTF-8"):
+            return True
+        record.exc_info = None
+        record.exc_text = None
+        now = time.monotonic()
+        last, skipped = _last_logged.get("utf-8", (-LOG_EVERY, 0))
+        if now - last < LOG_EVERY:
+            _last_logged["utf-8"] = (last, skipped + 1)
+            return False
+        _last_logged["utf-8"] = (now, 0)
+        record.msg = "closed a connection that sent text that is not UTF-8 (1007)" + (
+            f" (and {skipped} more in the last {now - last:.0f} s)" if skipped else "")
+        record.args = None
+        return True
+
+
+def quiet_uvicorn() -> None:
+    """Install :class:`_OneLine` on uvicorn's error log (once; uvicorn's logging
+    configuration keeps a logger's filters)."""
+    logger = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, _OneLine) for f in logger.filters):
+        logger.addFilter(_OneLine())
