@@ -20,6 +20,8 @@ import socket
 import stat
 import statistics
 import struct
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -172,6 +174,34 @@ class RawWS:
         self.sock.close()
 
 
+# how late a sleep of 5 ms wakes up in a process of its own, p99: what other programs on the
+# machine do to every timing, whatever this server does
+WEATHER = """
+import sys, time
+end, late = time.monotonic() + float(sys.argv[1]), []
+while time.monotonic() < end:
+    t = time.perf_counter()
+    time.sleep(0.005)
+    late.append(time.perf_counter() - t - 0.005)
+late.sort()
+print(late[int(len(late) * 0.99)])
+"""
+
+
+def weather(seconds: float) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-c", WEATHER, str(seconds)],
+                            stdout=subprocess.PIPE, text=True)
+
+
+def warmed_up() -> None:
+    """The bots' and the coach's kernels load in a background thread when a server starts,
+    once per process: wait for them before timing anything or reading the memory, or their
+    loading is what gets measured."""
+    from tapete.server import coach
+
+    coach.start_warm_up().join(300)
+
+
 def rss_mib() -> float:
     with open("/proc/self/statm") as f:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
@@ -245,10 +275,12 @@ def test_the_token_bucket_allows_a_burst_then_the_rate() -> None:
 
 # ------------------------------------------------------------------------------ memory
 def test_a_client_that_never_reads_costs_a_bounded_amount(tmp_path: Path) -> None:
-    """A seated client floods pre-actions (each one a new state for it) and reads nothing.
-    Measured: the characters waiting in its outbox at their peak, and this process's RSS
-    growth while it floods (the server runs in it). The rate limit and the slow-reader close
-    are off here, so what bounds the queue is that a new state replaces an unsent one."""
+    """A seated client sends 8,000 pre-actions (each one a new state for it) and reads
+    nothing. Measured: this process's RSS growth while the server handles them (the server
+    runs in it) and the characters waiting in the client's outbox at their peak. The rate
+    limit and the slow-reader close are off here, so what bounds the queue is that a new
+    state replaces an unsent one."""
+    warmed_up()
     lax = Limits(rate=1e9, burst=10**9, flood_close=10**9, send_timeout=60)
     app = create_app(settings(tmp_path, limits=lax))
     with live(app) as srv:
@@ -256,26 +288,35 @@ def test_a_client_that_never_reads_costs_a_bounded_amount(tmp_path: Path) -> Non
         raw = RawWS(srv.port, cookie, rcvbuf=4096)
         raw.send_json({"type": "sit", "structure": "nl", "blinds": 0})
         hub = app.state.hub
-        assert wait_for(lambda: getattr(hub.players.get(pid_of(cookie)), "game", None))
+        assert wait_for(lambda: getattr(hub.players.get(pid_of(cookie)), "game", None), 20)
         player = hub.players[pid_of(cookie)]
         (box,) = player.outboxes
-        pre = frame(b'{"type":"pre","value":null}') * 200
-        before = rss_mib()
-        peak_rss = before
-        end = time.monotonic() + 2.0
-        while time.monotonic() < end:
-            raw.sock.sendall(pre)
-            peak_rss = max(peak_rss, rss_mib())
-        end = time.monotonic() + 1.0  # the server catches up with what it was sent
-        while time.monotonic() < end:
+        handled: list[int] = []
+        handle = player.handle
+
+        def counting(b: Any, text: str) -> None:
+            handled.append(1)
+            handle(b, text)
+
+        player.handle = counting  # type: ignore[method-assign]
+        n = 8000
+        raw.sock.settimeout(None)
+        sender = threading.Thread(
+            target=raw.sock.sendall, args=(frame(b'{"type":"pre","value":null}') * n,))
+        before = peak_rss = rss_mib()
+        sender.start()
+        end = time.monotonic() + 30
+        while len(handled) < n and time.monotonic() < end:
             peak_rss = max(peak_rss, rss_mib())
             time.sleep(0.01)
+        sender.join(5)
         growth = peak_rss - before
-        print(f"non-reader: RSS growth {growth:.1f} MiB, {getattr(box, 'replaced', '?')}"
-              f" states replaced unsent, outbox peak {getattr(box, 'peak_chars', '?')}"
-              " characters")
-        assert growth < 40
-        assert box.replaced > 1000  # the flood was handled: its states replaced unsent
+        print(f"non-reader: {len(handled)} messages handled, RSS growth {growth:.1f} MiB,"
+              f" {getattr(box, 'replaced', '?')} states replaced unsent, outbox peak"
+              f" {getattr(box, 'peak_chars', '?')} characters")
+        assert len(handled) == n  # the whole flood was read and handled
+        assert growth < 20
+        assert box.replaced > n // 2  # its states replaced unsent
         assert box.peak_chars < 100_000  # a few states and small messages at most
         raw.close()
 
@@ -288,7 +329,7 @@ def test_a_client_too_slow_to_read_is_closed(tmp_path: Path) -> None:
         raw = RawWS(srv.port, cookie, rcvbuf=4096)
         raw.send_json({"type": "sit", "structure": "nl", "blinds": 0})
         hub = app.state.hub
-        assert wait_for(lambda: getattr(hub.players.get(pid_of(cookie)), "game", None))
+        assert wait_for(lambda: getattr(hub.players.get(pid_of(cookie)), "game", None), 20)
         player = hub.players[pid_of(cookie)]
         pre = frame(b'{"type":"pre","value":null}') * 100
         with contextlib.suppress(OSError):
@@ -296,7 +337,7 @@ def test_a_client_too_slow_to_read_is_closed(tmp_path: Path) -> None:
                 raw.sock.sendall(pre)
                 if not player.outboxes:
                     break
-        assert wait_for(lambda: not player.outboxes, 5)  # the server let it go
+        assert wait_for(lambda: not player.outboxes, 15)  # the server let it go
         raw.close()
 
 
@@ -339,6 +380,7 @@ def test_play_passes_the_limits_and_allowed_hosts_to_uvicorn(
 
 # ------------------------------------------------------------------------------ floods
 def test_a_flood_is_refused_and_closed_without_slowing_the_others(tmp_path: Path) -> None:
+    warmed_up()
     app = create_app(settings(tmp_path))
     with live(app) as srv:
         flooder_cookie, other_cookie = cookie_of(srv), cookie_of(srv)
@@ -362,7 +404,7 @@ def test_a_flood_is_refused_and_closed_without_slowing_the_others(tmp_path: Path
             raw.send_json({"type": "sit", "structure": "nl", "blinds": 0})
             hub = app.state.hub
             assert wait_for(lambda: getattr(hub.players.get(pid_of(flooder_cookie)), "game",
-                                            None))
+                                            None), 20)
             # the review's flood: twenty thousand small messages in a few seconds
             flood = frame(b'{"type":"pre","value":null}') * 100
 
@@ -373,6 +415,7 @@ def test_a_flood_is_refused_and_closed_without_slowing_the_others(tmp_path: Path
                         time.sleep(0.01)
 
             sender = threading.Thread(target=send_flood)
+            probe = weather(2.5)
             sender.start()
             during = rtts(45)
             sender.join(10)
@@ -392,6 +435,11 @@ def test_a_flood_is_refused_and_closed_without_slowing_the_others(tmp_path: Path
     calm99 = statistics.quantiles(calm, n=100)[98] * 1000
     print(f"another client's ping: p99 {calm99:.2f} ms calm, {p99:.2f} ms during the flood;"
           f" the flooder got {len(got)} messages before its close ({code})")
+    late = float(probe.communicate(timeout=10)[0]) * 1000
+    print(f"a sleeping process of its own woke up to {late:.1f} ms late (p99) meanwhile")
+    if late > 10 or calm99 > 20:  # other programs hold the CPU: nothing can be timed
+        pytest.skip(f"the machine is too busy to time pings (another process's sleeps p99"
+                    f" {late:.0f} ms late, pings p99 {calm99:.0f} ms when calm)")
     assert p99 < 50
 
 
@@ -535,12 +583,13 @@ def test_a_failing_handler_answers_in_words(
 
 def test_storage_is_read_off_the_event_loop(tmp_path: Path,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    warmed_up()
     app = create_app(settings(tmp_path))
     storage = app.state.storage
     slow = storage.list_hands
 
     def list_hands(*a: Any, **kw: Any) -> Any:
-        time.sleep(0.5)
+        time.sleep(1.0)
         return slow(*a, **kw)
 
     monkeypatch.setattr(storage, "list_hands", list_hands)
@@ -555,11 +604,10 @@ def test_storage_is_read_off_the_event_loop(tmp_path: Path,
         t = threading.Thread(target=get_hands)
         t.start()
         time.sleep(0.1)
-        t0 = time.monotonic()
         assert httpx.get(srv.url + "api/me", cookies=cookie).status_code == 200
-        quick = time.monotonic() - t0
-        t.join(5)
-        assert quick < 0.25 and done and done[0] > t0 + quick  # /api/me did not wait
+        me_done = time.monotonic()
+        t.join(10)
+        assert done and me_done < done[0]  # /api/me did not wait for the slow query
 
 
 # ------------------------------------------------------------------------------ files
