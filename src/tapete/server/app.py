@@ -41,6 +41,7 @@ from starlette.websockets import WebSocket
 from .. import events as ev
 from ..hand import Hand
 from ..text import Text
+from . import coach, work
 from .config import Settings, make_key, read_key
 from .game import rules_from_json
 from .hub import Hub, Player
@@ -242,9 +243,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         # visitors stored by older versions who never played go (a row per request once)
         await asyncio.to_thread(storage.expire_players, VISITORS_EXPIRE)
+        # the bots' and the coach's numba kernels load in the background, once per process:
+        # the first decision and the coach's first answer do not wait for them
+        coach.start_warm_up()
         yield
         await hub.close()
         storage.close()
+        work.shutdown()  # the replayer's worker processes
 
     from .analysis import routes as analysis_routes
     from .replayer import routes as replay_routes
