@@ -193,7 +193,6 @@ def test_climbing_prizes_are_refused_with_the_order_to_type(capsys: Capsys,
 # --------------------------------------------------------------------------------- tapete play
 # cli/play.py is being changed elsewhere; these say what it should do (the change is proposed
 # in the issue). Remove the marker with that change: strict, so a fixed play.py reports it.
-PLAY_PENDING = pytest.mark.xfail(strict=True, reason="waits for the proposed cli/play.py change")
 
 
 @pytest.fixture
@@ -218,7 +217,6 @@ def _play_refused(capsys: Capsys, monkeypatch: pytest.MonkeyPatch, *argv: str) -
     return en, es
 
 
-@PLAY_PENDING
 def test_play_with_a_database_url_that_is_not_one(
         capsys: Capsys, monkeypatch: pytest.MonkeyPatch, no_server: None, tmp_path: Path) -> None:
     en, es = _play_refused(capsys, monkeypatch, "--database", "foo://bar",
@@ -226,7 +224,6 @@ def test_play_with_a_database_url_that_is_not_one(
     assert en.startswith("tapete play: --database") and "foo://bar" in en
 
 
-@PLAY_PENDING
 def test_play_with_a_data_dir_that_is_a_file(
         capsys: Capsys, monkeypatch: pytest.MonkeyPatch, no_server: None, tmp_path: Path) -> None:
     afile = tmp_path / "afile"
@@ -236,14 +233,12 @@ def test_play_with_a_data_dir_that_is_a_file(
     assert "is a file" in en and "es un archivo" in es
 
 
-@PLAY_PENDING
 def test_play_on_a_port_that_is_not_one(
         capsys: Capsys, monkeypatch: pytest.MonkeyPatch, no_server: None, tmp_path: Path) -> None:
     en, es = _play_refused(capsys, monkeypatch, "--data-dir", str(tmp_path), "--port", "99999")
     assert en == "tapete play: --port takes a number from 1 to 65535, not 99999\n"
 
 
-@PLAY_PENDING
 def test_play_on_a_port_in_use_says_so_before_the_success_line(
         capsys: Capsys, monkeypatch: pytest.MonkeyPatch, no_server: None, tmp_path: Path) -> None:
     with socket.socket() as taken:

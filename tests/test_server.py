@@ -513,7 +513,11 @@ def test_tapete_play_starts_uvicorn_and_opens_the_browser(
     assert opened == ["http://localhost:9123/"]
     assert (tmp_path / "tapete.sqlite3").exists()
     opened.clear()
+    from browser import free_port
+
+    # the port is checked before anything starts: a free one (8765 may be in use here)
     assert main(["play", "--no-browser", "--host", "0.0.0.0", "--data-dir", str(tmp_path),
+                 "--port", str(free_port()),
                  "--database", f"sqlite:///{tmp_path / 'other.db'}"]) == 0
     assert not opened and ran["host"] == "0.0.0.0"
     assert (tmp_path / "other.db").exists()

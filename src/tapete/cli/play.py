@@ -62,22 +62,48 @@ def allowed_hosts(host: str, names: list[str]) -> tuple[str, ...] | Text:
 
 def run(args: argparse.Namespace) -> int:
     import uvicorn
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 
     from ..server import Settings, create_app, default_data_dir
-    from . import fail
+    from . import fail, port_problem
     from .replay import default_lang
 
+    lang = default_lang()  # play has no --lang: the locale decides, as for tapete simulate
     hosts = allowed_hosts(args.host, args.allowed_host)
     if isinstance(hosts, Text):
-        return fail("play", hosts, default_lang())
+        return fail("play", hosts, lang)
+    # everything that can stop the server is checked before the line that says where it is
+    problem = port_problem(str(args.port), args.host)
+    if problem is not None:
+        return fail("play", problem, lang)
+    if args.database is not None:
+        try:
+            make_url(args.database).get_dialect()
+        except (ArgumentError, NoSuchModuleError, ValueError):
+            return fail("play", Text(
+                f"--database is not a database URL tapete can open: {args.database[:80]}"
+                " (sqlite:///FILE or postgresql+psycopg://user:pass@host/db)",
+                f"--database no es una URL de base de datos que tapete pueda abrir:"
+                f" {args.database[:80]} (sqlite:///ARCHIVO o"
+                " postgresql+psycopg://usuario:clave@servidor/base)"), lang)
+    data_dir = args.data_dir or default_data_dir()
+    if args.database is None and data_dir.exists() and not data_dir.is_dir():
+        return fail("play", Text(f"--data-dir {data_dir} is a file: give a folder",
+                                 f"--data-dir {data_dir} es un archivo: indica una carpeta"),
+                    lang)
     settings = Settings(
-        data_dir=args.data_dir or default_data_dir(), database_url=args.database,
+        data_dir=data_dir, database_url=args.database,
         think_delay=args.think, action_time=args.action_time, time_bank=args.time_bank,
         allowed_hosts=hosts)
-    app = create_app(settings)
+    try:
+        app = create_app(settings)
+    except (OSError, RuntimeError, SQLAlchemyError) as exc:  # unreachable server, no driver...
+        why = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else type(exc).__name__
+        return fail("play", Text(f"cannot open the database: {why}",
+                                 f"no se puede abrir la base de datos: {why}"), lang)
     host = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
     url = f"http://{host}:{args.port}/"
-    from sqlalchemy.engine import make_url
 
     where = make_url(settings.db_url()).render_as_string(hide_password=True)
     print(f"tapete: the practice table is at {url}  (data: {where}; Ctrl+C to stop)")
