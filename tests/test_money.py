@@ -273,3 +273,27 @@ def test_the_purse_writes_in_order(tmp_path: Path) -> None:
 
     assert asyncio.run(run()) == ["new", "buy_in", "top_up", "cash_out", "reset"]
     assert storage.books(row.id) == []
+
+
+def test_a_failing_message_logs_one_line_and_a_traceback_at_most_every_ten_seconds(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A bug hit by every message of a flood is one line each, not a traceback each (9)."""
+    from tapete.server import hub as hubmod
+
+    def broken(self: Any, msg: Any, stamp: float) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(hubmod.Player, "_dispatch", broken)
+    monkeypatch.setattr(hubmod, "_LAST_TRACEBACK", [-1e9])
+    with caplog.at_level("ERROR", logger="tapete.server"), \
+            client.websocket_connect("/ws") as ws:
+        for _ in range(20):
+            send(ws, type="ping")
+            m = ws.receive_json()
+            while m["type"] != "error":
+                m = ws.receive_json()
+            assert m["code"] == "internal" and m["message"]["es"]
+    failed = [r for r in caplog.records if "failed" in r.getMessage()]
+    assert len(failed) == 20
+    assert sum(r.exc_info is not None for r in failed) == 1

@@ -55,6 +55,7 @@ from .storage import PlayerRow, Storage
 
 MAX_MESSAGE = 4096
 HANDS_KEPT = 50  # hands listed on the page
+_LAST_TRACEBACK = [-1e9]  # when a failed message's traceback was last logged
 log = logging.getLogger("tapete.server")
 
 # type -> {field: (types, required)}
@@ -247,8 +248,13 @@ class Player:
             self._error(box, Refused("illegal", exc.message), timed)
         except Refused as exc:
             self._error(box, exc, timed)
-        except Exception:
-            log.exception("message %.200r failed", raw)
+        except Exception as exc:  # a bug: one line, with a traceback at most every 10 s
+            now = time.monotonic()
+            if now - _LAST_TRACEBACK[0] >= 10.0:
+                _LAST_TRACEBACK[0] = now
+                log.exception("message %.200r failed", raw)
+            else:
+                log.error("message %.200r failed: %s", raw, type(exc).__name__)
             self._error(box, Refused("internal", Text(
                 "The server could not handle that message.",
                 "El servidor no pudo procesar ese mensaje.")), timed)
