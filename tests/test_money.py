@@ -297,3 +297,28 @@ def test_a_failing_message_logs_one_line_and_a_traceback_at_most_every_ten_secon
     failed = [r for r in caplog.records if "failed" in r.getMessage()]
     assert len(failed) == 20
     assert sum(r.exc_info is not None for r in failed) == 1
+
+
+def test_one_coach_job_per_decision(client: TestClient, monkeypatch: pytest.MonkeyPatch
+                                    ) -> None:
+    """Switching the coach on and off 150 times works out one decision's advice once
+    (8: a thousand Monte Carlo jobs slowed every other table)."""
+    from tapete.server import coach
+
+    calls: list[int] = []
+    real = coach.advice
+
+    def counted(*args: Any, **kw: Any) -> Any:
+        calls.append(1)
+        return real(*args, **kw)
+
+    monkeypatch.setattr(coach, "advice", counted)
+    with client.websocket_connect("/ws") as ws:
+        sit(ws)
+        s = next_state(ws, lambda s: s["decision"] is not None)
+        for k in range(150):  # under the rate limit's burst: each is handled
+            send(ws, type="coach", on=k % 2 == 0)
+        send(ws, type="coach", on=True)
+        s = next_state(ws, lambda s: s["coach"] is not None, limit=5000)
+        assert s["seq"] is not None
+    assert len(calls) == 1
