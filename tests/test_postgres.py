@@ -349,3 +349,13 @@ def test_ci_requires_a_server(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CI", "true")
     with pytest.raises(pytest.fail.Exception, match=ENV):
         server_url()
+
+
+def test_a_player_from_before_the_ledger_gets_an_opening_row(storage: Storage) -> None:
+    p = storage.new_player()
+    storage.move(p.id, "buy_in", -300, 300)
+    with storage.engine.begin() as conn:  # as an older version left it: money, no ledger
+        conn.exec_driver_sql("DELETE FROM tapete_ledger")
+    assert storage.books(p.id)  # the money does not add up to an empty ledger
+    assert storage.ledger_length(p.id) == 1
+    assert storage.books(p.id) == [] and storage.ledger_length(p.id) == 1

@@ -229,11 +229,21 @@ class Storage:
         return len(ids)
 
     def ledger_length(self, pid: str) -> int:
-        """How many changes the player's money has seen: the ledger's rows."""
+        """How many changes the player's money has seen: the ledger's rows. A player stored
+        before there was a ledger gets its opening row first (a ``new`` row holding what the
+        player has), so the books add up from then on."""
         c = ledger_table.c
+        count = select(func.count()).select_from(ledger_table).where(c.player_id == pid)
         with self.engine.connect() as conn:
-            return int(conn.execute(select(func.count()).select_from(ledger_table)
-                                    .where(c.player_id == pid)).scalar_one())
+            n = int(conn.execute(count).scalar_one())
+        if n:
+            return n
+        with self._write() as conn:
+            row = _player(conn, pid)
+            if row is not None and not int(conn.execute(count).scalar_one()):
+                _ledger(conn, pid, "new", row.bankroll, row.at_table, None,
+                        row.bankroll + row.at_table)
+            return int(conn.execute(count).scalar_one())
 
     def count_players(self) -> int:
         with self.engine.connect() as conn:
