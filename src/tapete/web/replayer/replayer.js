@@ -66,6 +66,7 @@ export const W = {
   icmBefore: ["Before", "Antes"],
   icmAfter: ["After", "Después"],
   icmChange: ["Change", "Cambio"],
+  uploadFailed: ["Could not open {name}", "No se pudo abrir {name}"],
 };
 
 function w(key) {
@@ -197,15 +198,46 @@ async function selectHand(k) {
   }
 }
 
+/** Nothing of the hand shown before stays on screen: the felt, the lists, the title, the
+ * share link and the address that would open it again. */
+function clearHand() {
+  S.tl = null;
+  S.icm = null;
+  for (const id of ["seats", "boards", "pots", "pot-detail", "dec-why", "log", "result"]) $(id).replaceChildren();
+  delete $("boards").dataset.cards;
+  for (const id of ["banner", "hand-title", "counter", "equity-note", "insurance", "notice", "mismatches",
+    "dec-who", "dec-legal", "dec-next"]) $(id).textContent = "";
+  for (const id of ["decision", "insurance", "notice", "mismatches", "share-box", "icm", "icm-error"]) $(id).hidden = true;
+  $("share").value = "";
+  $("scrub").max = "0";
+  $("scrub").value = "0";
+  delete document.body.dataset.step;
+  if (location.hash || location.search || location.pathname !== "/replay") history.replaceState(null, "", "/replay");
+}
+
+/** Why the hand could not be opened; an upload says which file. */
+function failure(res) {
+  const why = res && res.error ? res.error : { en: W.network[0], es: W.network[1] };
+  const src = S.source;
+  if (!src || src.kind !== "upload") return why;
+  const name = src.file.name || "upload";
+  const msg = typeof why === "string" ? { en: why, es: why } : why;
+  return {
+    en: `${W.uploadFailed[0].replace("{name}", name)}: ${msg.en}`,
+    es: `${W.uploadFailed[1].replace("{name}", name)}: ${msg.es ?? msg.en}`,
+  };
+}
+
 function show(res, step) {
   if (!res || res.error && !res.timeline && !res.frames) {
-    S.tl = null;
+    clearHand();
     S.data = res && res.hands ? res : null;
     renderHandList();
-    showError(res ? res.error : null);
-    $("room").hidden = !S.data;
-    $("welcome").hidden = !!S.data;
-    if (S.data) { $("seats").replaceChildren(); $("log").replaceChildren(); $("result").replaceChildren(); }
+    showError(failure(res));
+    // a file with other hands keeps its list, to pick another one; else the welcome again
+    const others = !!(S.data && S.data.hands && S.data.hands.length > 1);
+    $("room").hidden = !others;
+    $("welcome").hidden = others;
     return;
   }
   showError(null);
@@ -224,6 +256,7 @@ function show(res, step) {
   notice.textContent = tl.partial ? `${w("partial")}: ${tx(tl.note) || w("unfinished")}` : "";
   renderMismatches();
   $("share-box").hidden = !tl.share;
+  if (!tl.share) $("share").value = "";
   S.icm = null;
   renderIcm();
   if ($("prizes").value.trim()) priceStacks();
@@ -442,6 +475,7 @@ function renderLog() {
   ol.replaceChildren(...tl.frames.map((f) => {
     const li = document.createElement("li");
     li.dataset.step = String(f.i);
+    li.value = f.i;  // numbered as the counter counts: step 0 is the hand before any action
     li.textContent = tx(f.text);
     if (f.event && f.event.type === "BoardDealt") li.className = "street";
     li.addEventListener("click", () => { stop(); goto(f.i); });
