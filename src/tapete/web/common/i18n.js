@@ -1,5 +1,6 @@
 // Words on the page in English and Spanish. Server messages travel as {en, es} and are picked
 // here too, so switching language re-renders everything without asking the server.
+// A counted word has two keys: KEY for any number, KEYOne for exactly one (see tn).
 
 export const WORDS = {
   title: ["Practice table", "Mesa de práctica"],
@@ -40,7 +41,7 @@ export const WORDS = {
   bounds: ["Why these amounts?", "¿Por qué estas cantidades?"],
   checkFold: ["Check/fold", "Pasar/retirarse"],
   callAny: ["Call any", "Igualar todo"],
-  preActions: ["Before your turn", "Antes de tu turno"],
+  preActions: ["Before your turn:", "Antes de tu turno:"],
   timeBank: ["time bank", "tiempo extra"],
   yourTurn: ["Your turn", "Tu turno"],
   waitingFor: ["Waiting for", "Esperando a"],
@@ -54,14 +55,15 @@ export const WORDS = {
   log: ["Log", "Registro"],
   noHands: ["No hands yet.", "Aún no hay manos."],
   download: ["PHH", "PHH"],
-  replay: ["Replay", "Repetir"],
+  replay: ["Replay", "Reproducir"],
   handNo: ["Hand", "Mano"],
   net: ["Result", "Resultado"],
   board: ["Board", "Mesa"],
   shows: ["shows", "enseña"],
   wins: ["wins", "gana"],
   equity: ["Your equity", "Tu equity"],
-  vsRandom: ["against {n} random hand(s)", "contra {n} mano(s) al azar"],
+  vsRandom: ["against {n} random hands", "contra {n} manos al azar"],
+  vsRandomOne: ["against {n} random hand", "contra {n} mano al azar"],
   noCall: ["Nothing to call: checking is free.", "Nada que igualar: pasar es gratis."],
   whyBots: ["Why the bots acted", "Por qué actuaron los bots"],
   coachOff: ["Turn the coach on to see your equity and the bots' reasons.",
@@ -77,9 +79,9 @@ export const WORDS = {
   disconnected: ["Connection lost: reconnecting…", "Conexión perdida: reconectando…"],
   shortcuts: ["Keys: F fold · C check/call · R bet/raise · 1–5 sizes · ↑↓ adjust",
     "Teclas: F retirarse · C pasar/igualar · R apostar/subir · 1–5 tamaños · ↑↓ ajustar"],
-  tag: ["tight-aggressive", "tight-agresivo"],
-  lag: ["loose-aggressive", "loose-agresivo"],
-  nit: ["tight-passive", "tight-pasivo"],
+  tag: ["tight-aggressive", "selectivo y agresivo"],
+  lag: ["loose-aggressive", "suelto y agresivo"],
+  nit: ["tight-passive", "selectivo y pasivo"],
   station: ["calling station", "pagador compulsivo"],
   maniac: ["maniac", "maníaco"],
   caller: ["caller", "igualador"],
@@ -114,6 +116,7 @@ export const WORDS = {
   suits: ["spades", "picas"],
   pageTitle: ["tapete · Practice table", "tapete · Mesa de práctica"],
   boundsInfo: ["Why these amounts?", "¿Por qué estas cantidades?"],
+  amount: ["Amount", "Cantidad"],
   botsPlayOn: ["The others play on while you sit out.", "Los demás siguen jugando mientras estás fuera."],
 };
 
@@ -141,6 +144,12 @@ export function t(key) {
   const w = WORDS[key];
   if (!w) return key;
   return current === "es" ? w[1] : w[0];
+}
+
+/** A counted word: "1 hand", "2 hands" ("1 mano", "2 manos"); {n} is the number. */
+export function tn(key, n) {
+  const one = n === 1 && WORDS[key + "One"] ? key + "One" : key;
+  return t(one).replace("{n}", String(n));
 }
 
 /** A message from the server ({en, es}) in the current language. */
