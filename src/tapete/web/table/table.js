@@ -1,13 +1,21 @@
 // The practice table page. The server is the referee: this page draws the state it is sent
 // (only this seat's view) and sends intentions; every amount is checked again by the engine.
-import { detectLang, setLang, lang, t, tx, chips, translate } from "../common/i18n.js";
+//
+// The server sends `state` (coalesced: a newer state may replace one not yet sent, so nothing
+// here relies on seeing every state) and `hands` (the hand list: whole with reset: true when
+// the page connects, then one new hand at a time), which this page keeps itself.
+import { detectLang, setLang, lang, t, tn, tx, chips, translate } from "../common/i18n.js";
 import { cardEl, setCards } from "../common/cards.js";
 
 const $ = (id) => document.getElementById(id);
 const SEATS = 6;
 // seat positions around the oval, in % of the table box; seat 0 (you) at the bottom
 const POS = [[50, 99], [7, 76], [9, 20], [50, 1], [91, 20], [93, 76]];
+// where each seat's bet stands: that far from the seat towards the middle of the felt
+const BET_TOWARDS = [0.42, 0.45];
 const OPPONENT_STYLES = [["Ana", "tag"], ["Bruno", "lag"], ["Carla", "nit"], ["Diego", "station"], ["Elena", "maniac"]];
+const LIVE_PHASES = new Set(["deal", "betting", "showdown", "runout"]);
+const REDUCED = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : { matches: false };
 
 let ws = null;
 let state = null;
@@ -18,6 +26,14 @@ let amountSeq = null;
 let timerHandle = null;
 let toastHandle = null;
 let boundsOpen = false;
+// the coach as ticked in the lobby: sent once the table exists (the server has no coach
+// before you sit down)
+let coachWish = localStorage.getItem("tapete.coach") === "1";
+let coachPending = false;
+let coachAsked = null;  // the coach as last asked of the server, until a state says it is so
+let coachOpened = null;  // the coach box unfolded or not, once the person chose
+// what the felt showed last, to animate what changed: bets per seat, the board, hole cards
+const seen = { hand: null, street: null, bets: [], board: [] };
 
 // ------------------------------------------------------------------ connection
 function connect() {
@@ -37,6 +53,7 @@ function connect() {
       if (state) { state.history = hands; render(); }
     } else if (msg.type === "error") {
       sentSeq = null;
+      coachAsked = null;
       toast(tx(msg.message));
       if (state) render();
     }
@@ -47,6 +64,11 @@ function connect() {
     c.classList.remove("ok");
     setTimeout(connect, 1000);
   };
+}
+
+function askCoach(on) {
+  coachAsked = on;
+  send({ type: "coach", on });
 }
 
 function send(msg) {
@@ -62,6 +84,11 @@ function toast(text) {
 }
 
 // ------------------------------------------------------------------ building blocks
+function betPos(i) {
+  const [x, y] = POS[i];
+  return [x + (50 - x) * BET_TOWARDS[0], y + (50 - y) * BET_TOWARDS[1]];
+}
+
 function buildSeats() {
   const wrap = $("seats");
   wrap.replaceChildren();
@@ -70,19 +97,20 @@ function buildSeats() {
     const seat = document.createElement("div");
     seat.className = "seat" + (i === 0 ? " me" : "");
     seat.id = `seat-${i}`;
-    seat.dataset.testid = `seat-${i}`;
     seat.setAttribute("data-testid", `seat-${i}`);
     seat.style.left = `${x}%`;
     seat.style.top = `${y}%`;
     seat.innerHTML = `<div class="hole"></div><div class="plate"><div class="name"></div>
-      <div class="style"></div><div class="stack"></div></div><div class="best"></div>`;
+      <div class="style"></div><div class="stack"></div></div><div class="best"></div>
+      <div class="last" data-testid="last-${i}" hidden></div>`;
     wrap.append(seat);
     const bet = document.createElement("div");
+    const [bx, by] = betPos(i);
     bet.className = "bet";
     bet.id = `bet-${i}`;
     bet.setAttribute("data-testid", `bet-${i}`);
-    bet.style.left = `${x + (50 - x) * 0.42}%`;
-    bet.style.top = `${y + (50 - y) * 0.45}%`;
+    bet.style.left = `${bx}%`;
+    bet.style.top = `${by}%`;
     bet.hidden = true;
     wrap.append(bet);
   }
@@ -96,20 +124,58 @@ function buildSeats() {
   }
 }
 
-function placeMarker(kind, seat, offset) {
-  const m = $(`marker-${kind}`);
-  if (seat == null) { m.hidden = true; return; }
-  const [x, y] = POS[seat];
-  m.hidden = false;
-  const side = seat === 0 || seat === 3 ? 9 : 0;
-  m.style.left = `${x + (50 - x) * 0.26 + offset + side}%`;
-  m.style.top = `${y + (50 - y) * (seat === 0 || seat === 3 ? 0.12 : 0.3)}%`;
-  m.textContent = kind === "dealer" ? "D" : t(kind);
-  m.title = kind === "dealer" ? t("dealer") : t(kind);
-}
-
 function styleName(style) {
   return style ? t(style) : "";
+}
+
+// ------------------------------------------------------------------ what each seat did
+// Each seat's last action on this street. The server may send it (hand.players[i].last_action:
+// {action, amount, all_in}); until it does, it is read from the hand's log, whose English
+// lines the server writes as "<name> checks", "<name> calls 40", "<name> raises to 120
+// (all-in)", and "Flop: 8s Qh Ks" when a street begins.
+const ACTED = /^(folds|checks|calls ([\d,]+)|bets ([\d,]+)|raises to ([\d,]+))( \(all-in\))?( \(out of time\))?$/;
+const STREET = /^(Flop|Turn|River): ([2-9TJQKA][cdhs] ?)+$/;
+
+function readAction(rest) {
+  const m = ACTED.exec(rest);
+  if (!m) return null;
+  const num = (x) => Number(x.replace(/,/g, ""));
+  const allIn = !!m[5];
+  if (m[1] === "folds") return { action: "fold", amount: 0, all_in: false };
+  if (m[1] === "checks") return { action: "check", amount: 0, all_in: false };
+  if (m[2] != null) return { action: "call", amount: num(m[2]), all_in: allIn };
+  if (m[3] != null) return { action: "bet", amount: num(m[3]), all_in: allIn };
+  return { action: "raise", amount: num(m[4]), all_in: allIn };
+}
+
+function lastActions(h, log) {
+  if (h.players.some((p) => "last_action" in p)) return h.players.map((p) => p.last_action || null);
+  const last = h.players.map(() => null);
+  // the longest name first: "Ana" must not take the lines of a player called "Ana María"
+  const names = h.players.map((p, i) => [p.name, i]).sort((a, b) => b[0].length - a[0].length);
+  for (const line of log || []) {
+    const en = (line && line.en) || "";
+    if (STREET.test(en)) { last.fill(null); continue; }
+    for (const [name, i] of names) {
+      if (!en.startsWith(name + " ")) continue;
+      const a = readAction(en.slice(name.length + 1));
+      if (a) { last[i] = a; break; }
+    }
+  }
+  return last;
+}
+
+/** "all-in" inside a sentence: "Call 80 (all-in)". */
+function allInWord() {
+  return t("allIn").toLowerCase();
+}
+
+function actionText(a) {
+  if (a.action === "fold") return t("fold");
+  if (a.action === "check") return t("check");
+  if (a.action === "call") return `${t("call")} ${chips(a.amount)}` + (a.all_in ? ` (${allInWord()})` : "");
+  if (a.all_in) return `${t("allIn")} ${chips(a.amount)}`;
+  return `${a.action === "bet" ? t("bet") : t("raiseTo")} ${chips(a.amount)}`;
 }
 
 // ------------------------------------------------------------------ render
@@ -122,8 +188,18 @@ function render() {
   $("leave").hidden = s.lobby;
   $("lobby").hidden = !s.lobby;
   $("room").hidden = s.lobby;
-  if (s.lobby) return renderLobby(s);
-  renderRoom(s);
+  if (s.lobby) {
+    document.body.classList.remove("deciding");
+    renderLobby(s);
+  } else {
+    if (coachPending) {
+      coachPending = false;
+      if (!!s.coach_on !== coachWish) askCoach(coachWish);
+    }
+    if (coachAsked === !!s.coach_on) coachAsked = null;
+    renderRoom(s);
+  }
+  measure();
 }
 
 function renderLobby(s) {
@@ -143,6 +219,7 @@ function renderLobby(s) {
     return li;
   }));
   $("lobby-notice").textContent = tx(s.notice);
+  $("coach-toggle").checked = coachWish;
   renderHands(s, $("lobby-hands"));
 }
 
@@ -154,24 +231,26 @@ function updateBuyIn() {
   $("buyin-amount").textContent = chips(buy);
 }
 
-function handView(s) {
-  return s.hand;
-}
-
 function renderRoom(s) {
-  const h = handView(s);
+  const h = s.hand;
   const bySeat = {};
   if (h) for (const [i, p] of h.players.entries()) bySeat[p.seat] = { ...p, index: i };
   const actorSeat = h && h.actor != null ? h.players[h.actor].seat : null;
   const done = h && h.phase === "done";
+  // a live hand: dealt and not yet settled (a finished hand's view stays on the felt)
+  const live = !!(h && s.live && LIVE_PHASES.has(h.phase));
   const winners = new Set();
   if (done && h.results) for (const r of h.results) for (const [p, x] of r.shares) if (x > 0) winners.add(h.players[p].seat);
   const shown = {};
   const lr = s.last_result;
   if (done && lr && h && lr.hand_id === h.hand_id) for (const x of lr.shown) shown[x.seat] = x;
+  const acted = live && h.phase === "betting" ? lastActions(h, s.log) : [];
   document.body.dataset.phase = h ? h.phase : "none";
   document.body.dataset.handId = h ? h.hand_id : "";
   document.body.dataset.seq = s.seq == null ? "" : String(s.seq);
+  const newHand = !!h && h.hand_id !== seen.hand;
+  const newStreet = !!h && !newHand && h.street !== seen.street;
+  if (newHand) seen.bets = [];
 
   for (let i = 0; i < SEATS; i++) {
     const el = $(`seat-${i}`);
@@ -182,37 +261,73 @@ function renderRoom(s) {
     el.querySelector(".name").textContent = seat.name + (seat.you ? ` (${t("you")})` : "");
     el.querySelector(".style").textContent = seat.bot ? styleName(seat.style) : "";
     const stack = p ? p.stack : seat.chips;
-    el.querySelector(".stack").textContent = chips(stack) + (p && p.all_in ? ` · ${t("allIn")}` : "");
+    // all-in only while it is true: no chips behind, in a hand still being played
+    const allIn = !!(p && live && !p.folded && p.stack === 0);
+    const stackEl = el.querySelector(".stack");
+    stackEl.textContent = chips(stack);
+    stackEl.dataset.amount = String(stack);
+    if (allIn) {
+      const b = document.createElement("span");
+      b.className = "allin";
+      b.textContent = ` · ${t("allIn")}`;
+      stackEl.append(b);
+    }
+    el.dataset.allIn = allIn ? "1" : "0";
     let cards = [];
     if (p && p.cards) cards = p.cards;
     else if (p && p.has_cards) cards = [null, null];
-    setCards(el.querySelector(".hole"), cards);
+    showHole(el, i, cards, h ? h.hand_id : null);
     el.classList.toggle("folded", !!(p && p.folded));
     el.classList.toggle("out", !p && (seat.sitting_out || !!h));
     el.classList.toggle("acting", actorSeat === i);
     el.classList.toggle("winner", winners.has(i));
     const best = shown[i] && shown[i].best ? tx(shown[i].best) : "";
-    el.querySelector(".best").textContent = best || (p && p.folded ? t("folded") : (!p && seat.sitting_out ? t("out") : ""));
+    const bestText = best || (p && p.folded ? t("folded") : (!p && seat.sitting_out ? t("out") : ""));
+    el.querySelector(".best").textContent = bestText;
+    // what the seat did last on this street
+    const lastEl = el.querySelector(".last");
+    const a = p ? acted[p.index] : null;
+    lastEl.hidden = !a || a.action === "fold" || !!bestText;
+    lastEl.textContent = a ? actionText(a) : "";
+    lastEl.dataset.action = a ? a.action : "";
+    lastEl.dataset.allIn = a && a.all_in ? "1" : "0";
     const bet = $(`bet-${i}`);
     const amount = p ? p.bet : 0;
-    bet.hidden = !(amount > 0) || done || h.phase === "runout";  // gathered into the pot
+    const gathered = !(amount > 0) || done || (h && h.phase === "runout");
+    // chips go to the pot when the street ends (or the hand does)
+    const before = seen.bets[i] || 0;
+    if (!newHand && before > 0 && (gathered || newStreet)) flyToPot(bet, before);
+    bet.hidden = gathered;
     bet.textContent = chips(amount);
+    bet.dataset.amount = String(gathered ? 0 : amount);
+    if (!gathered && amount > before && !newStreet) {
+      bet.classList.remove("grow");
+      void bet.offsetWidth;  // restart the animation
+      bet.classList.add("grow");
+    }
+    seen.bets[i] = gathered ? 0 : amount;
   }
-  placeMarker("dealer", s.button_seat, 0);
-  placeMarker("sb", h ? s.sb_seat : null, 3);
-  placeMarker("bb", h ? s.bb_seat : null, 3);
-  if (s.sb_seat != null && s.sb_seat === s.button_seat) $("marker-sb").style.left = `calc(${$("marker-sb").style.left} + 1.8rem)`;
-
   // board and pots
   const board = h ? h.boards[0] : [];
   const boardEl = $("board");
   const key = JSON.stringify(board) + lang();
   if (boardEl.dataset.cards !== key) {
     boardEl.dataset.cards = key;
-    const els = board.map((c) => cardEl(c));
+    const was = newHand ? [] : seen.board;
+    const els = board.map((c, k) => {
+      const e = cardEl(c);
+      if (was[k] !== c) {  // a card just dealt: it turns over
+        e.classList.add("turn");
+        e.style.setProperty("--delay", `${0.09 * Math.max(0, k - was.length)}s`);
+      }
+      return e;
+    });
     while (els.length < 5) { const e = document.createElement("div"); e.className = "card empty"; els.push(e); }
     boardEl.replaceChildren(...els);
   }
+  seen.board = board.slice();
+  seen.hand = h ? h.hand_id : null;
+  seen.street = h ? h.street : null;
   const pots = $("pots");
   pots.replaceChildren();
   if (h && h.pot > 0) {
@@ -233,15 +348,16 @@ function renderRoom(s) {
     pots.prepend(total);
   }
   $("banner").textContent = bannerText(s, h, actorSeat);
-  renderActions(s, h, bySeat);
+  renderActions(s, h);
   renderCoach(s);
   renderResult(s);
   renderHands(s);
   renderLog(s);
+  placeMarkers(s, h);
 }
 
 function bannerText(s, h, actorSeat) {
-  if (!h) return s.waiting ? "" : "";
+  if (!h) return "";
   if (h.phase === "runout") return t("allInRunout");
   if (h.phase === "done") {
     const lr = s.last_result;
@@ -253,9 +369,152 @@ function bannerText(s, h, actorSeat) {
   return "";
 }
 
+// ------------------------------------------------------------------ motion
+function calm() {
+  return REDUCED.matches;
+}
+
+/** A seat's hole cards: dealt towards the seat in a new hand, turned over when shown. */
+function showHole(el, i, codes, handId) {
+  const hole = el.querySelector(".hole");
+  const prev = hole._codes || [];
+  const sameHand = hole._hand === handId;
+  setCards(hole, codes);
+  const same = sameHand && JSON.stringify(prev) === JSON.stringify(codes);
+  hole._codes = codes;
+  hole._hand = handId;
+  if (same || !codes.length) return;
+  const cards = hole.querySelectorAll(".card");
+  if (!sameHand || !prev.length) {
+    const table = $("table");
+    const [x, y] = POS[i];
+    const dx = ((50 - x) / 100) * table.clientWidth;
+    const dy = ((50 - y) / 100) * table.clientHeight;
+    cards.forEach((c, k) => {
+      c.classList.add("deal");
+      c.style.setProperty("--from-x", `${Math.round(dx)}px`);
+      c.style.setProperty("--from-y", `${Math.round(dy)}px`);
+      c.style.setProperty("--delay", `${(0.03 * i + 0.18 * k).toFixed(2)}s`);
+    });
+  } else if (prev.every((c) => !c) && codes.some((c) => c)) {
+    cards.forEach((c, k) => {
+      c.classList.add("turn");
+      c.style.setProperty("--delay", `${0.08 * k}s`);
+    });
+  }
+}
+
+/** A bet's chips slide into the pot. */
+function flyToPot(bet, amount) {
+  if (calm()) return;
+  const table = $("table");
+  const potEl = $("pots");
+  const tr = table.getBoundingClientRect();
+  const pr = potEl.getBoundingClientRect();
+  if (!tr.width) return;
+  const fly = document.createElement("div");
+  fly.className = "bet chip-fly";
+  fly.setAttribute("aria-hidden", "true");
+  fly.textContent = chips(amount);
+  fly.style.left = bet.style.left;
+  fly.style.top = bet.style.top;
+  $("seats").append(fly);
+  void fly.offsetWidth;
+  fly.style.left = `${((pr.left + pr.width / 2 - tr.left) / tr.width) * 100}%`;
+  fly.style.top = `${((pr.top + pr.height / 2 - tr.top) / tr.height) * 100}%`;
+  fly.classList.add("gone");
+  setTimeout(() => fly.remove(), 600);
+}
+
+// ------------------------------------------------------------------ the buttons D, SB, BB
+// Each marker goes to the free place on the felt nearest its seat: clear of every seat (its
+// cards, plate and the line under it), of the bets' places, of the board and of the other
+// markers.
+function placeMarkers(s, h) {
+  const table = $("table");
+  const tr = table.getBoundingClientRect();
+  const want = [["dealer", s.button_seat], ["sb", h ? s.sb_seat : null], ["bb", h ? s.bb_seat : null]];
+  for (const [kind, seat] of want) {
+    const m = $(`marker-${kind}`);
+    m.hidden = seat == null || !s.seats[seat];
+    m.textContent = kind === "dealer" ? "D" : t(kind);
+    m.title = kind === "dealer" ? t("dealer") : t(kind);
+  }
+  if (!tr.width || $("room").hidden) return;
+  const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+  const pad = 3;
+  const taken = [];
+  const rel = (r) => ({ l: r.left - tr.left - pad, t: r.top - tr.top - pad, r: r.right - tr.left + pad, b: r.bottom - tr.top + pad });
+  for (let i = 0; i < SEATS; i++) {
+    const el = $(`seat-${i}`);
+    if (el.hidden) continue;
+    // the whole seat: its cards' place (dealt or not), its plate and the line under it
+    taken.push(rel(el.getBoundingClientRect()));
+    const [bx, by] = betPos(i);
+    const px = (bx / 100) * tr.width, py = (by / 100) * tr.height;
+    taken.push({ l: px - 2.4 * rem, r: px + 2.4 * rem, t: py - 0.8 * rem, b: py + 0.8 * rem });
+  }
+  for (const el of [$("board"), $("pots"), $("banner")]) taken.push(rel(el.getBoundingClientRect()));
+  const w = tr.width, hgt = tr.height;
+  const rail = parseFloat(getComputedStyle(table.querySelector(".felt")).borderTopWidth) || 14;
+  for (const [kind, seat] of want) {
+    const m = $(`marker-${kind}`);
+    if (m.hidden) continue;
+    const size = (m.offsetWidth || 1.6 * rem) / 2;
+    const [sx, sy] = POS[seat];
+    const ox = (sx / 100) * w, oy = (sy / 100) * hgt;
+    let ux = w / 2 - ox, uy = hgt / 2 - oy;
+    const len = Math.hypot(ux, uy) || 1;
+    ux /= len; uy /= len;
+    // places towards the middle of the felt (r) and to either side (o), nearest first
+    const tries = [];
+    for (let r = 0; r <= len * 0.75; r += 6) {
+      for (let o = -96; o <= 96; o += 8) tries.push([Math.hypot(r, o), r, o]);
+    }
+    tries.sort((a, b) => a[0] - b[0]);
+    let best = null;
+    for (const [, r, o] of tries) {
+      const x = ox + ux * r - uy * o, y = oy + uy * r + ux * o;
+      // on the felt, inside the rail
+      const ex = (x - w / 2) / (w / 2 - rail - size), ey = (y - hgt / 2) / (hgt / 2 - rail - size);
+      if (ex * ex + ey * ey > 1) continue;
+      const box = { l: x - size, r: x + size, t: y - size, b: y + size };
+      if (taken.some((q) => box.l < q.r && box.r > q.l && box.t < q.b && box.b > q.t)) continue;
+      best = [x, y, box];
+      break;
+    }
+    if (!best) {  // nowhere free (a tiny window): beside the bet's place
+      const [bx, by] = betPos(seat);
+      best = [(bx / 100) * w + 2.6 * rem, (by / 100) * hgt, null];
+    }
+    const [x, y, box] = best;
+    if (box) taken.push(box);
+    m.style.left = `${((x / w) * 100).toFixed(2)}%`;
+    m.style.top = `${((y / hgt) * 100).toFixed(2)}%`;
+  }
+}
+
+// ------------------------------------------------------------------ layout
+// The action bar is fixed at the bottom of the window; the page keeps room for it and the
+// table takes the height that is left (table.css reads --head-h and --bar-h).
+function measure() {
+  const root = document.documentElement.style;
+  const head = document.querySelector("header.bar");
+  const bar = $("actions");
+  const headH = `${head.offsetHeight}px`;
+  const barH = `${$("room").hidden ? 0 : bar.offsetHeight}px`;
+  if (root.getPropertyValue("--head-h") !== headH) root.setProperty("--head-h", headH);
+  if (root.getPropertyValue("--bar-h") !== barH) root.setProperty("--bar-h", barH);
+}
+
 // ------------------------------------------------------------------ acting
 function legalNow() {
   return state && state.decision && state.hand && state.hand.legal ? state.hand.legal : null;
+}
+
+function mine() {
+  const h = state && state.hand;
+  return h && h.you != null ? h.players[h.you] : null;
 }
 
 function potAfterCall(h, lg) {
@@ -289,12 +548,27 @@ function currentAmount() {
   return Math.max(lg.min_to, Math.min(lg.max_to, Number.isFinite(v) ? v : lg.min_to));
 }
 
+/** The call button's words: "Check", "Call 40", "Call 80 (all-in)" when it takes every chip. */
+function callLabel(lg, me) {
+  if (lg.check) return t("check");
+  const allIn = lg.call_all_in != null ? !!lg.call_all_in : !!(me && lg.call > 0 && lg.call >= me.stack);
+  return `${t("call")} ${chips(lg.call)}` + (allIn ? ` (${allInWord()})` : "");
+}
+
+/** The raise button's words: "Bet 60", "Raise to 120", "All-in 139" for the whole stack. */
+function raiseLabel(lg, me, to) {
+  if (me && to === me.bet + me.stack) return `${t("allIn")} ${chips(to)}`;
+  return `${lg.is_bet ? t("bet") : t("raiseTo")} ${chips(to)}`;
+}
+
 function updateRaiseLabel() {
   const lg = legalNow();
   if (!lg || lg.min_to == null) return;
+  const me = mine();
   const x = currentAmount();
-  const word = lg.is_bet ? t("bet") : t("raiseTo");
-  $("btn-raise").textContent = `${word} ${chips(x)}` + (x === lg.max_to && lg.max_to === lg.bet + lg.stack_total ? "" : "");
+  const b = $("btn-raise");
+  b.textContent = raiseLabel(lg, me, x);
+  b.classList.toggle("allin", !!me && x === me.bet + me.stack);
 }
 
 function act(action) {
@@ -307,31 +581,36 @@ function act(action) {
   }
   sentSeq = state.seq;
   send(msg);
-  renderActions(state, state.hand, null);
+  renderActions(state, state.hand);
 }
 
-function renderActions(s, h, _bySeat) {
+function renderActions(s, h) {
   const lg = legalNow();
   const meSeat = s.seats[0];
   const inHand = !!(s.live && h && h.you != null);
   const me = inHand ? h.players[h.you] : null;
   $("decide").hidden = !lg;
   $("timer").hidden = !lg;
+  document.body.classList.toggle("deciding", !!lg);
   const waitingSent = lg && sentSeq === s.seq;
   if (lg) {
-    $("btn-fold").textContent = `${t("fold")}`;
+    $("btn-fold").textContent = t("fold");
     $("btn-fold").disabled = !lg.fold || waitingSent;
-    $("btn-call").textContent = lg.check ? t("check") : `${t("call")} ${chips(lg.call)}` + (lg.call_all_in ? ` (${t("allIn")})` : "");
+    $("btn-call").textContent = callLabel(lg, me);
     $("btn-call").disabled = waitingSent;
     const canRaise = lg.min_to != null;
+    // one amount only (fixed-limit, or nothing but all-in): the button says it, no sizing
+    const single = canRaise && (lg.min_to === lg.max_to || (s.rules && s.rules.key === "fl"));
     $("btn-raise").hidden = !canRaise;
     $("btn-raise").disabled = waitingSent;
-    $("sizing").hidden = !canRaise;
-    const reasons = `${tx(lg.min_reason)}\n${tx(lg.max_reason)}`;
-    $("bounds").textContent = reasons;
-    $("bounds-info").title = reasons;
-    $("raise-slider").title = reasons;
-    $("raise-input").title = reasons;
+    $("sizing").hidden = !canRaise || single;
+    $("decide").classList.toggle("single", !canRaise || single);
+    const lines = canRaise ? [tx(lg.min_reason), tx(lg.max_reason)] : [tx(lg.min_reason)];
+    const reasons = lines.filter(Boolean);
+    $("bounds").replaceChildren(...reasons.map((x) => { const d = document.createElement("div"); d.textContent = x; return d; }));
+    $("bounds-info").title = reasons.join("\n");
+    $("raise-slider").title = reasons.join("\n");
+    $("raise-input").title = reasons.join("\n");
     if (canRaise) {
       const sl = $("raise-slider");
       sl.min = String(lg.min_to);
@@ -344,14 +623,13 @@ function renderActions(s, h, _bySeat) {
       for (const b of document.querySelectorAll("[data-preset]")) {
         const x = presetAmount(b.dataset.preset, h, lg);
         b.title = x == null ? "" : chips(x);
-        b.disabled = lg.min_to === lg.max_to;
       }
-      sl.disabled = inp.disabled = lg.min_to === lg.max_to;
       updateRaiseLabel();
     } else {
-      $("bounds").textContent = tx(lg.min_reason);
+      $("btn-raise").classList.remove("allin");
     }
-    $("bounds").hidden = canRaise && !boundsOpen;
+    $("bounds").hidden = !boundsOpen || !canRaise || single;
+    $("bounds-info").setAttribute("aria-expanded", boundsOpen ? "true" : "false");
     if (!timerHandle) timerHandle = setInterval(tickTimer, 200);
     tickTimer();
   } else if (timerHandle) {
@@ -359,7 +637,7 @@ function renderActions(s, h, _bySeat) {
     timerHandle = null;
   }
   // pre-actions: while the hand goes on and it is not your turn
-  const canPre = !lg && inHand && me && !me.folded && !me.all_in && h.phase === "betting";
+  const canPre = !lg && inHand && me && !me.folded && me.stack > 0 && h.phase === "betting";
   $("pre").hidden = !canPre;
   $("pre-check-fold").checked = s.pre_action === "check_fold";
   $("pre-call-any").checked = s.pre_action === "call_any";
@@ -370,6 +648,7 @@ function renderActions(s, h, _bySeat) {
   $("btn-back").hidden = !s.sitting_out;
   $("btn-post").hidden = !(s.sitting_out && s.owes_blinds);
   $("btn-add").hidden = !busted;
+  $("btn-add2").hidden = !!busted;  // one "Add chips" at a time
   const awayWhy = tx(s.sat_out_reason) || t("sittingOut");
   $("away-text").textContent = busted ? t("busted")
     : `${awayWhy} ${s.owes_blinds ? t("owesBlinds") : t("botsPlayOn")}`;
@@ -397,25 +676,41 @@ function tickTimer() {
 // ------------------------------------------------------------------ coach, result, hands, log
 function renderCoach(s) {
   const el = $("coach");
-  $("coach-toggle").checked = !!s.coach_on;
+  $("coach-toggle").checked = coachAsked != null ? coachAsked : !!s.coach_on;
   const c = s.coach;
   el.hidden = !(s.coach_on && s.decision);
   if (el.hidden) return;
-  if (!c || c.equity == null) { el.textContent = t("thinking"); return; }
+  // unfolded where there is room beside the buttons; on narrow screens its first line only
+  el.open = coachOpened != null ? coachOpened : window.innerWidth > 900;
+  if (!c || c.equity == null) {
+    $("coach-head").textContent = `${t("coach")}: ${t("thinking")}`;
+    $("coach-body").replaceChildren();
+    return;
+  }
   const eq = lang() === "es" ? c.equity.toFixed(1).replace(".", ",") : c.equity.toFixed(1);
-  const against = c.ranges ? tx(c.against) : t("vsRandom").replace("{n}", String(c.opponents));
-  const parts = [`${t("equity")}: ${eq} % ${against}`];
+  const against = c.ranges ? tx(c.against) : tn("vsRandom", c.opponents);
+  $("coach-head").textContent = `${t("equity")}: ${eq} % ${against}`;
+  const parts = [];
   // what each opponent's actions say they hold (read from your seat's view, never their cards)
   if (c.ranges) parts.push(c.ranges.map((r) => `${r.name}: ${tx(r.words)}`).join(" · "));
   if (c.pot_odds != null) parts.push(tx(c.verdict));
   else parts.push(t("noCall"));
-  el.replaceChildren(...parts.map((x) => { const p = document.createElement("div"); p.textContent = x; return p; }));
+  $("coach-body").replaceChildren(...parts.map((x) => { const p = document.createElement("div"); p.textContent = x; return p; }));
 }
 
 function renderResult(s) {
   const el = $("tab-result");
   const r = s.last_result;
-  if (!r) { el.innerHTML = `<p>${t("noHands")}</p>`; return; }
+  if (!r) {
+    if (el.dataset.key !== `none|${lang()}`) {
+      el.dataset.key = `none|${lang()}`;
+      const p = document.createElement("p");
+      p.className = "small";
+      p.textContent = t("noHands");
+      el.replaceChildren(p);
+    }
+    return;
+  }
   const key = `${r.hand_id}|${lang()}|${s.coach_on}`;
   if (el.dataset.key === key) return;
   el.dataset.key = key;
@@ -477,12 +772,19 @@ function renderResult(s) {
   el.append(ex);
 }
 
-function renderHands(s, ol = $("hand-list")) {
+function renderHands(s, list = $("hand-list")) {
   const key = `${s.history.length ? s.history[0].hand_id : ""}|${s.history.length}|${lang()}`;
-  if (ol.dataset.key === key) return;
-  ol.dataset.key = key;
-  if (!s.history.length) { ol.innerHTML = `<li>${t("noHands")}</li>`; return; }
-  ol.replaceChildren(...s.history.map((x) => {
+  if (list.dataset.key === key) return;
+  list.dataset.key = key;
+  if (!s.history.length) {
+    const li = document.createElement("li");
+    li.className = "empty";
+    li.textContent = t("noHands");
+    list.replaceChildren(li);
+    return;
+  }
+  // each hand says its own number ("#41"): the list itself is not numbered
+  list.replaceChildren(...s.history.map((x) => {
     const li = document.createElement("li");
     li.dataset.handId = x.hand_id;
     const net = document.createElement("span");
@@ -530,7 +832,15 @@ function wire() {
     document.body.classList.toggle("four-color", e.target.checked);
     localStorage.setItem("tapete.fourColor", e.target.checked ? "1" : "0");
   };
-  $("coach-toggle").onchange = (e) => send({ type: "coach", on: e.target.checked });
+  $("coach-toggle").onchange = (e) => {
+    coachWish = e.target.checked;
+    localStorage.setItem("tapete.coach", coachWish ? "1" : "0");
+    // in the lobby there is no table to tell yet: the wish goes with you when you sit down
+    if (state && !state.lobby) askCoach(coachWish);
+  };
+  // the person folds or unfolds the coach: that holds from then on (a click on its first line
+  // toggles it after this handler)
+  $("coach-head").addEventListener("click", () => { coachOpened = !$("coach").open; });
   $("leave").onclick = () => send({ type: "leave" });
   $("reset").onclick = () => { if (confirm(t("resetConfirm"))) send({ type: "reset" }); };
   $("blinds").onchange = updateBuyIn;
@@ -542,6 +852,7 @@ function wire() {
     msg.name = name || t("defaultName");
     msg.lang = lang();
     localStorage.setItem("tapete.name", name);
+    coachPending = true;
     send(msg);
   };
   $("name").value = localStorage.getItem("tapete.name") || "";
@@ -562,15 +873,20 @@ function wire() {
       if (lg) setAmount(presetAmount(b.dataset.preset, state.hand, lg));
     };
   }
-  $("bounds-info").onclick = () => { boundsOpen = !boundsOpen; $("bounds").hidden = !boundsOpen; };
+  $("bounds-info").onclick = () => {
+    boundsOpen = !boundsOpen;
+    $("bounds").hidden = !boundsOpen;
+    $("bounds-info").setAttribute("aria-expanded", boundsOpen ? "true" : "false");
+    measure();
+  };
   $("pre-check-fold").onchange = (e) => send({ type: "pre", value: e.target.checked ? "check_fold" : null });
   $("pre-call-any").onchange = (e) => send({ type: "pre", value: e.target.checked ? "call_any" : null });
   $("btn-back").onclick = () => send({ type: "sit_in" });
   $("btn-post").onclick = () => send({ type: "sit_in", post: true });
   const addChips = () => {
     const bb = state.rules.big_blind;
-    const mine = state.seats[0] ? state.seats[0].chips : 0;
-    send({ type: "add_chips", amount: Math.max(1, 100 * bb - mine) });
+    const have = state.seats[0] ? state.seats[0].chips : 0;
+    send({ type: "add_chips", amount: Math.max(1, 100 * bb - have) });
   };
   $("btn-add").onclick = addChips;
   $("btn-add2").onclick = addChips;
@@ -601,6 +917,14 @@ function wire() {
     } else return;
     e.preventDefault();
   });
+  // the bar's height and the header's follow the window (and the coach, the bounds box)
+  if (window.ResizeObserver) {
+    const ro = new ResizeObserver(() => { measure(); if (state && !state.lobby) placeMarkers(state, state.hand); });
+    ro.observe(document.querySelector("header.bar"));
+    ro.observe($("actions"));
+    ro.observe($("table"));
+  }
+  window.addEventListener("resize", () => { measure(); if (state && !state.lobby) placeMarkers(state, state.hand); });
 }
 
 setLang(detectLang());
