@@ -370,7 +370,10 @@ def test_play_passes_the_limits_and_allowed_hosts_to_uvicorn(
         seen.update(kw, app=app)
 
     monkeypatch.setattr(uvicorn, "run", run)
-    assert main(["play", "--no-browser", "--data-dir", str(tmp_path), "--port", "8765",
+    from browser import free_port
+
+    # the port is checked before anything starts: a free one (8765 may be in use here)
+    assert main(["play", "--no-browser", "--data-dir", str(tmp_path), "--port", str(free_port()),
                  "--allowed-host", "poker.example.org", "--allowed-host", "*.lan"]) == 0
     assert seen["ws_ping_interval"] == 20 and seen["ws_ping_timeout"] == 20
     assert seen["ws_max_size"] == Limits().max_frame
