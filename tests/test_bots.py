@@ -170,7 +170,7 @@ def test_explanations_quote_equity_and_price_in_both_languages() -> None:
             d.apply(hand, seat)
     assert seen_en, "no call after the flop in 40 hands"
     assert any("% equity against a range of" in s and "the price is" in s for s in seen_en)
-    assert any("% de equidad contra un rango de" in s and "el precio es" in s for s in seen_es)
+    assert any("% de equity contra un rango de" in s and "el precio es" in s for s in seen_es)
 
 
 def test_sizes_respect_pot_limit_and_fixed_limit() -> None:

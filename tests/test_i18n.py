@@ -128,8 +128,6 @@ def test_one_spanish_word_for_equity_in_the_pages() -> None:
     assert "equity" in TABLES[I18N]["equity"][1]
 
 
-@pytest.mark.xfail(strict=True, reason="the bots' reasons (bots/strategy.py) and the ICM error "
-                   "(server/analysis.py) still say 'equidad'; the pages say 'equity'")
 def test_one_spanish_word_for_equity_in_what_the_server_shows() -> None:
     """The bots' reasons and the replayer's ICM messages, shown on the pages, say "equity"."""
     shown = [SRC / "bots" / "strategy.py", SRC / "server" / "analysis.py",

@@ -120,7 +120,7 @@ def test_cli_table_and_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["icm", "12000", "9000", "--prizes", "500.00", "300.00", "--currency", "€",
                  "--lang", "es", "--names", "Ana", "Luis"]) == 0
     out = capsys.readouterr().out
-    assert "Ana" in out and "€" in out and "jugador" in out and "equidad" in out
+    assert "Ana" in out and "€" in out and "jugador" in out and "equity" in out
     assert main(["icm", "100", "200", "--prizes", "10", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert [p["equity_exact"] for p in data["players"]] == ["10/3", "20/3"]

@@ -521,7 +521,7 @@ class StyleBot:
             f"{k} players' ranges", f"los rangos de {k} jugadores")
         why = Text(f"{hand} has {_pct(eq)} % equity against {versus.en}, "
                    f"the price is {_pct(price)} %",
-                   f"{hand} tiene {_pct(eq)} % de equidad contra {versus.es}; "
+                   f"{hand} tiene {_pct(eq)} % de equity contra {versus.es}; "
                    f"el precio es {_pct(price)} %")
         if eq < need:
             return self._fold(legal, why)
@@ -553,7 +553,7 @@ class StyleBot:
             versus = Text(f"{k} ranges of mostly {words.en}",
                           f"{k} rangos de sobre todo {words.es}")
         eq_txt = Text(f"{_pct(eq)} % equity against {versus.en}",
-                      f"{_pct(eq)} % de equidad contra {versus.es}")
+                      f"{_pct(eq)} % de equity contra {versus.es}")
         others = [view.stacks[q] for q in opps]
         eff = min(legal.stack, max(others, default=legal.stack))
         spr = eff / max(1, pot)

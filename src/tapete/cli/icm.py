@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     def money(x: Fraction, digits: int = shown) -> str:
         return chips(round(x * 10 ** (digits - decimals)), digits, args.currency, lang)
 
-    head = ("jugador", "fichas", "% fichas", "equidad", "% premios") if es else (
+    head = ("jugador", "fichas", "% fichas", "equity", "% premios") if es else (
         "player", "chips", "% chips", "equity", "% prizes")
     rows = [(nm, chips(s, 0, "", lang), _pct(Fraction(s, total), lang), money(v),
              _pct(v / pool if pool else Fraction(0), lang))

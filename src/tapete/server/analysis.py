@@ -88,7 +88,7 @@ async def _icm(request: Request) -> Response:
     except Exception:
         log.exception("icm: failed")
     return work.error(Text("the tournament equity could not be worked out: ",
-                           "no se pudo calcular la equidad del torneo: ") + work.INTERNAL, 500)
+                           "no se pudo calcular la equity del torneo: ") + work.INTERNAL, 500)
 
 
 def routes() -> list[BaseRoute]:
