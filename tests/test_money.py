@@ -322,3 +322,26 @@ def test_one_coach_job_per_decision(client: TestClient, monkeypatch: pytest.Monk
         s = next_state(ws, lambda s: s["coach"] is not None, limit=5000)
         assert s["seq"] is not None
     assert len(calls) == 1
+
+
+def test_each_seat_is_sent_its_last_action_on_this_street() -> None:
+    """What the seats show ("call 2", "raise to 6"), from the events, reset by each street."""
+    from tapete import events as ev
+    from tapete.cards import Deck
+    from tapete.hand import Hand
+    from tapete.rules import Rules
+    from tapete.server.game import last_actions
+
+    hand = Hand(Rules(small_blind=1, big_blind=2), [100, 100, 100], button=2, deck=Deck(seed=1))
+    hand.raise_to(6)
+    hand.call()
+    hand.fold()
+    preflop = [e for e in hand.events if not isinstance(e, ev.BoardDealt)]
+    got = last_actions(hand.n, preflop)
+    assert got[2] == {"action": "raise", "amount": 6, "all_in": False}  # first to act
+    assert got[0] == {"action": "call", "amount": 5, "all_in": False}  # the small blind
+    assert got[1] == {"action": "fold", "amount": 0, "all_in": False}
+    assert hand.street == 1 and last_actions(hand.n, list(hand.events)) == [None] * 3
+    hand.check()  # on the flop the street's actions start again
+    assert last_actions(hand.n, list(hand.events)) == [
+        {"action": "check", "amount": 0, "all_in": False}, None, None]

@@ -93,6 +93,21 @@ def send(box: Outbox, data: str, stamp: float | None = None, state: bool = False
     box.put(data, stamp, state=state)
 
 
+def last_actions(n: int, events: list[ev.Event]) -> list[dict[str, Any] | None]:
+    """Each player's last action on the current street (None: none yet): what a seat shows,
+    "call 40", "raise to 120"; a call's amount is the chips it added, a bet's or a raise's
+    the street total it made."""
+    out: list[dict[str, Any] | None] = [None] * n
+    for e in events:
+        if isinstance(e, ev.BoardDealt):
+            out = [None] * n
+        elif isinstance(e, ev.Acted):
+            amount = e.added if e.action == ev.CALL else e.to if e.action in (
+                ev.BET, ev.RAISE) else 0
+            out[e.player] = {"action": e.action, "amount": amount, "all_in": e.all_in}
+    return out
+
+
 # what a bot's reasons say of a hand nobody saw: its strength stays hidden too
 REASONS_HIDDEN = Text("reasons not shown: the hand was not shown",
                       "razones ocultas: la mano no se enseñó")
@@ -623,6 +638,8 @@ class Game:
                 view.pop("legal", None)
             upto = self.frame_events if self.frame is not None else len(hand.events)
             log_lines = [x.to_json() for x in story.log_lines(hand, hand.events[:upto])]
+            for p, last in enumerate(last_actions(hand.n, hand.events[:upto])):
+                view["players"][p]["last_action"] = last
         elif self.last_view is not None:
             view = self.last_view
         seats: list[dict[str, Any] | None] = []
