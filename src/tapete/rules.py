@@ -68,6 +68,10 @@ class Rules:
     first): when set, exactly that is taken, whatever ``rake_bps``, the cap and "no flop, no
     drop" say (a hand history's rake is a fact of the hand, not a rule to recompute).
     ``decimals``/``currency`` only change how amounts are shown.
+    ``hand_cap`` makes a cap game (PokerStars' "$80 Cap"): the most chips one player may put
+    into one hand, antes and blinds included. A player who reaches it is all-in for the
+    betting (nobody bets against chips that cannot be called), and the rest of the stack stays
+    in front of them, theirs whatever happens; ``None`` for no cap.
     """
 
     structure: Structure = Structure.NO_LIMIT
@@ -89,6 +93,7 @@ class Rules:
     currency: str = ""
     extra: tuple[tuple[str, str], ...] = field(default=())
     rake_fixed: tuple[int, ...] | None = None
+    hand_cap: int | None = None
 
     def __post_init__(self) -> None:
         if isinstance(self.structure, str) and not isinstance(self.structure, Structure):
@@ -102,6 +107,12 @@ class Rules:
             if not isinstance(value, int) or isinstance(value, bool):
                 raise RulesError(Text(f"{name} must be a whole number of chips, not {value!r}",
                                       f"{name} debe ser un número entero de fichas, no {value!r}"))
+        if self.hand_cap is not None and (not isinstance(self.hand_cap, int)
+                                          or isinstance(self.hand_cap, bool)
+                                          or self.hand_cap <= 0):
+            raise RulesError(Text("hand_cap must be a whole, positive number of chips or None",
+                                  "hand_cap debe ser un número entero y positivo de fichas o"
+                                  " None"))
         for name in ("bet_cap", "rake_cap"):
             value = getattr(self, name)
             if value is not None and (not isinstance(value, int) or isinstance(value, bool)
@@ -149,12 +160,16 @@ class Rules:
         """The fixed-limit bet size on ``street`` (0 preflop .. 3 river)."""
         return self.small_bet if street < 2 else self.big_bet
 
-    def cap(self, players: int) -> int | None:
-        """The number of bets allowed per street with ``players`` still in the hand, or None
-        (no cap once the hand is heads-up, if the room says so: Robert's Rules)."""
+    def cap(self, players: int, capped: bool = False) -> int | None:
+        """The number of bets allowed on a fixed-limit street, or None for no cap.
+
+        ``players`` counts the players still in the hand who are not all-in: with
+        ``cap_heads_up`` off (Robert's Rules) two of them raise without limit, however many
+        all-in players are still in the hand. ``capped``: the street already reached the cap
+        while more than two could bet; it stays capped when a fold or an all-in leaves two."""
         if self.structure is not Structure.FIXED_LIMIT:
             return None
-        if players == 2 and not self.cap_heads_up:
+        if players <= 2 and not capped and not self.cap_heads_up:
             return None
         return self.bet_cap
 
@@ -175,4 +190,6 @@ class Rules:
             s += f", ante {self.ante}" + (" (big blind ante)" if self.big_blind_ante else "")
         if self.straddle:
             s += f", straddle {self.straddle}"
+        if self.hand_cap is not None:
+            s += f", capped at {self.hand_cap} a hand"
         return s
