@@ -60,8 +60,9 @@ def check_invariants(h: Hand) -> None:
 
 class Street:
     """An independent model of one betting round's raise rules (TDA; seeds 001, 004; the
-    half-bet rule in fixed limit): which raises were full, and when a player who already
-    acted may raise again."""
+    half-bet rule in fixed limit, several short all-ins together included): which raises were
+    full, when a player who already acted may raise again, and whether a fixed-limit street
+    reached its cap while more than two players could bet (it then stays capped)."""
 
     def __init__(self, h: Hand) -> None:
         r = h.rules
@@ -72,8 +73,16 @@ class Street:
         self.level = max(h.blinds) if preflop else 0
         self.increment = max(self.level, r.big_blind) if preflop else r.big_blind
         self.largest = self.level
+        self.full = self.level  # the total the last full bet or raise reached
         self.street = h.street
         self.acted: dict[int, tuple[int, int]] = {}  # player -> (level after, reopen step)
+        self.capped = False
+        self.note_cap(h)
+
+    def note_cap(self, h: Hand) -> None:
+        cap = self.rules.bet_cap
+        if self.fixed and cap is not None and h.bets_count >= cap and able(h) > 2:
+            self.capped = True
 
     def step(self) -> int:
         r = self.rules
@@ -86,13 +95,14 @@ class Street:
     def act(self, player: int, to: int) -> None:
         if to > self.level:
             inc = to - self.level
-            if self.fixed:
-                full = 2 * inc >= self.rules.fixed_bet(self.street)
+            if self.fixed:  # half a bet over the last full bet, by one all-in or several
+                full = 2 * (to - self.full) >= self.rules.fixed_bet(self.street)
             else:
                 full = inc >= self.step()
             if full:
                 self.increment = max(self.increment, inc)
                 self.largest = max(self.largest, to)
+                self.full = to
             self.level = to
         self.acted[player] = (self.level, self.step())
 
@@ -101,6 +111,11 @@ class Street:
             return True
         level, step = self.acted[player]
         return self.level - level >= step
+
+
+def able(h: Hand) -> int:
+    """The players still in the hand who are not all-in (heads-up for the fixed-limit cap)."""
+    return sum(1 for q in range(h.n) if not h.folded[q] and not h.all_in[q])
 
 
 def check_legal(h: Hand, lg: Legal, model: Street) -> None:
@@ -136,7 +151,7 @@ def check_legal(h: Hand, lg: Legal, model: Street) -> None:
         return
     others_all_in = all(h.folded[q] or h.all_in[q] or h.bets[q] + h.stacks[q] <= h.level
                         for q in range(h.n) if q != p)
-    cap = rules.cap(sum(1 for f in h.folded if not f))  # lifted heads-up, by option
+    cap = rules.cap(able(h), model.capped)  # lifted heads-up, by option
     capped = cap is not None and h.bets_count >= cap
     if others_all_in:
         assert lg.no_raise == bt.NO_OPPONENT and lg.min_to is None
@@ -171,6 +186,8 @@ def play_checked(table: Table, seed: int, *, illegal: bool = True) -> Hand:
         apply(h, action)
         model.act(lg.player, action[1] if action[0] == "raise" else min(
             lg.call_to, model.level) if action[0] != "fold" else model.level)
+        if h.street == model.street:
+            model.note_cap(h)
         check_invariants(h)
         steps += 1
         if steps == mid:

@@ -7,26 +7,27 @@ All amounts are *totals for this street* ("raise to"), never the chips added by 
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
-from .rules import MinRaise, Rules, Structure
+from .rules import Rules, Structure
 from .text import Text, chips
 
-# Why the smallest raise is what it is.
-MIN_OPEN = "open"  # opening a street: the big blind (or the fixed bet)
-MIN_INCREMENT = "increment"  # TDA: current bet + the largest full bet or raise of the street
-MIN_LAST_BET = "last-bet"  # seeds' pot-limit rule: current bet + the largest bet of the street
-MIN_FIXED = "fixed"  # fixed-limit: exactly one bet more
-MIN_ALL_IN = "all-in"  # the stack is short of a full raise: the only raise is all-in
+# Why the smallest raise is what it is (Final, as the enum members below: the compiled code
+# reads them as constants; an enum member read as Structure.POT_LIMIT is a lookup each time).
+MIN_OPEN: Final = "open"  # opening a street: the big blind (or the fixed bet)
+MIN_INCREMENT: Final = "increment"  # TDA: current bet + the largest full bet or raise of the street
+MIN_LAST_BET: Final = "last-bet"  # seeds' pot-limit rule: current bet + the street's largest bet
+MIN_FIXED: Final = "fixed"  # fixed-limit: exactly one bet more
+MIN_ALL_IN: Final = "all-in"  # the stack is short of a full raise: the only raise is all-in
 # Why the largest raise is what it is.
-MAX_STACK = "stack"  # no-limit, or the stack is below the limit: all-in
-MAX_POT = "pot"  # pot-limit: the pot after calling
-MAX_FIXED = "fixed"
+MAX_STACK: Final = "stack"  # no-limit, or the stack is below the limit: all-in
+MAX_POT: Final = "pot"  # pot-limit: the pot after calling
+MAX_FIXED: Final = "fixed"
 # Why there is no raise at all.
-NO_CHIPS = "no-chips"  # the stack does not exceed the amount to call
-NO_REOPEN = "no-reopen"  # a short all-in did not reopen the betting for this player
-CAPPED = "capped"  # fixed-limit cap reached
-NO_OPPONENT = "no-opponent"  # no other player could call a raise: all-in or too short
+NO_CHIPS: Final = "no-chips"  # the stack does not exceed the amount to call
+NO_REOPEN: Final = "no-reopen"  # a short all-in did not reopen the betting for this player
+CAPPED: Final = "capped"  # fixed-limit cap reached
+NO_OPPONENT: Final = "no-opponent"  # no other player could call a raise: all-in or too short
 
 
 class Legal(NamedTuple):
@@ -162,6 +163,8 @@ class Legal(NamedTuple):
 
 
 _new_tuple = tuple.__new__
+_POT_LIMIT: Final = Structure.POT_LIMIT
+_FIXED_LIMIT: Final = Structure.FIXED_LIMIT
 
 
 def options(
@@ -173,12 +176,17 @@ def options(
     increment: int,
     largest_bet: int,
     bets: int,
-    players_in: int,
+    able: int,
+    capped: bool,
     bet: int,
     stack: int,
     pot: int,
     may_raise: bool,
     opponent_can_act: bool,
+    last_bet: bool,
+    structure: Structure,
+    decimals: int,
+    currency: str,
 ) -> Legal:
     """Legal options for one player (the engine passes the arguments by position).
 
@@ -186,8 +194,13 @@ def options(
     ``full_level`` the total reached by the last full bet or raise; ``increment`` the largest
     full bet or raise increment of the street (at least the big blind); ``largest_bet`` the
     largest full bet total of the street (pot-limit "last-bet" rule); ``bets`` the number of
-    bets and raises so far (fixed-limit cap); ``pot`` every chip already in the middle,
-    this street's bets included.
+    bets and raises so far (fixed-limit cap); ``able`` the players still in the hand who are
+    not all-in, the actor included, and ``capped`` whether the street reached the cap while
+    more than two of them could bet (:meth:`~tapete.rules.Rules.cap`); ``pot`` every chip
+    already in the middle, this street's bets included; ``last_bet``: the smallest raise is by
+    the largest bet, not the largest raise (``rules.min_raise_rule``, read once a hand);
+    ``structure``, ``decimals`` and ``currency`` are the rules', read once a hand too (the
+    rules are a Python object: each attribute read is a lookup).
     """
     to_call = level - bet
     if to_call < 0:
@@ -198,8 +211,8 @@ def options(
     min_to: int | None = None
     max_to: int | None = None
     min_kind = max_kind = no_raise = ""
-    structure = rules.structure
-    cap = rules.cap(players_in) if structure is Structure.FIXED_LIMIT else None  # no cap
+    fixed = structure is _FIXED_LIMIT
+    cap = rules.cap(able, capped) if fixed else None  # no cap
     all_in_to = bet + stack
     if stack <= to_call:
         no_raise = NO_CHIPS
@@ -209,7 +222,7 @@ def options(
         no_raise = NO_REOPEN
     elif cap is not None and bets >= cap:
         no_raise = CAPPED
-    elif structure is Structure.FIXED_LIMIT:
+    elif fixed:
         target = full_level + rules.fixed_bet(street)
         if target <= level:
             target = level + rules.fixed_bet(street)
@@ -221,7 +234,7 @@ def options(
             min_to = max_to = target
             min_kind, max_kind = MIN_FIXED, MAX_FIXED
     else:
-        if rules.min_raise_rule is MinRaise.LAST_BET and level > 0:
+        if last_bet and level > 0:
             step = largest_bet if largest_bet > rules.big_blind else rules.big_blind
             min_kind = MIN_LAST_BET
             increment = step
@@ -229,7 +242,7 @@ def options(
             step = increment
             min_kind = MIN_OPEN if level == 0 else MIN_INCREMENT
         target = level + step
-        if structure is Structure.POT_LIMIT:
+        if structure is _POT_LIMIT:
             limit = level + pot_after_call
             max_kind = MAX_POT
             if all_in_to < limit:
@@ -251,5 +264,5 @@ def options(
     return _new_tuple(Legal, (
         player, to_call > 0, to_call == 0, call, bet + call, call_all_in, min_to, max_to,
         min_kind, max_kind, no_raise, level, increment, pot_after_call, stack, bet, cap or 0,
-        rules.decimals, rules.currency,
+        decimals, currency,
     ))

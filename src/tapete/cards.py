@@ -8,7 +8,6 @@ spades. So ``2c`` is 0 and ``As`` is 51.
 from __future__ import annotations
 
 import random
-import secrets
 from collections.abc import Iterable, Sequence
 
 from .text import Text
@@ -94,8 +93,8 @@ class Deck:
     def __init__(self, seed: int | None = None, *, exclude: Iterable[Card] = ()) -> None:
         excluded = set(exclude)
         cards = [c for c in FULL_DECK if c not in excluded]
-        if seed is None:
-            secrets.SystemRandom().shuffle(cards)
+        if seed is None:  # the operating system's randomness (what secrets.SystemRandom is)
+            random.SystemRandom().shuffle(cards)
         else:
             random.Random(seed).shuffle(cards)
         self._cards = cards

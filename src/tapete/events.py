@@ -8,23 +8,23 @@ about 30). Unlike plain tuples, two events are equal only when they are of the s
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from .cards import Card
 
-# Kinds of forced bet
-ANTE = "ante"
-SMALL_BLIND = "small blind"
-BIG_BLIND = "big blind"
-STRADDLE = "straddle"
-DEAD = "dead"  # a dead blind: in the pot, but not part of the player's bet this street
-BLIND = "blind"  # any other live blind (a missed big blind posted in turn, for example)
+# Kinds of forced bet (Final: the compiled engine reads them as constants, not module lookups)
+ANTE: Final = "ante"
+SMALL_BLIND: Final = "small blind"
+BIG_BLIND: Final = "big blind"
+STRADDLE: Final = "straddle"
+DEAD: Final = "dead"  # a dead blind: in the pot, but not part of the player's bet this street
+BLIND: Final = "blind"  # any other live blind (a missed big blind posted in turn, for example)
 
-FOLD = "fold"
-CHECK = "check"
-CALL = "call"
-BET = "bet"
-RAISE = "raise"
+FOLD: Final = "fold"
+CHECK: Final = "check"
+CALL: Final = "call"
+BET: Final = "bet"
+RAISE: Final = "raise"
 
 
 class Posted(NamedTuple):

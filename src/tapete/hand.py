@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
-from typing import Any, NoReturn
+from typing import Any, Final, NoReturn, cast
 
 from . import events as ev
 from .betting import Legal, options
@@ -40,7 +40,27 @@ class Phase(StrEnum):
 
 # the phases as plain names: reading an enum member through its class costs a lookup, and the
 # engine tests the phase at every step
-_DEAL, _BETTING, _SHOWDOWN, _DONE = Phase.DEAL, Phase.BETTING, Phase.SHOWDOWN, Phase.DONE
+# Final: the compiled engine reads them as constants (an enum member read as Phase.DEAL, or a
+# plain module name, is a dictionary lookup each time)
+_DEAL: Final = Phase.DEAL
+_BETTING: Final = Phase.BETTING
+_SHOWDOWN: Final = Phase.SHOWDOWN
+_DONE: Final = Phase.DONE
+_FIXED_LIMIT: Final = Structure.FIXED_LIMIT
+_POT_LIMIT: Final = Structure.POT_LIMIT
+_LAST_BET: Final = MinRaise.LAST_BET
+# the event types, for the fold's dispatch (Hand._apply)
+_ACTED: Final = ev.Acted
+_HOLE_DEALT: Final = ev.HoleDealt
+_POSTED: Final = ev.Posted
+_BOARD_DEALT: Final = ev.BoardDealt
+_AWARDED: Final = ev.Awarded
+_RETURNED: Final = ev.Returned
+_ENDED: Final = ev.Ended
+_SHOWN: Final = ev.Shown
+_MUCKED: Final = ev.Mucked
+_RAKED: Final = ev.Raked
+_RUNS_CHOSEN: Final = ev.RunsChosen
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +72,15 @@ class PotResult:
     winners: tuple[int, ...]
     shares: tuple[tuple[int, int], ...]  # (player, chips) over all runs
     rake: int
+
+    # written out (the dataclass keeps it): compiled, it costs a tenth of the generated one
+    def __init__(self, amount: int, eligible: tuple[int, ...], winners: tuple[int, ...],
+                 shares: tuple[tuple[int, int], ...], rake: int) -> None:
+        object.__setattr__(self, "amount", amount)
+        object.__setattr__(self, "eligible", eligible)
+        object.__setattr__(self, "winners", winners)
+        object.__setattr__(self, "shares", shares)
+        object.__setattr__(self, "rake", rake)
 
 
 _STREET_NAMES = (("preflop", "preflop"), ("flop", "flop"), ("turn", "turn"), ("river", "river"))
@@ -95,12 +124,28 @@ def _whole_chips(amounts: Sequence[object]) -> bool:
     return all(type(x) is int and x >= 0 for x in amounts)
 
 
+def _total(xs: list[int]) -> int:
+    """``sum(xs)``, compiled to a loop over the list (the builtin is a generic call)."""
+    t = 0
+    for x in xs:
+        t += x
+    return t
+
+
+def _nonzero(xs: tuple[int, ...]) -> bool:
+    """``any(xs)``, compiled to a loop (a generator in any() is compiled to one)."""
+    return any(x != 0 for x in xs)
+
+
 @lru_cache(maxsize=32)
 def _default_names(n: int) -> tuple[str, ...]:
     return tuple(f"p{i + 1}" for i in range(n))
 
 
 _SEATS = [tuple(range(n)) for n in range(24)]
+# the events of every step are built with tuple.__new__, all fields given: a named tuple's own
+# __new__ is a Python function around this (the engine records some thirty events a hand)
+_new = tuple.__new__
 
 
 class Hand:
@@ -164,6 +209,9 @@ class Hand:
         self.increment = rules.big_blind
         self.largest_bet = 0
         self.bets_count = 0
+        # fixed limit: the street reached its cap while more than two players could bet (it
+        # stays capped when a fold or an all-in leaves two: Rules.cap)
+        self._capped = False
         self.aggressor: int | None = None
         self.aggressor_street = -1
         self.betting_over = False
@@ -177,9 +225,18 @@ class Hand:
         # dead money: dead blinds, and an ante one player posts for the table (big-blind ante)
         self.dead_in = [0] * n
         self._single_ante = n - self.antes.count(0) == 1
+        # a cap game (Rules.hand_cap): the chips above the cap stay behind, out of the hand; a
+        # player is all-in when only those are left
+        cap = rules.hand_cap
+        self._floor = [0] * n if cap is None else [x - cap if x > cap else 0 for x in stacks]
         # speed: the rule switches read on every action, and legal() kept until the next event
-        self._fixed = rules.structure is Structure.FIXED_LIMIT
-        self._last_bet = rules.min_raise_rule is MinRaise.LAST_BET
+        self._structure = rules.structure
+        self._decimals = rules.decimals
+        self._currency = rules.currency
+        self._fixed = self._structure is _FIXED_LIMIT
+        # rules.min_raise_rule, read here without a call (the rules are Python, not compiled)
+        mr = rules.min_raise
+        self._last_bet = mr is _LAST_BET if mr is not None else rules.structure is _POT_LIMIT
         self._legal: Legal | None = None
         # running counts kept by _apply, so that no step rescans the players: dealt in,
         # not folded, and neither folded nor all-in (able to act)
@@ -228,33 +285,40 @@ class Hand:
         return tuple(blinds), tuple(antes), tuple(dead)
 
     def _post_forced(self) -> None:
-        n, b, blinds = self.n, self.button, self.blinds
-        order = [*range(b + 1, n), *range(b + 1)]  # from the first seat after the button
-        live = sorted(blinds, reverse=True)
+        n, b, blinds, rules = self.n, self.button, self.blinds, self.rules
+        order = [(b + 1 + k) % n for k in range(n)]  # from the first seat after the button
+        top = second = 0  # the two largest blinds
+        for x in blinds:
+            if x > top:
+                top, second = x, top
+            elif x > second:
+                second = x
         # the largest blind is a straddle when it stands alone above another blind and above
         # the big blind
-        straddle = live[0] if live[0] > live[1] > 0 and live[0] > self.rules.big_blind else 0
+        big_blind = rules.big_blind
+        straddle = top if top > second > 0 and top > big_blind else 0
         # regular antes first (a short stack pays the ante before the blind); a big-blind ante
         # after the blind (TDA: the blind has priority)
-        bb_ante = self.rules.big_blind_ante
-        antes = any(self.antes)
+        bb_ante = rules.big_blind_ante
+        antes = _nonzero(self.antes)
         if antes and not bb_ante:
             for p in order:
                 if self.antes[p]:
                     self._post(p, self.antes[p], ev.ANTE)
-        if any(self.dead):
+        if _nonzero(self.dead):
             for p in order:
                 if self.dead[p]:
                     self._post(p, self.dead[p], ev.DEAD)
+        small_blind = rules.small_blind
         for p in order:
             x = blinds[p]
             if not x:
                 continue
             if x == straddle:
                 kind = ev.STRADDLE
-            elif x >= self.rules.big_blind:
+            elif x >= big_blind:
                 kind = ev.BIG_BLIND
-            elif x == self.rules.small_blind:
+            elif x == small_blind:
                 kind = ev.SMALL_BLIND
             else:
                 kind = ev.BLIND
@@ -265,9 +329,10 @@ class Hand:
                     self._post(p, self.antes[p], ev.ANTE)
 
     def _post(self, player: int, amount: int, kind: str) -> None:
-        paid = min(amount, self.stacks[player])
+        free = self.stacks[player] - self._floor[player]
+        paid = amount if amount < free else free
         if paid > 0:
-            self._apply(ev.Posted(player, paid, kind, paid == self.stacks[player]))
+            self._apply(_new(_POSTED, (player, paid, kind, paid == free)))
 
     # ------------------------------------------------------------------ replay
     @classmethod
@@ -284,13 +349,34 @@ class Hand:
     def _apply(self, e: Event) -> None:
         """The only place state changes. Replays call it with recorded events.
 
-        Each event type has its handler in ``_HANDLERS`` (one dict lookup instead of a chain
-        of type tests); every handler is part of this fold and changes nothing else."""
+        Each event type has its handler, chosen by the event's type, the commonest first (a
+        compiled direct call each); every handler is part of this fold and changes nothing
+        else."""
         self.events.append(e)
         self._legal = None
-        handler = _HANDLERS.get(type(e))
-        if handler is not None:
-            handler(self, e)
+        t = type(e)
+        if t is _ACTED:
+            self._apply_action(cast(ev.Acted, e))
+        elif t is _HOLE_DEALT:
+            self._on_hole_dealt(cast(ev.HoleDealt, e))
+        elif t is _POSTED:
+            self._on_posted(cast(ev.Posted, e))
+        elif t is _BOARD_DEALT:
+            self._on_board_dealt(cast(ev.BoardDealt, e))
+        elif t is _AWARDED:
+            self._on_awarded(cast(ev.Awarded, e))
+        elif t is _RETURNED:
+            self._on_returned(cast(ev.Returned, e))
+        elif t is _ENDED:
+            self._on_ended(cast(ev.Ended, e))
+        elif t is _SHOWN:
+            self._on_shown(cast(ev.Shown, e))
+        elif t is _MUCKED:
+            self._on_mucked(cast(ev.Mucked, e))
+        elif t is _RAKED:
+            self._on_raked(cast(ev.Raked, e))
+        elif t is _RUNS_CHOSEN:
+            self._on_runs_chosen(cast(ev.RunsChosen, e))
 
     def _set_all_in(self, p: int) -> None:
         if not self.all_in[p]:
@@ -307,7 +393,7 @@ class Hand:
             self.bets[p] += e.amount
         elif kind == ev.DEAD or self._single_ante:
             self.dead_in[p] += e.amount
-        if self.stacks[p] == 0:
+        if self.stacks[p] == self._floor[p]:
             self._set_all_in(p)
         self._pots = None
 
@@ -327,7 +413,8 @@ class Hand:
             self.street = e.street
             self._open_betting(preflop=False)
         else:
-            self.street = max(self.street, e.street)
+            if e.street > self.street:
+                self.street = e.street
             if all(len(b) == 5 for b in self.boards):
                 self.phase = _SHOWDOWN
 
@@ -368,15 +455,24 @@ class Hand:
             self.level = self.full_level = self.largest_bet = 0
             self.increment = self.rules.big_blind
             self.bets_count = 0
+        self._capped = False
         self.acted = [False] * n
         self.reopen_at = [0] * n
         if preflop:
             # a blind posted all-in short still makes the others face the full blind
-            big = max(self.blinds)
             bb = self.rules.big_blind
+            big = 0
+            above: list[int] = []  # the blinds above the big blind (straddles), each once
+            for x in self.blinds:
+                if x > big:
+                    big = x
+                if x > bb and x not in above:
+                    above.append(x)
             self.level = self.full_level = self.largest_bet = big
-            self.increment = max(big, bb)
-            self.bets_count = (1 if big else 0) + len({x for x in self.blinds if x > bb})
+            self.increment = big if big > bb else bb
+            self.bets_count = (1 if big else 0) + len(above)
+            if self._fixed:
+                self._note_cap()
             # first to act: the player after the largest live blind (or after the button)
             start = self.button
             if big:
@@ -427,14 +523,16 @@ class Hand:
             self.stacks[p] -= e.added
             self.bets[p] += e.added
             self.totals[p] += e.added
-            if self.stacks[p] == 0:
+            if self.stacks[p] == self._floor[p]:
                 self._set_all_in(p)
             level = self.level
             if e.to > level:
                 inc = e.to - level
                 rules = self.rules
                 if self._fixed:
-                    full = 2 * inc >= rules.fixed_bet(self.street)
+                    # half a bet or more over the last full bet is a raise, made by one
+                    # all-in or by several short ones together (Robert's Rules)
+                    full = 2 * (e.to - self.full_level) >= rules.fixed_bet(self.street)
                 elif self._last_bet and level > 0:
                     full = inc >= max(self.largest_bet, rules.big_blind)
                 else:
@@ -446,6 +544,8 @@ class Hand:
                     if e.to > self.largest_bet:
                         self.largest_bet = e.to
                     self.bets_count += 1
+                    if self._fixed:
+                        self._note_cap()
                 self.level = e.to
                 self.aggressor = p
                 self.aggressor_street = self.street
@@ -457,6 +557,12 @@ class Hand:
         self.actor = nxt
         if nxt is None:
             self._close_street()
+
+    def _note_cap(self) -> None:
+        # the cap is reached with more than two players able to bet: capped for the street
+        cap = self.rules.bet_cap
+        if cap is not None and self.bets_count >= cap and self._able > 2:
+            self._capped = True
 
     def _reopen_step(self) -> int:
         r = self.rules
@@ -498,10 +604,10 @@ class Hand:
             if phase is _DEAL:
                 if not dealt and self.deck is not None:
                     # every player's hole cards in one pass, in the order needs_cards gives
-                    n, b, record, draw = self.n, self.button, self._apply, self._draw
+                    n, b = self.n, self.button
                     for p in (*range(b + 1, n), *range(b + 1)):
                         if not self.dealt[p]:
-                            record(ev.HoleDealt(p, draw(2)))
+                            self._apply(_new(_HOLE_DEALT, (p, self._draw(2))))
                     continue
                 need = self.needs_cards()
                 if need is None or self.deck is None:
@@ -509,9 +615,9 @@ class Hand:
                 kind, who, count = need
                 cards = self._draw(count)
                 if kind == "hole":
-                    self._apply(ev.HoleDealt(who, cards))
+                    self._apply(_new(_HOLE_DEALT, (who, cards)))
                 else:
-                    self._apply(ev.BoardDealt(self._street_for(who), cards, who))
+                    self._apply(_new(_BOARD_DEALT, (self._street_for(who), cards, who)))
                 continue
             if phase is _SHOWDOWN:
                 if self.auto_showdown:
@@ -527,7 +633,7 @@ class Hand:
         # (a big-blind ante is dead money), so the bets, not the hand totals, are compared.
         p, amount = uncalled(self.bets)
         if amount:
-            self._apply(ev.Returned(p, amount))
+            self._apply(_new(_RETURNED, (p, amount)))
             return True
         return False
 
@@ -570,7 +676,7 @@ class Hand:
             raise HandError(Text(f"{self.names[player]} already has cards",
                                  f"{self.names[player]} ya tiene cartas"))
         c = self._check_new_cards(cards, 2) if cards is not None else None
-        self._apply(ev.HoleDealt(player, c))
+        self._apply(_new(_HOLE_DEALT, (player, c)))
         self._advance()
 
     def deal_board(self, cards: Sequence[Card]) -> None:
@@ -580,7 +686,7 @@ class Hand:
                                  "ahora no toca repartir cartas comunitarias"))
         _, run, count = need
         c = self._check_new_cards(cards, count)
-        self._apply(ev.BoardDealt(self._street_for(run), c, run))
+        self._apply(_new(_BOARD_DEALT, (self._street_for(run), c, run)))
         self._advance()
 
     def _check_new_cards(self, cards: Sequence[Card], count: int) -> tuple[Card, ...]:
@@ -625,17 +731,20 @@ class Hand:
         # a raise needs an opponent who could put in more than the current bet (seed 000:
         # Chuck cannot raise "because Andy has no chips left to call or raise")
         opponent = False
-        folded, all_in, bets, stacks, level = (self.folded, self.all_in, self.bets,
-                                               self.stacks, self.level)
+        folded, all_in, bets, stacks, level, floor = (self.folded, self.all_in, self.bets,
+                                                      self.stacks, self.level, self._floor)
         for q in range(self.n):
-            if q != p and not folded[q] and not all_in[q] and bets[q] + stacks[q] > level:
+            if q != p and not folded[q] and not all_in[q] \
+                    and bets[q] + stacks[q] - floor[q] > level:
                 opponent = True
                 break
         # positional, in the order of options()'s parameters (keywords cost more per call)
         self._legal = legal = options(
             self.rules, p, self.street, level, self.full_level, self.increment,
-            self.largest_bet, self.bets_count, self._live, bets[p], stacks[p], sum(self.totals),
-            not self.acted[p] or level >= self.reopen_at[p], opponent,
+            self.largest_bet, self.bets_count, self._able, self._capped, bets[p],
+            stacks[p] - floor[p], _total(self.totals),
+            not self.acted[p] or level >= self.reopen_at[p], opponent, self._last_bet,
+            self._structure, self._decimals, self._currency,
         )
         return legal
 
@@ -680,7 +789,8 @@ class Hand:
         if not legal.fold:
             self._refuse("fold", "retirarse", legal,
                          Text("checking is free", "puede pasar sin coste"))
-        self._apply(ev.Acted(legal.player, ev.FOLD, self.bets[legal.player], 0))
+        self._apply(_new(_ACTED, (legal.player, ev.FOLD, self.bets[legal.player], 0, False,
+                                    False)))
         if self.phase is not _BETTING:  # nothing happens by itself while a player is to act
             self._advance()
 
@@ -690,7 +800,8 @@ class Hand:
             self._refuse("check", "pasar", legal,
                          Text(f"there is a bet of {self._c(self.level)} to call",
                               f"hay una apuesta de {self._c(self.level, 'es')} que igualar"))
-        self._apply(ev.Acted(legal.player, ev.CHECK, self.bets[legal.player], 0))
+        self._apply(_new(_ACTED, (legal.player, ev.CHECK, self.bets[legal.player], 0, False,
+                                    False)))
         if self.phase is not _BETTING:
             self._advance()
 
@@ -700,7 +811,8 @@ class Hand:
             self._refuse("call", "igualar", legal,
                          Text("there is no bet to call", "no hay apuesta que igualar"))
         p = legal.player
-        self._apply(ev.Acted(p, ev.CALL, legal.call_to, legal.call, legal.call_all_in))
+        self._apply(_new(_ACTED, (p, ev.CALL, legal.call_to, legal.call, legal.call_all_in,
+                                    False)))
         if self.phase is not _BETTING:
             self._advance()
 
@@ -729,7 +841,8 @@ class Hand:
         p = legal.player
         added = to - self.bets[p]
         kind = ev.BET if legal.is_bet else ev.RAISE
-        self._apply(ev.Acted(p, kind, to, added, added == self.stacks[p]))
+        self._apply(_new(_ACTED, (p, kind, to, added, added == self.stacks[p] - self._floor[p],
+                                    False)))
         if self.phase is not _BETTING:
             self._advance()
 
@@ -878,9 +991,9 @@ class Hand:
                     show = True
                     break
         if show:
-            self._apply(ev.Shown(p, hole))
+            self._apply(_new(_SHOWN, (p, hole)))
         else:
-            self._apply(ev.Mucked(p))
+            self._apply(_new(_MUCKED, (p,)))
 
     def _strength(self, p: int, cards: tuple[Card, ...]) -> tuple[int, ...]:
         """Player p's strength on each run's board, evaluated once a hand: called only at
@@ -910,7 +1023,7 @@ class Hand:
         return list(self._pots)
 
     def _build_pots(self) -> list[Pot]:
-        dead = sum(self.dead_in)
+        dead = _total(self.dead_in)
         if not dead:
             return build_pots(self.totals, self.folded, self.all_in)
         live = [t - d for t, d in zip(self.totals, self.dead_in, strict=True)]
@@ -936,7 +1049,7 @@ class Hand:
                 strength[p] = self._strength(p, h)
         for i, pot in enumerate(pots):
             if pot.rake:
-                self._apply(ev.Raked(i, pot.rake))
+                self._apply(_new(_RAKED, (i, pot.rake)))
             eligible = [p for p in pot.eligible if p in contenders]
             if not eligible:  # muck() never leaves a pot without a live player
                 raise BooksError(f"pot {i} has no live player to win it")
@@ -956,18 +1069,18 @@ class Hand:
                     awards = split(amount, winners, first, n).items()
                 for p, x in awards:
                     if x:
-                        self._apply(ev.Awarded(i, p, x, r))
+                        self._apply(_new(_AWARDED, (i, p, x, r)))
                         shares[p] = shares.get(p, 0) + x
                 winners_all.update(winners)
             self.results.append(PotResult(
                 pot.amount, pot.eligible, tuple(sorted(winners_all)),
                 tuple(sorted(shares.items())), pot.rake))
         self._check_books()
-        self._apply(ev.Ended(tuple(self.stacks)))
+        self._apply(_new(_ENDED, (tuple(self.stacks),)))
 
     def _check_books(self) -> None:
-        start, stacks = sum(self.starting_stacks), sum(self.stacks)
-        won, totals, rake = sum(self.won), sum(self.totals), self.rake
+        start, stacks = sum(self.starting_stacks), _total(self.stacks)
+        won, totals, rake = _total(self.won), _total(self.totals), self.rake
         put_in = start - stacks + won
         paid_out = won + rake
         if totals != paid_out or put_in != totals:
@@ -986,7 +1099,7 @@ class Hand:
         return self.boards[0]
 
     def pot_total(self) -> int:
-        return sum(self.totals)
+        return _total(self.totals)
 
     def net(self) -> list[int]:
         """Each player's result: finishing stack minus starting stack."""
@@ -1048,18 +1161,3 @@ class Hand:
                 out.append(e)
         return out
 
-
-# the fold's handlers, one per event type (see Hand._apply)
-_HANDLERS: dict[type[Any], Callable[[Hand, Any], None]] = {
-    ev.Acted: Hand._apply_action,
-    ev.Posted: Hand._on_posted,
-    ev.HoleDealt: Hand._on_hole_dealt,
-    ev.BoardDealt: Hand._on_board_dealt,
-    ev.Returned: Hand._on_returned,
-    ev.RunsChosen: Hand._on_runs_chosen,
-    ev.Shown: Hand._on_shown,
-    ev.Mucked: Hand._on_mucked,
-    ev.Awarded: Hand._on_awarded,
-    ev.Raked: Hand._on_raked,
-    ev.Ended: Hand._on_ended,
-}

@@ -20,6 +20,12 @@ class Pot:
     eligible: tuple[int, ...]
     rake: int = 0
 
+    # written out (the dataclass keeps it): compiled, it costs a tenth of the generated one
+    def __init__(self, amount: int, eligible: tuple[int, ...], rake: int = 0) -> None:
+        object.__setattr__(self, "amount", amount)
+        object.__setattr__(self, "eligible", eligible)
+        object.__setattr__(self, "rake", rake)
+
 
 def uncalled(contributions: Sequence[int]) -> tuple[int, int]:
     """(player, chips) of the part of the largest contribution nobody matched, or (-1, 0)."""
