@@ -111,3 +111,45 @@ def test_stated_rake_survives_pokerstars_to_phh_and_back() -> None:
             checked += 1
             raked += hand.rake > 0
     assert checked >= 20 and raked >= 10
+
+
+def _seat_lines(text: str) -> list[str]:
+    return [ln.rstrip() for ln in text.splitlines() if ln.startswith("Seat ") and "chips" in ln]
+
+
+def test_pokerstars_to_phh_and_back_keeps_date_table_and_seats(tmp_path: Path) -> None:
+    src = DATA / "hhp_mtt_nlhe_allin_preflop_side_pot.txt"
+    out = tmp_path / "hand.phh"
+    assert main(["convert", str(src), "--to", "phh", "-o", str(out)]) == 0
+    text = out.read_text(encoding="utf-8")
+    for line in ("table = '1495192630 3'", "seat_count = 9", "year = 2016", "month = 3",
+                 "day = 1", "time = 01:33:54", "time_zone_abbreviation = 'ET'"):
+        assert line in text.splitlines(), line
+    assert "seats = [" in text
+    back = tmp_path / "back.txt"
+    assert main(["convert", str(out), "--to", "pokerstars", "-o", str(back)]) == 0
+    before = src.read_text(encoding="utf-8")
+    after = back.read_text(encoding="utf-8")
+    assert after.splitlines()[0].endswith(" - 2016/03/01 1:33:54 ET")
+    assert after.splitlines()[1] == before.splitlines()[1] == \
+        "Table '1495192630 3' 9-max Seat #3 is the button"
+    assert _seat_lines(after) == _seat_lines(before)
+    (a,) = list(ps.read_file(str(src)))
+    (b,) = list(ps.read_file(str(back)))
+    assert isinstance(a, HandRecord) and isinstance(b, HandRecord)
+    assert b.seats == a.seats and b.extra["date"] == a.extra["date"] == "2016/03/01 1:33:54 ET"
+    assert b.extra["table"] == a.extra["table"] and b.extra["max_seats"] == 9
+
+
+def test_phh_to_pokerstars_uses_the_files_date(tmp_path: Path) -> None:
+    wsop = Path(__file__).parent / "data" / "phh" / "phh-dataset/data/wsop/2019/42/3/00-01-07.phh"
+    out = tmp_path / "w.txt"
+    assert main(["convert", str(wsop), "--to", "pokerstars", "-o", str(out)]) == 0
+    assert out.read_text(encoding="utf-8").splitlines()[0].endswith(" - 2019/06/20 0:00:00")
+    hq = next((Path(__file__).parent / "data" / "phh" / "phh-dataset").rglob("*.phhs"))
+    out = tmp_path / "hq.txt"
+    assert main(["convert", str(hq), "--to", "pokerstars", "-o", str(out)]) in (0, 1)
+    first = out.read_text(encoding="utf-8").splitlines()[:3]
+    assert first[0].endswith(" - 2009/07/01 0:00:09 ET")
+    assert first[1] == "Table 'INDIANA ST' 6-max Seat #5 is the button"
+    assert first[2].startswith("Seat 3: ")

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tapete.cards import Deck
 from tapete.hand import Hand
 from tapete.history import pokerstars as ps
 from tapete.history.record import HandRecord
@@ -130,6 +131,51 @@ def test_run_it_twice_on_a_cap_table() -> None:
     gamz, garn = h.names.index("Gamz11"), h.names.index("Garnerus")
     assert h.won[gamz] == h.won[garn] == 8060
     assert h.rake == 280
+    # the real stacks; the cap ($80) is the table's rule, played by the engine
+    assert r.rules.hand_cap == 8000
+    assert dict(zip(r.names or [], r.stacks, strict=True)) == {
+        "willybeer22": 38596, "fede_carita": 7898, "Gamz11": 43306, "bobloblaw87": 10294,
+        "nobre13": 15000, "Garnerus": 15639}
+    assert h.totals[gamz] == h.totals[garn] == 8000 and h.all_in[gamz] and h.all_in[garn]
+    assert h.stacks[gamz] == 43306 - 8000 + 8060 and h.stacks[garn] == 15639 - 8000 + 8060
+    assert r.finishing_stacks == h.stacks and ps.reconcile(r, h) == []
+
+
+def test_the_web_replayer_shows_a_cap_table_real_stacks() -> None:
+    from tapete.server.replayer import decode_link, timeline_of_record
+
+    (r,) = records("hhsmithy_cash_nlhe_cap_run_it_twice_split_rake.txt")
+    t = timeline_of_record(r, equity=False)
+    start = {p["name"]: p["start"] for p in t["players"]}
+    assert start["willybeer22"] == 38596 and start["Gamz11"] == 43306
+    gamz = [p["name"] for p in t["players"]].index("Gamz11")
+    assert t["frames"][-1]["stacks"][gamz] == 43306 - 8000 + 8060
+    assert t["mismatches"] == []
+    assert t["share"] and decode_link(t["share"])["players"] == t["players"]  # a shared link
+
+
+def test_cap_game_plays_the_cap_and_writes_it_back() -> None:
+    rules = Rules(Structure.NO_LIMIT, 200, 400, decimals=2, currency="$", hand_cap=8000)
+    h = Hand(rules, [38596, 20000, 5000], button=2, names=["a", "b", "c"], hand_id="7",
+             deck=Deck(1), auto_showdown=True)
+    lg = h.legal()
+    assert lg.player == 2 and lg.max_to == 5000  # c's whole stack is under the cap
+    h.call()
+    lg = h.legal()
+    assert lg.max_to == 8000 and lg.stack == 8000 - 200  # a may put in 80 in all
+    h.raise_to(8000)
+    assert h.all_in[0] and h.stacks[0] == 38596 - 8000  # all-in, the rest behind
+    h.call()  # b calls to the cap
+    h.call()  # c all-in for 50
+    assert h.done and sum(h.stacks) + h.rake == 38596 + 20000 + 5000
+    text = ps.write_hand(h, table="T", date="2015/04/19 11:46:35 ET")
+    assert "($2/$4 - $80 Cap -  USD)" in text.splitlines()[0]
+    assert "a: raises $76 to $80 and has reached the $80 cap" in text
+    assert "c: calls $46 and is all-in" in text
+    (back,) = list(ps.read_text(text))
+    assert isinstance(back, HandRecord)
+    assert back.stacks == [38596, 20000, 5000] and back.rules.hand_cap == 8000
+    assert ps.play(back).events == h.events
 
 
 def test_old_game_header_and_uncalled_bet() -> None:

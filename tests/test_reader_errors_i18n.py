@@ -98,6 +98,24 @@ PHH_CASES = [
     ("finishing", _nl() + "finishing_stacks = [1]\n", "'finishing_stacks' must hold",
      "'finishing_stacks' debe tener una cantidad por jugador", "'finishing_stacks'"),
 ]
+# absurd digit counts: refused in words, never Python's own error (int() raises past 4,300
+# digits); the web replayer refuses them itself before reading (see the last test)
+PHH_DIGITS = [
+    ("huge-stack", _nl().replace("[200, 200, 200]", f"[200, {'9' * 5000}, 200]"),
+     "a number of more than 100 digits", "un número de más de 100 cifras", ""),
+    ("long-stack", _nl().replace("[200, 200, 200]", f"[200, {'9' * 101}, 200]"),
+     "a number of more than 100 digits", "un número de más de 100 cifras", ""),
+    ("huge-bet", _nl(DEALT + f", 'p3 cbr {'9' * 5000}'"), "a number of more than 100 digits",
+     "un número de más de 100 cifras", ""),
+    ("huge-decimal", _nl(DEALT + f", 'p3 cbr 1.{'5' * 200}'"),
+     "a number of more than 100 digits", "un número de más de 100 cifras", ""),
+    ("huge-hand-number", _nl() + f"hand = {'7' * 5000}\n", "a number of more than 100 digits",
+     "un número de más de 100 cifras", ""),
+    ("huge-separated", _nl() + f"hand = {'_'.join(['999'] * 2000)}\n",
+     "a number of more than 100 digits", "un número de más de 100 cifras", ""),
+    ("huge-in-a-table", _nl() + f"_x = {{a = {'_'.join(['999'] * 2000)}}}\n",
+     "line 7: a number of more than 100 digits", "línea 7: un número de más de 100 cifras", ""),
+]
 
 
 def _check(text: Text, en: str, es: str, own: str) -> None:
@@ -110,7 +128,8 @@ def _check(text: Text, en: str, es: str, own: str) -> None:
         assert own in text.en and own in text.es, text
 
 
-@pytest.mark.parametrize("name, text, en, es, own", PHH_CASES, ids=[c[0] for c in PHH_CASES])
+@pytest.mark.parametrize("name, text, en, es, own", PHH_CASES + PHH_DIGITS,
+                         ids=[c[0] for c in PHH_CASES + PHH_DIGITS])
 def test_phh_errors_are_bilingual(name: str, text: str, en: str, es: str, own: str) -> None:
     hands = phh.read_text(text, f"{name}.phh")
     assert len(hands) == 1
@@ -219,9 +238,21 @@ PS_CASES = [
     ("no-hand", "hello\n", "no PokerStars hand in this text",
      "no hay ninguna mano de PokerStars en este texto", ""),
 ]
+PS_DIGITS = [
+    ("huge-stack",
+     HAND.replace("Seat 2: Bob ($2 in chips)", f"Seat 2: Bob (${'9' * 5000} in chips)"),
+     "a number of more than 100 digits", "un número de más de 100 cifras", ""),
+    ("huge-seat", HAND.replace("Seat 2: Bob ($2", f"Seat {'2' * 5000}: Bob ($2"),
+     "a number of more than 100 digits", "un número de más de 100 cifras", ""),
+    ("huge-bet", HAND.replace("bets $0.02", f"bets ${'1' * 5000}.02"),
+     "a number of more than 100 digits", "un número de más de 100 cifras", ""),
+    ("huge-stakes", HAND.replace("$0.01/$0.02", f"$0.01/${'2' * 5000}"),
+     "a number of more than 100 digits", "un número de más de 100 cifras", ""),
+]
 
 
-@pytest.mark.parametrize("name, text, en, es, own", PS_CASES, ids=[c[0] for c in PS_CASES])
+@pytest.mark.parametrize("name, text, en, es, own", PS_CASES + PS_DIGITS,
+                         ids=[c[0] for c in PS_CASES + PS_DIGITS])
 def test_pokerstars_errors_are_bilingual(name: str, text: str, en: str, es: str,
                                          own: str) -> None:
     items = list(ps.read_text(text, f"{name}.txt"))
@@ -269,13 +300,13 @@ def test_pokerstars_replay_error_is_bilingual() -> None:
 def _files(tmp_path: Path) -> list[tuple[Path, Text]]:
     """Every malformed case as a file, with the error its one hand carries."""
     out: list[tuple[Path, Text]] = []
-    for name, text, *_ in PHH_CASES:
+    for name, text, *_ in PHH_CASES + PHH_DIGITS:
         path = tmp_path / f"{name}.phh"
         path.write_text(text, encoding="utf-8")
         (h,) = phh.read_text(text, str(path))
         assert h.error is not None
         out.append((path, h.error))
-    for name, text, *_ in PS_CASES:
+    for name, text, *_ in PS_CASES + PS_DIGITS:
         path = tmp_path / f"{name}.txt"
         path.write_text(text, encoding="utf-8")
         (err,) = list(ps.read_text(text, str(path)))
@@ -363,6 +394,30 @@ def test_web_replayer_lists_the_spanish_detail() -> None:
         assert es in item[2].es and item[2].en != item[2].es
 
 
+def test_absurd_digit_counts_are_refused_in_words(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    from tapete.server.replayer import ReplayInputError
+
+    for _name, text, *_ in PHH_DIGITS:  # loads() raises the readers' error, nothing else
+        with pytest.raises(phh.PhhError, match="more than 100 digits"):
+            phh.loads(text)
+    paths = []
+    for name, text, *_ in PHH_DIGITS + PS_DIGITS:
+        try:  # the web replayer refuses most before reading; the readers refuse the rest
+            items = parse_text(text, name + (".txt" if text.startswith("PokerStars") else ".phh"))
+        except ReplayInputError:
+            pass
+        else:
+            assert [x[1] for x in items] == [None] and items[0][2] is not None
+        path = tmp_path / (name + (".txt" if text.startswith("PokerStars") else ".phh"))
+        path.write_text(text, encoding="utf-8")
+        paths.append(str(path))
+    for lang, words in (("en", "more than 100 digits"), ("es", "más de 100 cifras")):
+        assert main(["replay", "--lang", lang, *paths]) == 1  # an error per file, no traceback
+        out = capsys.readouterr().out
+        assert out.count(words) == len(paths), out[-2000:]
+
+
 def test_every_rules_and_card_problem_has_its_spanish() -> None:
     """The rules and the cards say what is wrong in both languages; the readers pass it on."""
     import re
@@ -375,7 +430,7 @@ def test_every_rules_and_card_problem_has_its_spanish() -> None:
     bad_rules: list[dict[str, object]] = [
         {"big_blind": "x"}, {"bet_cap": -1}, {"big_blind": 0}, {"small_blind": 5},
         {"ante": -1}, {"straddle": 1}, {"bet_cap": 1}, {"rake_fixed": (-1,)},
-        {"rake_bps": 10_001},
+        {"rake_bps": 10_001}, {"hand_cap": 0},
     ]
     assert raised == len(bad_rules)  # one case per message: a new message needs a case here
     seen = set()

@@ -211,3 +211,66 @@ def test_unreadable_hands_are_introduced_in_spanish(capsys: pytest.CaptureFixtur
     omaha = Path(__file__).parent / "data" / "pokerstars" / "hhsmithy_cash_plo8_uncalled_bet.txt"
     code, out = _run(capsys, "--json", "--lang", "es", str(omaha))
     assert str(_json(out)[0]["error"]).startswith("aún no se admite Omaha")
+
+
+STARS = Path(__file__).parent / "data" / "pokerstars"
+WSOP_2019 = DATA / "phh-dataset/data/wsop/2019/42/3/00-01-07.phh"
+
+
+def test_run_it_twice_is_told_run_by_run(capsys: pytest.CaptureFixture[str]) -> None:
+    src = STARS / "hhsmithy_cash_nlhe_cap_run_it_twice_split_rake.txt"
+    code, out = _run(capsys, "--lang", "en", str(src))
+    assert code == 0
+    assert "Flop, run 1 [Qd Qs 4h]" in out and "River, run 2 [6s 8h 6h Td 6c]" in out
+    assert "p1 Gamz11 shows [Ad Ks] (run 1: pair of queens; run 2: three of a kind, sixes)" \
+        in out
+    assert ("Main pot $161.20 (p1 Gamz11, p4 Garnerus), rake $2.80: run 1: split: p1 Gamz11"
+            " $40.30, p4 Garnerus $40.30 — pair of queens; run 2: split: p1 Gamz11 $40.30,"
+            " p4 Garnerus $40.30 — three of a kind, sixes") in out
+    # a cap table: the real stacks, and the cap said as the table's rule
+    assert "capped at $80.00 a hand" in out
+    assert "Stacks: p5 willybeer22 $385.96, p6 fede_carita $78.98, p1 Gamz11 $433.06" in out
+    assert "p1 Gamz11 raises to $80.00 (reaches the $80.00 cap)" in out
+    assert "Finishing stacks: p5 willybeer22 $385.96" in out and "p1 Gamz11 $433.66" in out
+    code, out = _run(capsys, "--lang", "es", str(src))
+    assert code == 0
+    assert "Flop, tablero 1 [Qd Qs 4h]" in out and "River, tablero 2 [6s 8h 6h Td 6c]" in out
+    assert "(tablero 1: pareja de reinas; tablero 2: trío de seises)" in out
+    assert "tablero 2: se reparten: p1 Gamz11 40,30 $, p4 Garnerus 40,30 $ — trío de seises" \
+        in out
+    assert "Fichas: p5 willybeer22 385,96 $" in out and "(llega al tope de 80,00 $)" in out
+
+
+def test_what_is_inferred_is_said_in_words(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = _run(capsys, "--lang", "en", str(WSOP_2019))
+    assert code == 0
+    assert "p7 Adam Lamphere raises to 1,150,000; p8 Ashish Ahuja folds (not in the file);" \
+        " p1 Dan Matsuzuki calls 900,000" in out
+    assert "Inferred" not in out and "p8 f" not in out
+    code, out = _run(capsys, "--lang", "es", str(WSOP_2019))
+    assert "p8 Ashish Ahuja se retira (no está en el archivo); p1 Dan Matsuzuki iguala" in out
+    assert "Inferidas" not in out and "p8 f" not in out
+
+
+def test_json_lines_are_the_json_of_to_json(tmp_path: Path) -> None:
+    """``--json`` writes each hand's line directly: the same text as ``dumps_json`` of
+    ``to_json()`` (with the error, note and mismatches in the reader's language), for every
+    hand of the PHH dataset and the PokerStars files, and for hands that fail."""
+    from tapete.history.replay import dumps_json, iter_paths, replay_file
+
+    (tmp_path / "bad.phh").write_text("variant = 'NT'\nnot toml\n", encoding="utf-8")
+    (tmp_path / "odd \"name\" ñ.phh").write_text(
+        DWAN.read_text().replace('"p3 cbr 7000"', '"p3 cbr 3000"'), encoding="utf-8")
+    paths = [*iter_paths([str(DATA), str(STARS), str(tmp_path)]), str(tmp_path / "none.phh")]
+    seen = 0
+    for path in paths:
+        for res in replay_file(path):
+            for lang in ("en", "es"):
+                obj = res.to_json()
+                if lang == "es":
+                    obj["error"] = None if res.error is None else res.error.es
+                    obj["note"] = None if res.note is None else res.note.es
+                    obj["mismatches"] = [m.es for m in res.mismatches]
+                assert res.json_line(lang) == dumps_json(obj), (path, lang)
+            seen += 1
+    assert seen > 2000

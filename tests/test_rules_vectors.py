@@ -513,3 +513,75 @@ def test_hands_refuse_anything_but_whole_chips(setup: dict[str, object]) -> None
     stacks = setup.pop("stacks")
     with pytest.raises(HandError):
         Hand(Rules(NL, 1, 2), stacks, **setup)  # type: ignore[arg-type]
+
+
+# --- 6. Rulings of docs/rules.md ------------------------------------------------------------
+
+def test_FL_3_heads_up_counts_the_players_who_are_not_all_in() -> None:
+    # the button is all-in for 4 (a full raise); the blinds, with chips, are heads-up
+    hand = Hand(Rules(FL, 1, 2, cap_heads_up=False), [1000, 1000, 4], button=2, deck=Deck(1))
+    hand.raise_to(4)  # the button, all-in: 2 bets
+    assert hand.all_in[2]
+    hand.raise_to(6)  # small blind: 3 bets
+    hand.raise_to(8)  # big blind: 4 bets, the cap of three or more players
+    assert hand.legal().min_to == 10  # two players with chips raise without limit
+    hand.raise_to(10)
+    assert hand.legal().min_to == 12
+
+
+def test_FL_4_a_capped_round_stays_capped_when_a_fold_leaves_two() -> None:
+    hand = Hand(Rules(FL, 1, 2, cap_heads_up=False), [1000] * 4, button=3, deck=Deck(1))
+    hand.raise_to(4)  # under the gun
+    hand.raise_to(6)  # the button
+    hand.raise_to(8)  # the small blind caps it: 4 bets, four players
+    hand.fold()  # the big blind
+    hand.fold()  # under the gun: two players left
+    lg = hand.legal()
+    assert lg.player == 3 and lg.call == 2
+    assert lg.min_to is None and lg.no_raise == "capped"
+
+
+def test_FL_5_short_all_ins_that_together_reach_half_a_bet_act_as_a_raise() -> None:
+    # A bets 100; B all-in for 130 and C all-in for 160, each short, together 60 over the bet
+    hand = flop_hand(Rules(FL, 50, 100), [5000, 130, 160, 5000], button=3)
+    hand.raise_to(100)  # A
+    hand.raise_to(130)  # B all-in: less than half a bet, no raise
+    hand.raise_to(160)  # C all-in: 60 over the last full bet, half a bet or more: a raise
+    lg = hand.legal()
+    assert lg.player == 3 and lg.call == 160 and lg.min_to == 260  # a full bet over 160
+    hand.call()
+    lg = hand.legal()
+    assert lg.player == 0 and lg.call == 60 and lg.min_to == 260  # reopened for A
+
+
+def test_FL_6_one_short_all_in_under_half_a_bet_is_completed() -> None:
+    hand = flop_hand(Rules(FL, 50, 100), [5000, 140, 5000], button=2)
+    hand.raise_to(100)
+    hand.raise_to(140)  # 40 over the bet: not a raise
+    assert hand.legal().min_to == 200  # the next player completes to a full bet
+    hand.call()
+    assert hand.legal().player == 0 and hand.legal().min_to is None  # A may not raise
+
+
+def test_BBA_1_big_blind_ante_heads_up_blind_first() -> None:
+    from tapete.events import Posted
+    from tapete.history import phh
+
+    # heads-up, p1 is the big blind; its 3 chips pay the blind of 2, then 1 of the ante
+    text = ("variant = 'NT'\nantes = [0, 2]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\n"
+            "starting_stacks = [3, 200]\nactions = ['d dh p1 AsAd', 'd dh p2 KsKd']\n")
+    record = phh.loads(text)
+    assert record.rules.big_blind_ante and record.rules.ante == 2
+    from tapete.history.replay import replay
+
+    hand = replay(record).engine
+    assert hand is not None
+    posts = [(e.player, e.kind, e.amount) for e in hand.events if isinstance(e, Posted)]
+    assert posts == [(0, "big blind", 2), (1, "small blind", 1), (0, "ante", 1)]
+    assert hand.all_in[0] and hand.legal().call == 1  # the button completes the small blind
+
+
+def test_BBA_2_big_blind_ante_is_not_reduced_heads_up() -> None:
+    hand = Hand(Rules(NL, 1, 2, ante=2, big_blind_ante=True), [200, 200], button=0,
+                deck=Deck(1))
+    assert hand.antes == (0, 2) and hand.totals == [1, 4]

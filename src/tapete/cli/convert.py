@@ -1,7 +1,9 @@
 """``tapete convert IN --to phh|pokerstars [-o OUT]``: hand histories from one format to the other.
 
 Every hand is read (PHH ``.phh``/``.phhs``, or PokerStars text), replayed through the engine, and
-written from the replayed hand, so what comes out is a legal hand or nothing. A hand that cannot
+written from the replayed hand, so what comes out is a legal hand or nothing. The table's name,
+size and seat numbers and the hand's date and time go across (PHH's ``table``, ``seat_count``,
+``seats``, ``year``/``month``/``day``/``time``/``time_zone_abbreviation``). A hand that cannot
 be read or replayed is reported on stderr (in English or Spanish: ``--lang``, else the locale)
 and left out; the exit status is then 1. A file that is not there, or an ``-o`` that cannot be
 written (a folder, a folder that does not exist), is one line and status 2, before any work.
@@ -119,18 +121,24 @@ def convert(path: str, to: str, fmt: str | None = None, hero: str | None = None,
         for k, (_, hand, extra) in enumerate(done, 1):
             hid = hand.hand_id if hand.hand_id and hand.hand_id.isdigit() else str(k)
             kw: dict[str, str] = {}
-            if extra.get("format") == "pokerstars":  # keep the table, date and tournament
-                for key in ("table", "date", "tournament", "buy_in"):
-                    if extra.get(key):
-                        kw[key] = str(extra[key])
+            # keep the table, the date and the tournament (a PHH file's table and date too)
+            for key in ("table", "date", "tournament", "buy_in"):
+                if extra.get(key):
+                    kw[key] = str(extra[key])
+            seats = extra.get("max_seats")
             me = hand.names.index(hero) if hero is not None and hero in hand.names else None
-            parts.append(pokerstars.write_hand(hand, hand_id=hid, hero=me, **kw))
+            parts.append(pokerstars.write_hand(
+                hand, hand_id=hid, hero=me,
+                max_seats=seats if isinstance(seats, int) else 0, **kw))
         return "\n\n".join(parts), errors
     from ..history import phh
 
-    for k, (label, hand, _) in enumerate(done, 1):
+    for k, (label, hand, extra) in enumerate(done, 1):
+        seats = extra.get("max_seats")
         try:
-            text = phh.dumps(hand)
+            text = phh.dumps(hand, table=str(extra.get("table") or ""),
+                             date=str(extra.get("date") or ""),
+                             max_seats=seats if isinstance(seats, int) else 0)
         except phh.PhhError as exc:
             what = "no se puede escribir en PHH" if es else "cannot be written as PHH"
             errors.append(f"{path}: {hand_word} {label or k}: {what}: {exc.in_lang(lang)}")

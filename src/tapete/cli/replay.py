@@ -24,7 +24,6 @@ from ..history.replay import (
     iter_paths,
     replay_file,
 )
-from ..icm import IcmError, icm_table, parse_prizes
 from ..text import Text
 
 
@@ -61,13 +60,15 @@ def run(args: argparse.Namespace) -> int:
     from . import fail, port_problem
 
     lang = args.lang or default_lang()
-    es = lang == "es"
+    files: list[str] = []  # each folder walked once
     for path in args.paths:
-        if os.path.isdir(path) and not iter_paths([path]):
+        found = iter_paths([path])
+        if not found and os.path.isdir(path):
             kinds = ", ".join(HISTORY_SUFFIXES)
             return fail("replay", Text(f"no hand histories ({kinds}) in the folder {path}",
                                        f"no hay historiales de manos ({kinds}) en la carpeta"
                                        f" {path}"), lang)
+        files.extend(found)
     port = getattr(args, "port", None)
     if port is not None and not getattr(args, "open", False):
         return fail("replay", Text("--port goes with --open (the web replayer's port)",
@@ -81,24 +82,57 @@ def run(args: argparse.Namespace) -> int:
             number = int(port)
         from ..server.replayer import open_files
 
-        return open_files(iter_paths(args.paths), port=number)
-    out = sys.stdout
+        return open_files(files, port=number)
     prizes = getattr(args, "prizes", None)
     if prizes is not None:
+        from ..icm import IcmError, parse_prizes
+
         try:
             parse_prizes(prizes)
         except IcmError as exc:
             print(f"tapete replay: {exc.message.in_lang(lang)}", file=sys.stderr)
             return 2
+    import gc
+
+    # a folder is thousands of hands, each a few hundred small objects that reference counting
+    # frees as the hand ends (a replay makes no reference cycles): the cycle collector is
+    # paused while they are replayed, and run every few thousand hands in case an odd hand
+    # left one
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _replay_all(args, files, lang, prizes)
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _replay_all(args: argparse.Namespace, files: list[str], lang: str,
+                prizes: str | None) -> int:
+    import gc
+
+    es = lang == "es"
+    out = sys.stdout
     total = legal = partial = mismatched = 0
-    for path in iter_paths(args.paths):
-        for res in replay_file(path, decisions=bool(args.json), strict=bool(args.strict)):
+    as_json = bool(args.json)
+    strict = bool(args.strict)
+    pending: list[str] = []  # --json lines, written a few hundred at a time
+    for path in files:
+        for res in replay_file(path, decisions=as_json, strict=strict):
             total += 1
+            if total % 10_000 == 0:
+                gc.collect()
             if res.ok:
                 legal += 1
                 partial += res.partial
                 mismatched += bool(res.mismatches)
-            if args.json:
+            if as_json and prizes is None:
+                pending.append(res.json_line(lang))
+                if len(pending) >= 256:
+                    pending.append("")
+                    out.write("\n".join(pending))
+                    pending.clear()
+            elif as_json:
                 obj = res.to_json()
                 if es and res.error is not None:
                     obj["error"] = res.error.es
@@ -114,6 +148,9 @@ def run(args: argparse.Namespace) -> int:
                 if prizes is not None:
                     text += _icm_lines(res, prizes, lang)
                 out.write(text + "\n\n")
+    if pending:
+        pending.append("")
+        out.write("\n".join(pending))
     errors = total - legal
     if not args.json:
         if es:
@@ -133,6 +170,8 @@ def run(args: argparse.Namespace) -> int:
 def _icm(res: ReplayResult, prizes: str) -> dict[str, Any] | None:
     """Tournament equity before and after the hand (None for a hand that did not finish, or
     with more prizes than players)."""
+    from ..icm import IcmError, icm_table
+
     hand = res.engine
     if hand is None or not hand.done:
         return None

@@ -30,8 +30,15 @@ raise rule; default: last-raise for NT, last-bet for PT, as in :class:`~tapete.r
 ``_rake`` (fraction of each pot, e.g. ``0.05``), ``_rake_cap`` (amount per hand),
 ``_no_flop_no_drop`` (bool), and ``_rake_fixed`` (the rake a hand history states, one amount
 per pot, main pot first, e.g. ``_rake_fixed = [0.50, 0.10]``: a PokerStars hand's rake is a fact
-of the hand, :attr:`~tapete.rules.Rules.rake_fixed`, taken exactly whatever ``_rake`` says).
-Unknown user fields are kept in ``record.extra``.
+of the hand, :attr:`~tapete.rules.Rules.rake_fixed`, taken exactly whatever ``_rake`` says),
+``_hand_cap`` (a cap game's cap, the most one player puts into a hand:
+:attr:`~tapete.rules.Rules.hand_cap`). Unknown user fields are kept in ``record.extra``; of the
+standard's fields about the table, ``seats`` gives ``record.seats``, and ``table``,
+``seat_count`` and the date (``year``, ``month``, ``day``, ``time``,
+``time_zone_abbreviation``) are kept in ``record.extra`` as ``table``, ``max_seats`` and
+``date``, the date written as PokerStars writes one (``2015/04/19 11:46:35 ET``), so that
+:mod:`tapete.history.pokerstars` writes them back. A number of more than :data:`MAX_DIGITS`
+digits is refused.
 
 The TOML reader is a small, fast one for the subset PHH files use (``key = value`` lines,
 strings, integers, decimals, booleans, arrays over several lines with comments, ``[n]`` tables
@@ -42,11 +49,9 @@ from __future__ import annotations
 
 import contextlib
 import re
-import tomllib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from itertools import repeat
 from typing import Any
 
 from ..cards import RANKS, SUITS, CardError, format_cards, parse_cards
@@ -122,9 +127,32 @@ class _Unsupported(Exception):
 
 _MISSING: Any = object()
 
+# the most digits a number of a hand history may have: far beyond any stake or hand number,
+# and far below Python's limit on reading an integer from text (4,300 digits), past which a
+# number costs more to read than a whole file
+MAX_DIGITS = 100
+
+
+def too_many_digits(where: str = "", where_es: str = "") -> Text:
+    """The readers' refusal of a number of more than :data:`MAX_DIGITS` digits (``where``:
+    "line 3: ", in each language)."""
+    return Text(f"{where}a number of more than {MAX_DIGITS} digits: tapete reads numbers of up"
+                f" to {MAX_DIGITS} digits",
+                f"{where_es}un número de más de {MAX_DIGITS} cifras: tapete lee números de"
+                f" hasta {MAX_DIGITS} cifras")
+
+
+def _int(text: str) -> int:
+    """``int(text)`` for the digits of a number, refusing absurd digit counts."""
+    if len(text) > MAX_DIGITS:
+        raise PhhError(too_many_digits())
+    return int(text)
+
 
 def _number(text: str) -> int | Decimal:
     t = text.replace("_", "")
+    if len(t) > MAX_DIGITS + 2:  # a sign and a decimal point aside
+        raise PhhError(too_many_digits())
     if "." in t:
         return Decimal(t)
     return int(t)
@@ -150,7 +178,7 @@ def _value(text: str) -> Any:
                 and "\\" not in t:
             return t[1:-1]
         if t.isdigit():
-            return int(t)
+            return _int(t)
         if t == "true":
             return True
         if t == "false":
@@ -168,7 +196,7 @@ def _value(text: str) -> Any:
             for part in parts:
                 x = part.strip()
                 if x.isdigit():
-                    flat.append(int(x))
+                    flat.append(_int(x))
                 elif _NUM.fullmatch(x):
                     flat.append(_number(x))
                 elif x == "true" or x == "false":
@@ -245,6 +273,8 @@ def _open_brackets(text: str) -> int:
 
 
 def _tomllib_value(key: str, raw: str) -> Any:
+    import tomllib  # imported when a file needs it: most never do
+
     return tomllib.loads(f"x = {raw}", parse_float=Decimal)["x"]
 
 
@@ -262,8 +292,7 @@ def parse_toml(text: str) -> list[tuple[str | None, dict[str, Any]]]:
 # keys of the simple shape ([A-Za-z0-9_]+), checked once each
 _SIMPLE_KEYS: set[str] = set()
 _KEY_CHARS = re.compile(r"[A-Za-z0-9_]+")
-_INT_ARRAYS: dict[str, tuple[int, ...]] = {}  # "[50, 100, 0]" -> (50, 100, 0)
-_TABLE_ARRAYS = frozenset(("antes", "blinds_or_straddles", "starting_stacks"))
+_INT_ARRAYS: dict[str, list[int]] = {}  # "[50, 100, 0]" -> [50, 100, 0] (copied on use)
 
 
 def _simple_fields(body: str) -> dict[str, Any] | None:
@@ -299,28 +328,35 @@ def _simple_fields(body: str) -> dict[str, Any] | None:
                         value = _value(raw)
                 else:
                     # a table's blinds, antes and stacks recur from hand to hand: read once
-                    known = _INT_ARRAYS.get(raw) if key in _TABLE_ARRAYS else None
+                    table_array = key == "starting_stacks" or key == "antes" \
+                        or key == "blinds_or_straddles"
+                    known = _INT_ARRAYS.get(raw) if table_array else None
                     if known is not None:
-                        value = list(known)
+                        value = known[:]
                     else:
                         inner = raw[1:-1]
                         digits = inner.replace(", ", "")
                         if digits.isdigit() and digits.isascii():
+                            items = inner.split(", ")
+                            if len(digits) > MAX_DIGITS and \
+                                    max(map(len, items)) > MAX_DIGITS:
+                                raise PhhError(too_many_digits())
                             try:
-                                value = list(map(int, inner.split(", ")))
+                                ints = [int(x) for x in items]
                             except ValueError:  # an empty item: "[1, ]"
                                 value = _value(raw)
                             else:
-                                if key in _TABLE_ARRAYS:
+                                value = ints
+                                if table_array:
                                     if len(_INT_ARRAYS) > 10_000:
                                         _INT_ARRAYS.clear()
-                                    _INT_ARRAYS[raw] = tuple(value)
+                                    _INT_ARRAYS[raw] = ints[:]
                         else:
                             value = _value(raw)
             elif c == "'" and last == "'" and len(raw) >= 2 and raw.count("'") == 2:
                 value = raw[1:-1]
             elif raw.isdigit() and raw.isascii():
-                value = int(raw)
+                value = _int(raw)
             elif raw == "true":
                 value = True
             elif raw == "false":
@@ -397,7 +433,12 @@ def _parse_toml_lines(text: str) -> list[tuple[str | None, dict[str, Any]]]:
             except _Unsupported:
                 try:
                     value = _tomllib_value(key, raw)
-                except tomllib.TOMLDecodeError as exc:
+                except ValueError as exc:  # TOMLDecodeError, or an integer too long to read
+                    import tomllib
+
+                    if not isinstance(exc, tomllib.TOMLDecodeError):
+                        raise PhhError(too_many_digits(f"line {first}: ",
+                                                       f"línea {first}: ")) from None
                     shown = raw.strip()[:60]
                     raise PhhError(Text(
                         f"line {first}: cannot read the value of {key!r}: {exc}",
@@ -422,6 +463,14 @@ class PhhHand:
     hand: str
     record: HandRecord | None
     error: Text | None = None
+
+    # written out (the dataclass keeps it): compiled, it costs a fifth of the generated one
+    def __init__(self, source: str, hand: str, record: HandRecord | None,
+                 error: Text | None = None) -> None:
+        self.source = source
+        self.hand = hand
+        self.record = record
+        self.error = error
 
 
 def _places(x: Any) -> int:
@@ -448,19 +497,46 @@ def _per_player(key: str, n: int) -> Text:
                 f"{key!r} debe tener una cantidad por jugador ({n})")
 
 
-_INT = frozenset((int,))
-_STR = frozenset((str,))
 _RULES: dict[tuple[tuple[str, Any], ...], Rules] = {}
 _ROOM_FIELDS = frozenset(("_dead_blinds", "_min_raise", "_bet_cap", "_cap_heads_up", "_rake",
-                          "_rake_cap", "_no_flop_no_drop", "_rake_fixed"))
-_AMOUNT_LISTS = ("antes", "blinds_or_straddles", "starting_stacks")
-_AMOUNTS = ("min_bet", "small_bet", "big_bet", "_rake_cap")
+                          "_rake_cap", "_no_flop_no_drop", "_rake_fixed", "_hand_cap"))
+
+
+def _unit(x: Any, scale: int, what: str) -> int:
+    """An amount of the file in the hand's smallest unit (``scale``: 10 ** its decimals)."""
+    if isinstance(x, int):
+        return int(x * scale)
+    v = x * scale
+    iv = int(v)
+    if iv != v:
+        raise PhhError(Text(f"{what}: {x} is finer than the smallest unit",
+                            f"{what}: {x} tiene más decimales que la unidad mínima"))
+    return iv
+
+
+def _units(xs: list[Any], scale: int, what: str) -> list[int]:
+    if scale == 1 and _all_ints(xs):
+        return xs[:]
+    return [_unit(x, scale, what) for x in xs]
+
+
+def _smallest(xs: list[int]) -> int:
+    """``min(xs)`` of a non-empty list, compiled to a loop (the builtin is a generic call)."""
+    low = xs[0]
+    for x in xs:
+        if x < low:
+            low = x
+    return low
+
+
+def _all_ints(xs: list[Any]) -> bool:
+    """Every item is an int (not a bool, a decimal...)."""
+    return all(type(x) is int for x in xs)
 
 
 def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> HandRecord:
     """One hand's fields (as :func:`parse_toml` gives them) -> a :class:`HandRecord`."""
-    get = fields.get
-    variant = get("variant")
+    variant = fields.get("variant")
     if not isinstance(variant, str):
         raise PhhError(Text("the field 'variant' is missing", "falta el campo 'variant'"))
     structure = VARIANTS.get(variant)
@@ -488,7 +564,7 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
     # the smallest unit: the most decimal places among the amounts that define the hand
     places = 0
     lists: list[list[Any]] = []
-    for key in _AMOUNT_LISTS:
+    for key in ("antes", "blinds_or_straddles", "starting_stacks"):
         v = fields[key]
         if type(v) is not list:
             if _is_amount(v):  # a single value for everyone
@@ -497,21 +573,21 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
                 raise PhhError(_per_player(key, n))
         elif len(v) != n:
             raise PhhError(_per_player(key, n))
-        if not set(map(type, v)) <= _INT:
+        if not _all_ints(v):
             for x in v:
                 if type(x) is not int:
                     if not _is_amount(x):
                         raise PhhError(_per_player(key, n))
                     places = max(places, _places(x))
         lists.append(v)
-    for key in _AMOUNTS:
-        v = get(key)
+    for key in ("min_bet", "small_bet", "big_bet", "_rake_cap", "_hand_cap"):
+        v = fields.get(key)
         if v is not None and type(v) is not int:
             if not _is_amount(v):
                 raise PhhError(Text(f"{key!r} must be an amount",
                                     f"{key!r} debe ser una cantidad"))
             places = max(places, _places(v))
-    rake_fixed_raw = get("_rake_fixed")
+    rake_fixed_raw = fields.get("_rake_fixed")
     if rake_fixed_raw is not None:
         if not isinstance(rake_fixed_raw, list) or not rake_fixed_raw or \
                 not all(_is_amount(x) and x >= 0 for x in rake_fixed_raw):
@@ -527,44 +603,33 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
     try:
         if known is None:
             raise KeyError
-        parsed = list(map(known.__getitem__, actions))
+        parsed = [known[a] for a in actions]
     except (KeyError, TypeError):
         parsed = _read_actions(actions, n)
-    if _ACTION_PLACES and not _ACTION_PLACES.keys().isdisjoint(actions):
-        places = max(places, *map(_ACTION_PLACES.get, actions, repeat(0)))
-    scale = 10**places
+    for st in parsed:  # a decimal bet (kept as its text until the unit is known)
+        if st[0] == "act" and type(st[3]) is str:
+            raw_bet: str = st[3]
+            bet_places = len(raw_bet) - raw_bet.index(".") - 1
+            if bet_places > places:
+                places = bet_places
+    scale: int = 10**places
 
-    def unit(x: Any, what: str) -> int:
-        if isinstance(x, int):
-            return int(x * scale)
-        v = x * scale
-        iv = int(v)
-        if iv != v:
-            raise PhhError(Text(f"{what}: {x} is finer than the smallest unit",
-                                f"{what}: {x} tiene más decimales que la unidad mínima"))
-        return iv
-
-    def units(xs: list[Any], what: str) -> list[int]:
-        if not places and set(map(type, xs)) <= _INT:
-            return list(xs)
-        return [unit(x, what) for x in xs]
-
-    stacks = units(lists[2], "starting_stacks")
-    blinds = units(lists[1], "blinds_or_straddles")
-    antes = units(lists[0], "antes")
-    if min(blinds) < 0 or min(antes) < 0:
+    stacks = _units(lists[2], scale, "starting_stacks")
+    blinds = _units(lists[1], scale, "blinds_or_straddles")
+    antes = _units(lists[0], scale, "antes")
+    if _smallest(blinds) < 0 or _smallest(antes) < 0:
         raise PhhError(Text("negative blinds (bring-ins) or antes are not hold'em",
                             "las ciegas o los antes negativos (bring-ins) no son de hold'em"))
-    if min(stacks) <= 0:
+    if _smallest(stacks) <= 0:
         raise PhhError(Text("every starting stack must be positive",
                             "cada jugador debe empezar con una cantidad positiva de fichas"))
     dead: list[int] | None = None
-    dead_raw = get("_dead_blinds")
+    dead_raw = fields.get("_dead_blinds")
     if dead_raw is not None:  # tapete's: the part of each ante that is a dead blind
         if not isinstance(dead_raw, list) or len(dead_raw) != n or \
                 not all(_is_amount(x) for x in dead_raw):
             raise PhhError(_per_player("_dead_blinds", n))
-        dead = units(dead_raw, "_dead_blinds")
+        dead = _units(dead_raw, scale, "_dead_blinds")
         if any(d < 0 or d > a for d, a in zip(dead, antes, strict=True)):
             raise PhhError(Text("'_dead_blinds' must be part of each player's ante",
                                 "'_dead_blinds' debe ser parte del ante de cada jugador"))
@@ -576,24 +641,25 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
             dead = [dead[1], dead[0]]
 
     if fixed:
-        small_bet = unit(fields["small_bet"], "small_bet")
-        big_bet = unit(fields["big_bet"], "big_bet")
+        small_bet = _unit(fields["small_bet"], scale, "small_bet")
+        big_bet = _unit(fields["big_bet"], scale, "big_bet")
         min_bet = 0
     else:
         small_bet = big_bet = 0
-        min_bet = unit(fields["min_bet"], "min_bet")
-    sym = get("currency_symbol")
+        min_bet = _unit(fields["min_bet"], scale, "min_bet")
+    sym = fields.get("currency_symbol")
     currency = sym if isinstance(sym, str) else ""
     # hands of one table share their rules (frozen): found by what decides them, before any
     # of the work of deciding them, when no room-rule field is given
-    mr = get("_min_raise")
-    cap = get("_bet_cap")
-    cap_hu = get("_cap_heads_up")
-    nfnd = get("_no_flop_no_drop")
-    rake = get("_rake")
-    rake_cap = get("_rake_cap")
+    mr = fields.get("_min_raise")
+    cap = fields.get("_bet_cap")
+    cap_hu = fields.get("_cap_heads_up")
+    nfnd = fields.get("_no_flop_no_drop")
+    rake = fields.get("_rake")
+    rake_cap = fields.get("_rake_cap")
+    hand_cap = fields.get("_hand_cap")
     plain = mr is None and cap is None and cap_hu is None and nfnd is None and rake is None \
-        and rake_cap is None and rake_fixed_raw is None
+        and rake_cap is None and rake_fixed_raw is None and hand_cap is None
     plain_key = (variant, tuple(blinds), tuple(antes), small_bet, big_bet, min_bet, places,
                  currency)
     rules = _PLAIN_RULES.get(plain_key) if plain else None
@@ -609,7 +675,9 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
             "small_blind": sb,
             "big_blind": bb,
             "ante": max(antes),
-            "big_blind_ante": len(nonzero_antes) == 1 and n > 2,
+            # one player's ante is a big-blind ante, heads-up too (TDA 2024: posted after the
+            # blind, and not reduced heads-up)
+            "big_blind_ante": len(nonzero_antes) == 1,
             "straddle": straddle,
             "small_bet": small_bet,
             "big_bet": big_bet,
@@ -646,9 +714,11 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
                     "_rake debe ser un número entero de puntos básicos (0.0001)"))
             kwargs["rake_bps"] = int(bps)
         if rake_cap is not None:
-            kwargs["rake_cap"] = unit(rake_cap, "_rake_cap")
+            kwargs["rake_cap"] = _unit(rake_cap, scale, "_rake_cap")
+        if hand_cap is not None:
+            kwargs["hand_cap"] = _unit(hand_cap, scale, "_hand_cap")
         if rake_fixed_raw is not None:
-            kwargs["rake_fixed"] = tuple(units(rake_fixed_raw, "_rake_fixed"))
+            kwargs["rake_fixed"] = tuple(_units(rake_fixed_raw, scale, "_rake_fixed"))
         rules_key = tuple(kwargs.items())
         rules = _RULES.get(rules_key)  # rules are frozen: hands of one table share them
         if rules is None:
@@ -672,7 +742,8 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
         for st in parsed:
             if st[0] == "act" and st[3] is not None:
                 raw = st[3]
-                amount = raw * scale if type(raw) is int else unit(Decimal(raw), "actions")
+                amount = raw * scale if type(raw) is int else _unit(Decimal(raw), scale,
+                                                                     "actions")
                 steps.append(("act", st[1], "cbr", amount))
             else:
                 steps.append(st)
@@ -681,40 +752,92 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
 
     record = HandRecord(rules, stacks, steps, n - 1, blinds, antes, dead, None, None, hand_id,
                         source)
-    record.texts = [a.split("#", 1)[0].strip() for a in actions] \
-        if "#" in "".join(actions) else actions
-    names = get("players")
-    if isinstance(names, list) and len(names) == n and set(map(type, names)) <= _STR:
+    record.texts = actions if not any("#" in a for a in actions) else [
+        a.split("#", 1)[0].strip() for a in actions]
+    names = fields.get("players")
+    if isinstance(names, list) and len(names) == n and all(type(x) is str for x in names):
         record.names = names
-    seats = get("seats")
-    if isinstance(seats, list) and len(seats) == n and set(map(type, seats)) <= _INT:
+    seats = fields.get("seats")
+    if isinstance(seats, list) and len(seats) == n and _all_ints(seats):
         record.seats = seats
     extra = record.extra
-    fin = get("finishing_stacks")
+    fin = fields.get("finishing_stacks")
     if fin is not None:
         if not isinstance(fin, list) or len(fin) != n or not (
-                set(map(type, fin)) <= _INT or all(_is_amount(x) for x in fin)):
+                _all_ints(fin) or all(_is_amount(x) for x in fin)):
             raise PhhError(_per_player("finishing_stacks", n))
         try:
-            record.finishing_stacks = units(fin, "finishing_stacks")
+            record.finishing_stacks = _units(fin, scale, "finishing_stacks")
         except PhhError:
             record.finishing_stacks = None
-        extra["finishing_stacks_text"] = list(map(str, fin))
-    win = get("winnings")
+        extra["finishing_stacks_text"] = [str(x) for x in fin]
+    win = fields.get("winnings")
     if isinstance(win, list) and len(win) == n and all(_is_amount(x) for x in win):
-        extra["winnings_text"] = list(map(str, win))
+        extra["winnings_text"] = [str(x) for x in win]
     extra["variant"] = variant
     extra["format"] = "phh"
+    table = fields.get("table")
+    if isinstance(table, (str, int)) and not isinstance(table, bool):
+        extra["table"] = str(table)
+    seat_count = fields.get("seat_count")
+    if type(seat_count) is int and seat_count >= n:
+        extra["max_seats"] = seat_count
+    if "year" in fields:
+        date = _date_text(fields)
+        if date:
+            extra["date"] = date
     if "ante_trimming_status" in fields:
         extra["ante_trimming_status"] = fields["ante_trimming_status"]
+    room = _ROOM_FIELDS
     for key in fields:
-        if key[0] == "_" and key not in _ROOM_FIELDS:
+        if key[0] == "_" and key not in room:
             extra[key] = fields[key]
     if not hand_id:
-        h = get("hand")
+        h = fields.get("hand")
         if h is not None and not isinstance(h, (list, dict)):
             record.hand_id = str(h)
     return record
+
+
+_DATE = re.compile(r"(\d{4})/(\d\d)/(\d\d)(?: (\d{1,2}):(\d\d):(\d\d))?(?: (\S+))?")
+
+
+def _date_text(fields: dict[str, Any]) -> str:
+    """A PHH file's date (``year``, ``month``, ``day``, ``time``, ``time_zone_abbreviation``)
+    as PokerStars writes one, ``2015/04/19 11:46:35 ET``; "" without a whole date."""
+    y, m, d = fields.get("year"), fields.get("month"), fields.get("day")
+    if type(y) is not int or type(m) is not int or type(d) is not int \
+            or not (0 < y < 10_000 and 1 <= m <= 12 and 1 <= d <= 31):
+        return ""
+    import datetime
+
+    t = fields.get("time")
+    h = mi = sec = 0
+    if isinstance(t, datetime.time):
+        h, mi, sec = t.hour, t.minute, t.second
+    out = f"{y:04d}/{m:02d}/{d:02d} {h}:{mi:02d}:{sec:02d}"
+    tz = fields.get("time_zone_abbreviation")
+    if isinstance(tz, str) and tz and tz.isprintable() and " " not in tz:
+        out += f" {tz}"
+    return out
+
+
+def date_lines(date: str) -> list[str]:
+    """PHH's date fields for a date written as PokerStars writes one
+    (``2015/04/19 11:46:35 ET``): ``year``, ``month``, ``day``, then ``time`` and
+    ``time_zone_abbreviation`` when given; none for a text that is not such a date."""
+    m = _DATE.match(date.strip())
+    if m is None:
+        return []
+    y, mo, d, h, mi, sec, tz = m.groups()
+    if not (1 <= int(mo) <= 12 and 1 <= int(d) <= 31):
+        return []
+    out = [f"year = {int(y)}", f"month = {int(mo)}", f"day = {int(d)}"]
+    if h is not None and int(h) < 24 and int(mi) < 60 and int(sec) < 60:
+        out.append(f"time = {int(h):02d}:{mi}:{sec}")
+    if tz is not None:
+        out.append(f"time_zone_abbreviation = {_toml_str(tz)}")
+    return out
 
 
 def _read_actions(actions: list[Any], n: int) -> list[Step]:
@@ -723,7 +846,6 @@ def _read_actions(actions: list[Any], n: int) -> list[Step]:
     cache = _ACTIONS
     if len(cache) > 50_000:  # the caches are cleared together, never in the middle of a hand
         cache.clear()
-        _ACTION_PLACES.clear()
         _ACTIONS_FOR.clear()
     known = _ACTIONS_FOR.get(n)
     if known is None:
@@ -736,9 +858,6 @@ def _read_actions(actions: list[Any], n: int) -> list[Step]:
                 raise PhhError(_ACTIONS_NOT_TEXTS)
             st = _action(a)
             cache[a] = st
-            if st[0] == "act" and type(st[3]) is str:  # a decimal amount
-                raw = st[3]
-                _ACTION_PLACES[a] = len(raw) - raw.index(".") - 1
         if st[0] != "board" and st[1] >= n:
             raise PhhError(Text(
                 f"action {a!r}: there is no player p{st[1] + 1} (p1..p{n})",
@@ -749,7 +868,8 @@ def _read_actions(actions: list[Any], n: int) -> list[Step]:
 
 
 def _player(word: str, action: str) -> int:
-    if len(word) < 2 or word[0] != "p" or not word[1:].isdigit() or word[1] == "0":
+    if len(word) < 2 or word[0] != "p" or not word[1:].isdigit() or word[1] == "0" \
+            or len(word) > 4:
         raise PhhError(Text(f"action {action!r}: {word!r} is not a player (p1, p2...)",
                             f"acción {action!r}: {word!r} no es un jugador (p1, p2...)"))
     return int(word[1:]) - 1
@@ -760,7 +880,6 @@ def _player(word: str, action: str) -> int:
 _ACTIONS: dict[str, Step] = {}
 # the same, per number of players: only the texts whose player is in a hand of that size
 _ACTIONS_FOR: dict[int, dict[str, Step]] = {}
-_ACTION_PLACES: dict[str, int] = {}  # the texts with a decimal amount -> its decimal places
 _PLAIN_RULES: dict[tuple[Any, ...], Rules] = {}  # see read_hand
 
 
@@ -770,17 +889,16 @@ _CARD = {r + s: i * 4 + j for i, r in enumerate(RANKS) for j, s in enumerate(SUI
 def _cards(text: str, action: str) -> tuple[int, ...] | None:
     if "?" in text:
         return None
-    get = _CARD.get
     if len(text) == 4:
-        a, b = get(text[:2]), get(text[2:])
+        a, b = _CARD.get(text[:2]), _CARD.get(text[2:])
         if a is not None and b is not None and a != b:
             return (a, b)
     elif len(text) == 6:
-        a, b, c = get(text[:2]), get(text[2:4]), get(text[4:])
+        a, b, c = _CARD.get(text[:2]), _CARD.get(text[2:4]), _CARD.get(text[4:])
         if a is not None and b is not None and c is not None and a != b != c != a:
             return (a, b, c)
     elif len(text) == 2:
-        a = get(text)
+        a = _CARD.get(text)
         if a is not None:
             return (a,)
     try:
@@ -820,6 +938,11 @@ def _action(action: str) -> Step:
         elif size == 3:
             if verb == "cbr":
                 raw = w[2]
+                if len(raw) > MAX_DIGITS + 2:
+                    why = too_many_digits()
+                    said = repr(action[:40] + "...")
+                    raise PhhError(Text(f"action {said}: {why.en}",
+                                        f"acción {said}: {why.es}"))
                 if raw.isdigit():
                     amount: int | str = int(raw)
                 elif _NUM.fullmatch(raw) and "." in raw:
@@ -846,9 +969,9 @@ def read_text(text: str, source: str = "") -> list[PhhHand]:
         tables = parse_toml(text)
     except PhhError as exc:
         return [PhhHand(source, "", None, exc.message)]
-    except Exception as exc:  # an odd value the subset parser and tomllib both choke on
-        return [PhhHand(source, "", None, Text(f"cannot read the file: {exc!r}",
-                                               f"no se puede leer el archivo: {exc!r}"))]
+    except Exception as odd:  # an odd value the subset parser and tomllib both choke on
+        return [PhhHand(source, "", None, Text(f"cannot read the file: {odd!r}",
+                                               f"no se puede leer el archivo: {odd!r}"))]
     out: list[PhhHand] = []
     multi = len(tables) > 1 or (tables and tables[0][0] is not None)
     for index, (name, fields) in enumerate(tables):
@@ -857,13 +980,13 @@ def read_text(text: str, source: str = "") -> list[PhhHand]:
             label = str(index + 1)
         try:
             record = read_hand(fields, source, label)
-        except PhhError as exc:
-            out.append(PhhHand(source, label, None, exc.message))
+        except PhhError as bad:
+            out.append(PhhHand(source, label, None, bad.message))
             continue
-        except Exception as exc:  # never a traceback for one odd hand: report it on the hand
+        except Exception as odd:  # never a traceback for one odd hand: report it on the hand
             out.append(PhhHand(source, label, None,
-                               Text(f"cannot read this hand: {exc!r}",
-                                    f"no se puede leer esta mano: {exc!r}")))
+                               Text(f"cannot read this hand: {odd!r}",
+                                    f"no se puede leer esta mano: {odd!r}")))
             continue
         out.append(PhhHand(source, label or record.hand_id, record))
     if not out:
@@ -915,11 +1038,16 @@ def _toml_str(s: str) -> str:
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
-def dumps(hand: Any, *, extra: dict[str, Any] | None = None) -> str:
+def dumps(hand: Any, *, extra: dict[str, Any] | None = None, table: str = "",
+          date: str = "", max_seats: int = 0) -> str:
     """A tapete :class:`~tapete.hand.Hand` (finished or not) -> ``.phh`` text.
 
     The hand's players are written in PHH order (first after the button first, the button
     last; heads-up the big blind first). Hole cards unknown to the hand are written ``????``.
+    Seat numbers other than the default 0, 1, 2... are written in ``seats``; ``table``,
+    ``date`` (as PokerStars writes one: ``2015/04/19 11:46:35 ET``) and ``max_seats`` in the
+    standard's ``table``, ``year``/``month``/``day``/``time``/``time_zone_abbreviation`` and
+    ``seat_count``.
     """
     from .. import events as ev
 
@@ -988,6 +1116,15 @@ def dumps(hand: Any, *, extra: dict[str, Any] | None = None) -> str:
         h = hand.hand_id
         lines.append(f"hand = {h if str(h).isdigit() else _toml_str(str(h))}")
     lines.append("players = [" + ", ".join(_toml_str(hand.names[p]) for p in order) + "]")
+    seats = tuple(hand.seats)
+    if seats != tuple(range(n)):
+        lines.append("seats = [" + ", ".join(str(seats[p]) for p in order) + "]")
+    if max_seats:
+        lines.append(f"seat_count = {int(max_seats)}")
+    if table:
+        lines.append(f"table = {_toml_str(table)}")
+    if date:
+        lines.extend(date_lines(date))
     if rules.currency:
         lines.append(f"currency_symbol = {_toml_str(rules.currency)}")
     if any(dead):
@@ -1006,6 +1143,8 @@ def dumps(hand: Any, *, extra: dict[str, Any] | None = None) -> str:
             lines.append("_no_flop_no_drop = false")
     if rules.rake_fixed is not None:
         lines.append(f"_rake_fixed = {arr(rules.rake_fixed)}")
+    if rules.hand_cap is not None:
+        lines.append(f"_hand_cap = {amt(rules.hand_cap)}")
     if hand.done:
         lines.append(f"finishing_stacks = {arr([hand.stacks[p] for p in order])}")
     for key, value in (extra or {}).items():

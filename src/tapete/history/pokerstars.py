@@ -19,8 +19,9 @@ Reading
 
     Rules read from the file: the structure and blinds of the header; fixed-limit bets from the
     header's stakes; pot-limit raises by the previous raise (PokerStars), not the seeds' rule;
-    the fixed-limit cap of four bets, lifted heads-up. A cap game (``$80 Cap``) is replayed
-    with each stack limited to the cap (``extra["cap"]``), which is what a cap does.
+    the fixed-limit cap of four bets, lifted heads-up. A cap game (``$80 Cap``) keeps the
+    real stacks and plays the cap as the table's rule (:attr:`~tapete.rules.Rules.hand_cap`,
+    also ``extra["cap"]``): a player who reaches it is all-in with the rest behind.
 
 Writing
     :func:`write_hand` turns a finished (or unfinished) :class:`~tapete.hand.Hand` into the
@@ -43,7 +44,7 @@ from ..hand import Hand, HandError, PotResult
 from ..pots import Pot, build_pots
 from ..rules import MinRaise, Rules, RulesError, Structure
 from ..text import Text
-from .phh import card_problem, file_problem, rules_problem
+from .phh import MAX_DIGITS, card_problem, file_problem, rules_problem, too_many_digits
 from .record import HandRecord, Step
 
 __all__ = ["ParseError", "ReplayError", "read_file", "read_text", "read_bytes", "play",
@@ -188,8 +189,11 @@ _AMOUNT = r"[$€£¥₹]?\d[\d,]*(?:\.\d+)?"
 
 
 def parse_amount(text: str, decimals: int) -> int:
-    """``"$1,234.50"`` -> 123450 at 2 decimals; exact (never through floats)."""
+    """``"$1,234.50"`` -> 123450 at 2 decimals; exact (never through floats). An amount of
+    more than :data:`~tapete.history.phh.MAX_DIGITS` digits is refused."""
     t = text.strip().lstrip("$€£¥₹").replace(",", "").strip()
+    if len(t) > MAX_DIGITS + 1:  # the decimal point aside
+        raise _Bad(too_many_digits())
     scale = int(10**decimals)
     if t.isdigit():
         return int(t) * scale
@@ -268,6 +272,13 @@ def _cards(text: str, line: int) -> tuple[int, ...]:
 
 
 def _header(line: str, lineno: int) -> dict[str, Any]:
+    try:
+        return _read_header(line, lineno)
+    except _Bad as exc:
+        raise _Bad(exc.message, exc.line or lineno, exc.unsupported) from None
+
+
+def _read_header(line: str, lineno: int) -> dict[str, Any]:
     head: dict[str, Any] = {}
     tm = re.search(r"Tournament #(\d+),?\s*([^H]*?)\s*(?=Hold'em|Omaha|\d Card|Razz|Badugi|"
                    r"Courchevel|Triple|Single|HORSE|8-Game|Mixed)", line)
@@ -319,7 +330,16 @@ def _header(line: str, lineno: int) -> dict[str, Any]:
     return head
 
 
+def _whole(digits: str, lineno: int) -> int:
+    """A seat or table number of a line (``\\d+``), refusing absurd digit counts."""
+    if len(digits) > MAX_DIGITS:
+        raise _Bad(too_many_digits(), lineno)
+    return int(digits)
+
+
 def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> HandRecord:
+    if len(hand_id) > MAX_DIGITS:
+        raise _Bad(too_many_digits(), first)
     head = _header(lines[0], first)
     decimals: int = head["decimals"]
 
@@ -340,10 +360,10 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
         lineno = first + i
         tm = _TABLE.match(line)
         if tm:
-            table, table_max = tm.group(1), int(tm.group(2))
+            table, table_max = tm.group(1), _whole(tm.group(2), lineno)
         bm = _BUTTON.search(line)
         if bm and line.startswith("Table"):
-            button_seat = int(bm.group(1))
+            button_seat = _whole(bm.group(1), lineno)
             i += 1
             continue
         sm = _SEAT.match(line)
@@ -351,7 +371,7 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
             tail = sm.group(4).strip()
             stack = amt(sm.group(3), lineno)
             if "sitting out" not in tail and "out of hand" not in tail and stack > 0:
-                players.append(_Player(int(sm.group(1)), sm.group(2), stack))
+                players.append(_Player(_whole(sm.group(1), lineno), sm.group(2), stack))
             i += 1
             continue
         if line.startswith("Table") or not line.strip():
@@ -392,6 +412,8 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
 
     nominal_bb = head["stakes"][0 if head["structure"] is Structure.FIXED_LIMIT else 1]
     cap: int | None = head["cap"]
+    # what each player can put into the hand (a cap game's cap is the table's rule: the
+    # record keeps the real stacks and the engine plays the cap)
     stacks = [p.stack if cap is None else min(p.stack, cap) for p in players]
     blinds = [0] * n
     antes = [0] * n
@@ -518,7 +540,7 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
             collected[w[0]] += x
             label = cm.group(3)
             k = 0 if label in ("pot", "main pot") else (
-                int(label.rsplit("-", 1)[1]) if "-" in label else 1)
+                _whole(label.rsplit("-", 1)[1], lineno) if "-" in label else 1)
             by_pot[w[0], k] = by_pot.get((w[0], k), 0) + x
             continue
         w = who(line)
@@ -713,7 +735,7 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
             straddle=straddle if straddle >= big_blind else 0,
             small_bet=small_bet, big_bet=big_bet, bet_cap=4, cap_heads_up=False,
             min_raise=MinRaise.LAST_RAISE if structure is Structure.POT_LIMIT else None,
-            decimals=decimals, currency=head["currency"], rake_fixed=rake_fixed)
+            decimals=decimals, currency=head["currency"], rake_fixed=rake_fixed, hand_cap=cap)
     except RulesError as exc:
         why = rules_problem(exc)
         raise _Bad(Text(f"unplayable stakes: {why.en}",
@@ -749,14 +771,14 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
         extra["buy_in"] = head["buy_in"]
     if cap is not None:
         extra["cap"] = cap
-        extra["table_stacks"] = [p.stack for p in players]
+    real = [p.stack for p in players]
     # the finishing stacks the file implies (stack - chips put in + chips collected): a replay
     # that settles otherwise reports it (``ReplayResult.stated_stacks_agree``)
     finishing = None
     if total_pot is not None:
-        finishing = [stacks[p] - put_in[p] + collected[p] for p in range(n)]
+        finishing = [real[p] - put_in[p] + collected[p] for p in range(n)]
     return HandRecord(
-        rules=rules, stacks=stacks, steps=steps, button=button, blinds=blinds, antes=antes,
+        rules=rules, stacks=real, steps=steps, button=button, blinds=blinds, antes=antes,
         dead=dead, names=[p.name for p in players], seats=seats, hand_id=hand_id,
         source=source, finishing_stacks=finishing, stated_pots=stated, stated_rake=stated_rake,
         extra=extra, texts=texts)
@@ -947,11 +969,15 @@ def _describe(hole: Sequence[int], board: Sequence[int]) -> str:
 
 def write_hand(hand: Hand, *, hand_id: str | None = None, table: str = "tapete",
                date: str = "2000/01/01 0:00:00 ET", tournament: str = "",
-               buy_in: str = "", hero: int | None = None) -> str:
+               buy_in: str = "", hero: int | None = None, max_seats: int = 0) -> str:
     """One hand as PokerStars text (what trackers import). Every known hole card is written as
     a ``Dealt to`` line, so a reader gets the whole hand back; with ``hero`` (a player index)
     only that player's, as a room writes it for one player (the others' cards then appear
-    only where they were shown, and the SUMMARY gives the known cards of mucked hands)."""
+    only where they were shown, and the SUMMARY gives the known cards of mucked hands).
+    The seat numbers are the hand's (``seats``); ``max_seats`` is the table's size
+    (``6-max``; 0: the smallest usual size that holds the seats). A cap game
+    (:attr:`~tapete.rules.Rules.hand_cap`) says its cap in the header, and a player who
+    reaches it "has reached the cap"."""
     r = hand.rules
     n = hand.n
     d = r.decimals
@@ -975,12 +1001,17 @@ def write_hand(hand: Hand, *, hand_id: str | None = None, table: str = "tapete",
         header = (f"PokerStars Hand #{hid}: Tournament #{tournament}, {paid}{game} - Level I "
                   f"({c(lo)}/{c(hi)}) - {date}")
     else:
-        stakes = f"{c(lo)}/{c(hi)}" + (f" {code}" if code else "")
+        stakes = f"{c(lo)}/{c(hi)}"
+        if r.hand_cap is not None:
+            stakes += f" - {c(r.hand_cap)} Cap -" + (f"  {code}" if code else "")
+        elif code:
+            stakes += f" {code}"
         header = f"PokerStars Hand #{hid}:  {game} ({stakes}) - {date}"
     top = max(seat_no)
-    size = next((m for m in (2, 6, 9, 10) if top <= m and n <= m), max(top, n))
+    size = max_seats if max_seats >= max(top, n) else next(
+        (m for m in (2, 6, 9, 10) if top <= m and n <= m), max(top, n))
     out = [header, f"Table '{table}' {size}-max Seat #{seat_no[hand.button]} is the button"]
-    for p in range(n):
+    for p in sorted(range(n), key=seat_no.__getitem__):  # in seat order, as the rooms write
         out.append(f"Seat {seat_no[p]}: {names[p]} ({c(hand.starting_stacks[p])} in chips)")
     events = hand.events
     # posts: a dead blind and a live blind of one player are one PokerStars line
@@ -997,6 +1028,14 @@ def write_hand(hand: Hand, *, hand_id: str | None = None, table: str = "tapete",
             equal_sb = min(bigs, key=lambda q: (q - hand.button - 1) % n)
     level = 0
     bets = [0] * n
+    put = [0] * n  # each player's chips in the hand (a cap game's cap)
+    cap = r.hand_cap
+
+    def all_in_words(p: int) -> str:
+        if cap is not None and put[p] >= cap and hand.starting_stacks[p] > cap:
+            return f" and has reached the {c(cap)} cap"
+        return " and is all-in"
+
     header_done = False
     showdown_written = False
     shown_cards: dict[int, tuple[int, ...]] = {}
@@ -1006,7 +1045,8 @@ def write_hand(hand: Hand, *, hand_id: str | None = None, table: str = "tapete",
     awards_by_run: dict[int, list[ev.Awarded]] = {}
     for e in events:
         if isinstance(e, ev.Posted):
-            allin = " and is all-in" if e.all_in else ""
+            put[e.player] += e.amount
+            allin = all_in_words(e.player) if e.all_in else ""
             if e.kind == ev.ANTE:
                 out.append(f"{names[e.player]}: posts the ante {c(e.amount)}{allin}")
                 continue
@@ -1034,7 +1074,8 @@ def write_hand(hand: Hand, *, hand_id: str | None = None, table: str = "tapete",
                 out.append(f"Dealt to {names[e.player]} [{format_cards(e.cards, ' ')}]")
         elif isinstance(e, ev.Acted):
             p = e.player
-            allin = " and is all-in" if e.all_in else ""
+            put[p] += e.added
+            allin = all_in_words(p) if e.all_in else ""
             if e.action == ev.FOLD:
                 out.append(f"{names[p]}: folds")
             elif e.action == ev.CHECK:

@@ -41,6 +41,32 @@ class HandRecord:
     # each step as the source file wrote it (e.g. "p3 cbr 700"), when the reader keeps it
     texts: list[str] | None = None
 
+    # written out (the dataclass keeps it): compiled, it costs a fifth of the generated one,
+    # and a folder of hand histories makes one record a hand
+    def __init__(self, rules: Rules, stacks: list[int], steps: list[Step],
+                 button: int | None = None, blinds: list[int] | None = None,
+                 antes: list[int] | None = None, dead: list[int] | None = None,
+                 names: list[str] | None = None, seats: list[int] | None = None,
+                 hand_id: str = "", source: str = "", finishing_stacks: list[int] | None = None,
+                 stated_pots: list[int] | None = None, stated_rake: int | None = None,
+                 extra: dict[str, Any] | None = None, texts: list[str] | None = None) -> None:
+        self.rules = rules
+        self.stacks = stacks
+        self.steps = steps
+        self.button = button
+        self.blinds = blinds
+        self.antes = antes
+        self.dead = dead
+        self.names = names
+        self.seats = seats
+        self.hand_id = hand_id
+        self.source = source
+        self.finishing_stacks = finishing_stacks
+        self.stated_pots = stated_pots
+        self.stated_rake = stated_rake
+        self.extra = extra if extra is not None else {}
+        self.texts = texts
+
 
 def cards_or_none(cards: Sequence[Card] | None) -> tuple[Card, ...] | None:
     return tuple(cards) if cards is not None else None

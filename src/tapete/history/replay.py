@@ -9,14 +9,16 @@ everything ``tapete replay --json`` prints and :func:`account` writes the readab
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from .. import events as ev
 from ..cards import format_cards
 from ..hand import Hand, HandError, Phase
 from ..text import Text, chips
+from . import phh
 from .record import HandRecord, Step
 
 
@@ -32,6 +34,15 @@ class Decision(NamedTuple):
     max_to: int | None
     action: str
     inferred: bool = False  # not in the record: a skipped player's check or fold
+
+
+# the tuples of every step are built with tuple.__new__, all fields given (a named tuple's own
+# __new__ is a Python function around this); the event types as compiled constants (a module's
+# attribute is a lookup each time it is read)
+_new = tuple.__new__
+_ACTED: Final = ev.Acted
+_HOLE_DEALT: Final = ev.HoleDealt
+_BOARD_DEALT: Final = ev.BoardDealt
 
 
 class PotOut(NamedTuple):
@@ -62,9 +73,38 @@ class ReplayResult:
     rake: int = 0
     decisions: list[Decision] = field(default_factory=list)
     inferred: list[str] = field(default_factory=list)  # actions the record skipped
+    inferred_at: list[int] = field(default_factory=list)  # their events' places in the hand
     # figures of the file's own summary (PokerStars: pots, rake, collected) that the replay
     # does not reproduce, each with both figures; the hand did not check out
     mismatches: list[Text] = field(default_factory=list)
+
+    # written out (the dataclass keeps it): compiled, it costs a fifth of the generated one
+    def __init__(self, source: str, hand: str, players: int, decimals: int = 0,
+                 button: int = -1, record: HandRecord | None = None,
+                 engine: Hand | None = None, error: Text | None = None, partial: bool = False,
+                 note: Text | None = None, finishing_stacks: list[int] | None = None,
+                 pots: list[PotOut] | None = None, returned: list[int] | None = None,
+                 rake: int = 0, decisions: list[Decision] | None = None,
+                 inferred: list[str] | None = None, inferred_at: list[int] | None = None,
+                 mismatches: list[Text] | None = None) -> None:
+        self.source = source
+        self.hand = hand
+        self.players = players
+        self.decimals = decimals
+        self.button = button
+        self.record = record
+        self.engine = engine
+        self.error = error
+        self.partial = partial
+        self.note = note
+        self.finishing_stacks = finishing_stacks
+        self.pots = pots if pots is not None else []
+        self.returned = returned if returned is not None else []
+        self.rake = rake
+        self.decisions = decisions if decisions is not None else []
+        self.inferred = inferred if inferred is not None else []
+        self.inferred_at = inferred_at if inferred_at is not None else []
+        self.mismatches = mismatches if mismatches is not None else []
 
     @property
     def ok(self) -> bool:
@@ -122,6 +162,134 @@ class ReplayResult:
             "error": None if self.error is None else self.error.en,
         }
         return out
+
+    def json_line(self, lang: str = "en") -> str:
+        """The JSON text of :meth:`to_json` as :func:`dumps_json` writes it, with the error, the
+        note and the mismatches in ``lang``: what ``tapete replay --json`` prints for a hand,
+        written directly, without the dictionary (a hand has a few dozen decisions)."""
+        d = self.decimals
+        n = self.players
+        button = self.button
+        labels = [_JS_LABELS[(p - button - 1) % n if button >= 0 else p] for p in range(n)]
+        out: list[str] = ['{"source": ', _js(self.source), ', "hand": ', _js(self.hand),
+                          ', "finishing_stacks": ']
+        fin = self.finishing_stacks
+        if fin is None:
+            out.append("null")
+        else:
+            out.append(_amounts(fin, button, n, d))
+        out.append(', "pots": [')
+        first = True
+        for pot in self.pots:
+            if not first:
+                out.append(", ")
+            first = False
+            out.append('{"amount": ')
+            out.append(_amount(pot.amount, d))
+            out.append(', "players": [')
+            out.append(", ".join([labels[q] for q in pot.players]))
+            winners = pot.winners
+            if winners is None:
+                out.append('], "winners": null, "shares": {')
+            else:
+                out.append('], "winners": [')
+                out.append(", ".join([labels[q] for q in winners]))
+                out.append('], "shares": {')
+            out.append(", ".join([labels[q] + ": " + _amount(x, d) for q, x in pot.shares]))
+            out.append("}}")
+        out.append('], "returned": ')
+        out.append(_amounts(self.returned, button, n, d) if self.returned else "[]")
+        out.append(', "rake": ')
+        out.append(_amount(self.rake, d))
+        out.append(', "decisions": [')
+        parts: list[str] = []
+        # the same decision recurs from hand to hand (three quarters of a dataset's: the
+        # blinds, the same opening options): each is written once per table layout
+        layout = (button, n, d)
+        seen = _DECISIONS_SEEN.get(layout)
+        if seen is None:
+            if len(_DECISIONS_SEEN) >= 64:
+                _DECISIONS_SEEN.clear()
+            seen = _DECISIONS_SEEN[layout] = {}
+        elif len(seen) >= 20_000:
+            seen.clear()
+        for x in self.decisions:
+            text = seen.get(x)
+            if text is None:
+                call = x.call
+                lo = x.min_to
+                hi = x.max_to
+                text = (
+                    f'{{"actor": {labels[x.actor]}, "fold": {"true" if x.fold else "false"},'
+                    f' "check": {"true" if x.check else "false"},'
+                    f' "call": {"null" if call is None else _amount(call, d)},'
+                    f' "min_to": {"null" if lo is None else _amount(lo, d)},'
+                    f' "max_to": {"null" if hi is None else _amount(hi, d)},'
+                    f' "action": {_js(x.action)},'
+                    f' "inferred": {"true" if x.inferred else "false"}}}')
+                seen[x] = text
+            parts.append(text)
+        out.append(", ".join(parts))
+        out.append('], "inferred": [')
+        out.append(", ".join([_js(t) for t in self.inferred]))
+        out.append('], "partial": ')
+        out.append("true" if self.partial else "false")
+        out.append(', "note": ')
+        note = self.note
+        out.append("null" if note is None else _js(note.in_lang(lang)))
+        out.append(', "stated_stacks_agree": ')
+        agree = self.stated_stacks_agree
+        out.append("null" if agree is None else "true" if agree else "false")
+        out.append(', "mismatches": [')
+        out.append(", ".join([_js(m.in_lang(lang)) for m in self.mismatches]))
+        out.append('], "error": ')
+        error = self.error
+        out.append("null" if error is None else _js(error.in_lang(lang)))
+        out.append("}")
+        return "".join(out)
+
+
+# the JSON of decisions already written, per table layout (button, players, decimals)
+_DECISIONS_SEEN: dict[tuple[int, int, int], dict[Decision, str]] = {}
+# PHH's player names as JSON strings: '"p1"', '"p2"'...
+_JS_LABELS = [f'"p{k + 1}"' for k in range(32)]
+_JS_SEEN: dict[str, str] = {}  # the action texts of a folder recur: each written once
+
+
+def _js(s: str) -> str:
+    """A string as JSON, as ``json.dumps(s, ensure_ascii=False)`` writes it."""
+    out = _JS_SEEN.get(s)
+    if out is not None:
+        return out
+    if s.isascii() and s.isprintable() and '"' not in s and "\\" not in s:
+        out = '"' + s + '"'
+    else:
+        import json
+
+        out = json.dumps(s, ensure_ascii=False)
+    if len(s) <= 40:
+        if len(_JS_SEEN) >= 50_000:
+            _JS_SEEN.clear()
+        _JS_SEEN[s] = out
+    return out
+
+
+def _amount(chips: int, decimals: int) -> str:
+    """Chips of the smallest unit as the file wrote them (``str(Amount(chips, decimals))``)."""
+    if not decimals:
+        return str(chips)
+    sign = "-" if chips < 0 else ""
+    whole, frac = divmod(abs(chips), 10**decimals)
+    return f"{sign}{whole}.{str(frac).rjust(decimals, '0')}"
+
+
+def _amounts(values: list[int], button: int, n: int, decimals: int) -> str:
+    """Per-player amounts (engine order) as a JSON list in PHH player order."""
+    parts: list[str] = []
+    for k in range(n):
+        x = values[(button + 1 + k) % n]
+        parts.append(str(x) if not decimals else _amount(x, decimals))
+    return "[" + ", ".join(parts) + "]"
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,16 +403,19 @@ def replay(record: HandRecord, *, decisions: bool = True, strict: bool = False,
     seen: set[int] = set()
     betting = Phase.BETTING
     deal = Phase.DEAL
-    record_event = hand._apply
-    advance = hand._advance
+    # hand._apply and hand._advance are called directly: compiled, a direct call; through a
+    # bound method kept in a local, a generic call each time. The module's names the loop
+    # reads are locals: compiled, a module name is a dictionary lookup each time it is read
+    new = _new
+    acted, hole_dealt, board_dealt, decision = _ACTED, _HOLE_DEALT, _BOARD_DEALT, Decision
     i = 0
     dealt = 0  # hole cards dealt through the fast path
     step: Step = ()
     try:
         for i, step in enumerate(record.steps):
-            kind = step[0]
+            kind: str = step[0]  # typed, the compiled comparisons are a string's, not generic
             if kind == "act":
-                p = step[1]
+                p: int = step[1]
                 actor = hand.actor
                 if actor != p and hand.phase is betting and not strict \
                         and not hand.folded[p] and not hand.all_in[p]:
@@ -252,15 +423,15 @@ def replay(record: HandRecord, *, decisions: bool = True, strict: bool = False,
                     actor = hand.actor
                 # the engine has a player to act only while the betting is open
                 on = actor is not None and hand.phase is betting
-                verb = step[2]
+                verb: str = step[2]
                 lg = None
                 if decisions and on:
                     lg = hand.legal()
                     text = texts[i] if texts is not None and i < len(texts) \
                         else step_text(step, rules.decimals, hand.button, n)
-                    out.append(Decision(lg.player, lg.fold, lg.check,
-                                        None if lg.check else lg.call, lg.min_to, lg.max_to,
-                                        text))
+                    out.append(new(decision, (lg.player, lg.fold, lg.check,
+                                               None if lg.check else lg.call, lg.min_to,
+                                               lg.max_to, text, False)))
                 if actor != p or not on or not fast:
                     _act_slow(hand, p, step)
                     continue
@@ -268,13 +439,14 @@ def replay(record: HandRecord, *, decisions: bool = True, strict: bool = False,
                 if verb == "cc":
                     to_call = hand.level - bet
                     if to_call <= 0:
-                        record_event(ev.Acted(p, ev.CHECK, bet, 0))
+                        hand._apply(new(acted, (p, ev.CHECK, bet, 0, False, False)))
                     else:
-                        stack = hand.stacks[p]
+                        stack = hand.stacks[p] - hand._floor[p]  # a cap game's chips behind
                         call = to_call if to_call < stack else stack
-                        record_event(ev.Acted(p, ev.CALL, bet + call, call, call == stack))
+                        hand._apply(new(acted, (p, ev.CALL, bet + call, call,
+                                                    call == stack, False)))
                 elif verb == "f" and hand.level > bet:
-                    record_event(ev.Acted(p, ev.FOLD, bet, 0))
+                    hand._apply(new(acted, (p, ev.FOLD, bet, 0, False, False)))
                 elif verb == "cbr":
                     if lg is None:
                         lg = hand.legal()
@@ -284,13 +456,14 @@ def replay(record: HandRecord, *, decisions: bool = True, strict: bool = False,
                         _act_slow(hand, p, step)
                         continue
                     added = to - bet
-                    record_event(ev.Acted(p, ev.BET if lg.is_bet else ev.RAISE, to, added,
-                                          added == hand.stacks[p]))
+                    hand._apply(new(acted, (p, ev.BET if lg.is_bet else ev.RAISE, to,
+                                                added, added == hand.stacks[p] - hand._floor[p],
+                                                False)))
                 else:
                     _act_slow(hand, p, step)
                     continue
                 if hand.phase is not betting:  # nothing happens by itself while one is to act
-                    advance()
+                    hand._advance()
                 continue
             if hand.phase is betting and not strict:
                 _infer(res, hand, -1, decisions)
@@ -301,10 +474,10 @@ def replay(record: HandRecord, *, decisions: bool = True, strict: bool = False,
                                           and cards[0] not in seen and cards[1] not in seen)):
                     if cards is not None:
                         seen.update(cards)
-                    record_event(ev.HoleDealt(p, cards))
+                    hand._apply(new(hole_dealt, (p, cards)))
                     dealt += 1
                     if dealt == n:  # the last one opens the betting (or settles a hand
-                        advance()  # that the blinds put all-in); before it, nothing to do
+                        hand._advance()  # that the blinds put all-in); before it, nothing to do
                     continue
                 hand.deal_hole(p, cards)
                 dealt += 1
@@ -316,9 +489,9 @@ def replay(record: HandRecord, *, decisions: bool = True, strict: bool = False,
                 if need is not None and need[0] == "board" and len(cards) == need[2] \
                         and len(set(cards)) == len(cards) and seen.isdisjoint(cards):
                     seen.update(cards)
-                    record_event(ev.BoardDealt(hand._street_for(need[1]), tuple(cards),
-                                               need[1]))
-                    advance()
+                    hand._apply(new(board_dealt, (hand._street_for(need[1]), tuple(cards),
+                                                     need[1])))
+                    hand._advance()
                     continue
                 hand.deal_board(cards)
                 seen.update(cards)
@@ -387,6 +560,7 @@ def _infer(res: ReplayResult, hand: Hand, until: int, decisions: bool) -> None:
             res.decisions.append(Decision(p, lg.fold, lg.check, None if lg.check else lg.call,
                                           lg.min_to, lg.max_to, text, inferred=True))
         res.inferred.append(text)
+        res.inferred_at.append(len(hand.events))  # the action is the next event
         if lg.check:
             hand.check(p)
         else:
@@ -425,10 +599,10 @@ def _collect(res: ReplayResult, hand: Hand) -> None:
     res.rake = hand.rake
     if hand.done:
         res.finishing_stacks = list(hand.stacks)
-        res.pots = [PotOut(r.amount, r.eligible, r.winners, r.shares, r.rake)
+        res.pots = [_new(PotOut, (r.amount, r.eligible, r.winners, r.shares, r.rake))
                     for r in hand.results]
     else:
-        res.pots = [PotOut(p.amount, p.eligible, None) for p in hand.pots()]
+        res.pots = [_new(PotOut, (p.amount, p.eligible, None, (), 0)) for p in hand.pots()]
 
 
 # ---------------------------------------------------------------------------- the account
@@ -465,6 +639,9 @@ def account(res: ReplayResult, lang: str = "en") -> str:
                 ev.STRADDLE: "straddle", ev.DEAD: "ciega muerta", ev.BLIND: "ciega"}
 
     holes: list[str] = []
+    inferred = set(res.inferred_at)
+    not_in_file = " (no está en el archivo)" if es else " (not in the file)"
+    runs = 1  # boards dealt once the players chose to run the rest more than once are named
 
     def flush() -> None:
         if holes:
@@ -476,12 +653,12 @@ def account(res: ReplayResult, lang: str = "en") -> str:
         elif header[:1] in "FTR":  # a board dealt with nobody left to act (all-in run-out)
             lines.append(f"  {header}")
 
-    for e in hand.events:
+    for k, e in enumerate(hand.events):
         if isinstance(e, ev.Posted):
             kind = kinds_es.get(e.kind, e.kind) if es else e.kind
             current.append(f"{who(e.player)} " + (f"pone {kind} {c(e.amount)}" if es
                                                   else f"posts {kind} {c(e.amount)}")
-                           + (" (all-in)" if e.all_in else ""))
+                           + (_all_in_words(hand, e.player, c, es) if e.all_in else ""))
         elif isinstance(e, ev.HoleDealt):
             if e.cards is not None:
                 holes.append(f"{who(e.player)} [{format_cards(e.cards, ' ')}]")
@@ -490,9 +667,14 @@ def account(res: ReplayResult, lang: str = "en") -> str:
                 flush()
             name = street_words[min(e.street, 3)][1 if es else 0]
             board = format_cards(hand.boards[e.run][: 3 + max(0, e.street - 1)], " ")
+            if runs > 1:
+                name += f", {_run_word(e.run, lang)}"
             header = f"{name} [{board}]"
+        elif isinstance(e, ev.RunsChosen):
+            runs = e.runs
         elif isinstance(e, ev.Acted):
-            current.append(f"{who(e.player)} " + _act_words(e, c, es))
+            current.append(f"{who(e.player)} " + _act_words(e, c, es, hand)
+                           + (not_in_file if k in inferred else ""))
         elif isinstance(e, ev.Returned):
             current.append(f"{c(e.amount)} " + (f"no igualadas vuelven a {who(e.player)}" if es
                                                 else f"uncalled, returned to {who(e.player)}"))
@@ -502,9 +684,6 @@ def account(res: ReplayResult, lang: str = "en") -> str:
         elif isinstance(e, ev.Mucked):
             current.append(f"{who(e.player)} " + ("tira sus cartas" if es else "mucks"))
     flush()
-    if res.inferred:
-        lines.append(("  Inferidas (no están en el archivo): " if es
-                      else "  Inferred (not in the file): ") + ", ".join(res.inferred))
     if res.error is not None:
         lines.append(("  ERROR: " if not es else "  ERROR: ") + res.error.in_lang(lang))
     elif res.partial:
@@ -518,13 +697,25 @@ def account(res: ReplayResult, lang: str = "en") -> str:
         for k, pot in enumerate(res.pots):
             name = _pot_name(k, lang)
             players = ", ".join(who(p) for p in pot.players)
+            rake = (f", rake {c(pot.rake)}" if pot.rake else "")
+            contenders = [p for p in pot.players if not hand.folded[p] and p not in hand.mucked]
+            if len(hand.boards) > 1 and len(contenders) > 1:
+                # run more than once: each run's share of the pot, its winners and their hand
+                parts = []
+                for run in range(len(hand.boards)):
+                    got = [(a.player, a.amount) for a in hand.events
+                           if isinstance(a, ev.Awarded) and a.pot == k and a.run == run]
+                    parts.append(f"{_run_word(run, lang)}: "
+                                 + _won_words(got, who, c, es)
+                                 + _why_run(hand, [p for p, _ in got], run, lang))
+                lines.append(f"  {name} {c(pot.amount)} ({players}){rake}: " + "; ".join(parts))
+                continue
             why = _why_won(hand, pot, lang)
             if pot.winners is not None and len(pot.winners) == 1:
                 won = f"{who(pot.winners[0])} {'gana' if es else 'wins'} {c(pot.amount)}"
             else:
                 won = ("se reparten: " if es else "split: ") + ", ".join(
                     f"{who(p)} {c(x)}" for p, x in pot.shares)
-            rake = (f", rake {c(pot.rake)}" if pot.rake else "")
             lines.append(f"  {name} {c(pot.amount)} ({players}){rake}: {won}"
                          f"{' — ' + why if why else ''}")
         fin = ", ".join(f"{who(p)} {c(x)}" for p, x in enumerate(hand.stacks))
@@ -545,8 +736,39 @@ def _pot_name(k: int, lang: str) -> str:
     return "Main pot" if k == 0 else f"Side pot {k}"
 
 
-def _act_words(e: ev.Acted, c: Any, es: bool) -> str:
-    tail = " (all-in)" if e.all_in else ""
+def _run_word(run: int, lang: str) -> str:
+    """The name of one run of the board: "run 2" ("tablero 2")."""
+    return f"tablero {run + 1}" if lang == "es" else f"run {run + 1}"
+
+
+def _all_in_words(hand: Hand, p: int, c: Any, es: bool) -> str:
+    """" (all-in)", or in a cap game, for a player with chips behind, " (reaches the cap)"."""
+    cap = hand.rules.hand_cap
+    if cap is not None and hand.starting_stacks[p] > cap:
+        return f" (llega al tope de {c(cap)})" if es else f" (reaches the {c(cap)} cap)"
+    return " (all-in)"
+
+
+def _won_words(got: Sequence[tuple[int, int]], who: Any, c: Any, es: bool) -> str:
+    if len(got) == 1:
+        p, x = got[0]
+        return f"{who(p)} {'gana' if es else 'wins'} {c(x)}"
+    return ("se reparten: " if es else "split: ") + ", ".join(f"{who(p)} {c(x)}" for p, x in got)
+
+
+def _why_run(hand: Hand, winners: Sequence[int], run: int, lang: str) -> str:
+    from ..evaluator import describe, evaluate
+
+    board = hand.boards[run]
+    hole = hand.hole[winners[0]] if winners else None
+    if hole is None or len(board) < 5:
+        return ""
+    return " — " + describe(evaluate(hole + tuple(board)), lang)
+
+
+def _act_words(e: ev.Acted, c: Any, es: bool, hand: Hand | None = None) -> str:
+    tail = "" if not e.all_in else (
+        _all_in_words(hand, e.player, c, es) if hand is not None else " (all-in)")
     if e.action == ev.FOLD:
         return "se retira" if es else "folds"
     if e.action == ev.CHECK:
@@ -562,10 +784,14 @@ def _strength(hand: Hand, p: int, lang: str) -> str:
     from ..evaluator import describe, evaluate
 
     hole = hand.hole[p]
-    board = hand.boards[0]
-    if hole is None or len(board) < 3:
+    boards = [b for b in hand.boards if len(b) >= 3]
+    if hole is None or not boards:
         return ""
-    return f" ({describe(evaluate(hole + tuple(board)), lang)})"
+    if len(hand.boards) == 1:
+        return f" ({describe(evaluate(hole + tuple(boards[0])), lang)})"
+    # run more than once: the hand on each run's board
+    return " (" + "; ".join(f"{_run_word(r, lang)}: {describe(evaluate(hole + tuple(b)), lang)}"
+                            for r, b in enumerate(hand.boards) if len(b) >= 3) + ")"
 
 
 def _why_won(hand: Hand, pot: PotOut, lang: str) -> str:
@@ -604,6 +830,9 @@ def _describe_rules(rules: Any, lang: str) -> str:
             s += " (de la ciega grande)" if lang == "es" else " (big blind ante)"
     if c.straddle:
         s += f", straddle {chips(c.straddle, c.decimals, c.currency, lang)}"
+    if c.hand_cap is not None:
+        cap = chips(c.hand_cap, c.decimals, c.currency, lang)
+        s += f", tope de {cap} por mano" if lang == "es" else f", capped at {cap} a hand"
     return s
 
 
@@ -615,18 +844,44 @@ HISTORY_SUFFIXES = (".phh", ".phhs", ".txt")
 def iter_paths(paths: Sequence[str]) -> list[str]:
     """The files to replay: files as given, folders recursed (hand-history files only, in
     sorted order). A path that does not exist is kept: replaying it reports the error."""
-    import os
-
     out: list[str] = []
     for path in paths:
         if os.path.isdir(path):
-            for root, dirs, files in os.walk(path):
-                dirs.sort()
-                out.extend(os.path.join(root, f) for f in sorted(files)
-                           if f.lower().endswith(HISTORY_SUFFIXES))
+            _walk(path, out)
         else:
             out.append(path)
     return out
+
+
+def _walk(folder: str, out: list[str]) -> None:
+    """The hand-history files under ``folder``, as ``os.walk`` lists them (a folder's own
+    files first, sorted, then each subfolder in sorted order; a linked folder is not
+    entered; one that cannot be read is skipped), with one ``scandir`` per folder."""
+    try:
+        with os.scandir(folder) as it:
+            entries = list(it)
+    except OSError:
+        return
+    files: list[str] = []
+    dirs: list[tuple[str, bool]] = []  # (name, a link)
+    for entry in entries:
+        try:
+            is_dir = entry.is_dir()
+        except OSError:
+            is_dir = False
+        if is_dir:
+            dirs.append((entry.name, entry.is_symlink()))
+        else:
+            files.append(entry.name)
+    files.sort()
+    dirs.sort()
+    base = folder if folder.endswith(os.sep) else folder + os.sep  # as os.path.join does
+    for name in files:
+        if name.lower().endswith(HISTORY_SUFFIXES):
+            out.append(base + name)
+    for name, link in dirs:
+        if not link:
+            _walk(base + name, out)
 
 
 def replay_file(path: str, *, decisions: bool = True, strict: bool = False) -> list[ReplayResult]:
@@ -634,21 +889,28 @@ def replay_file(path: str, *, decisions: bool = True, strict: bool = False) -> l
     (PokerStars text, when :mod:`tapete.history.pokerstars` is installed). Never raises: a file
     that cannot be read is one result with its error."""
     import importlib
-    import os
 
     low = path.lower()
-    if not os.path.exists(path):
-        return [failed(path, "", Text(f"no such file: {path}", f"no existe el archivo: {path}"))]
     if low.endswith((".phh", ".phhs")):
-        from . import phh
-
+        # opened at once (a missing file is found by opening it): a folder of hand histories
+        # is thousands of small files
+        try:
+            text = _read_utf8(path)
+        except FileNotFoundError:
+            return [_no_such_file(path)]
+        except (OSError, UnicodeDecodeError) as exc:
+            return [failed(path, "", _unreadable(phh.file_problem(exc)))]
+        if "\r" in text:  # as text mode reads them
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
         out: list[ReplayResult] = []
-        for h in phh.read_file(path):
+        for h in phh.read_text(text, path):
             if h.record is None:
                 out.append(failed(path, h.hand, _unreadable(h.error or phh.UNREADABLE)))
             else:
                 out.append(replay(h.record, decisions=decisions, strict=strict))
         return out
+    if not os.path.exists(path):
+        return [_no_such_file(path)]
     if low.endswith(".txt"):
         try:
             module = importlib.import_module("tapete.history.pokerstars")
@@ -659,6 +921,26 @@ def replay_file(path: str, *, decisions: bool = True, strict: bool = False) -> l
                                                         " this version"))]
         return _replay_items(path, module, decisions, strict)
     return [failed(path, "", _unsupported(path, "tapete reads .phh, .phhs and .txt"))]
+
+
+def _read_utf8(path: str) -> str:
+    """A file's text (UTF-8), in as few system calls as can be: its size, then one read."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        size = os.fstat(fd).st_size
+        data = os.read(fd, size + 1)
+        while len(data) > size:  # it grew meanwhile: the rest
+            more = os.read(fd, 1 << 16)
+            if not more:
+                break
+            data += more
+    finally:
+        os.close(fd)
+    return data.decode("utf-8")
+
+
+def _no_such_file(path: str) -> ReplayResult:
+    return failed(path, "", Text(f"no such file: {path}", f"no existe el archivo: {path}"))
 
 
 def _unreadable(msg: Text | str, unsupported: bool = False) -> Text:
