@@ -146,8 +146,7 @@ class Books:
     def __init__(self, data: Path) -> None:
         self.data = data
         self.waiting: list[tuple[int, int, str]] = []  # (version, total, where) not yet stored
-        self.results: set[str] = set()
-        self.shown_result_version = 0  # the newest version that showed a hand's result
+        self.results: set[str] = set()  # every hand played whose result a state showed
         self.states = self.checked = 0
         self.trail: list[str] = []  # the last states, to say what happened on a failure
 
@@ -163,9 +162,8 @@ class Books:
         if s["lobby"]:
             assert me["at_table"] == 0 and me["in_pot"] == 0, self.why()
         r = s.get("last_result")
-        if r is not None and r["hand_id"] not in self.results:
-            self.results.add(r["hand_id"])
-            self.shown_result_version = max(self.shown_result_version, me["version"])
+        if r is not None and r["played"]:  # a hand watched sitting out moves no money
+            self.results.add(str(r["hand_id"]))
         self.waiting.append((me["version"], me["total"], where))
 
     def why(self) -> str:
@@ -174,11 +172,11 @@ class Books:
     def against_ledger(self, *, after_kill: bool = False) -> int:
         """Check the states whose change is stored; returns the stored total. After a kill,
         changes that were never stored are gone, but never one whose result was shown."""
-        balances, problems = ledger_of(self.data)
+        balances, stored_results, problems = ledger_of(self.data)
         assert not problems, problems
-        if after_kill:
-            assert self.shown_result_version <= len(balances), (
-                "a result was shown and then lost", self.shown_result_version, len(balances))
+        if after_kill:  # a state's version may count a later top-up still queued: by hand id
+            lost = self.results - stored_results
+            assert not lost, ("a result was shown and then lost", sorted(lost))
         left: list[tuple[int, int, str]] = []
         for version, total, where in self.waiting:
             if version == 0:  # a visitor not stored yet: the starting bankroll
@@ -194,17 +192,20 @@ class Books:
         return balances[-1] if balances else 10_000
 
 
-def ledger_of(data: Path) -> tuple[list[int], list[str]]:
-    """The stored player's balance after each change, and what is wrong with the books."""
+def ledger_of(data: Path) -> tuple[list[int], set[str], list[str]]:
+    """The stored player's balance after each change, the hands whose result is stored, and
+    what is wrong with the books."""
     storage = Storage(f"sqlite:///{data / 'tapete.sqlite3'}")
     try:
         with storage.engine.connect() as conn:
             ids = [r[0] for r in conn.exec_driver_sql("SELECT id FROM tapete_players")]
         assert len(ids) <= 1, ids
         if not ids:
-            return [], []
+            return [], set(), []
         problems = storage.books(ids[0])  # read first: the ledger only grows
-        return [r["balance"] for r in storage.ledger(ids[0])], problems
+        rows = storage.ledger(ids[0])
+        return ([r["balance"] for r in rows],
+                {str(r["hand_id"]) for r in rows if r["kind"] == "result"}, problems)
     finally:
         storage.close()
 

@@ -567,6 +567,7 @@ class Game:
         result = {
             "hand_id": hand.hand_id,
             "number": self.hand_no,
+            "played": hi is not None,  # False: a hand the person watched, not stored as theirs
             "pots": lines,
             "breakdown": story.breakdown(hand).to_json(),
             "shown": story.shown_hands(hand),
