@@ -22,11 +22,11 @@ from setuptools.command.build_ext import build_ext
 
 # the engine's hot path: what a hand, a replay and a PHH file go through, action by action
 COMPILED = [
-    "src/tapete/cards.py",
-    "src/tapete/text.py",
-    "src/tapete/betting.py",
-    "src/tapete/pots.py",
-    "src/tapete/hand.py",
+    "src/tapete/core/cards.py",
+    "src/tapete/core/text.py",
+    "src/tapete/core/betting.py",
+    "src/tapete/core/pots.py",
+    "src/tapete/core/hand.py",
     "src/tapete/history/record.py",
     "src/tapete/history/phh.py",
     "src/tapete/history/replay.py",

@@ -8,7 +8,7 @@ chips, random legal actions (fold 12 %, raise 38 % to a random legal size, else 
 automatic dealing and showdown. Reports hands per second of CPU time (``time.process_time``,
 so that other work on a shared machine does not skew the ratio) for each and the ratio (target:
 tapete >= 50x PokerKit). ``--profile`` prints tapete's cProfile top functions. ``--diff N`` runs the
-differential test's N-hand sweep (tests/test_differential_pokerkit.py) and reports its rate —
+differential test's N-hand sweep (tests/core/test_differential_pokerkit.py) and reports its rate —
 the place for runs far beyond the 10,000 hands the test suite plays.
 
 The engine runs compiled where the install built it with mypyc (setup.py);
@@ -28,9 +28,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 import tapete  # noqa: E402
-from tapete.cards import Deck  # noqa: E402
-from tapete.hand import Hand  # noqa: E402
-from tapete.rules import Rules  # noqa: E402
+from tapete.core.cards import Deck  # noqa: E402
+from tapete.core.hand import Hand  # noqa: E402
+from tapete.core.rules import Rules  # noqa: E402
 
 PLAYERS = 6
 STACK = 200

@@ -35,7 +35,7 @@ best_of = partial(bench.best_of, runs=5)
 
 
 def exact_equity() -> list[dict[str, Any]]:
-    from tapete.equity import equity
+    from tapete.eval.equity import equity
 
     pf = None
     if importlib.util.find_spec("pokerfast"):
@@ -67,7 +67,7 @@ def exact_equity() -> list[dict[str, Any]]:
 
 
 def monte_carlo(samples: int = 1_000_000) -> dict[str, Any]:
-    from tapete.equity import equity
+    from tapete.eval.equity import equity
 
     equity(["AhKh", "QsQd"], exact=False, samples=1000)
     ours = best_of(lambda: equity(["AhKh", "QsQd"], exact=False, samples=samples, seed=1))
@@ -88,7 +88,7 @@ def monte_carlo(samples: int = 1_000_000) -> dict[str, Any]:
 
 
 def bot_call() -> dict[str, Any]:
-    from tapete.equity import hand_vs_ranges
+    from tapete.eval.equity import hand_vs_ranges
 
     hole, board = (50, 46), (0, 21, 30)
     hand_vs_ranges(hole, [None, "TT+,AKs"], board, 10, 1)

@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from tapete.hand import Hand  # noqa: E402
+from tapete.core.hand import Hand  # noqa: E402
 from tapete.history import pokerstars as ps  # noqa: E402
 from tapete.history.record import HandRecord  # noqa: E402
 

@@ -30,7 +30,7 @@ stage 1 "services: Chromium (browser tests), PostgreSQL (storage tests)"
 if ! command -v chromium >/dev/null 2>&1; then
   $SUDO apt-get update -qq && $SUDO apt-get install -y -qq chromium >/dev/null
 fi
-# a PostgreSQL server for tests/test_postgres.py, unless TAPETE_TEST_POSTGRES names one:
+# a PostgreSQL server for tests/server/test_postgres.py, unless TAPETE_TEST_POSTGRES names one:
 # Debian's cluster started by pg_ctlcluster (which runs postgres as its owner, never as root),
 # a role and a database; each step is skipped when already done
 if [ -z "${TAPETE_TEST_POSTGRES:-}" ]; then
@@ -97,6 +97,6 @@ stage 5 "tests (pytest)"
 python -m pytest -q
 
 stage 6 "the engine's tests on the pure-Python sources (what a machine without a compiler runs)"
-TAPETE_PURE=1 python -m pytest -q -p no:cacheprovider tests/test_rules_vectors.py \
-  tests/test_properties.py tests/test_table.py tests/test_phh.py tests/test_phh_dataset.py \
-  tests/test_replay.py tests/test_replay_engine.py tests/test_pokerstars.py
+TAPETE_PURE=1 python -m pytest -q -p no:cacheprovider tests/core/test_rules_vectors.py \
+  tests/core/test_properties.py tests/core/test_table.py tests/history/test_phh.py tests/history/test_phh_dataset.py \
+  tests/history/test_replay.py tests/history/test_replay_engine.py tests/history/test_pokerstars.py

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
-from tapete.betting import Legal
-from tapete.hand import Hand
-from tapete.rules import MinRaise, Rules, Structure
+from tapete.core.betting import Legal
+from tapete.core.hand import Hand
+from tapete.core.rules import MinRaise, Rules, Structure
 
 STRUCTURES = (Structure.NO_LIMIT, Structure.POT_LIMIT, Structure.FIXED_LIMIT)
 

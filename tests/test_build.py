@@ -26,8 +26,8 @@ import hashlib, json, random, sys
 sys.path.insert(0, sys.argv[1])
 import tapete
 from strategies import apply, pick_action, random_table
-from tapete.cards import Deck
-from tapete.hand import Hand, HandError
+from tapete.core.cards import Deck
+from tapete.core.hand import Hand, HandError
 from tapete.history import phh
 from tapete.history.replay import dumps_json, replay
 
@@ -72,8 +72,8 @@ def test_the_engine_is_compiled_where_a_compiler_is() -> None:
 
 
 def test_the_pure_switch_runs_the_sources() -> None:
-    code = ("import tapete, tapete.hand, tapete.history.phh as p; "
-            "print(tapete.compiled(), tapete.hand.__file__.endswith('.py'), "
+    code = ("import tapete, tapete.core.hand, tapete.history.phh as p; "
+            "print(tapete.compiled(), tapete.core.hand.__file__.endswith('.py'), "
             "p.__file__.endswith('.py'))")
     env = {**os.environ, "TAPETE_PURE": "1"}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

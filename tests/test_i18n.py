@@ -14,7 +14,7 @@ import pytest
 
 from tapete.server.bots import OPPONENTS
 
-WEB = Path(__file__).resolve().parent.parent / "src" / "tapete" / "web"
+WEB = Path(__file__).resolve().parents[1] / "src" / "tapete" / "web"
 I18N = WEB / "common" / "i18n.js"
 REPLAYER = WEB / "replayer" / "replayer.js"
 PAGES = {  # page -> (its script, the attribute prefix its words use, its word table)

@@ -15,7 +15,7 @@ __version__ = "0.1.0"
 
 def compiled() -> bool:
     """True when the rules engine runs as mypyc-compiled C extensions, False for pure Python."""
-    from . import hand
+    from tapete.core import hand
 
     return not (hand.__file__ or "").endswith(".py")
 

@@ -1,5 +1,5 @@
 """`python -m tapete` is the `tapete` command."""
 
-from .cli import main
+from tapete.cli import main
 
 raise SystemExit(main())

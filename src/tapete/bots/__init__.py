@@ -13,9 +13,9 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-from .baselines import CallerBot, RandomBot
-from .strategy import STYLES, OpponentStats, Style, StyleBot
-from .view import CALL, CHECK, FOLD, RAISE, ActionSeen, Decision, SeatView
+from tapete.bots.baselines import CallerBot, RandomBot
+from tapete.bots.strategy import STYLES, OpponentStats, Style, StyleBot
+from tapete.bots.view import CALL, CHECK, FOLD, RAISE, ActionSeen, Decision, SeatView
 
 __all__ = [
     "BOT_NAMES",

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..text import Text, chips
-from .view import CALL, CHECK, FOLD, RAISE, Decision, SeatView
+from tapete.bots.view import CALL, CHECK, FOLD, RAISE, Decision, SeatView
+from tapete.core.text import Text, chips
 
 
 @dataclass(slots=True)

@@ -13,11 +13,11 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..cards import Deck
-from ..hand import Hand
-from ..rules import Rules, Structure
-from . import Bot, make_bot
-from .view import SeatView
+from tapete.bots import Bot, make_bot
+from tapete.bots.view import SeatView
+from tapete.core.cards import Deck
+from tapete.core.hand import Hand
+from tapete.core.rules import Rules, Structure
 
 BIG_BLIND = 100
 STACK_BB = 100

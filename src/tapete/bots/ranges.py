@@ -16,14 +16,14 @@ from itertools import accumulate
 import numpy as np
 import numpy.typing as npt
 
-from ..cards import RANKS, Card
-from ..evaluator import CLASSES, Category, category, evaluate
-from ..evaluator.bulk import evaluate_many
-from ..text import Text
+from tapete.core.cards import RANKS, Card
+from tapete.core.text import Text
+from tapete.eval.evaluator import CLASSES, Category, category, evaluate
+from tapete.eval.evaluator.bulk import evaluate_many
 
 try:  # the compiled Monte Carlo kernel (numba)
-    from ..equity import hand_vs_ranges as _hand_vs_ranges
-    from ..ranges import Range as _Range
+    from tapete.eval.equity import hand_vs_ranges as _hand_vs_ranges
+    from tapete.eval.ranges import Range as _Range
 except ImportError:  # pragma: no cover - a build without the equity module
     _hand_vs_ranges = None  # type: ignore[assignment]
     _Range = None  # type: ignore[assignment,misc]
@@ -362,7 +362,7 @@ def equity(
     samples: int, rng: random.Random,
 ) -> float:
     """Monte Carlo share of the pot ``hole`` wins against one hand from each range: the
-    compiled kernel of :mod:`tapete.equity`, seeded from ``rng``; plain Python without it."""
+    compiled kernel of :mod:`tapete.eval.equity`, seeded from ``rng``; plain Python without it."""
     if _hand_vs_ranges is not None and _Range is not None:
         dead = 0
         for c in (*hole, *board):

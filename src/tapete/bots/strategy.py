@@ -14,12 +14,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .. import events as ev
-from ..betting import Legal
-from ..rules import Structure
-from ..text import Text, chips
-from . import ranges as R
-from .view import CALL, CHECK, FOLD, RAISE, Decision, SeatView
+from tapete.bots import ranges as R
+from tapete.bots.view import CALL, CHECK, FOLD, RAISE, Decision, SeatView
+from tapete.core import events as ev
+from tapete.core.betting import Legal
+from tapete.core.rules import Structure
+from tapete.core.text import Text, chips
 
 
 @dataclass(frozen=True, slots=True)

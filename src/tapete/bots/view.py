@@ -12,15 +12,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .. import events as ev
-from ..betting import Legal
-from ..cards import Card
-from ..events import Event
-from ..rules import Rules
-from ..text import Text
+from tapete.core import events as ev
+from tapete.core.betting import Legal
+from tapete.core.cards import Card
+from tapete.core.events import Event
+from tapete.core.rules import Rules
+from tapete.core.text import Text
 
 if TYPE_CHECKING:
-    from ..hand import Hand
+    from tapete.core.hand import Hand
 
 FOLD = "fold"
 CHECK = "check"
@@ -34,7 +34,7 @@ class ActionSeen:
 
     street: int
     player: int
-    action: str  # fold, check, call, bet, raise (tapete.events)
+    action: str  # fold, check, call, bet, raise (tapete.core.events)
     to: int
     added: int
     all_in: bool
@@ -140,7 +140,7 @@ class SeatView:
         hand_id: str = "",
     ) -> SeatView:
         """Build the view from a seat's events; a hidden hole card in them stays hidden."""
-        from ..hand import Hand, Phase
+        from tapete.core.hand import Hand, Phase
 
         for e in events:
             if isinstance(e, ev.HoleDealt) and e.player != seat and e.cards is not None:

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
-from ..text import Text
+from tapete.core.text import Text
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("tapete.cli.play", "practise in the browser against five bots"),

@@ -18,8 +18,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ..hand import Hand
-from ..text import Text
+from tapete.core.hand import Hand
+from tapete.core.text import Text
 
 
 @dataclass(slots=True)
@@ -57,7 +57,7 @@ def sniff(path: str, data: bytes) -> str:
 
 def hands(path: str, fmt: str | None = None) -> Iterator[Converted]:
     """Each hand of a file, replayed (or the reason it could not be)."""
-    from ..history import phh, pokerstars
+    from tapete.history import phh, pokerstars
 
     try:
         with open(path, "rb") as f:
@@ -81,14 +81,14 @@ def hands(path: str, fmt: str | None = None) -> Iterator[Converted]:
 
 
 def _replayed(record: object) -> Converted:
-    from ..history.record import HandRecord
+    from tapete.history.record import HandRecord
 
     assert isinstance(record, HandRecord)
     label = record.hand_id or record.source
     try:
-        from ..history.replay import replay
+        from tapete.history.replay import replay
     except ImportError:  # pragma: no cover - the replay module is part of the package
-        from ..history.pokerstars import ReplayError, play
+        from tapete.history.pokerstars import ReplayError, play
 
         try:
             return Converted(play(record), label, extra=record.extra)
@@ -104,7 +104,7 @@ def _replayed(record: object) -> Converted:
 def convert(path: str, to: str, fmt: str | None = None, hero: str | None = None,
             lang: str = "en") -> tuple[str, list[str]]:
     """(the converted text, the errors of the hands left out, in ``lang``)."""
-    from ..history import pokerstars
+    from tapete.history import pokerstars
 
     es = lang == "es"
     hand_word = "mano" if es else "hand"
@@ -131,7 +131,7 @@ def convert(path: str, to: str, fmt: str | None = None, hero: str | None = None,
                 hand, hand_id=hid, hero=me,
                 max_seats=seats if isinstance(seats, int) else 0, **kw))
         return "\n\n".join(parts), errors
-    from ..history import phh
+    from tapete.history import phh
 
     for k, (label, hand, extra) in enumerate(done, 1):
         seats = extra.get("max_seats")
@@ -150,8 +150,8 @@ def convert(path: str, to: str, fmt: str | None = None, hero: str | None = None,
 
 
 def run(args: argparse.Namespace) -> int:
-    from . import fail, output_problem, write_problem
-    from .replay import default_lang
+    from tapete.cli import fail, output_problem, write_problem
+    from tapete.cli.replay import default_lang
 
     lang = getattr(args, "lang", None) or default_lang()
     source = str(args.input)

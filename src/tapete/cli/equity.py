@@ -12,8 +12,8 @@ import json
 import sys
 import time
 
-from tapete.cards import CardError
-from tapete.ranges import RangeError
+from tapete.core.cards import CardError
+from tapete.eval.ranges import RangeError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -58,7 +58,7 @@ class _Bar:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tapete.equity import EquityError, equity
+    from tapete.eval.equity import EquityError, equity
 
     if args.samples is not None and args.samples < 1:
         print("tapete equity: error: --samples must be at least 1", file=sys.stderr)

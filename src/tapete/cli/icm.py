@@ -5,7 +5,7 @@ tapete icm 12000 9000 4000 2500 --prizes 500.00 300.00 200.00 --currency $ --lan
 
 Prizes are the places still to be decided, first place first (decimals allowed: "12.50"); a
 negative prize, or a place that pays more than the one above it, is refused with one line that
-says so (``tapete.icm.parse_prizes`` says why climbing prizes are refused rather than sorted).
+says so (``tapete.eval.icm.parse_prizes`` says why climbing prizes are refused rather than sorted).
 Equities are exact (Independent Chip Model); the table rounds them to the cent (or to the
 prizes' own unit when it is finer).
 """
@@ -18,7 +18,9 @@ import sys
 from decimal import Decimal
 from fractions import Fraction
 
-from ..icm import (
+from tapete.cli.replay import default_lang
+from tapete.core.text import chips
+from tapete.eval.icm import (
     IcmError,
     decimal_text,
     equities,
@@ -26,8 +28,6 @@ from ..icm import (
     parse_prizes,
     sampled_equities,
 )
-from ..text import chips
-from .replay import default_lang
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

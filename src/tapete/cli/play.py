@@ -17,7 +17,7 @@ import threading
 import webbrowser
 from pathlib import Path
 
-from ..text import Text
+from tapete.core.text import Text
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -42,7 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def allowed_hosts(host: str, names: list[str]) -> tuple[str, ...] | Text:
     """The Host names the server answers to: this computer's, the address ``--host`` names
     (unless it is every address), and each ``--allowed-host``; or why a name is refused."""
-    from ..server.config import LOOPBACK_HOSTS
+    from tapete.server.config import LOOPBACK_HOSTS
 
     hosts = list(LOOPBACK_HOSTS)
     if host not in ("", "0.0.0.0", "::"):
@@ -65,9 +65,9 @@ def run(args: argparse.Namespace) -> int:
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 
-    from ..server import Settings, create_app, default_data_dir
-    from . import fail, port_problem
-    from .replay import default_lang
+    from tapete.cli import fail, port_problem
+    from tapete.cli.replay import default_lang
+    from tapete.server import Settings, create_app, default_data_dir
 
     lang = default_lang()  # play has no --lang: the locale decides, as for tapete simulate
     hosts = allowed_hosts(args.host, args.allowed_host)

@@ -16,7 +16,8 @@ import os
 import sys
 from typing import Any
 
-from ..history.replay import (
+from tapete.core.text import Text
+from tapete.history.replay import (
     HISTORY_SUFFIXES,
     ReplayResult,
     account,
@@ -24,7 +25,6 @@ from ..history.replay import (
     iter_paths,
     replay_file,
 )
-from ..text import Text
 
 
 def default_lang() -> str:
@@ -57,7 +57,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from . import fail, port_problem
+    from tapete.cli import fail, port_problem
 
     lang = args.lang or default_lang()
     files: list[str] = []  # each folder walked once
@@ -80,12 +80,12 @@ def run(args: argparse.Namespace) -> int:
             if problem is not None:
                 return fail("replay", problem, lang)
             number = int(port)
-        from ..server.replayer import open_files
+        from tapete.server.replayer import open_files
 
         return open_files(files, port=number)
     prizes = getattr(args, "prizes", None)
     if prizes is not None:
-        from ..icm import IcmError, parse_prizes
+        from tapete.eval.icm import IcmError, parse_prizes
 
         try:
             parse_prizes(prizes)
@@ -170,7 +170,7 @@ def _replay_all(args: argparse.Namespace, files: list[str], lang: str,
 def _icm(res: ReplayResult, prizes: str) -> dict[str, Any] | None:
     """Tournament equity before and after the hand (None for a hand that did not finish, or
     with more prizes than players)."""
-    from ..icm import IcmError, icm_table
+    from tapete.eval.icm import IcmError, icm_table
 
     hand = res.engine
     if hand is None or not hand.done:

@@ -21,11 +21,11 @@ import time
 from collections.abc import Sequence
 from typing import TextIO
 
-from ..bots import BOT_NAMES
-from ..bots.match import MatchResult, run_match
-from ..hand import Hand
-from ..rules import Structure
-from ..text import Text
+from tapete.bots import BOT_NAMES
+from tapete.bots.match import MatchResult, run_match
+from tapete.core.hand import Hand
+from tapete.core.rules import Structure
+from tapete.core.text import Text
 
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2",
            "#7f7f7f", "#17becf")
@@ -171,8 +171,8 @@ def png_chart(res: MatchResult, path: str, title: str = "") -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from . import fail, output_problem, write_problem
-    from .replay import default_lang
+    from tapete.cli import fail, output_problem, write_problem
+    from tapete.cli.replay import default_lang
 
     lang = default_lang()  # the results table is English; a mistake is said in both languages
     names = [b.strip() for b in str(args.bots).split(",") if b.strip()]
@@ -206,7 +206,7 @@ def run(args: argparse.Namespace) -> int:
     on_hand = None
     if args.phh:
         try:
-            from ..history.phh import dumps
+            from tapete.history.phh import dumps
         except ImportError:
             return fail("simulate", Text(
                 "--phh is not available: this version has no PHH writer",

@@ -25,14 +25,14 @@ User fields (tapete's): ``_dead_blinds`` (per player, the part of ``antes`` that
 blind posted by a player coming back into the game: PHH has no dead blinds, so the writer puts
 them in the antes, which other readers play the same way, and names them here), and room rules:
 ``_min_raise = "last-raise" | "last-bet"`` (the smallest
-raise rule; default: last-raise for NT, last-bet for PT, as in :class:`~tapete.rules.Rules`),
+raise rule; default: last-raise for NT, last-bet for PT, as in :class:`~tapete.core.rules.Rules`),
 ``_bet_cap`` (fixed-limit bets per street, ``0`` for no cap), ``_cap_heads_up`` (bool),
 ``_rake`` (fraction of each pot, e.g. ``0.05``), ``_rake_cap`` (amount per hand),
 ``_no_flop_no_drop`` (bool), and ``_rake_fixed`` (the rake a hand history states, one amount
 per pot, main pot first, e.g. ``_rake_fixed = [0.50, 0.10]``: a PokerStars hand's rake is a fact
-of the hand, :attr:`~tapete.rules.Rules.rake_fixed`, taken exactly whatever ``_rake`` says),
+of the hand, :attr:`~tapete.core.rules.Rules.rake_fixed`, taken exactly whatever ``_rake`` says),
 ``_hand_cap`` (a cap game's cap, the most one player puts into a hand:
-:attr:`~tapete.rules.Rules.hand_cap`). Unknown user fields are kept in ``record.extra``; of the
+:attr:`~tapete.core.rules.Rules.hand_cap`). Unknown user fields are kept in ``record.extra``; of the
 standard's fields about the table, ``seats`` gives ``record.seats``, and ``table``,
 ``seat_count`` and the date (``year``, ``month``, ``day``, ``time``,
 ``time_zone_abbreviation``) are kept in ``record.extra`` as ``table``, ``max_seats`` and
@@ -54,10 +54,10 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from ..cards import RANKS, SUITS, CardError, format_cards, parse_cards
-from ..rules import MinRaise, Rules, RulesError, Structure
-from ..text import Text
-from .record import HandRecord, Step
+from tapete.core.cards import RANKS, SUITS, CardError, format_cards, parse_cards
+from tapete.core.rules import MinRaise, Rules, RulesError, Structure
+from tapete.core.text import Text
+from tapete.history.record import HandRecord, Step
 
 VARIANTS = {"NT": Structure.NO_LIMIT, "FT": Structure.FIXED_LIMIT, "PT": Structure.POT_LIMIT}
 CODES = {v: k for k, v in VARIANTS.items()}
@@ -80,7 +80,7 @@ class PhhError(ValueError):
 
 def card_problem(exc: Exception, text: str = "") -> Text:
     """What is wrong with a card text, in both languages (a
-    :class:`~tapete.cards.CardError` says it; anything else is introduced)."""
+    :class:`~tapete.core.cards.CardError` says it; anything else is introduced)."""
     if isinstance(exc, CardError):
         return exc.message
     what = f" {text!r}" if text else ""
@@ -89,7 +89,7 @@ def card_problem(exc: Exception, text: str = "") -> Text:
 
 def rules_problem(exc: Exception) -> Text:
     """Why room rules cannot be played, in both languages (a
-    :class:`~tapete.rules.RulesError` says it; anything else is introduced)."""
+    :class:`~tapete.core.rules.RulesError` says it; anything else is introduced)."""
     if isinstance(exc, RulesError):
         return exc.message
     return Text(str(exc), f"reglas que no se pueden jugar ({exc})")
@@ -1040,7 +1040,7 @@ def _toml_str(s: str) -> str:
 
 def dumps(hand: Any, *, extra: dict[str, Any] | None = None, table: str = "",
           date: str = "", max_seats: int = 0) -> str:
-    """A tapete :class:`~tapete.hand.Hand` (finished or not) -> ``.phh`` text.
+    """A tapete :class:`~tapete.core.hand.Hand` (finished or not) -> ``.phh`` text.
 
     The hand's players are written in PHH order (first after the button first, the button
     last; heads-up the big blind first). Hole cards unknown to the hand are written ``????``.
@@ -1049,7 +1049,7 @@ def dumps(hand: Any, *, extra: dict[str, Any] | None = None, table: str = "",
     standard's ``table``, ``year``/``month``/``day``/``time``/``time_zone_abbreviation`` and
     ``seat_count``.
     """
-    from .. import events as ev
+    from tapete.core import events as ev
 
     rules: Rules = hand.rules
     n: int = hand.n

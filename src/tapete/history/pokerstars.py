@@ -20,11 +20,11 @@ Reading
     Rules read from the file: the structure and blinds of the header; fixed-limit bets from the
     header's stakes; pot-limit raises by the previous raise (PokerStars), not the seeds' rule;
     the fixed-limit cap of four bets, lifted heads-up. A cap game (``$80 Cap``) keeps the
-    real stacks and plays the cap as the table's rule (:attr:`~tapete.rules.Rules.hand_cap`,
+    real stacks and plays the cap as the table's rule (:attr:`~tapete.core.rules.Rules.hand_cap`,
     also ``extra["cap"]``): a player who reaches it is all-in with the rest behind.
 
 Writing
-    :func:`write_hand` turns a finished (or unfinished) :class:`~tapete.hand.Hand` into the
+    :func:`write_hand` turns a finished (or unfinished) :class:`~tapete.core.hand.Hand` into the
     text trackers import: header, seats, posts, ``Dealt to`` lines for every known hand,
     streets, ``raises X to Y``, uncalled bets, showdown, ``collected``, and the SUMMARY with
     total pot, main and side pots, rake, board(s) and one line per seat.
@@ -38,14 +38,20 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from .. import events as ev
-from ..cards import CardError, format_cards, parse_cards
-from ..hand import Hand, HandError, PotResult
-from ..pots import Pot, build_pots
-from ..rules import MinRaise, Rules, RulesError, Structure
-from ..text import Text
-from .phh import MAX_DIGITS, card_problem, file_problem, rules_problem, too_many_digits
-from .record import HandRecord, Step
+from tapete.core import events as ev
+from tapete.core.cards import CardError, format_cards, parse_cards
+from tapete.core.hand import Hand, HandError, PotResult
+from tapete.core.pots import Pot, build_pots
+from tapete.core.rules import MinRaise, Rules, RulesError, Structure
+from tapete.core.text import Text
+from tapete.history.phh import (
+    MAX_DIGITS,
+    card_problem,
+    file_problem,
+    rules_problem,
+    too_many_digits,
+)
+from tapete.history.record import HandRecord, Step
 
 __all__ = ["ParseError", "ReplayError", "read_file", "read_text", "read_bytes", "play",
            "reconcile", "reconcile_text", "write_hand", "write_hands", "format_amount",
@@ -932,7 +938,7 @@ _PLURAL = ("Deuces", "Threes", "Fours", "Fives", "Sixes", "Sevens", "Eights", "N
 
 def describe_stars(strength: int) -> str:
     """A hand as PokerStars words it: ``a pair of Queens``, ``a straight, Nine to King``."""
-    from ..evaluator import Category, category, ranks_of
+    from tapete.eval.evaluator import Category, category, ranks_of
 
     cat = category(strength)
     r = ranks_of(strength)
@@ -960,7 +966,7 @@ def describe_stars(strength: int) -> str:
 
 
 def _describe(hole: Sequence[int], board: Sequence[int]) -> str:
-    from ..evaluator import evaluate
+    from tapete.eval.evaluator import evaluate
 
     if len(hole) + len(board) < 5:
         return ""
@@ -976,7 +982,7 @@ def write_hand(hand: Hand, *, hand_id: str | None = None, table: str = "tapete",
     only where they were shown, and the SUMMARY gives the known cards of mucked hands).
     The seat numbers are the hand's (``seats``); ``max_seats`` is the table's size
     (``6-max``; 0: the smallest usual size that holds the seats). A cap game
-    (:attr:`~tapete.rules.Rules.hand_cap`) says its cap in the header, and a player who
+    (:attr:`~tapete.core.rules.Rules.hand_cap`) says its cap in the header, and a player who
     reaches it "has reached the cap"."""
     r = hand.rules
     n = hand.n

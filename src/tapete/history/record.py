@@ -1,7 +1,7 @@
 """A hand history in a format-neutral form, and its replay through the engine.
 
 Every reader (PHH, PokerStars text) produces :class:`HandRecord`; :func:`replay` drives a
-:class:`~tapete.hand.Hand` with it, so an illegal sequence in a file is reported, never
+:class:`~tapete.core.hand.Hand` with it, so an illegal sequence in a file is reported, never
 silently accepted, and every writer starts from a replayed hand.
 """
 
@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..cards import Card
-from ..rules import Rules
+from tapete.core.cards import Card
+from tapete.core.rules import Rules
 
 # Steps: ("hole", player, cards | None), ("board", cards), ("act", player, "f"|"cc"|"cbr", to),
 # ("show", player, cards | None), ("muck", player), ("runs", count).

@@ -1,6 +1,6 @@
 """Replay a :class:`~tapete.history.record.HandRecord` through the engine, and say what happened.
 
-:func:`replay` drives a :class:`~tapete.hand.Hand` step by step, so every action of a hand
+:func:`replay` drives a :class:`~tapete.core.hand.Hand` step by step, so every action of a hand
 history is refereed by the same code that deals live hands: an illegal action stops the replay
 with the engine's own message (what was tried and what was legal). A record whose steps stop
 before the hand ends is a *partial* hand, reported as such, not an error. The result carries
@@ -14,12 +14,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, NamedTuple
 
-from .. import events as ev
-from ..cards import format_cards
-from ..hand import Hand, HandError, Phase
-from ..text import Text, chips
-from . import phh
-from .record import HandRecord, Step
+from tapete.core import events as ev
+from tapete.core.cards import format_cards
+from tapete.core.hand import Hand, HandError, Phase
+from tapete.core.text import Text, chips
+from tapete.history import phh
+from tapete.history.record import HandRecord, Step
 
 
 class Decision(NamedTuple):
@@ -757,7 +757,7 @@ def _won_words(got: Sequence[tuple[int, int]], who: Any, c: Any, es: bool) -> st
 
 
 def _why_run(hand: Hand, winners: Sequence[int], run: int, lang: str) -> str:
-    from ..evaluator import describe, evaluate
+    from tapete.eval.evaluator import describe, evaluate
 
     board = hand.boards[run]
     hole = hand.hole[winners[0]] if winners else None
@@ -781,7 +781,7 @@ def _act_words(e: ev.Acted, c: Any, es: bool, hand: Hand | None = None) -> str:
 
 
 def _strength(hand: Hand, p: int, lang: str) -> str:
-    from ..evaluator import describe, evaluate
+    from tapete.eval.evaluator import describe, evaluate
 
     hole = hand.hole[p]
     boards = [b for b in hand.boards if len(b) >= 3]
@@ -795,7 +795,7 @@ def _strength(hand: Hand, p: int, lang: str) -> str:
 
 
 def _why_won(hand: Hand, pot: PotOut, lang: str) -> str:
-    from ..evaluator import describe, evaluate
+    from tapete.eval.evaluator import describe, evaluate
 
     es = lang == "es"
     live = [p for p in pot.players if not hand.folded[p] and p not in hand.mucked]
@@ -813,7 +813,7 @@ def _why_won(hand: Hand, pot: PotOut, lang: str) -> str:
 
 
 def _describe_rules(rules: Any, lang: str) -> str:
-    from ..rules import Structure
+    from tapete.core.rules import Structure
 
     c = rules
     if lang == "es":

@@ -3,7 +3,7 @@ an asyncio task per table. ``create_app(Settings(...))`` builds it; ``tapete pla
 
 from __future__ import annotations
 
-from .app import create_app
-from .config import Settings, default_data_dir
+from tapete.server.app import create_app
+from tapete.server.config import Settings, default_data_dir
 
 __all__ = ["Settings", "create_app", "default_data_dir"]

@@ -18,12 +18,12 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from ..cards import Card, format_card
-from ..hand import Hand, Phase
-from ..icm import IcmError, icm_table
-from ..insurance import InsuranceError, quote
-from ..text import Text, chips
-from . import work
+from tapete.core.cards import Card, format_card
+from tapete.core.hand import Hand, Phase
+from tapete.core.text import Text, chips
+from tapete.eval.icm import IcmError, icm_table
+from tapete.eval.insurance import InsuranceError, quote
+from tapete.server import work
 
 CASH_OUT_FEE_BPS = 100  # a cash-out keeps 1 % for the house, as the rooms that offer it do
 MAX_BODY = 20_000  # bytes of an /api/icm question

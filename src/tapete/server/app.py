@@ -38,15 +38,22 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
-from .. import events as ev
-from ..hand import Hand
-from ..text import Text
-from . import coach, work
-from .config import Settings, make_key, read_key
-from .game import rules_from_json
-from .hub import Hub, Player
-from .storage import HandRow, Storage, meta_table
-from .transport import CLOSE_POLICY, TOO_MANY_TABS, Outbox, error_message, quiet_uvicorn, serve
+from tapete.core import events as ev
+from tapete.core.hand import Hand
+from tapete.core.text import Text
+from tapete.server import coach, work
+from tapete.server.config import Settings, make_key, read_key
+from tapete.server.game import rules_from_json
+from tapete.server.hub import Hub, Player
+from tapete.server.storage import HandRow, Storage, meta_table
+from tapete.server.transport import (
+    CLOSE_POLICY,
+    TOO_MANY_TABS,
+    Outbox,
+    error_message,
+    quiet_uvicorn,
+    serve,
+)
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 COOKIE = "tapete_id"
@@ -186,7 +193,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         row = await _row(request)
         if row is None:
             return PlainTextResponse(f"{NO_HAND.en} / {NO_HAND.es}\n", status_code=404)
-        from ..history import phh
+        from tapete.history import phh
 
         try:
             text = await run_in_threadpool(lambda: phh.dumps(rebuild(row)))
@@ -251,8 +258,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         storage.close()
         work.shutdown()  # the replayer's worker processes
 
-    from .analysis import routes as analysis_routes
-    from .replayer import routes as replay_routes
+    from tapete.server.analysis import routes as analysis_routes
+    from tapete.server.replayer import routes as replay_routes
 
     routes: list[Any] = [
         Route("/", index),

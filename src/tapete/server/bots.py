@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..hand import Hand
-from ..text import Text
+from tapete.core.hand import Hand
+from tapete.core.text import Text
 
 # name, style: five opponents with distinct styles
 OPPONENTS: tuple[tuple[str, str], ...] = (
@@ -51,13 +51,13 @@ class RealBot:
         self.bot = bot
 
     def decide(self, hand: Hand, player: int) -> BotMove:
-        from ..bots import SeatView
+        from tapete.bots import SeatView
 
         d = self.bot.decide(SeatView.of(hand, player))
         return BotMove(d.action, d.amount, d.explanation)
 
     def hand_over(self, hand: Hand, player: int) -> None:
-        from ..bots import SeatView
+        from tapete.bots import SeatView
 
         self.bot.hand_over(SeatView.of(hand, player))
 
@@ -65,7 +65,7 @@ class RealBot:
 def make(style: str, seed: int, label: str = "") -> StandIn | RealBot:
     """The real bot of that style, or the stand-in when the bots are not installed."""
     try:
-        from ..bots import make_bot
+        from tapete.bots import make_bot
     except ImportError:
         return StandIn()
     return RealBot(make_bot(style, seed, label=label or None))

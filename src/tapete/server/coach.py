@@ -26,11 +26,11 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from .. import events as ev
-from ..cards import Card, parse_cards
-from ..evaluator import evaluate
-from ..hand import Hand
-from ..text import Text
+from tapete.core import events as ev
+from tapete.core.cards import Card, parse_cards
+from tapete.core.hand import Hand
+from tapete.core.text import Text
+from tapete.eval.evaluator import evaluate
 
 
 class Reader:
@@ -38,19 +38,19 @@ class Reader:
     fed every finished hand as that seat saw it."""
 
     def __init__(self, seed: int) -> None:
-        from ..bots import make_bot
+        from tapete.bots import make_bot
 
         self.bot: Any = make_bot("tag", seed, label="coach")
 
     def hand_over(self, hand: Hand, seat: int) -> None:
-        from ..bots import SeatView
+        from tapete.bots import SeatView
 
         self.bot.hand_over(SeatView.of(hand, seat))
 
     @staticmethod
     def view(hand: Hand, seat: int) -> Any:
         """What the seat has seen of the hand (taken while the hand waits for that seat)."""
-        from ..bots import SeatView
+        from tapete.bots import SeatView
 
         return SeatView.of(hand, seat)
 
@@ -59,8 +59,8 @@ class Reader:
         range their actions imply, or for one who has not acted yet the opening range of their
         position (as the bots open), widened by how loose they have played; the big blind of a
         pot nobody has raised checks any two cards."""
-        from ..bots import ranges as R
-        from ..bots.strategy import open_width, position_name
+        from tapete.bots import ranges as R
+        from tapete.bots.strategy import open_width, position_name
 
         board = tuple(view.board)
         acted = {a.player for a in view.actions}
@@ -95,7 +95,7 @@ class Reader:
 def range_equity(hole: Sequence[Card], board: Sequence[Card], weights: Sequence[Any],
                  samples: int, seed: int | None = None) -> float:
     """The share of the pot ``hole`` wins against one hand from each opponent's range."""
-    from ..bots import ranges as R
+    from tapete.bots import ranges as R
 
     return R.equity(tuple(hole), tuple(board), list(weights), samples, random.Random(seed))
 
@@ -194,9 +194,9 @@ def warm_up(stop: threading.Event | None = None) -> float:
     than seconds. Between steps it gives up once ``stop`` is set. Returns the seconds it took."""
     start = time.perf_counter()
     try:
-        from .. import equity as kernels
-        from ..bots import make_bot
-        from ..evaluator import bulk
+        from tapete.bots import make_bot
+        from tapete.eval import equity as kernels
+        from tapete.eval.evaluator import bulk
     except ImportError:  # without the bots or numba: the pure-Python fallback needs nothing
         return time.perf_counter() - start
     steps = (lambda: make_bot("tag", 0),

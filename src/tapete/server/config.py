@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .transport import Limits
+from tapete.server.transport import Limits
 
 # what a server bound to loopback answers to (any port): DNS rebinding sends another name
 LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]")

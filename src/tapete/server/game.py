@@ -27,18 +27,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .. import events as ev
-from ..cards import Deck, format_card, format_cards
-from ..hand import Hand, HandError, Phase
-from ..rules import Rules, Structure
-from ..table import Table, TimeOutPolicy
-from ..text import Text, chips
-from . import bots as botmod
-from . import coach, story
-from .config import Settings
-from .money import Purse
-from .storage import HandRow
-from .transport import Outbox as Outbox  # re-exported: hub imports it from here
+from tapete.core import events as ev
+from tapete.core.cards import Deck, format_card, format_cards
+from tapete.core.hand import Hand, HandError, Phase
+from tapete.core.rules import Rules, Structure
+from tapete.core.table import Table, TimeOutPolicy
+from tapete.core.text import Text, chips
+from tapete.server import bots as botmod
+from tapete.server import coach, story
+from tapete.server.config import Settings
+from tapete.server.money import Purse
+from tapete.server.storage import HandRow
+from tapete.server.transport import Outbox as Outbox  # re-exported: hub imports it from here
 
 log = logging.getLogger("tapete.server")
 

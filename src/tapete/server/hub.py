@@ -37,10 +37,10 @@ import time
 import unicodedata
 from typing import Any
 
-from ..hand import HandError
-from ..text import Text
-from .config import Settings
-from .game import (
+from tapete.core.hand import HandError
+from tapete.core.text import Text
+from tapete.server.config import Settings
+from tapete.server.game import (
     BLINDS,
     MAX_BUY_IN_BB,
     MIN_BUY_IN_BB,
@@ -50,8 +50,8 @@ from .game import (
     Refused,
     send,
 )
-from .money import Purse
-from .storage import PlayerRow, Storage
+from tapete.server.money import Purse
+from tapete.server.storage import PlayerRow, Storage
 
 MAX_MESSAGE = 4096
 HANDS_KEPT = 50  # hands listed on the page
@@ -389,7 +389,7 @@ class Player:
 
 
 def _opponents() -> tuple[tuple[str, str], ...]:
-    from .bots import OPPONENTS
+    from tapete.server.bots import OPPONENTS
 
     return OPPONENTS
 

@@ -17,7 +17,7 @@ import contextlib
 import logging
 from dataclasses import dataclass, field
 
-from .storage import HandRow, Storage
+from tapete.server.storage import HandRow, Storage
 
 log = logging.getLogger("tapete.server")
 

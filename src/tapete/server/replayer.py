@@ -39,17 +39,17 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from .. import events as ev
-from ..cards import Card, format_card, format_cards
-from ..hand import Hand, Phase, street_name
-from ..history.record import HandRecord
-from ..history.replay import replay
-from ..text import Text, chips
-from . import work
-from .analysis import insurance_note
+from tapete.core import events as ev
+from tapete.core.cards import Card, format_card, format_cards
+from tapete.core.hand import Hand, Phase, street_name
+from tapete.core.text import Text, chips
+from tapete.history.record import HandRecord
+from tapete.history.replay import replay
+from tapete.server import work
+from tapete.server.analysis import insurance_note
 
 if TYPE_CHECKING:
-    from .storage import HandRow
+    from tapete.server.storage import HandRow
 
 MAX_UPLOAD = 8 * 1024 * 1024  # bytes of an uploaded file
 MAX_LINK = 200_000  # characters of a shared link's code (the body of /api/replay/link)
@@ -216,7 +216,7 @@ def _event_text(hand: Hand, e: ev.Event, pot_count: int) -> Text:
 
 
 def _strength(hole: Sequence[Card], board: Sequence[Card], lang: str) -> str:
-    from ..evaluator import describe, evaluate
+    from tapete.eval.evaluator import describe, evaluate
 
     return describe(evaluate(tuple(hole) + tuple(board)), lang)
 
@@ -237,7 +237,7 @@ def street_equity(hands: tuple[tuple[Card, ...] | None, ...],
     """Each hand's share of the pot (averaged over the boards of a run-it-more-than-once),
     and whether it is exact. ``None`` hands are unknown: any two cards. Cached: a street's
     figure is computed once, whatever the number of frames that show it."""
-    from ..equity import EquityError, equity
+    from tapete.eval.equity import EquityError, equity
 
     if len(hands) < 2 or len(hands) > 9 or all(h is None for h in hands):
         return None
@@ -489,7 +489,7 @@ def timeline_of_record(record: HandRecord, *, title: str = "", equity: bool = Tr
                    share=share, equity=equity)
     if record.extra.get("format") == "pokerstars" and res.error is None and hand.done:
         # what the file's own SUMMARY says that the engine does not reproduce (as the CLI does)
-        from ..history.pokerstars import reconcile_text
+        from tapete.history.pokerstars import reconcile_text
 
         out["mismatches"] = [m.to_json() for m in reconcile_text(record, hand)]
     return out
@@ -515,7 +515,7 @@ def encode_hand(hand: Hand) -> str | None:
 
 def _phh_if_exact(hand: Hand) -> str | None:
     """The PHH text of a hand when reading it back gives the same events, else None."""
-    from ..history import phh
+    from tapete.history import phh
 
     try:
         text = phh.dumps(hand)
@@ -563,7 +563,7 @@ def _rules_json(rules: Any) -> dict[str, Any]:
 
 
 def _record_from_json(d: dict[str, Any]) -> HandRecord:
-    from ..rules import OddChip, Rules
+    from tapete.core.rules import OddChip, Rules
 
     kw = dict(d["rules"])
     if "odd_chip" in kw:
@@ -626,7 +626,7 @@ Parsed = tuple[str, HandRecord | None, Text | None]  # (label, record, error)
 
 def parse_text(text: str, name: str = "") -> list[Parsed]:
     """The hands of a PHH or PokerStars text: (label, record or None, error or None)."""
-    from ..history import phh, pokerstars
+    from tapete.history import phh, pokerstars
 
     _check_numbers(text)
     body = text.lstrip("\ufeff \t\r\n")
@@ -689,7 +689,7 @@ def file_timeline(text: str, name: str, index: int = 0) -> dict[str, Any]:
 
 
 def _decode_upload(data: bytes) -> str:
-    from ..history.pokerstars import decode
+    from tapete.history.pokerstars import decode
 
     return decode(data)
 
@@ -741,7 +741,7 @@ def link_job(data: bytes, limit: int) -> tuple[int, bytes]:
 
 def stored_job(row: HandRow, limit: int) -> tuple[int, bytes]:
     """A hand of the practice room's storage (``/api/replay/hand/{id}``)."""
-    from .app import rebuild
+    from tapete.server.app import rebuild
 
     def make() -> dict[str, Any]:
         hand = rebuild(row)
@@ -803,7 +803,7 @@ def routes() -> list[BaseRoute]:
     """The replayer's routes, for the practice room's app (``server/app.py``)."""
     from starlette.concurrency import run_in_threadpool
 
-    from .app import WEB_DIR
+    from tapete.server.app import WEB_DIR
 
     async def page(request: Request) -> Response:
         resp = FileResponse(WEB_DIR / PAGE)
@@ -905,8 +905,8 @@ def prepare(paths: Sequence[str], *, data_dir: str | None = None) -> tuple[Any, 
     import sys
     from pathlib import Path
 
-    from .app import create_app
-    from .config import Settings
+    from tapete.server.app import create_app
+    from tapete.server.config import Settings
 
     settings = Settings(data_dir=Path(data_dir)) if data_dir else Settings()
     app = create_app(settings)

@@ -82,7 +82,7 @@ hands_table = Table(
     Column("played_at", Double, nullable=False),
     Column("rules", Text, nullable=False),  # JSON
     Column("setup", Text, nullable=False),  # JSON: stacks, button, blinds, names, seats...
-    Column("events", Text, nullable=False),  # JSON list of tapete.events.to_json
+    Column("events", Text, nullable=False),  # JSON list of tapete.core.events.to_json
     Column("net", BigInteger, nullable=False),  # the player's result in the hand
     Column("summary", Text, nullable=False),  # JSON: what the hand list shows
 )

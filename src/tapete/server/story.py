@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import events as ev
-from ..cards import format_cards
-from ..evaluator import describe, evaluate
-from ..hand import Hand
-from ..text import Text, chips
+from tapete.core import events as ev
+from tapete.core.cards import format_cards
+from tapete.core.hand import Hand
+from tapete.core.text import Text, chips
+from tapete.eval.evaluator import describe, evaluate
 
 
 def _c(hand: Hand, amount: int, lang: str) -> str:

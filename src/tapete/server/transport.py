@@ -42,7 +42,7 @@ from typing import Any, Protocol
 
 from starlette.websockets import WebSocketDisconnect
 
-from ..text import Text
+from tapete.core.text import Text
 
 log = logging.getLogger("tapete.server")
 

@@ -43,7 +43,7 @@ from typing import IO, Any, TypeVar
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 
-from ..text import Text
+from tapete.core.text import Text
 
 T = TypeVar("T")
 

@@ -1,0 +1,1 @@
+"""The rules engine: cards, rules and games, betting, pots, events, the hand, the table."""

@@ -1,0 +1,268 @@
+"""What the player to act may do, and why: pure functions over one street's numbers.
+
+This is the single source of truth for legal amounts. The UI slider, the bots, the server and
+the CLI all read :class:`Legal`; an illegal action is refused by quoting it.
+All amounts are *totals for this street* ("raise to"), never the chips added by one click.
+"""
+
+from __future__ import annotations
+
+from typing import Final, NamedTuple
+
+from tapete.core.rules import Rules, Structure
+from tapete.core.text import Text, chips
+
+# Why the smallest raise is what it is (Final, as the enum members below: the compiled code
+# reads them as constants; an enum member read as Structure.POT_LIMIT is a lookup each time).
+MIN_OPEN: Final = "open"  # opening a street: the big blind (or the fixed bet)
+MIN_INCREMENT: Final = "increment"  # TDA: current bet + the largest full bet or raise of the street
+MIN_LAST_BET: Final = "last-bet"  # seeds' pot-limit rule: current bet + the street's largest bet
+MIN_FIXED: Final = "fixed"  # fixed-limit: exactly one bet more
+MIN_ALL_IN: Final = "all-in"  # the stack is short of a full raise: the only raise is all-in
+# Why the largest raise is what it is.
+MAX_STACK: Final = "stack"  # no-limit, or the stack is below the limit: all-in
+MAX_POT: Final = "pot"  # pot-limit: the pot after calling
+MAX_FIXED: Final = "fixed"
+# Why there is no raise at all.
+NO_CHIPS: Final = "no-chips"  # the stack does not exceed the amount to call
+NO_REOPEN: Final = "no-reopen"  # a short all-in did not reopen the betting for this player
+CAPPED: Final = "capped"  # fixed-limit cap reached
+NO_OPPONENT: Final = "no-opponent"  # no other player could call a raise: all-in or too short
+
+
+class Legal(NamedTuple):
+    """The legal options of the player to act (immutable; a named tuple because one is built
+    for every decision, and a tuple is several times cheaper to build than a frozen dataclass).
+
+    ``call`` is the number of chips a call adds (0 when checking is possible); ``call_to`` the
+    street total after calling. ``min_to``/``max_to`` bound a bet or raise (street totals), or
+    are None when the player may not bet or raise; ``no_raise`` then says why.
+    """
+
+    player: int
+    fold: bool
+    check: bool
+    call: int
+    call_to: int
+    call_all_in: bool
+    min_to: int | None
+    max_to: int | None
+    min_kind: str
+    max_kind: str
+    no_raise: str
+    # the numbers the explanations quote
+    level: int
+    increment: int
+    pot_after_call: int
+    stack: int
+    bet: int
+    cap: int
+    decimals: int = 0
+    currency: str = ""
+
+    @property
+    def can_raise(self) -> bool:
+        return self.min_to is not None
+
+    @property
+    def is_bet(self) -> bool:
+        """True when a bet (not a raise) would open the betting on this street."""
+        return self.level == 0
+
+    def _c(self, amount: int, lang: str) -> str:
+        return chips(amount, self.decimals, self.currency, lang)
+
+    def explain_min(self) -> Text:
+        c = self._c
+        if self.min_to is None:
+            return self.explain_no_raise()
+        m = self.min_to
+        if self.min_kind == MIN_ALL_IN:
+            return Text(
+                f"only all-in: your {c(self.stack + self.bet, 'en')} is short of a full raise",
+                f"solo all-in: tus {c(self.stack + self.bet, 'es')} no llegan a una subida"
+                " completa",
+            )
+        if self.min_kind == MIN_OPEN:
+            return Text(f"smallest bet: {c(m, 'en')}, the big blind",
+                        f"apuesta mínima: {c(m, 'es')}, la ciega grande")
+        if self.min_kind == MIN_FIXED:
+            verb_en, verb_es = ("bet", "apuesta") if self.is_bet else ("raise", "subida")
+            return Text(f"fixed limit: the {verb_en} is exactly to {c(m, 'en')}",
+                        f"límite fijo: la {verb_es} es exactamente a {c(m, 'es')}")
+        if self.min_kind == MIN_LAST_BET:
+            return Text(
+                f"smallest raise: to {c(m, 'en')} = {c(self.level, 'en')}"
+                f" + the largest bet this street, {c(self.increment, 'en')}",
+                f"subida mínima: a {c(m, 'es')} = {c(self.level, 'es')}"
+                f" + la mayor apuesta de esta ronda, {c(self.increment, 'es')}",
+            )
+        if self.is_bet:
+            return Text(f"smallest bet: {c(m, 'en')}", f"apuesta mínima: {c(m, 'es')}")
+        return Text(
+            f"smallest raise: to {c(m, 'en')} = {c(self.level, 'en')}"
+            f" + the largest raise this street, {c(self.increment, 'en')}",
+            f"subida mínima: a {c(m, 'es')} = {c(self.level, 'es')}"
+            f" + la mayor subida de esta ronda, {c(self.increment, 'es')}",
+        )
+
+    def explain_max(self) -> Text:
+        c = self._c
+        if self.max_to is None:
+            return self.explain_no_raise()
+        m = self.max_to
+        if self.max_kind == MAX_POT:
+            return Text(
+                f"largest: to {c(m, 'en')} = {c(self.level, 'en')} + the pot after calling,"
+                f" {c(self.pot_after_call, 'en')}",
+                f"máxima: a {c(m, 'es')} = {c(self.level, 'es')} + el bote tras igualar,"
+                f" {c(self.pot_after_call, 'es')}",
+            )
+        if self.max_kind == MAX_FIXED:
+            return Text(f"fixed limit: exactly to {c(m, 'en')}",
+                        f"límite fijo: exactamente a {c(m, 'es')}")
+        return Text(f"largest: all-in, to {c(m, 'en')}", f"máxima: all-in, a {c(m, 'es')}")
+
+    def explain_no_raise(self) -> Text:
+        return {
+            NO_CHIPS: Text("you cannot raise: calling takes all your chips",
+                           "no puedes subir: igualar usa todas tus fichas"),
+            NO_REOPEN: Text(
+                "you cannot raise: the short all-in did not reopen the betting; call or fold",
+                "no puedes subir: el all-in corto no reabre las apuestas; iguala o retírate"),
+            CAPPED: Text(f"you cannot raise: the betting is capped at {self.cap} bets",
+                         f"no puedes subir: las apuestas llegaron al tope de {self.cap}"),
+            NO_OPPONENT: Text("you cannot raise: no other player has chips to call a raise",
+                              "no puedes subir: ningún otro jugador tiene fichas para igualar"
+                              " una subida"),
+        }.get(self.no_raise, Text("", ""))
+
+    def summary(self) -> Text:
+        """One line a player reads: "fold, call 200, raise to 400–10,000"."""
+        en: list[str] = []
+        es: list[str] = []
+        c = self._c
+        if self.fold:
+            en.append("fold")
+            es.append("retirarse")
+        if self.check:
+            en.append("check")
+            es.append("pasar")
+        elif self.call:
+            en.append(f"call {c(self.call, 'en')}" + (" (all-in)" if self.call_all_in else ""))
+            es.append(f"igualar {c(self.call, 'es')}" + (" (all-in)" if self.call_all_in else ""))
+        if self.min_to is not None and self.max_to is not None:
+            word_en, word_es = ("bet", "apostar") if self.is_bet else ("raise to", "subir a")
+            if self.min_to == self.max_to:
+                en.append(f"{word_en} {c(self.min_to, 'en')}")
+                es.append(f"{word_es} {c(self.min_to, 'es')}")
+            else:
+                en.append(f"{word_en} {c(self.min_to, 'en')}–{c(self.max_to, 'en')}")
+                es.append(f"{word_es} {c(self.min_to, 'es')}–{c(self.max_to, 'es')}")
+        return Text(", ".join(en), ", ".join(es))
+
+
+_new_tuple = tuple.__new__
+_POT_LIMIT: Final = Structure.POT_LIMIT
+_FIXED_LIMIT: Final = Structure.FIXED_LIMIT
+
+
+def options(
+    rules: Rules,
+    player: int,
+    street: int,
+    level: int,
+    full_level: int,
+    increment: int,
+    largest_bet: int,
+    bets: int,
+    able: int,
+    capped: bool,
+    bet: int,
+    stack: int,
+    pot: int,
+    may_raise: bool,
+    opponent_can_act: bool,
+    last_bet: bool,
+    structure: Structure,
+    decimals: int,
+    currency: str,
+) -> Legal:
+    """Legal options for one player (the engine passes the arguments by position).
+
+    ``level`` is the street total to call (a short all-in blind does not lower it);
+    ``full_level`` the total reached by the last full bet or raise; ``increment`` the largest
+    full bet or raise increment of the street (at least the big blind); ``largest_bet`` the
+    largest full bet total of the street (pot-limit "last-bet" rule); ``bets`` the number of
+    bets and raises so far (fixed-limit cap); ``able`` the players still in the hand who are
+    not all-in, the actor included, and ``capped`` whether the street reached the cap while
+    more than two of them could bet (:meth:`~tapete.core.rules.Rules.cap`); ``pot`` every chip
+    already in the middle, this street's bets included; ``last_bet``: the smallest raise is by
+    the largest bet, not the largest raise (``rules.min_raise_rule``, read once a hand);
+    ``structure``, ``decimals`` and ``currency`` are the rules', read once a hand too (the
+    rules are a Python object: each attribute read is a lookup).
+    """
+    to_call = level - bet
+    if to_call < 0:
+        to_call = 0
+    call = to_call if to_call < stack else stack
+    call_all_in = to_call > 0 and call == stack
+    pot_after_call = pot + call
+    min_to: int | None = None
+    max_to: int | None = None
+    min_kind = max_kind = no_raise = ""
+    fixed = structure is _FIXED_LIMIT
+    cap = rules.cap(able, capped) if fixed else None  # no cap
+    all_in_to = bet + stack
+    if stack <= to_call:
+        no_raise = NO_CHIPS
+    elif not opponent_can_act:
+        no_raise = NO_OPPONENT
+    elif not may_raise:
+        no_raise = NO_REOPEN
+    elif cap is not None and bets >= cap:
+        no_raise = CAPPED
+    elif fixed:
+        target = full_level + rules.fixed_bet(street)
+        if target <= level:
+            target = level + rules.fixed_bet(street)
+        if all_in_to <= target:
+            min_to = max_to = all_in_to
+            min_kind = MIN_ALL_IN if all_in_to < target else MIN_FIXED
+            max_kind = MAX_STACK if all_in_to < target else MAX_FIXED
+        else:
+            min_to = max_to = target
+            min_kind, max_kind = MIN_FIXED, MAX_FIXED
+    else:
+        if last_bet and level > 0:
+            step = largest_bet if largest_bet > rules.big_blind else rules.big_blind
+            min_kind = MIN_LAST_BET
+            increment = step
+        else:
+            step = increment
+            min_kind = MIN_OPEN if level == 0 else MIN_INCREMENT
+        target = level + step
+        if structure is _POT_LIMIT:
+            limit = level + pot_after_call
+            max_kind = MAX_POT
+            if all_in_to < limit:
+                limit = all_in_to
+                max_kind = MAX_STACK
+        else:
+            limit = all_in_to
+            max_kind = MAX_STACK
+        if all_in_to <= target:
+            min_to = max_to = all_in_to
+            if all_in_to < target:
+                min_kind = MIN_ALL_IN
+            max_kind = MAX_STACK
+        else:
+            min_to = target
+            max_to = limit if limit > target else target
+    # built for every decision: the tuple is made directly, fields in order (the named
+    # tuple's own __new__ only adds a Python call around this)
+    return _new_tuple(Legal, (
+        player, to_call > 0, to_call == 0, call, bet + call, call_all_in, min_to, max_to,
+        min_kind, max_kind, no_raise, level, increment, pot_after_call, stack, bet, cap or 0,
+        decimals, currency,
+    ))

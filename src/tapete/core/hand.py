@@ -1,0 +1,1163 @@
+"""One hand of hold'em: the state machine that deals, referees and settles it.
+
+The hand is pure: rules, seats and a deck (or cards given one deal at a time) go in, events
+come out. Every change of state goes through :meth:`Hand._apply`, so replaying the event list
+rebuilds the same state (:meth:`Hand.from_events`).
+
+Players are indexed 0..n-1 clockwise. ``button`` is the index of the player who acts last after
+the flop (with a dead button, the player right of the empty button seat). By default the
+players after the button post the small and big blind (heads-up: the button posts the small
+blind); a table or a hand history may give each player's blinds explicitly.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import lru_cache
+from typing import Any, Final, NoReturn, cast
+
+from tapete.core import events as ev
+from tapete.core.betting import Legal, options
+from tapete.core.cards import Card, Deck, format_card, format_cards
+from tapete.core.errors import BooksError as BooksError
+from tapete.core.errors import HandError as HandError
+from tapete.core.errors import IllegalAction as IllegalAction
+from tapete.core.events import Event
+from tapete.core.pots import Pot, build_pots, split, take_rake, uncalled
+from tapete.core.rules import MinRaise, Rules, Structure
+from tapete.core.text import Text, chips
+
+
+class Phase(StrEnum):
+    DEAL = "deal"  # waiting for cards (hole or board) to be dealt
+    BETTING = "betting"  # a player is to act
+    SHOWDOWN = "showdown"  # betting is over; hands are shown or mucked
+    DONE = "done"
+
+
+# the phases as plain names: reading an enum member through its class costs a lookup, and the
+# engine tests the phase at every step
+# Final: the compiled engine reads them as constants (an enum member read as Phase.DEAL, or a
+# plain module name, is a dictionary lookup each time)
+_DEAL: Final = Phase.DEAL
+_BETTING: Final = Phase.BETTING
+_SHOWDOWN: Final = Phase.SHOWDOWN
+_DONE: Final = Phase.DONE
+_FIXED_LIMIT: Final = Structure.FIXED_LIMIT
+_POT_LIMIT: Final = Structure.POT_LIMIT
+_LAST_BET: Final = MinRaise.LAST_BET
+# the event types, for the fold's dispatch (Hand._apply)
+_ACTED: Final = ev.Acted
+_HOLE_DEALT: Final = ev.HoleDealt
+_POSTED: Final = ev.Posted
+_BOARD_DEALT: Final = ev.BoardDealt
+_AWARDED: Final = ev.Awarded
+_RETURNED: Final = ev.Returned
+_ENDED: Final = ev.Ended
+_SHOWN: Final = ev.Shown
+_MUCKED: Final = ev.Mucked
+_RAKED: Final = ev.Raked
+_RUNS_CHOSEN: Final = ev.RunsChosen
+
+
+@dataclass(frozen=True, slots=True)
+class PotResult:
+    """A settled pot: its chips (after rake), who could win it, who won what."""
+
+    amount: int
+    eligible: tuple[int, ...]
+    winners: tuple[int, ...]
+    shares: tuple[tuple[int, int], ...]  # (player, chips) over all runs
+    rake: int
+
+    # written out (the dataclass keeps it): compiled, it costs a tenth of the generated one
+    def __init__(self, amount: int, eligible: tuple[int, ...], winners: tuple[int, ...],
+                 shares: tuple[tuple[int, int], ...], rake: int) -> None:
+        object.__setattr__(self, "amount", amount)
+        object.__setattr__(self, "eligible", eligible)
+        object.__setattr__(self, "winners", winners)
+        object.__setattr__(self, "shares", shares)
+        object.__setattr__(self, "rake", rake)
+
+
+_STREET_NAMES = (("preflop", "preflop"), ("flop", "flop"), ("turn", "turn"), ("river", "river"))
+
+
+@lru_cache(maxsize=512)  # pure; called for every hand with the same few blind layouts
+def _big_blind_player(blinds: tuple[int, ...], button: int,
+                      small_equals_big: bool = False) -> int:
+    """The player whose live blind the others face: the largest; among equal ones (a big
+    blind and a returning player's blind), the first after the button — unless the small
+    blind is as large as the big blind (1/1 blinds): then the first after the button is the
+    small blind and the big blind is the next seat, who acts last preflop."""
+    n = len(blinds)
+    best = max(range(n), key=lambda i: (blinds[i], -((i - button - 1) % n)))
+    if small_equals_big and n > 2 and best == (button + 1) % n \
+            and blinds[(button + 2) % n] == blinds[best]:
+        return (button + 2) % n
+    return best
+
+
+def street_name(street: int, lang: str = "en") -> str:
+    return _STREET_NAMES[street][1 if lang == "es" else 0]
+
+
+# the hand evaluator, imported at the first showdown rather than with this module: its tables
+# take about a tenth of a second to load, and a hand that nobody shows down never needs them
+_evaluate: Callable[[Sequence[int]], int] | None = None
+
+
+def _load_evaluator() -> Callable[[Sequence[int]], int]:
+    global _evaluate
+    from tapete.eval.evaluator import evaluate
+
+    _evaluate = evaluate
+    return evaluate
+
+
+def _whole_chips(amounts: Sequence[object]) -> bool:
+    """Every amount a whole, non-negative number of chips (not a bool, not a float): checked
+    over plain objects, so that a caller's bad value is refused clearly, not by a TypeError."""
+    return all(type(x) is int and x >= 0 for x in amounts)
+
+
+def _total(xs: list[int]) -> int:
+    """``sum(xs)``, compiled to a loop over the list (the builtin is a generic call)."""
+    t = 0
+    for x in xs:
+        t += x
+    return t
+
+
+def _nonzero(xs: tuple[int, ...]) -> bool:
+    """``any(xs)``, compiled to a loop (a generator in any() is compiled to one)."""
+    return any(x != 0 for x in xs)
+
+
+@lru_cache(maxsize=32)
+def _default_names(n: int) -> tuple[str, ...]:
+    return tuple(f"p{i + 1}" for i in range(n))
+
+
+_SEATS = [tuple(range(n)) for n in range(24)]
+# the events of every step are built with tuple.__new__, all fields given: a named tuple's own
+# __new__ is a Python function around this (the engine records some thirty events a hand)
+_new = tuple.__new__
+
+
+class Hand:
+    """A hand in progress or finished. See the module docstring for the conventions."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        stacks: Sequence[int],
+        *,
+        button: int | None = None,
+        deck: Deck | Sequence[Card] | None = None,
+        blinds: Sequence[int] | None = None,
+        antes: Sequence[int] | None = None,
+        dead: Sequence[int] | None = None,
+        names: Sequence[str] | None = None,
+        seats: Sequence[int] | None = None,
+        hand_id: str = "",
+        auto_showdown: bool = False,
+        _record: bool = True,
+    ) -> None:
+        n = len(stacks)
+        if not 2 <= n <= 23:
+            raise HandError(Text(f"a hand needs 2 to 23 players, not {n}",
+                                 f"una mano necesita de 2 a 23 jugadores, no {n}"))
+        if not _whole_chips(stacks) or 0 in stacks:
+            raise HandError(Text("every player needs a whole, positive number of chips",
+                                 "cada jugador necesita un número entero y positivo de fichas"))
+        self.rules = rules
+        self.n = n
+        self.starting_stacks = tuple(stacks)
+        self.button = (n - 1 if button is None else button) % n
+        self.names = tuple(names) if names is not None else _default_names(n)
+        self.seats = tuple(seats) if seats is not None else _SEATS[n]
+        self.hand_id = hand_id
+        self.auto_showdown = auto_showdown
+        if isinstance(deck, Deck):
+            all_cards = deck.cards()
+            self.deck: tuple[Card, ...] | None = all_cards[len(all_cards) - deck.remaining:]
+        else:
+            self.deck = tuple(deck) if deck is not None else None
+        self._deck_next = 0
+        self.blinds, self.antes, self.dead = self._forced(blinds, antes, dead)
+        self.events: list[Event] = []
+        # state, changed only by _apply
+        self.stacks = list(stacks)
+        self.bets = [0] * n
+        self.totals = [0] * n
+        self.folded = [False] * n
+        self.all_in = [False] * n
+        self.hole: list[tuple[Card, ...] | None] = [None] * n
+        self.dealt = [False] * n
+        self.boards: list[list[Card]] = [[]]
+        self.street = 0
+        self.phase = _DEAL
+        self.actor: int | None = None
+        self.acted = [False] * n
+        self.reopen_at = [0] * n
+        self.level = 0
+        self.full_level = 0
+        self.increment = rules.big_blind
+        self.largest_bet = 0
+        self.bets_count = 0
+        # fixed limit: the street reached its cap while more than two players could bet (it
+        # stays capped when a fold or an all-in leaves two: Rules.cap)
+        self._capped = False
+        self.aggressor: int | None = None
+        self.aggressor_street = -1
+        self.betting_over = False
+        self.shown: dict[int, tuple[Card, ...]] = {}
+        self.mucked: set[int] = set()
+        self.returned = [0] * n
+        self.won = [0] * n
+        self.rake = 0
+        self.results: list[PotResult] = []
+        self.saw_flop = False
+        # dead money: dead blinds, and an ante one player posts for the table (big-blind ante)
+        self.dead_in = [0] * n
+        self._single_ante = n - self.antes.count(0) == 1
+        # a cap game (Rules.hand_cap): the chips above the cap stay behind, out of the hand; a
+        # player is all-in when only those are left
+        cap = rules.hand_cap
+        self._floor = [0] * n if cap is None else [x - cap if x > cap else 0 for x in stacks]
+        # speed: the rule switches read on every action, and legal() kept until the next event
+        self._structure = rules.structure
+        self._decimals = rules.decimals
+        self._currency = rules.currency
+        self._fixed = self._structure is _FIXED_LIMIT
+        # rules.min_raise_rule, read here without a call (the rules are Python, not compiled)
+        mr = rules.min_raise
+        self._last_bet = mr is _LAST_BET if mr is not None else rules.structure is _POT_LIMIT
+        self._legal: Legal | None = None
+        # running counts kept by _apply, so that no step rescans the players: dealt in,
+        # not folded, and neither folded nor all-in (able to act)
+        self._dealt_count = 0
+        self._live = n
+        self._able = n
+        # memos of pure functions of the state: the pots (cleared by the events that change
+        # contributions, folds or all-ins) and each player's strength on the finished boards
+        self._pots: list[Pot] | None = None
+        self._strengths: dict[int, tuple[int, ...]] = {}
+        if _record:
+            self._post_forced()
+            self._advance()
+
+    # ------------------------------------------------------------------ setup
+    def _forced(
+        self, blinds: Sequence[int] | None, antes: Sequence[int] | None,
+        dead: Sequence[int] | None,
+    ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+        n, r, b = self.n, self.rules, self.button
+        if blinds is None:
+            bl = [0] * n
+            sb = b if n == 2 else (b + 1) % n
+            bb = (sb + 1) % n
+            bl[sb] = r.small_blind
+            bl[bb] = r.big_blind
+            if r.straddle and n > 2:
+                bl[(bb + 1) % n] = r.straddle
+            blinds = bl
+        if antes is None:
+            an = [0] * n
+            if r.ante:
+                if r.big_blind_ante:
+                    # the big blind pays it, not a straddle (a blind above the big blind)
+                    under = [x if x <= r.big_blind else 0 for x in blinds]
+                    an[_big_blind_player(tuple(under) if any(under) else tuple(blinds), b,
+                                         r.small_blind == r.big_blind)] = r.ante
+                else:
+                    an = [r.ante] * n
+            antes = an
+        dead = dead if dead is not None else [0] * n
+        for name, seq in (("blinds", blinds), ("antes", antes), ("dead", dead)):
+            if len(seq) != n or not _whole_chips(seq):
+                raise HandError(Text(f"{name}: one non-negative amount per player is needed",
+                                     f"{name}: hace falta una cantidad no negativa por jugador"))
+        return tuple(blinds), tuple(antes), tuple(dead)
+
+    def _post_forced(self) -> None:
+        n, b, blinds, rules = self.n, self.button, self.blinds, self.rules
+        order = [(b + 1 + k) % n for k in range(n)]  # from the first seat after the button
+        top = second = 0  # the two largest blinds
+        for x in blinds:
+            if x > top:
+                top, second = x, top
+            elif x > second:
+                second = x
+        # the largest blind is a straddle when it stands alone above another blind and above
+        # the big blind
+        big_blind = rules.big_blind
+        straddle = top if top > second > 0 and top > big_blind else 0
+        # regular antes first (a short stack pays the ante before the blind); a big-blind ante
+        # after the blind (TDA: the blind has priority)
+        bb_ante = rules.big_blind_ante
+        antes = _nonzero(self.antes)
+        if antes and not bb_ante:
+            for p in order:
+                if self.antes[p]:
+                    self._post(p, self.antes[p], ev.ANTE)
+        if _nonzero(self.dead):
+            for p in order:
+                if self.dead[p]:
+                    self._post(p, self.dead[p], ev.DEAD)
+        small_blind = rules.small_blind
+        for p in order:
+            x = blinds[p]
+            if not x:
+                continue
+            if x == straddle:
+                kind = ev.STRADDLE
+            elif x >= big_blind:
+                kind = ev.BIG_BLIND
+            elif x == small_blind:
+                kind = ev.SMALL_BLIND
+            else:
+                kind = ev.BLIND
+            self._post(p, x, kind)
+        if antes and bb_ante:
+            for p in order:
+                if self.antes[p]:
+                    self._post(p, self.antes[p], ev.ANTE)
+
+    def _post(self, player: int, amount: int, kind: str) -> None:
+        free = self.stacks[player] - self._floor[player]
+        paid = amount if amount < free else free
+        if paid > 0:
+            self._apply(_new(_POSTED, (player, paid, kind, paid == free)))
+
+    # ------------------------------------------------------------------ replay
+    @classmethod
+    def from_events(
+        cls, rules: Rules, stacks: Sequence[int], events: Sequence[Event], **setup: Any
+    ) -> Hand:
+        """Rebuild a hand by folding its events over the setup (no validation, no dealing)."""
+        hand = cls(rules, stacks, _record=False, **setup)
+        for e in events:
+            hand._apply(e)
+        return hand
+
+    # ------------------------------------------------------------------ the fold
+    def _apply(self, e: Event) -> None:
+        """The only place state changes. Replays call it with recorded events.
+
+        Each event type has its handler, chosen by the event's type, the commonest first (a
+        compiled direct call each); every handler is part of this fold and changes nothing
+        else."""
+        self.events.append(e)
+        self._legal = None
+        t = type(e)
+        if t is _ACTED:
+            self._apply_action(cast(ev.Acted, e))
+        elif t is _HOLE_DEALT:
+            self._on_hole_dealt(cast(ev.HoleDealt, e))
+        elif t is _POSTED:
+            self._on_posted(cast(ev.Posted, e))
+        elif t is _BOARD_DEALT:
+            self._on_board_dealt(cast(ev.BoardDealt, e))
+        elif t is _AWARDED:
+            self._on_awarded(cast(ev.Awarded, e))
+        elif t is _RETURNED:
+            self._on_returned(cast(ev.Returned, e))
+        elif t is _ENDED:
+            self._on_ended(cast(ev.Ended, e))
+        elif t is _SHOWN:
+            self._on_shown(cast(ev.Shown, e))
+        elif t is _MUCKED:
+            self._on_mucked(cast(ev.Mucked, e))
+        elif t is _RAKED:
+            self._on_raked(cast(ev.Raked, e))
+        elif t is _RUNS_CHOSEN:
+            self._on_runs_chosen(cast(ev.RunsChosen, e))
+
+    def _set_all_in(self, p: int) -> None:
+        if not self.all_in[p]:
+            self.all_in[p] = True
+            if not self.folded[p]:
+                self._able -= 1
+
+    def _on_posted(self, e: ev.Posted) -> None:
+        p = e.player
+        self.stacks[p] -= e.amount
+        self.totals[p] += e.amount
+        kind = e.kind
+        if kind != ev.DEAD and kind != ev.ANTE:
+            self.bets[p] += e.amount
+        elif kind == ev.DEAD or self._single_ante:
+            self.dead_in[p] += e.amount
+        if self.stacks[p] == self._floor[p]:
+            self._set_all_in(p)
+        self._pots = None
+
+    def _on_hole_dealt(self, e: ev.HoleDealt) -> None:
+        p = e.player
+        self.hole[p] = e.cards
+        if not self.dealt[p]:
+            self.dealt[p] = True
+            self._dealt_count += 1
+        if self._dealt_count == self.n:
+            self._open_betting(preflop=True)
+
+    def _on_board_dealt(self, e: ev.BoardDealt) -> None:
+        self.boards[e.run].extend(e.cards)
+        self.saw_flop = True
+        if not self.betting_over:
+            self.street = e.street
+            self._open_betting(preflop=False)
+        else:
+            if e.street > self.street:
+                self.street = e.street
+            if all(len(b) == 5 for b in self.boards):
+                self.phase = _SHOWDOWN
+
+    def _on_returned(self, e: ev.Returned) -> None:
+        self.stacks[e.player] += e.amount
+        self.totals[e.player] -= e.amount
+        self.returned[e.player] += e.amount
+        if self.bets[e.player] >= e.amount:
+            self.bets[e.player] -= e.amount
+        self._pots = None
+
+    def _on_runs_chosen(self, e: ev.RunsChosen) -> None:
+        base = self.boards[0]
+        self.boards = [list(base) for _ in range(e.runs)]
+
+    def _on_shown(self, e: ev.Shown) -> None:
+        self.shown[e.player] = e.cards
+        self.hole[e.player] = e.cards
+
+    def _on_mucked(self, e: ev.Mucked) -> None:
+        self.mucked.add(e.player)
+
+    def _on_awarded(self, e: ev.Awarded) -> None:
+        self.stacks[e.player] += e.amount
+        self.won[e.player] += e.amount
+
+    def _on_raked(self, e: ev.Raked) -> None:
+        self.rake += e.amount
+
+    def _on_ended(self, e: ev.Ended) -> None:
+        self.phase = _DONE
+        self.actor = None
+
+    def _open_betting(self, preflop: bool) -> None:
+        n = self.n
+        if not preflop:
+            self.bets = [0] * n
+            self.level = self.full_level = self.largest_bet = 0
+            self.increment = self.rules.big_blind
+            self.bets_count = 0
+        self._capped = False
+        self.acted = [False] * n
+        self.reopen_at = [0] * n
+        if preflop:
+            # a blind posted all-in short still makes the others face the full blind
+            bb = self.rules.big_blind
+            big = 0
+            above: list[int] = []  # the blinds above the big blind (straddles), each once
+            for x in self.blinds:
+                if x > big:
+                    big = x
+                if x > bb and x not in above:
+                    above.append(x)
+            self.level = self.full_level = self.largest_bet = big
+            self.increment = big if big > bb else bb
+            self.bets_count = (1 if big else 0) + len(above)
+            if self._fixed:
+                self._note_cap()
+            # first to act: the player after the largest live blind (or after the button)
+            start = self.button
+            if big:
+                start = _big_blind_player(self.blinds, self.button,
+                                          self.rules.small_blind == self.rules.big_blind)
+        else:
+            start = self.button
+        self.phase = _BETTING
+        self.actor = self._next_actor(start)
+        if self.actor is None:
+            self._close_street()
+
+    def _next_actor(self, after: int) -> int | None:
+        # the next player who must answer: one facing a bet (when nobody else can act, only
+        # if some live player has put in more), or one who has not acted while someone else
+        # can still bet; the running count of players able to act avoids rescans
+        if self._live < 2:
+            return None
+        n = self.n
+        folded, all_in, bets, acted = self.folded, self.all_in, self.bets, self.acted
+        able = self._able
+        level = self.level
+        for k in range(1, n + 1):
+            p = (after + k) % n  # clockwise, ending at `after`
+            if folded[p] or all_in[p]:
+                continue
+            if bets[p] < level:
+                if able < 2:
+                    top = max((bets[q] for q in range(n) if q != p and not folded[q]),
+                              default=0)
+                    if bets[p] < top:
+                        return p
+                    continue
+                return p
+            if not acted[p] and able >= 2:
+                return p
+        return None
+
+    def _apply_action(self, e: ev.Acted) -> None:
+        p = e.player
+        if e.action == ev.FOLD:
+            if not self.folded[p]:
+                self.folded[p] = True
+                self._live -= 1
+                if not self.all_in[p]:
+                    self._able -= 1
+        else:
+            self.stacks[p] -= e.added
+            self.bets[p] += e.added
+            self.totals[p] += e.added
+            if self.stacks[p] == self._floor[p]:
+                self._set_all_in(p)
+            level = self.level
+            if e.to > level:
+                inc = e.to - level
+                rules = self.rules
+                if self._fixed:
+                    # half a bet or more over the last full bet is a raise, made by one
+                    # all-in or by several short ones together (Robert's Rules)
+                    full = 2 * (e.to - self.full_level) >= rules.fixed_bet(self.street)
+                elif self._last_bet and level > 0:
+                    full = inc >= max(self.largest_bet, rules.big_blind)
+                else:
+                    full = inc >= self.increment
+                if full:
+                    if inc > self.increment:
+                        self.increment = inc
+                    self.full_level = e.to
+                    if e.to > self.largest_bet:
+                        self.largest_bet = e.to
+                    self.bets_count += 1
+                    if self._fixed:
+                        self._note_cap()
+                self.level = e.to
+                self.aggressor = p
+                self.aggressor_street = self.street
+        self._pots = None
+        self.acted[p] = True
+        self.reopen_at[p] = self.level + (
+            self._reopen_step() if self._fixed or self._last_bet else self.increment)
+        nxt = self._next_actor(p)
+        self.actor = nxt
+        if nxt is None:
+            self._close_street()
+
+    def _note_cap(self) -> None:
+        # the cap is reached with more than two players able to bet: capped for the street
+        cap = self.rules.bet_cap
+        if cap is not None and self.bets_count >= cap and self._able > 2:
+            self._capped = True
+
+    def _reopen_step(self) -> int:
+        r = self.rules
+        if self._fixed:
+            return (r.fixed_bet(self.street) + 1) // 2
+        if self._last_bet and self.level > 0:
+            return max(self.largest_bet, r.big_blind)
+        return self.increment
+
+    def _close_street(self) -> None:
+        self.actor = None
+        if self._live < 2:
+            self.phase = _DEAL  # settles at once in _advance
+            self.betting_over = True
+            return
+        if self.street == 3 or self._able < 2:
+            self.betting_over = True
+        if self.street == 3:
+            self.phase = _SHOWDOWN
+        else:
+            self.phase = _DEAL
+
+    # ------------------------------------------------------------------ automatic steps
+    def _advance(self) -> None:
+        """Take the steps that need nobody's decision: returns, dealing from the deck, settling."""
+        returned = False  # uncalled chips are looked for once: no step below changes the bets
+        while True:
+            phase = self.phase
+            if phase is _BETTING or phase is _DONE:
+                return
+            dealt = self._dealt_count == self.n
+            if dealt and not returned:
+                returned = True
+                if self._return_uncalled():
+                    continue
+            if dealt and self._live == 1:
+                self._settle()
+                return
+            if phase is _DEAL:
+                if not dealt and self.deck is not None:
+                    # every player's hole cards in one pass, in the order needs_cards gives
+                    n, b = self.n, self.button
+                    for p in (*range(b + 1, n), *range(b + 1)):
+                        if not self.dealt[p]:
+                            self._apply(_new(_HOLE_DEALT, (p, self._draw(2))))
+                    continue
+                need = self.needs_cards()
+                if need is None or self.deck is None:
+                    return
+                kind, who, count = need
+                cards = self._draw(count)
+                if kind == "hole":
+                    self._apply(_new(_HOLE_DEALT, (who, cards)))
+                else:
+                    self._apply(_new(_BOARD_DEALT, (self._street_for(who), cards, who)))
+                continue
+            if phase is _SHOWDOWN:
+                if self.auto_showdown:
+                    self._table_hands()
+                if self._showdown_decided():
+                    self._settle()
+                return
+            return
+
+    def _return_uncalled(self) -> bool:
+        # called only between streets: once a street is closed nobody can call it any more.
+        # Only this street's live bets can call a bet: antes and dead blinds never match one
+        # (a big-blind ante is dead money), so the bets, not the hand totals, are compared.
+        p, amount = uncalled(self.bets)
+        if amount:
+            self._apply(_new(_RETURNED, (p, amount)))
+            return True
+        return False
+
+    def _draw(self, count: int) -> tuple[Card, ...]:
+        assert self.deck is not None
+        if self._deck_next + count > len(self.deck):
+            raise HandError(Text("the deck ran out of cards", "la baraja se quedó sin cartas"))
+        out = self.deck[self._deck_next:self._deck_next + count]
+        self._deck_next += count
+        return out
+
+    def needs_cards(self) -> tuple[str, int, int] | None:
+        """What must be dealt next: ("hole", player, 2) or ("board", run, count), or None."""
+        if self.phase is not _DEAL:
+            return None
+        if self._dealt_count < self.n:
+            n = self.n
+            for k in range(n):
+                p = (self.button + 1 + k) % n
+                if not self.dealt[p]:
+                    return ("hole", p, 2)
+        if self._live < 2:
+            return None
+        for run, board in enumerate(self.boards):
+            if len(board) < 5:
+                return ("board", run, 3 if not board else 1)
+        return None
+
+    def _street_for(self, run: int) -> int:
+        size = len(self.boards[run])
+        return 1 if size == 0 else size - 1
+
+    # ------------------------------------------------------------------ dealing by hand
+    def deal_hole(self, player: int, cards: Sequence[Card] | None = None) -> None:
+        """Deal a player's hole cards (None: face down, unknown) when the hand has no deck."""
+        need = self.needs_cards()
+        if need is None or need[0] != "hole":
+            raise HandError(Text("no hole cards are due now", "ahora no toca repartir cartas"))
+        if self.dealt[player]:
+            raise HandError(Text(f"{self.names[player]} already has cards",
+                                 f"{self.names[player]} ya tiene cartas"))
+        c = self._check_new_cards(cards, 2) if cards is not None else None
+        self._apply(_new(_HOLE_DEALT, (player, c)))
+        self._advance()
+
+    def deal_board(self, cards: Sequence[Card]) -> None:
+        need = self.needs_cards()
+        if need is None or need[0] != "board":
+            raise HandError(Text("no board cards are due now",
+                                 "ahora no toca repartir cartas comunitarias"))
+        _, run, count = need
+        c = self._check_new_cards(cards, count)
+        self._apply(_new(_BOARD_DEALT, (self._street_for(run), c, run)))
+        self._advance()
+
+    def _check_new_cards(self, cards: Sequence[Card], count: int) -> tuple[Card, ...]:
+        c = tuple(cards)
+        if len(c) != count:
+            raise HandError(Text(f"{count} cards are due, not {len(c)}",
+                                 f"tocan {count} cartas, no {len(c)}"))
+        seen = set(self.visible_cards())
+        for x in c:
+            if x in seen or c.count(x) > 1:
+                raise HandError(Text(f"{format_card(x)} is already in play",
+                                     f"{format_card(x)} ya está en juego"))
+        return c
+
+    def visible_cards(self) -> list[Card]:
+        out: list[Card] = []
+        for h in self.hole:
+            if h:
+                out.extend(h)
+        for b in self.boards:
+            out.extend(x for x in b if x not in out)
+        return out
+
+    def set_runs(self, runs: int) -> None:
+        """Run the rest of the board ``runs`` times (players agreed; only when nobody can bet)."""
+        if not self.betting_over or self.phase is not _DEAL or len(self.boards) != 1 \
+                or len(self.boards[0]) == 5 or not 1 <= runs <= 4:
+            raise HandError(Text(
+                "the board can be run more than once only when betting is over",
+                "el tablero solo se puede repartir varias veces tras las apuestas"))
+        self._apply(ev.RunsChosen(runs))
+        self._advance()
+
+    # ------------------------------------------------------------------ betting
+    def legal(self) -> Legal:
+        """The legal options of the player to act (raises HandError if nobody is to act)."""
+        if self._legal is not None:
+            return self._legal
+        p = self.actor
+        if p is None or self.phase is not _BETTING:
+            raise HandError(Text("nobody is to act now", "ahora no le toca a nadie"))
+        # a raise needs an opponent who could put in more than the current bet (seed 000:
+        # Chuck cannot raise "because Andy has no chips left to call or raise")
+        opponent = False
+        folded, all_in, bets, stacks, level, floor = (self.folded, self.all_in, self.bets,
+                                                      self.stacks, self.level, self._floor)
+        for q in range(self.n):
+            if q != p and not folded[q] and not all_in[q] \
+                    and bets[q] + stacks[q] - floor[q] > level:
+                opponent = True
+                break
+        # positional, in the order of options()'s parameters (keywords cost more per call)
+        self._legal = legal = options(
+            self.rules, p, self.street, level, self.full_level, self.increment,
+            self.largest_bet, self.bets_count, self._able, self._capped, bets[p],
+            stacks[p] - floor[p], _total(self.totals),
+            not self.acted[p] or level >= self.reopen_at[p], opponent, self._last_bet,
+            self._structure, self._decimals, self._currency,
+        )
+        return legal
+
+    def _check_turn(self, player: object) -> Legal:
+        # legal() is kept only while a player is to act (every event clears it), so when it is
+        # there the phase needs no test. ``player`` is checked here, whatever its type: a
+        # caller's bad value gets a clear IllegalAction, never a TypeError
+        asked: int | None = None
+        if player is not None:
+            if type(player) is not int or not 0 <= player < self.n:
+                raise IllegalAction(Text(
+                    f"there is no player {player!r} in this hand (0..{self.n - 1})",
+                    f"no hay ningún jugador {player!r} en esta mano (0..{self.n - 1})"))
+            asked = player
+        legal = self._legal
+        if legal is None:
+            if self.phase is not _BETTING or self.actor is None:
+                raise IllegalAction(Text("no betting action is possible now",
+                                         "ahora no se puede apostar"))
+            legal = self.legal()
+        if asked is not None and asked != legal.player:
+            name = self.names[asked]
+            who = self.names[legal.player]
+            may = legal.summary()
+            raise IllegalAction(
+                Text(f"it is not {name}'s turn: {who} is to act ({may.en})",
+                     f"no es el turno de {name}: le toca a {who} ({may.es})"),
+                legal)
+        return legal
+
+    def _refuse(self, tried_en: str, tried_es: str, legal: Legal, why: Text | None) -> NoReturn:
+        s = legal.summary()
+        en = f"{self.names[legal.player]} cannot {tried_en}"
+        es = f"{self.names[legal.player]} no puede {tried_es}"
+        if why is not None:
+            en += f" ({why.en})"
+            es += f" ({why.es})"
+        raise IllegalAction(Text(f"{en}. Legal: {s.en}.", f"{es}. Legal: {s.es}."), legal)
+
+    def fold(self, player: object = None) -> None:
+        legal = self._check_turn(player)
+        if not legal.fold:
+            self._refuse("fold", "retirarse", legal,
+                         Text("checking is free", "puede pasar sin coste"))
+        self._apply(_new(_ACTED, (legal.player, ev.FOLD, self.bets[legal.player], 0, False,
+                                    False)))
+        if self.phase is not _BETTING:  # nothing happens by itself while a player is to act
+            self._advance()
+
+    def check(self, player: object = None) -> None:
+        legal = self._check_turn(player)
+        if not legal.check:
+            self._refuse("check", "pasar", legal,
+                         Text(f"there is a bet of {self._c(self.level)} to call",
+                              f"hay una apuesta de {self._c(self.level, 'es')} que igualar"))
+        self._apply(_new(_ACTED, (legal.player, ev.CHECK, self.bets[legal.player], 0, False,
+                                    False)))
+        if self.phase is not _BETTING:
+            self._advance()
+
+    def call(self, player: object = None) -> None:
+        legal = self._check_turn(player)
+        if legal.check:
+            self._refuse("call", "igualar", legal,
+                         Text("there is no bet to call", "no hay apuesta que igualar"))
+        p = legal.player
+        self._apply(_new(_ACTED, (p, ev.CALL, legal.call_to, legal.call, legal.call_all_in,
+                                    False)))
+        if self.phase is not _BETTING:
+            self._advance()
+
+    def check_or_call(self, player: object = None) -> None:
+        legal = self._check_turn(player)
+        if legal.check:
+            self.check(player)
+        else:
+            self.call(player)
+
+    def raise_to(self, amount: object, player: object = None) -> None:
+        """Bet or raise to ``amount``, this street's total (never the chips added by a click)."""
+        legal = self._check_turn(player)
+        if type(amount) is int:
+            to = amount
+        elif isinstance(amount, numbers.Integral) and not isinstance(amount, bool):
+            to = int(amount)  # a numpy integer, say
+        else:
+            self._refuse_raise(legal, repr(amount), repr(amount),
+                               Text("amounts are whole chips", "las cantidades son fichas enteras"))
+        lo, hi = legal.min_to, legal.max_to
+        if lo is None or hi is None or not lo <= to <= hi:
+            why = (legal.explain_no_raise() if lo is None or hi is None
+                   else legal.explain_min() if to < lo else legal.explain_max())
+            self._refuse_raise(legal, self._c(to), self._c(to, "es"), why)
+        p = legal.player
+        added = to - self.bets[p]
+        kind = ev.BET if legal.is_bet else ev.RAISE
+        self._apply(_new(_ACTED, (p, kind, to, added, added == self.stacks[p] - self._floor[p],
+                                    False)))
+        if self.phase is not _BETTING:
+            self._advance()
+
+    def _refuse_raise(self, legal: Legal, amount_en: str, amount_es: str, why: Text) -> NoReturn:
+        word_en, word_es = ("bet", "apostar") if legal.is_bet else ("raise to", "subir a")
+        self._refuse(f"{word_en} {amount_en}", f"{word_es} {amount_es}", legal, why)
+
+    def bet(self, amount: object, player: object = None) -> None:
+        """Open the betting: the same as :meth:`raise_to` (which names a bet or a raise)."""
+        self.raise_to(amount, player)
+
+    def act(self, action: str, amount: object = None, player: object = None) -> None:
+        """Generic entry point: "fold", "check", "call", "check_or_call", "bet"/"raise" + amount."""
+        a = action.lower().replace("-", "_")
+        if a == "fold":
+            self.fold(player)
+        elif a == "check":
+            self.check(player)
+        elif a == "call":
+            self.call(player)
+        elif a in ("check_or_call", "cc"):
+            self.check_or_call(player)
+        elif a in ("bet", "raise", "raise_to", "cbr"):
+            if amount is None:
+                legal = self._check_turn(player)
+                self._refuse(a, a, legal, Text("an amount is needed", "falta una cantidad"))
+            self.raise_to(amount, player)
+        else:
+            raise IllegalAction(Text(f"unknown action {action!r}",
+                                     f"acción desconocida {action!r}"))
+
+    def time_out(self, player: object = None) -> None:
+        """The player to act ran out of time: checked if checking is free, else folded."""
+        legal = self._check_turn(player)
+        p = legal.player
+        if legal.check:
+            self._apply(ev.Acted(p, ev.CHECK, self.bets[p], 0, timed_out=True))
+        else:
+            self._apply(ev.Acted(p, ev.FOLD, self.bets[p], 0, timed_out=True))
+        self._advance()
+
+    def _c(self, amount: int, lang: str = "en") -> str:
+        return chips(amount, self.rules.decimals, self.rules.currency, lang)
+
+    # ------------------------------------------------------------------ showdown
+    def showdown_order(self) -> list[int]:
+        """Who shows first: the last aggressor of the final betting round, else the first
+        player left of the button; then clockwise. Only players still to show or muck."""
+        n = self.n
+        first = (self.button + 1) % n
+        if self.aggressor is not None and self.aggressor_street == self.street \
+                and not self.folded[self.aggressor]:
+            first = self.aggressor
+        order = [(first + k) % n for k in range(n)]
+        return [p for p in order if not self.folded[p] and p not in self.shown
+                and p not in self.mucked]
+
+    def _showdown_open(self) -> bool:
+        return self.betting_over and self.phase in (_DEAL, _SHOWDOWN) and self._live >= 2
+
+    def show(self, player: int, cards: Sequence[Card] | None = None) -> None:
+        """Show a hand (cards needed only when they were dealt face down in this record)."""
+        if not self._showdown_open() or self.folded[player] or player in self.shown \
+                or player in self.mucked:
+            raise HandError(Text(f"{self.names[player]} cannot show cards now",
+                                 f"{self.names[player]} no puede enseñar cartas ahora"))
+        known = self.hole[player]
+        if cards is None:
+            if known is None:
+                raise HandError(Text(f"{self.names[player]}'s cards are unknown: name them",
+                                     f"las cartas de {self.names[player]} son desconocidas"))
+            c = known
+        else:
+            c = tuple(cards)
+            if known is not None and sorted(c) != sorted(known):
+                raise HandError(Text(
+                    f"{self.names[player]} holds {format_cards(known)}, not {format_cards(c)}",
+                    f"{self.names[player]} tiene {format_cards(known)}, no {format_cards(c)}"))
+            if known is None:
+                c = self._check_new_cards(c, 2)
+        self._apply(ev.Shown(player, c))
+        self._advance()
+
+    def muck(self, player: int) -> None:
+        """Give up the hand at showdown without showing (not the last player in a pot)."""
+        if not self._showdown_open() or self.folded[player] or player in self.shown \
+                or player in self.mucked:
+            raise HandError(Text(f"{self.names[player]} cannot muck now",
+                                 f"{self.names[player]} no puede tirar las cartas ahora"))
+        for pot in self.pots():
+            if player in pot.eligible and not any(
+                    q != player and not self.folded[q] and q not in self.mucked
+                    for q in pot.eligible):
+                # the last contender of a pot wins it: mucking would leave it to nobody
+                raise HandError(Text(
+                    f"{self.names[player]} is the last player in a pot of "
+                    f"{self._c(pot.amount)} and cannot muck",
+                    f"{self.names[player]} es el último jugador de un bote de "
+                    f"{self._c(pot.amount, 'es')} y no puede tirar las cartas"))
+        self._apply(ev.Mucked(player))
+        self._advance()
+
+    def _showdown_decided(self) -> bool:
+        # every live player has shown, or one is left, who wins without showing. Only
+        # live players show or muck (after the betting), and never both: counting is enough.
+        left = self._live - len(self.mucked)
+        return left == 1 or len(self.shown) >= left
+
+    def settle(self) -> None:
+        """Finish the showdown automatically (see :meth:`_decide_one`)."""
+        if self.phase is not _SHOWDOWN:
+            raise HandError(Text("there is no showdown to settle now",
+                                 "ahora no hay enfrentamiento que resolver"))
+        self._table_hands()
+        self._advance()
+
+    def _table_hands(self) -> None:
+        """Players show or muck in showdown order until the showdown is decided. The order
+        and the pots do not change meanwhile, so both are computed once."""
+        if self._showdown_decided():
+            return
+        pots = self.pots()
+        for p in self.showdown_order():
+            self._decide_one(p, pots)
+            if self._showdown_decided():
+                return
+
+    def _decide_one(self, p: int, pots: list[Pot]) -> None:
+        """Player ``p``, next in showdown order, shows a hand that can still win or tie a pot
+        it is in, or mucks one that cannot. Once a player is all-in and the betting is over,
+        every hand is tabled (TDA Rule 16), so nobody mucks."""
+        hole = self.hole[p]
+        if hole is None:
+            raise HandError(Text(f"{self.names[p]}'s cards are unknown",
+                                 f"las cartas de {self.names[p]} son desconocidas"))
+        show = any(self.all_in) or not self.shown or not self._can_muck(p)
+        if not show:
+            mine = self._strength(p, hole)
+            shown = self.shown
+            for pot in pots:
+                if p not in pot.eligible:
+                    continue
+                rivals = [self._strength(q, shown[q]) for q in pot.eligible if q in shown]
+                if not rivals or any(all(m >= s[r] for s in rivals)
+                                     for r, m in enumerate(mine)):
+                    show = True
+                    break
+        if show:
+            self._apply(_new(_SHOWN, (p, hole)))
+        else:
+            self._apply(_new(_MUCKED, (p,)))
+
+    def _strength(self, p: int, cards: tuple[Card, ...]) -> tuple[int, ...]:
+        """Player p's strength on each run's board, evaluated once a hand: called only at
+        the showdown, when the boards are complete and p's cards are known for good."""
+        s = self._strengths.get(p)
+        if s is None:
+            evaluate = _evaluate or _load_evaluator()
+            boards = self.boards
+            if len(boards) == 1:
+                s = (evaluate((*cards, *boards[0])),)
+            else:
+                s = tuple(evaluate((*cards, *b)) for b in boards)
+            self._strengths[p] = s
+        return s
+
+    def _can_muck(self, p: int) -> bool:
+        return any(q != p and not self.folded[q] and q not in self.mucked for q in range(self.n))
+
+    # ------------------------------------------------------------------ settling
+    def pots(self) -> list[Pot]:
+        """The pots as they stand (uncalled chips not yet returned count in the last one).
+
+        Dead money (dead blinds, a big-blind ante) matches nobody's bet: the levels are cut
+        from the live contributions and the dead chips go to the main pot (TDA)."""
+        if self._pots is None:  # cleared by every event that changes what the pots depend on
+            self._pots = self._build_pots()
+        return list(self._pots)
+
+    def _build_pots(self) -> list[Pot]:
+        dead = _total(self.dead_in)
+        if not dead:
+            return build_pots(self.totals, self.folded, self.all_in)
+        live = [t - d for t, d in zip(self.totals, self.dead_in, strict=True)]
+        pots = build_pots(live, self.folded, self.all_in)
+        if not pots:
+            return [Pot(dead, tuple(p for p in range(self.n) if not self.folded[p]))]
+        return [Pot(pots[0].amount + dead, pots[0].eligible), *pots[1:]]
+
+    def _settle(self) -> None:
+        n = self.n
+        pots = take_rake(self.pots(), self.rules, self.saw_flop)
+        first = (self.button + 1) % n
+        runs = len(self.boards)
+        folded, mucked = self.folded, self.mucked
+        contenders = [p for p in range(n) if not folded[p] and p not in mucked]
+        strength: dict[int, tuple[int, ...]] = {}  # player -> strength on each run's board
+        if len(contenders) > 1:
+            for p in contenders:
+                h = self.hole[p]
+                if h is None:
+                    raise HandError(Text("a hand with unknown cards cannot be settled",
+                                         "no se puede resolver una mano con cartas desconocidas"))
+                strength[p] = self._strength(p, h)
+        for i, pot in enumerate(pots):
+            if pot.rake:
+                self._apply(_new(_RAKED, (i, pot.rake)))
+            eligible = [p for p in pot.eligible if p in contenders]
+            if not eligible:  # muck() never leaves a pot without a live player
+                raise BooksError(f"pot {i} has no live player to win it")
+            shares: dict[int, int] = {}
+            winners_all: set[int] = set()
+            per_run, odd = divmod(pot.amount, runs)
+            for r in range(runs):
+                amount = per_run + (odd if r == 0 else 0)
+                if len(eligible) == 1:
+                    winners = eligible
+                else:
+                    best = max(strength[p][r] for p in eligible)
+                    winners = [p for p in eligible if strength[p][r] == best]
+                if len(winners) == 1:  # the usual case: nothing to split
+                    awards: Iterable[tuple[int, int]] = ((winners[0], amount),)
+                else:
+                    awards = split(amount, winners, first, n).items()
+                for p, x in awards:
+                    if x:
+                        self._apply(_new(_AWARDED, (i, p, x, r)))
+                        shares[p] = shares.get(p, 0) + x
+                winners_all.update(winners)
+            self.results.append(PotResult(
+                pot.amount, pot.eligible, tuple(sorted(winners_all)),
+                tuple(sorted(shares.items())), pot.rake))
+        self._check_books()
+        self._apply(_new(_ENDED, (tuple(self.stacks),)))
+
+    def _check_books(self) -> None:
+        start, stacks = sum(self.starting_stacks), _total(self.stacks)
+        won, totals, rake = _total(self.won), _total(self.totals), self.rake
+        put_in = start - stacks + won
+        paid_out = won + rake
+        if totals != paid_out or put_in != totals:
+            raise BooksError(f"books do not balance: contributions {totals}, "
+                             f"awards {won}, rake {rake}")
+        if stacks + rake != start:
+            raise BooksError("chips were created or lost")
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def done(self) -> bool:
+        return self.phase is _DONE
+
+    @property
+    def board(self) -> list[Card]:
+        return self.boards[0]
+
+    def pot_total(self) -> int:
+        return _total(self.totals)
+
+    def net(self) -> list[int]:
+        """Each player's result: finishing stack minus starting stack."""
+        return [s - s0 for s, s0 in zip(self.stacks, self.starting_stacks, strict=True)]
+
+    def view(self, viewer: int | None) -> dict[str, Any]:
+        """What one seat may see (None: a spectator): others' hole cards only once shown."""
+        players = []
+        for p in range(self.n):
+            hole = self.hole[p]
+            visible = hole is not None and (p == viewer or p in self.shown)
+            players.append({
+                "name": self.names[p],
+                "seat": self.seats[p],
+                "stack": self.stacks[p],
+                "bet": self.bets[p],
+                "total": self.totals[p],
+                "folded": self.folded[p],
+                "all_in": self.all_in[p],
+                "cards": [format_card(c) for c in hole] if visible and hole else None,
+                "has_cards": self.dealt[p] and not self.folded[p] and p not in self.mucked,
+            })
+        out: dict[str, Any] = {
+            "hand_id": self.hand_id,
+            "phase": self.phase.value,
+            "street": self.street,
+            "button": self.button,
+            "players": players,
+            "boards": [[format_card(c) for c in b] for b in self.boards],
+            "pot": self.pot_total(),
+            "pots": [{"amount": x.amount, "eligible": list(x.eligible)} for x in self.pots()],
+            "actor": self.actor,
+            "you": viewer,
+        }
+        if viewer is not None and self.actor == viewer and self.phase is Phase.BETTING:
+            lg = self.legal()
+            out["legal"] = {
+                "fold": lg.fold, "check": lg.check, "call": lg.call, "call_to": lg.call_to,
+                "min_to": lg.min_to, "max_to": lg.max_to, "is_bet": lg.is_bet,
+                "min_reason": lg.explain_min().to_json(),
+                "max_reason": lg.explain_max().to_json(),
+            }
+        if self.done:
+            out["results"] = [
+                {"amount": r.amount, "eligible": list(r.eligible), "winners": list(r.winners),
+                 "shares": [list(s) for s in r.shares], "rake": r.rake}
+                for r in self.results]
+            out["returned"] = list(self.returned)
+            out["net"] = self.net()
+        return out
+
+    def events_for(self, viewer: int | None) -> list[Event]:
+        """The event list with the hole cards this viewer may not see hidden."""
+        out: list[Event] = []
+        for e in self.events:
+            if isinstance(e, ev.HoleDealt) and e.player != viewer:
+                out.append(ev.HoleDealt(e.player, None))
+            else:
+                out.append(e)
+        return out
+

@@ -1,0 +1,195 @@
+"""Room rules as one frozen object: structure, blinds, antes, straddle, caps, rake, display.
+
+Everything that varies between card rooms lives here, so the betting and pot code never reads
+a scattered flag. Amounts are integers of the table's smallest unit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+
+from tapete.core.text import Text
+
+
+class Structure(StrEnum):
+    NO_LIMIT = "no-limit"
+    POT_LIMIT = "pot-limit"
+    FIXED_LIMIT = "fixed-limit"
+
+    @classmethod
+    def parse(cls, text: str) -> Structure:
+        key = text.strip().lower()
+        aliases = {"nl": cls.NO_LIMIT, "pl": cls.POT_LIMIT, "fl": cls.FIXED_LIMIT,
+                   "limit": cls.FIXED_LIMIT}
+        if key in aliases:
+            return aliases[key]
+        return cls(key)
+
+
+class MinRaise(StrEnum):
+    """How large the smallest raise is.
+
+    ``LAST_RAISE``: TDA Rule 45, a raise adds at least the largest full bet or raise increment
+    of the street (no-limit everywhere). ``LAST_BET``: a raise adds at least the largest bet
+    *total* of the street (the seeds' pot-limit rule: after a raise to 7 the smallest is to 14).
+    """
+
+    LAST_RAISE = "last-raise"
+    LAST_BET = "last-bet"
+
+
+class OddChip(StrEnum):
+    """Who gets the chips a split pot cannot divide."""
+
+    LEFT_OF_BUTTON = "left-of-button"  # first tied winner clockwise from the button, pot by pot
+
+
+class RulesError(ValueError):
+    """Room rules that cannot be played (a big blind of zero, a cap of one bet...);
+    ``message`` in English and Spanish (``str(exc)`` is the English)."""
+
+    def __init__(self, message: Text) -> None:
+        super().__init__(message.en)
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The rules of one table.
+
+    ``ante`` is paid by every player, unless ``big_blind_ante`` is set: then the big blind pays
+    one ante for the whole table, of size ``ante``. ``straddle`` is a live third blind posted
+    under the gun (0 for none). Fixed-limit bets are ``small_bet`` (preflop, flop) and
+    ``big_bet`` (turn, river); they default to the big blind and twice the big blind.
+    ``bet_cap`` counts bets per street (preflop the big blind is the first), ``None`` for no cap.
+    ``rake_percent`` is a whole or decimal percentage given in basis points (``500`` = 5 %).
+    ``rake_fixed`` is the rake of one hand as its history states it, pot by pot (main pot
+    first): when set, exactly that is taken, whatever ``rake_bps``, the cap and "no flop, no
+    drop" say (a hand history's rake is a fact of the hand, not a rule to recompute).
+    ``decimals``/``currency`` only change how amounts are shown.
+    ``hand_cap`` makes a cap game (PokerStars' "$80 Cap"): the most chips one player may put
+    into one hand, antes and blinds included. A player who reaches it is all-in for the
+    betting (nobody bets against chips that cannot be called), and the rest of the stack stays
+    in front of them, theirs whatever happens; ``None`` for no cap.
+    """
+
+    structure: Structure = Structure.NO_LIMIT
+    small_blind: int = 1
+    big_blind: int = 2
+    ante: int = 0
+    big_blind_ante: bool = False
+    straddle: int = 0
+    small_bet: int = 0
+    big_bet: int = 0
+    bet_cap: int | None = 4
+    cap_heads_up: bool = True
+    min_raise: MinRaise | None = None
+    odd_chip: OddChip = OddChip.LEFT_OF_BUTTON
+    rake_bps: int = 0
+    rake_cap: int | None = None
+    no_flop_no_drop: bool = True
+    decimals: int = 0
+    currency: str = ""
+    extra: tuple[tuple[str, str], ...] = field(default=())
+    rake_fixed: tuple[int, ...] | None = None
+    hand_cap: int | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.structure, str) and not isinstance(self.structure, Structure):
+            object.__setattr__(self, "structure", Structure.parse(self.structure))
+        if isinstance(self.min_raise, str) and not isinstance(self.min_raise, MinRaise):
+            object.__setattr__(self, "min_raise", MinRaise(self.min_raise))
+        amounts = ("small_blind", "big_blind", "ante", "straddle", "small_bet", "big_bet",
+                   "rake_bps", "decimals")
+        for name in amounts:
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise RulesError(Text(f"{name} must be a whole number of chips, not {value!r}",
+                                      f"{name} debe ser un número entero de fichas, no {value!r}"))
+        if self.hand_cap is not None and (not isinstance(self.hand_cap, int)
+                                          or isinstance(self.hand_cap, bool)
+                                          or self.hand_cap <= 0):
+            raise RulesError(Text("hand_cap must be a whole, positive number of chips or None",
+                                  "hand_cap debe ser un número entero y positivo de fichas o"
+                                  " None"))
+        for name in ("bet_cap", "rake_cap"):
+            value = getattr(self, name)
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool)
+                                      or value < 0):
+                raise RulesError(Text(f"{name} must be a whole, non-negative number or None",
+                                      f"{name} debe ser un número entero no negativo o None"))
+        if self.big_blind <= 0:
+            raise RulesError(Text("the big blind must be at least one chip",
+                                  "la ciega grande debe ser de al menos una ficha"))
+        if not 0 <= self.small_blind <= self.big_blind:
+            raise RulesError(Text("the small blind must be between 0 and the big blind",
+                                  "la ciega pequeña debe estar entre 0 y la ciega grande"))
+        if self.ante < 0 or self.straddle < 0 or self.rake_bps < 0:
+            raise RulesError(Text("antes, straddles and rake cannot be negative",
+                                  "los antes, los straddles y el rake no pueden ser negativos"))
+        if self.straddle and self.straddle < self.big_blind:
+            raise RulesError(Text("a straddle must be at least the big blind",
+                                  "un straddle debe ser al menos la ciega grande"))
+        if self.bet_cap is not None and self.bet_cap < 2:
+            raise RulesError(Text("a bet cap must allow at least a bet and a raise",
+                                  "el límite de apuestas debe permitir al menos una apuesta y"
+                                  " una subida"))
+        if self.rake_fixed is not None:
+            object.__setattr__(self, "rake_fixed", tuple(self.rake_fixed))
+            if any(not isinstance(x, int) or x < 0 for x in self.rake_fixed):
+                raise RulesError(Text("a stated rake is whole, non-negative chips per pot",
+                                      "el rake indicado son fichas enteras y no negativas por"
+                                      " bote"))
+        if self.rake_bps > 10_000:
+            raise RulesError(Text("rake cannot be more than 100 %",
+                                  "el rake no puede ser más del 100 %"))
+        if self.structure is Structure.FIXED_LIMIT:
+            if not self.small_bet:
+                object.__setattr__(self, "small_bet", self.big_blind)
+            if not self.big_bet:
+                object.__setattr__(self, "big_bet", 2 * self.small_bet)
+
+    @property
+    def min_raise_rule(self) -> MinRaise:
+        if self.min_raise is not None:
+            return self.min_raise
+        return MinRaise.LAST_BET if self.structure is Structure.POT_LIMIT else MinRaise.LAST_RAISE
+
+    def fixed_bet(self, street: int) -> int:
+        """The fixed-limit bet size on ``street`` (0 preflop .. 3 river)."""
+        return self.small_bet if street < 2 else self.big_bet
+
+    def cap(self, players: int, capped: bool = False) -> int | None:
+        """The number of bets allowed on a fixed-limit street, or None for no cap.
+
+        ``players`` counts the players still in the hand who are not all-in: with
+        ``cap_heads_up`` off (Robert's Rules) two of them raise without limit, however many
+        all-in players are still in the hand. ``capped``: the street already reached the cap
+        while more than two could bet; it stays capped when a fold or an all-in leaves two."""
+        if self.structure is not Structure.FIXED_LIMIT:
+            return None
+        if players <= 2 and not capped and not self.cap_heads_up:
+            return None
+        return self.bet_cap
+
+    def rake(self, pot: int, saw_flop: bool) -> int:
+        if not self.rake_bps or (self.no_flop_no_drop and not saw_flop):
+            return 0
+        r = pot * self.rake_bps // 10_000
+        return r if self.rake_cap is None else min(r, self.rake_cap)
+
+    def with_(self, **changes: object) -> Rules:
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+    def describe(self) -> str:
+        name = {Structure.NO_LIMIT: "No-limit", Structure.POT_LIMIT: "Pot-limit",
+                Structure.FIXED_LIMIT: "Fixed-limit"}[self.structure]
+        s = f"{name} hold'em {self.small_blind}/{self.big_blind}"
+        if self.ante:
+            s += f", ante {self.ante}" + (" (big blind ante)" if self.big_blind_ante else "")
+        if self.straddle:
+            s += f", straddle {self.straddle}"
+        if self.hand_cap is not None:
+            s += f", capped at {self.hand_cap} a hand"
+        return s

@@ -1,0 +1,1 @@
+"""Hand strength and money: the evaluator, equity, ranges, ICM and insurance."""
