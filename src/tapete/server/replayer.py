@@ -39,8 +39,9 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from tapete import words
 from tapete.core import events as ev
-from tapete.core.cards import Card, format_card, format_cards
+from tapete.core.cards import Card, format_card
 from tapete.core.hand import Hand, Phase, street_name
 from tapete.core.text import Text, chips
 from tapete.history.record import HandRecord
@@ -62,9 +63,6 @@ DEADLINE = 60.0  # seconds of work for one request (an 8 MB file takes a few)
 EQUITY_SAMPLES = 20_000
 EQUITY_SEED = 7
 
-_KINDS_ES = {ev.ANTE: "ante", ev.SMALL_BLIND: "ciega pequeña", ev.BIG_BLIND: "ciega grande",
-             ev.STRADDLE: "straddle", ev.DEAD: "ciega muerta", ev.BLIND: "ciega"}
-_STREETS = (("Preflop", "Preflop"), ("Flop", "Flop"), ("Turn", "Turn"), ("River", "River"))
 
 
 log = logging.getLogger("tapete.server")
@@ -116,117 +114,6 @@ def check_record(record: HandRecord) -> None:
     limit = 10 ** work.MAX_DIGITS
     if any(type(x) is int and not -limit < x < limit for x in amounts):
         raise ReplayInputError(_TOO_MANY_DIGITS, 422)
-
-
-# ---------------------------------------------------------------------------- words
-
-def _pot_name(k: int, count: int, lang: str) -> str:
-    if k == 0:
-        return "Bote principal" if lang == "es" else "Main pot"
-    word = "Bote secundario" if lang == "es" else "Side pot"
-    return word if count <= 2 else f"{word} {k}"
-
-
-def _from_pot(k: int, count: int, lang: str) -> str:
-    name = _pot_name(k, count, lang).lower()
-    if lang == "es":
-        return "del " + name
-    return "the main pot" if k == 0 else name
-
-
-def _both(make: Any) -> Text:
-    return Text(make("en"), make("es"))
-
-
-def _event_text(hand: Hand, e: ev.Event, pot_count: int) -> Text:
-    """What one event did, in words (``hand`` is the state before it)."""
-    names = hand.names
-    r = hand.rules
-
-    def c(x: int, lang: str) -> str:
-        return chips(x, r.decimals, r.currency, lang)
-
-    if isinstance(e, ev.Posted):
-        tail = " (all-in)" if e.all_in else ""
-        kind_es = _KINDS_ES.get(e.kind, e.kind)
-        return Text(f"{names[e.player]} posts {e.kind} {c(e.amount, 'en')}{tail}",
-                    f"{names[e.player]} pone {kind_es} {c(e.amount, 'es')}{tail}")
-    if isinstance(e, ev.HoleDealt):
-        return Text("Hole cards are dealt", "Se reparten las cartas")
-    if isinstance(e, ev.BoardDealt):
-        name = _STREETS[min(e.street, 3)][0]
-        cards = format_cards(e.cards, " ")
-        if len(hand.boards) > 1:
-            return Text(f"{name} (run {e.run + 1}): {cards}",
-                        f"{name} (tablero {e.run + 1}): {cards}")
-        return Text(f"{name}: {cards}", f"{name}: {cards}")
-    if isinstance(e, ev.Acted):
-        who = names[e.player]
-        tail = " (all-in)" if e.all_in else ""
-        late = Text(" (time out)", " (tiempo agotado)") if e.timed_out else Text("", "")
-        if e.action == ev.FOLD:
-            t = Text(f"{who} folds", f"{who} se retira")
-        elif e.action == ev.CHECK:
-            t = Text(f"{who} checks", f"{who} pasa")
-        elif e.action == ev.CALL:
-            t = _both(lambda lg: (f"{who} iguala {c(e.added, lg)}" if lg == "es"
-                                  else f"{who} calls {c(e.added, lg)}") + tail)
-        elif e.action == ev.BET:
-            t = _both(lambda lg: (f"{who} apuesta {c(e.to, lg)}" if lg == "es"
-                                  else f"{who} bets {c(e.to, lg)}") + tail)
-        else:
-            t = _both(lambda lg: (f"{who} sube a {c(e.to, lg)}" if lg == "es"
-                                  else f"{who} raises to {c(e.to, lg)}") + tail)
-        return t + late
-    if isinstance(e, ev.Returned):
-        who = names[e.player]
-        return Text(f"{c(e.amount, 'en')} uncalled, returned to {who}",
-                    f"{c(e.amount, 'es')} no igualadas vuelven a {who}")
-    if isinstance(e, ev.RunsChosen):
-        return Text(f"The rest of the board is run {e.runs} times",
-                    f"El resto del tablero se reparte {e.runs} veces")
-    if isinstance(e, ev.Shown):
-        who = names[e.player]
-        cards = format_cards(e.cards, " ")
-        board = hand.boards[0]
-        s_en = s_es = ""
-        if len(board) >= 3:
-            s_en = f" ({_strength(e.cards, board, 'en')})"
-            s_es = f" ({_strength(e.cards, board, 'es')})"
-        return Text(f"{who} shows {cards}{s_en}", f"{who} enseña {cards}{s_es}")
-    if isinstance(e, ev.Mucked):
-        who = names[e.player]
-        return Text(f"{who} mucks", f"{who} tira sus cartas")
-    if isinstance(e, ev.Raked):
-        return Text(f"Rake {c(e.amount, 'en')} from {_from_pot(e.pot, pot_count, 'en')}",
-                    f"Rake de {c(e.amount, 'es')} {_from_pot(e.pot, pot_count, 'es')}")
-    if isinstance(e, ev.Awarded):
-        who = names[e.player]
-        run_en = f" (run {e.run + 1})" if len(hand.boards) > 1 else ""
-        run_es = f" (tablero {e.run + 1})" if len(hand.boards) > 1 else ""
-        return Text(f"{who} wins {c(e.amount, 'en')} from "
-                    f"{_from_pot(e.pot, pot_count, 'en')}{run_en}",
-                    f"{who} gana {c(e.amount, 'es')} {_from_pot(e.pot, pot_count, 'es')}"
-                    f"{run_es}")
-    won = [(names[p], x) for p, x in enumerate(hand.won) if x]
-    if not won:
-        return Text("Hand over", "Fin de la mano")
-    return Text("Hand over: " + ", ".join(f"{w} wins {c(x, 'en')}" for w, x in won),
-                "Fin de la mano: " + ", ".join(f"{w} gana {c(x, 'es')}" for w, x in won))
-
-
-def _strength(hole: Sequence[Card], board: Sequence[Card], lang: str) -> str:
-    from tapete.eval.evaluator import describe, evaluate
-
-    return describe(evaluate(tuple(hole) + tuple(board)), lang)
-
-
-def _preflop_name(hole: Sequence[Card]) -> str:
-    a, b = sorted(hole, reverse=True)
-    ra, rb = format_card(a)[0], format_card(b)[0]
-    if ra == rb:
-        return ra + rb
-    return ra + rb + ("s" if a % 4 == b % 4 else "o")
 
 
 # ---------------------------------------------------------------------------- equity
@@ -306,12 +193,6 @@ def breakdown(hand: Hand) -> dict[str, Any] | None:
         elif isinstance(e, ev.Awarded):
             shares.setdefault(e.pot, {})
             shares[e.pot][e.player] = shares[e.pot].get(e.player, 0) + e.amount
-    r = hand.rules
-    names = hand.names
-
-    def c(x: int, lang: str) -> str:
-        return chips(x, r.decimals, r.currency, lang)
-
     count = max(len(pots), max(shares, default=-1) + 1)
     items: list[dict[str, Any]] = []
     parts: list[Text] = []
@@ -321,17 +202,8 @@ def breakdown(hand: Hand) -> dict[str, Any] | None:
         amount = sum(won.values()) if won else (pot.amount - rake.get(i, 0) if pot else 0)
         eligible = list(pot.eligible) if pot else sorted(won)
         winners = sorted(won)
-        who = ", ".join(names[p] for p in eligible)
-        if len(winners) == 1:
-            to = names[winners[0]]
-            to_t = Text(to, to)
-        else:
-            to_t = _both(lambda lg, won=won: ", ".join(f"{names[p]} {c(x, lg)}"
-                                                       for p, x in sorted(won.items())))
         rk = rake.get(i, 0)
-        text = _both(lambda lg, i=i, amount=amount, who=who, to_t=to_t, rk=rk: (
-            f"{_pot_name(i, count, lg)} {c(amount, lg)}: {who} → {to_t.in_lang(lg)}"
-            + (f" (rake {c(rk, lg)})" if rk else "")))
+        text = words.pot_result(hand, i, count, amount, rk)
         parts.append(text)
         items.append({"kind": "pot", "index": i, "amount": amount, "rake": rk,
                       "eligible": eligible, "winners": winners,
@@ -339,14 +211,11 @@ def breakdown(hand: Hand) -> dict[str, Any] | None:
                       "text": text.to_json()})
     for e in hand.events:
         if isinstance(e, ev.Returned):
-            who = names[e.player]
-            text = _both(lambda lg, e=e, who=who: (
-                f"{c(e.amount, lg)} devueltas a {who}" if lg == "es"
-                else f"{c(e.amount, lg)} returned to {who}"))
+            text = words.returned(hand, e.player, e.amount)
             parts.append(text)
             items.append({"kind": "returned", "player": e.player, "amount": e.amount,
                           "text": text.to_json()})
-    return {"items": items, "text": Text.join(parts, ". ").to_json(),
+    return {"items": items, "text": words.sentences(parts).to_json(),
             "rake": sum(rake.values())}
 
 
@@ -386,10 +255,9 @@ def timeline(hand: Hand, *, title: str = "", source: str = "", error: Text | Non
             if cards is None or h.folded[p]:
                 strength.append(None)
             elif len(h.boards[0]) >= 3:
-                strength.append(_both(lambda lg, cards=cards, h=h: " / ".join(
-                    _strength(cards, b, lg) for b in h.boards if len(b) >= 3)).to_json())
+                strength.append(words.strength(cards, h.boards).to_json())
             else:
-                name = _preflop_name(cards)
+                name = words.preflop_name(cards)
                 strength.append({"en": name, "es": name})
         eq: dict[str, Any] | None = None
         if equity and len(live) >= 2 and h.phase is not Phase.DONE:
@@ -405,7 +273,7 @@ def timeline(hand: Hand, *, title: str = "", source: str = "", error: Text | Non
         if h.actor is not None and h.phase is Phase.BETTING:
             for later in events[cut:]:
                 if isinstance(later, ev.Acted):
-                    nxt = _event_text(h, later, pot_count).to_json()
+                    nxt = words.event_line(h, later, pot_count).to_json()
                     break
         awarded = [0] * h.n
         for done in events[:cut]:
@@ -414,8 +282,8 @@ def timeline(hand: Hand, *, title: str = "", source: str = "", error: Text | Non
         frames.append({
             "i": f,
             "event": ev.to_json(e) if e is not None else None,
-            "text": (_event_text(prev, e, pot_count) if e is not None
-                     else Text("The hand starts", "Empieza la mano")).to_json(),
+            "text": (words.event_line(prev, e, pot_count) if e is not None
+                     else words.hand_starts()).to_json(),
             "street": h.street,
             "phase": h.phase.value,
             "stacks": list(h.stacks),
