@@ -627,7 +627,7 @@ def test_coming_back_you_can_post_the_missed_blinds(tmp_path: Path) -> None:
 
 
 def test_sit_in_post_must_be_a_bool() -> None:
-    assert parse('{"type": "sit_in", "post": true}')["post"] is True
+    assert parse('{"type": "sit_in", "post": true}').post is True
     with pytest.raises(Exception, match="wrong type"):
         parse('{"type": "sit_in", "post": "yes"}')
 

@@ -1,25 +1,10 @@
 """The room: anonymous players with their bankrolls, their tables, and the message protocol.
 
-Messages from the browser are JSON objects with a ``type``; each type has a fixed set of
-fields with fixed types. Anything else (bad JSON, an unknown type or field, a wrong type, an
-action out of turn or for an earlier decision, a seat that is not yours) is answered with
+Messages from the browser are decoded at the edge into the models of
+:mod:`tapete.server.protocol` (``docs/protocol.md`` lists every message and field). Anything
+else (bad JSON, an unknown type or field, a wrong type, an action out of turn or for an
+earlier decision, a seat that is not yours) is answered with
 ``{"type": "error", "code": ..., "message": {"en": ..., "es": ...}}`` and changes nothing.
-
-=========== ======================================================= =========================
-type        fields                                                  when
-=========== ======================================================= =========================
-sit         structure ("nl"|"pl"|"fl"), blinds (index), name?, buy_in?,  in the lobby
-            lang? ("en"|"es": the default name's language)
-act         seq (int), action (fold|check|call|bet|raise), amount?  your turn
-pre         value (null | "check_fold" | "call_any")                not your turn
-add_chips   amount                                                  seated
-sit_in      post? (bool: post the missed blinds now; default: wait    seated
-            for the big blind)
-sit_out, leave, next                                                seated
-coach       on (bool)                                               seated
-reset                                                               in the lobby
-ping                                                                any time
-=========== ======================================================= =========================
 
 The server sends ``state`` (the whole table as this seat sees it, with ``me``: the money, see
 :meth:`Player.me`; a newer state replaces one not yet sent), ``hands`` (the hand list: whole
@@ -37,6 +22,8 @@ import time
 import unicodedata
 from typing import Any
 
+import msgspec
+
 from tapete.core.hand import HandError
 from tapete.core.text import Text
 from tapete.server.config import Settings
@@ -51,25 +38,29 @@ from tapete.server.game import (
     send,
 )
 from tapete.server.money import Purse
+from tapete.server.protocol import (
+    Act,
+    AddChips,
+    ClientMessage,
+    Coach,
+    Leave,
+    Next,
+    Ping,
+    Pre,
+    Reset,
+    Sit,
+    SitIn,
+    SitOut,
+    malformed,
+    parse,
+)
 from tapete.server.storage import PlayerRow, Storage
 
-MAX_MESSAGE = 4096
 HANDS_KEPT = 50  # hands listed on the page
 _LAST_TRACEBACK = [-1e9]  # when a failed message's traceback was last logged
 log = logging.getLogger("tapete.server")
+PONG = json.dumps({"type": "pong"})
 
-# type -> {field: (types, required)}
-SCHEMA: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
-    "sit": {"structure": ((str,), True), "blinds": ((int,), True), "name": ((str,), False),
-            "buy_in": ((int,), False), "lang": ((str,), False)},
-    "act": {"seq": ((int,), True), "action": ((str,), True), "amount": ((int,), False)},
-    "pre": {"value": ((str, type(None)), True)},
-    "add_chips": {"amount": ((int,), True)},
-    "sit_out": {}, "sit_in": {"post": ((bool,), False)}, "leave": {}, "next": {}, "reset": {},
-    "ping": {},
-    "coach": {"on": ((bool,), True)},
-}
-ACTIONS = ("fold", "check", "call", "bet", "raise")
 DEFAULT_NAME = Text("Hero", "Héroe")  # a player who gives no name
 YOU = Text(" (you)", " (tú)")  # after a name that is also a bot's
 NAME_RE = re.compile(r"[^\w .'-]", re.UNICODE)
@@ -80,71 +71,6 @@ def clean_name(raw: str) -> str:
     fullwidth "Ａｎａ" is "Ana", so it cannot pass for a bot's name), then letters, digits,
     spaces and . ' - only, 16 characters at most."""
     return NAME_RE.sub("", unicodedata.normalize("NFKC", raw)).strip()[:16]
-
-
-def malformed(en: str, es: str) -> Refused:
-    return Refused("malformed", Text(en, es))
-
-
-def parse(raw: str) -> dict[str, Any]:
-    """Check a message's shape; raise :class:`Refused` with a clear reason if it is wrong."""
-    if len(raw) > MAX_MESSAGE:
-        raise malformed("The message is too long.", "El mensaje es demasiado largo.")
-    # messages are flat objects: nesting is bounded before json.loads, which would recurse
-    # (and raise RecursionError) on a thousand brackets; the count skips most messages
-    if raw.count("[") + raw.count("{") > 8:
-        depth, in_string, escaped = 0, False, False
-        for ch in raw:
-            if in_string:
-                escaped, in_string = (False, True) if escaped else (ch == "\\", ch != '"')
-            elif ch == '"':
-                in_string = True
-            elif ch in "[{":
-                depth += 1
-                if depth > 8:
-                    raise malformed("The message is nested too deeply.",
-                                    "El mensaje tiene demasiados niveles de anidamiento.")
-            elif ch in "]}":
-                depth -= 1
-    try:
-        msg = json.loads(raw)
-    except ValueError:
-        raise malformed("The message is not valid JSON.", "El mensaje no es JSON válido.") \
-            from None
-    if not isinstance(msg, dict):
-        raise malformed("A message must be a JSON object.", "Un mensaje debe ser un objeto JSON.")
-    kind = msg.get("type")
-    if not isinstance(kind, str) or kind not in SCHEMA:
-        raise malformed(f"Unknown message type {kind!r}.", f"Tipo de mensaje desconocido {kind!r}.")
-    fields = SCHEMA[kind]
-    for key, value in msg.items():
-        if key == "type":
-            continue
-        if key in ("seat", "player", "actor"):
-            raise Refused("forged", Text(
-                "You can only act for your own seat; messages do not name a seat.",
-                "Solo puedes actuar por tu asiento; los mensajes no indican asiento."))
-        if key not in fields:
-            raise malformed(f"Unexpected field {key!r} in {kind!r}.",
-                            f"Campo inesperado {key!r} en {kind!r}.")
-        types, _ = fields[key]
-        ok = isinstance(value, types) and not (isinstance(value, bool) and bool not in types)
-        if not ok:
-            raise malformed(f"Field {key!r} has the wrong type.",
-                            f"El campo {key!r} tiene un tipo incorrecto.")
-    for key, (_, required) in fields.items():
-        if required and key not in msg:
-            raise malformed(f"Field {key!r} is missing in {kind!r}.",
-                            f"Falta el campo {key!r} en {kind!r}.")
-    if kind == "act" and msg["action"] not in ACTIONS:
-        raise malformed(f"Unknown action {msg['action']!r}: fold, check, call, bet or raise.",
-                        f"Acción desconocida {msg['action']!r}: fold, check, call, bet o raise.")
-    if kind == "sit" and msg.get("lang", "en") not in ("en", "es"):
-        raise malformed("The language is en or es.", "El idioma es en o es.")
-    if kind == "pre" and msg["value"] not in (None, "check_fold", "call_any"):
-        raise malformed("Pre-actions are check_fold and call_any.",
-                        "Las preacciones son check_fold y call_any.")
-    return msg
 
 
 class Player:
@@ -241,7 +167,7 @@ class Player:
         timed: float | None = None  # only actions are timed (click -> answer)
         try:
             msg = parse(raw)
-            if msg["type"] == "act":
+            if isinstance(msg, Act):
                 timed = stamp
             self._dispatch(msg, stamp)
         except HandError as exc:  # the engine or the table said no: nothing changed
@@ -269,16 +195,21 @@ class Player:
             raise Refused("not_seated", Text("You are not at a table.", "No estás en una mesa."))
         return self.game
 
-    def _dispatch(self, msg: dict[str, Any], stamp: float) -> None:
-        kind = msg["type"]
-        if kind == "ping":
+    def _dispatch(self, msg: ClientMessage, stamp: float) -> None:
+        if isinstance(msg, Act):
+            game = self._need_game()
+            game._stamp = stamp
+            try:
+                game.act(msg.seq, msg.action,
+                         None if msg.amount is msgspec.UNSET else msg.amount)
+            finally:
+                game._stamp = None
+        elif isinstance(msg, Ping):
             for box in self.outboxes:
-                send(box, json.dumps({"type": "pong"}))
-            return
-        if kind == "sit":
+                send(box, PONG)
+        elif isinstance(msg, Sit):
             self._sit(msg)
-            return
-        elif kind == "reset":
+        elif isinstance(msg, Reset):
             if self.game is not None:
                 raise Refused("seated", Text(
                     "Leave the table first, then reset your bankroll.",
@@ -286,53 +217,38 @@ class Player:
             self._store()
             self.notice = None
             self._then_state(self.purse.reset(self.hub.settings.starting_bankroll))
-            return
-        elif kind == "act":
+        elif isinstance(msg, Pre):
+            self._need_game().set_pre_action(msg.value)
+        elif isinstance(msg, AddChips):
             game = self._need_game()
-            game._stamp = stamp
-            try:
-                game.act(msg["seq"], msg["action"], msg.get("amount"))
-            finally:
-                game._stamp = None
-            return
-        elif kind == "pre":
-            self._need_game().set_pre_action(msg["value"])
-            return
-        elif kind == "add_chips":
-            game = self._need_game()
-            if msg["amount"] <= 0:
+            if msg.amount <= 0:
                 raise malformed("Add a positive amount.", "Añade una cantidad positiva.")
-            added = game.add_chips(msg["amount"], self.bankroll)
+            added = game.add_chips(msg.amount, self.bankroll)
             self.purse.bankroll -= added
             self._then_state(self.purse.move("top_up", -added, added))
-            return
-        elif kind == "sit_out":
+        elif isinstance(msg, SitOut):
             self._need_game().sit_out()
-            return
-        elif kind == "sit_in":
-            self._need_game().sit_in(bool(msg.get("post", False)))
-            return
-        elif kind == "leave":
+        elif isinstance(msg, SitIn):
+            self._need_game().sit_in(msg.post)
+        elif isinstance(msg, Leave):
             self._need_game().leave()
-        elif kind == "next":
+            self.send_state()
+        elif isinstance(msg, Next):
             self._need_game().next_hand()
-            return
-        elif kind == "coach":
-            self._need_game().set_coach(msg["on"])
-            return
-        self.send_state()
+        elif isinstance(msg, Coach):
+            self._need_game().set_coach(msg.on)
 
-    def _sit(self, msg: dict[str, Any]) -> None:
+    def _sit(self, msg: Sit) -> None:
         if self.game is not None:
             raise Refused("seated", Text("You are already at a table.", "Ya estás en una mesa."))
-        structure = msg["structure"]
-        blinds = msg["blinds"]
+        structure = msg.structure
+        blinds = msg.blinds
         if structure not in STRUCTURES:
             raise malformed("The game is nl, pl or fl.", "El juego es nl, pl o fl.")
         if not 0 <= blinds < len(BLINDS):
             raise malformed("Unknown blinds.", "Ciegas desconocidas.")
         bb = BLINDS[blinds][1]
-        buy_in = msg.get("buy_in", MAX_BUY_IN_BB * bb)
+        buy_in = MAX_BUY_IN_BB * bb if msg.buy_in is msgspec.UNSET else msg.buy_in
         buy_in = max(MIN_BUY_IN_BB * bb, min(buy_in, MAX_BUY_IN_BB * bb, self.bankroll))
         if buy_in > self.bankroll or buy_in < MIN_BUY_IN_BB * bb:
             raise Refused("no_bankroll", Text(
@@ -340,10 +256,11 @@ class Player:
                 " or reset your bankroll to 10,000.",
                 f"Estas ciegas necesitan al menos {MIN_BUY_IN_BB * bb:,} fichas: elige ciegas"
                 " menores o reinicia tu saldo a 10.000.".replace(",", ".")))
-        es = msg.get("lang") == "es"
-        name = clean_name(msg.get("name") or "") or DEFAULT_NAME.in_lang("es" if es else "en")
+        lang = msg.lang
+        chosen = "" if msg.name is msgspec.UNSET else msg.name
+        name = clean_name(chosen) or DEFAULT_NAME.in_lang(lang)
         if name.casefold() in {n.casefold() for n, _ in _opponents()}:
-            name += YOU.in_lang("es" if es else "en")
+            name += YOU.in_lang(lang)
         hub = self.hub
         self._store()
         game = Game(hub.settings, self.purse, name, structure, blinds, buy_in,

@@ -1,0 +1,192 @@
+"""The browser protocol as models: what a page may send, checked at the edge, once.
+
+Every message is a JSON object with a ``type``. The messages a page sends are the structs
+below (:data:`ClientMessage`, a union tagged by ``type``): :func:`parse` decodes a message
+into one of them with msgspec, which checks each field's type in the same pass (a bool is not
+a number, ``2.5`` is not a chip count, ``"1"`` is not a sequence number, an unknown field is
+refused). When it refuses, :func:`explain` says why in English and Spanish, reading the same
+models: the schema is written once, here, and nowhere else.
+
+What the server sends (``state``, ``hands``, ``error``, ``pong``) is modelled too, in
+:mod:`tapete.server.messages`; ``docs/protocol.md`` documents every field of both, and
+``tests/server/test_protocol.py`` fails when a field is missing from it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal, get_args, get_origin
+
+import msgspec
+
+from tapete.core.text import Text
+from tapete.server.game import Refused
+
+MAX_MESSAGE = 4096  # characters of one message
+MAX_DEPTH = 8  # brackets and braces open at once (messages are flat objects)
+FORGED = ("seat", "player", "actor")  # a message never names a seat: the connection does
+
+
+class _Message(msgspec.Struct, forbid_unknown_fields=True, tag_field="type"):
+    """A message from the page (``type`` is the struct's tag)."""
+
+
+class Sit(_Message, tag="sit"):
+    """Take a seat at a new practice table (in the lobby)."""
+
+    structure: str  # "nl", "pl" or "fl"
+    blinds: int  # an index into the lobby's ``options.blinds``
+    name: str | msgspec.UnsetType = msgspec.UNSET
+    buy_in: int | msgspec.UnsetType = msgspec.UNSET
+    lang: Literal["en", "es"] = "en"  # the language of the default name
+
+
+class Act(_Message, tag="act"):
+    """Answer the decision numbered ``seq``."""
+
+    seq: int
+    action: Literal["fold", "check", "call", "bet", "raise"]
+    amount: int | msgspec.UnsetType = msgspec.UNSET  # a bet's or raise's street total
+
+
+class Pre(_Message, tag="pre"):
+    """Choose (or clear, with null) what to do when the turn comes."""
+
+    value: Literal["check_fold", "call_any"] | None
+
+
+class AddChips(_Message, tag="add_chips"):
+    """Bring chips from the bankroll to the table."""
+
+    amount: int
+
+
+class SitOut(_Message, tag="sit_out"):
+    """Sit out from the next hand."""
+
+
+class SitIn(_Message, tag="sit_in"):
+    """Come back; ``post``: post the missed blinds now rather than wait for the big blind."""
+
+    post: bool = False
+
+
+class Leave(_Message, tag="leave"):
+    """Leave the table (after the hand); the chips go back to the bankroll."""
+
+
+class Next(_Message, tag="next"):
+    """Deal the next hand now (skip the pause after a result)."""
+
+
+class Coach(_Message, tag="coach"):
+    """Switch the coach's advice on or off."""
+
+    on: bool
+
+
+class Reset(_Message, tag="reset"):
+    """Reset the bankroll to the starting amount (in the lobby)."""
+
+
+class Ping(_Message, tag="ping"):
+    """Ask for a ``pong``."""
+
+
+ClientMessage = Sit | Act | Pre | AddChips | SitOut | SitIn | Leave | Next | Coach | Reset | Ping
+CLIENT_MESSAGES: dict[str, type[_Message]] = {
+    str(cls.__struct_config__.tag): cls for cls in get_args(ClientMessage)}
+_decoder = msgspec.json.Decoder(ClientMessage)
+
+
+def malformed(en: str, es: str) -> Refused:
+    return Refused("malformed", Text(en, es))
+
+
+def parse(raw: str) -> ClientMessage:
+    """A message from the page as its model; raises :class:`Refused` with a clear reason (in
+    both languages) when it is not one."""
+    if len(raw) > MAX_MESSAGE:
+        raise malformed("The message is too long.", "El mensaje es demasiado largo.")
+    # nesting is bounded before anything recurses into it; the count skips most messages
+    if raw.count("[") + raw.count("{") > MAX_DEPTH:
+        _check_depth(raw)
+    try:
+        return _decoder.decode(raw)
+    except (msgspec.ValidationError, msgspec.DecodeError):
+        raise explain(raw) from None
+
+
+def _check_depth(raw: str) -> None:
+    depth, in_string, escaped = 0, False, False
+    for ch in raw:
+        if in_string:
+            escaped, in_string = (False, True) if escaped else (ch == "\\", ch != '"')
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise malformed("The message is nested too deeply.",
+                                "El mensaje tiene demasiados niveles de anidamiento.")
+        elif ch in "]}":
+            depth -= 1
+
+
+def explain(raw: str) -> Refused:
+    """Why a message that msgspec refused is not one the page may send, read off the models:
+    not JSON, not an object, an unknown type, a field naming a seat, an unknown field, a
+    wrong type, a value outside its choices, a missing field (in that order)."""
+    try:
+        msg = json.loads(raw)
+    except ValueError:
+        return malformed("The message is not valid JSON.", "El mensaje no es JSON válido.")
+    if not isinstance(msg, dict):
+        return malformed("A message must be a JSON object.",
+                         "Un mensaje debe ser un objeto JSON.")
+    kind = msg.get("type")
+    cls = CLIENT_MESSAGES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        return malformed(f"Unknown message type {kind!r}.",
+                         f"Tipo de mensaje desconocido {kind!r}.")
+    fields = {f.encode_name: f for f in msgspec.structs.fields(cls)}
+    for key, value in msg.items():
+        if key == "type":
+            continue
+        if key in FORGED:
+            return Refused("forged", Text(
+                "You can only act for your own seat; messages do not name a seat.",
+                "Solo puedes actuar por tu asiento; los mensajes no indican asiento."))
+        field = fields.get(key)
+        if field is None:
+            return malformed(f"Unexpected field {key!r} in {kind!r}.",
+                             f"Campo inesperado {key!r} en {kind!r}.")
+        choices = _choices(field.type)
+        if choices and isinstance(value, str):
+            if value not in choices:
+                listed_en = ", ".join(choices[:-1]) + " or " + choices[-1]
+                listed_es = ", ".join(choices[:-1]) + " o " + choices[-1]
+                return malformed(f"Unknown {key} {value!r}: {listed_en}.",
+                                 f"Valor desconocido {value!r} en {key!r}: {listed_es}.")
+            continue
+        try:
+            msgspec.convert(value, field.type, strict=True)
+        except msgspec.ValidationError:
+            return malformed(f"Field {key!r} has the wrong type.",
+                             f"El campo {key!r} tiene un tipo incorrecto.")
+    for key, field in fields.items():
+        if field.required and key not in msg:
+            return malformed(f"Field {key!r} is missing in {kind!r}.",
+                             f"Falta el campo {key!r} en {kind!r}.")
+    return malformed("The message does not fit the protocol.",
+                     "El mensaje no se ajusta al protocolo.")
+
+
+def _choices(tp: Any) -> tuple[str, ...]:
+    """The strings a ``Literal`` field (maybe ``| None``) allows; () for any other type."""
+    if get_origin(tp) is Literal:
+        return tuple(str(a) for a in get_args(tp))
+    for arg in get_args(tp):
+        if get_origin(arg) is Literal:
+            return tuple(str(a) for a in get_args(arg))
+    return ()
