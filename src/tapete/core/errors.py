@@ -30,5 +30,10 @@ class IllegalAction(HandError):
     """A betting action that is not legal now: says what was tried and what is legal."""
 
 
+class MalformedAction(HandError):
+    """An action that cannot be read (an unknown verb, an amount that is not whole chips):
+    refused before the hand is asked."""
+
+
 class BooksError(AssertionError):
     """Contributions did not equal awards + returns + rake: a bug, never a player's fault."""

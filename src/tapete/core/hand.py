@@ -20,11 +20,13 @@ from functools import lru_cache
 from typing import Any, Final, NoReturn, cast
 
 from tapete.core import events as ev
+from tapete.core.actions import Action
 from tapete.core.betting import Legal, options
 from tapete.core.cards import Card, Deck, format_card, format_cards
 from tapete.core.errors import BooksError as BooksError
 from tapete.core.errors import HandError as HandError
 from tapete.core.errors import IllegalAction as IllegalAction
+from tapete.core.errors import MalformedAction as MalformedAction
 from tapete.core.events import Event
 from tapete.core.pots import Pot, build_pots, split, take_rake, uncalled
 from tapete.core.rules import MinRaise, Rules, Structure
@@ -61,6 +63,7 @@ _SHOWN: Final = ev.Shown
 _MUCKED: Final = ev.Mucked
 _RAKED: Final = ev.Raked
 _RUNS_CHOSEN: Final = ev.RunsChosen
+_ACTION_KINDS: Final = (ev.FOLD, ev.CHECK, ev.CALL, ev.BET, ev.RAISE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -854,25 +857,48 @@ class Hand:
         """Open the betting: the same as :meth:`raise_to` (which names a bet or a raise)."""
         self.raise_to(amount, player)
 
-    def act(self, action: str, amount: object = None, player: object = None) -> None:
-        """Generic entry point: "fold", "check", "call", "check_or_call", "bet"/"raise" + amount."""
-        a = action.lower().replace("-", "_")
-        if a == "fold":
+    def apply(self, action: Action, player: object = None) -> Event:
+        """Play one :class:`~tapete.core.actions.Action` for the player to act (``player``,
+        when given, must be that player) and return the event it recorded.
+
+        Validated against :meth:`legal` exactly as :meth:`act` is, with the same messages: an
+        illegal action raises :class:`IllegalAction` and changes nothing. A bet and a raise
+        are one thing to the engine (it records which one the street makes it)."""
+        before = len(self.events)
+        kind = action.kind
+        if kind == ev.FOLD:
             self.fold(player)
-        elif a == "check":
+        elif kind == ev.CHECK:
             self.check(player)
-        elif a == "call":
+        elif kind == ev.CALL:
             self.call(player)
-        elif a in ("check_or_call", "cc"):
+        elif kind == ev.BET or kind == ev.RAISE:
+            if action.to is None:
+                legal = self._check_turn(player)
+                self._refuse(kind, kind, legal, Text("an amount is needed", "falta una cantidad"))
+            self.raise_to(action.to, player)
+        else:
+            raise MalformedAction(Text(f"unknown action {kind!r}",
+                                       f"acción desconocida {kind!r}"))
+        return self.events[before]
+
+    def act(self, action: str, amount: object = None, player: object = None) -> None:
+        """Generic entry point: "fold", "check", "call", "check_or_call", "bet"/"raise" + amount
+        (an :class:`~tapete.core.actions.Action` through :meth:`apply`)."""
+        a = action.lower().replace("-", "_")
+        if a in ("check_or_call", "cc"):
             self.check_or_call(player)
-        elif a in ("bet", "raise", "raise_to", "cbr"):
+            return
+        if a in ("bet", "raise", "raise_to", "cbr"):
             if amount is None:
                 legal = self._check_turn(player)
                 self._refuse(a, a, legal, Text("an amount is needed", "falta una cantidad"))
             self.raise_to(amount, player)
-        else:
+            return
+        if a not in _ACTION_KINDS:
             raise IllegalAction(Text(f"unknown action {action!r}",
                                      f"acción desconocida {action!r}"))
+        self.apply(Action(a), player)
 
     def time_out(self, player: object = None) -> None:
         """The player to act ran out of time: checked if checking is free, else folded."""
