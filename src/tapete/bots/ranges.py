@@ -18,15 +18,10 @@ import numpy.typing as npt
 
 from tapete.core.cards import RANKS, Card
 from tapete.core.text import Text
+from tapete.eval.equity import hand_vs_ranges as _hand_vs_ranges
 from tapete.eval.evaluator import CLASSES, Category, category, evaluate
 from tapete.eval.evaluator.bulk import evaluate_many
-
-try:  # the compiled Monte Carlo kernel (numba)
-    from tapete.eval.equity import hand_vs_ranges as _hand_vs_ranges
-    from tapete.eval.ranges import Range as _Range
-except ImportError:  # pragma: no cover - a build without the equity module
-    _hand_vs_ranges = None  # type: ignore[assignment]
-    _Range = None  # type: ignore[assignment,misc]
+from tapete.eval.ranges import Range as _Range
 
 # The 169 starting-hand classes, strongest first: ordered by a blend of all-in equity against
 # one and against three random hands (Monte Carlo, 30,000 and 12,000 deals per class).
@@ -362,25 +357,25 @@ def equity(
     samples: int, rng: random.Random,
 ) -> float:
     """Monte Carlo share of the pot ``hole`` wins against one hand from each range: the
-    compiled kernel of :mod:`tapete.eval.equity`, seeded from ``rng``; plain Python without it."""
-    if _hand_vs_ranges is not None and _Range is not None:
-        dead = 0
-        for c in (*hole, *board):
-            dead |= 1 << c
-        free = (COMBO_MASK & dead) == 0
-        rs = []
-        for weights in ranges:
-            keep = free & (weights > 0.0)
-            if not keep.any():  # emptied by the cards we see: any two cards
-                keep = free
-                weights = np.ones(N_COMBOS)
-            combos = tuple(map(tuple, COMBO_ARRAY[keep].tolist()))
-            rs.append(_Range("bot", combos, tuple(weights[keep].tolist())))
-        try:
-            return float(_hand_vs_ranges(tuple(hole), rs, tuple(board), samples,
-                                         rng.randrange(1 << 31)))
-        except ValueError:  # ranges that cannot all be held at once: sample what can be
-            pass
+    compiled kernel of :mod:`tapete.eval.equity`, seeded from ``rng``; where the ranges cannot
+    all be held at once, plain Python samples what can be."""
+    dead = 0
+    for c in (*hole, *board):
+        dead |= 1 << c
+    free = (COMBO_MASK & dead) == 0
+    rs = []
+    for weights in ranges:
+        keep = free & (weights > 0.0)
+        if not keep.any():  # emptied by the cards we see: any two cards
+            keep = free
+            weights = np.ones(N_COMBOS)
+        combos = tuple(map(tuple, COMBO_ARRAY[keep].tolist()))
+        rs.append(_Range("bot", combos, tuple(weights[keep].tolist())))
+    try:
+        return float(_hand_vs_ranges(tuple(hole), rs, tuple(board), samples,
+                                     rng.randrange(1 << 31)))
+    except ValueError:  # ranges that cannot all be held at once: sample what can be
+        pass
     return equity_py(hole, board, ranges, samples // 4, rng)
 
 

@@ -1,8 +1,7 @@
 """The five opponents at the practice table, through :func:`tapete.bots.make_bot`.
 
 A bot sees only its seat's view and the legal options; its answer is turned into an engine
-action here. Until the bot family is installed, a plain stand-in (check or call) keeps the
-table running behind the same interface.
+action here.
 """
 
 from __future__ import annotations
@@ -10,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from tapete.bots import SeatView, make_bot
 from tapete.core.hand import Hand
 from tapete.core.text import Text
 
@@ -30,20 +30,6 @@ class BotMove:
     why: Text
 
 
-class StandIn:
-    """Checks when free, else calls: used only when :mod:`tapete.bots` cannot be imported."""
-
-    name = "caller"
-
-    def decide(self, hand: Hand, player: int) -> BotMove:
-        if hand.legal().check:
-            return BotMove("check", None, Text("I check: it is free", "Paso: es gratis"))
-        return BotMove("call", None, Text("I call", "Igualo"))
-
-    def hand_over(self, hand: Hand, player: int) -> None:
-        return None
-
-
 class RealBot:
     """A :mod:`tapete.bots` bot, fed its seat's view (rebuilt from its own events only)."""
 
@@ -51,25 +37,17 @@ class RealBot:
         self.bot = bot
 
     def decide(self, hand: Hand, player: int) -> BotMove:
-        from tapete.bots import SeatView
-
         d = self.bot.decide(SeatView.of(hand, player))
         return BotMove(d.action, d.amount, d.explanation)
 
     def hand_over(self, hand: Hand, player: int) -> None:
-        from tapete.bots import SeatView
-
         self.bot.hand_over(SeatView.of(hand, player))
 
 
-def make(style: str, seed: int, label: str = "") -> StandIn | RealBot:
-    """The real bot of that style, or the stand-in when the bots are not installed."""
-    try:
-        from tapete.bots import make_bot
-    except ImportError:
-        return StandIn()
+def make(style: str, seed: int, label: str = "") -> RealBot:
+    """The bot of that style."""
     return RealBot(make_bot(style, seed, label=label or None))
 
 
-def decide(bot: StandIn | RealBot, hand: Hand, player: int) -> BotMove:
+def decide(bot: RealBot, hand: Hand, player: int) -> BotMove:
     return bot.decide(hand, player)

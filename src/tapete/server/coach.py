@@ -193,12 +193,10 @@ def warm_up(stop: threading.Event | None = None) -> float:
     after an install, compile and cache them), so that the answer takes milliseconds rather
     than seconds. Between steps it gives up once ``stop`` is set. Returns the seconds it took."""
     start = time.perf_counter()
-    try:
-        from tapete.bots import make_bot
-        from tapete.eval import equity as kernels
-        from tapete.eval.evaluator import bulk
-    except ImportError:  # without the bots or numba: the pure-Python fallback needs nothing
-        return time.perf_counter() - start
+    from tapete.bots import make_bot
+    from tapete.eval import equity as kernels
+    from tapete.eval.evaluator import bulk
+
     steps = (lambda: make_bot("tag", 0),
              lambda: kernels.warm_up(exact=False),  # Monte Carlo only: the coach never enumerates
              bulk.warm_up)
