@@ -132,7 +132,7 @@ class Game:
         self.table.sit(HUMAN_SEAT, name, buy_in)
         self.session = secrets.token_hex(8)  # hand ids are unique across every session stored
         self.seed_base = settings.deck_seed
-        self.bots: dict[int, botmod.StandIn | botmod.RealBot] = {}
+        self.bots: dict[int, botmod.RealBot] = {}
         for i, (bname, style) in enumerate(botmod.OPPONENTS, start=1):
             seed = (settings.deck_seed or secrets.randbits(31)) * 10 + i
             self.bots[i] = botmod.make(style, seed, bname)
@@ -150,10 +150,7 @@ class Game:
         self.coach_advice: dict[int, dict[str, Any]] = {}
         self._coaching: set[int] = set()  # decisions whose advice is being worked out
         # the coach's reading of the opponents, from the human's seat only
-        try:
-            self.reader: coach.Reader | None = coach.Reader(settings.deck_seed or 0)
-        except ImportError:  # the bots are not installed: equity against random hands
-            self.reader = None
+        self.reader: coach.Reader | None = coach.Reader(settings.deck_seed or 0)
         self.leaving = False
         self.closed = False
         self.hand_no = 0
@@ -341,7 +338,7 @@ class Game:
             self._coach(d.seq)
         total = self.settings.action_time + d.bank
         done, _ = await asyncio.wait({d.waiter}, timeout=total)
-        if self.decision is d:  # nobody answered in time (seed 001)
+        if self.decision is d:  # nobody answered in time
             self.decision = None
             self.time_bank = 0.0
             before = len(hand.events)
