@@ -256,7 +256,8 @@ def test_json_lines_are_the_json_of_to_json(tmp_path: Path) -> None:
     """``--json`` writes each hand's line directly: the same text as ``dumps_json`` of
     ``to_json()`` (with the error, note and mismatches in the reader's language), for every
     hand of the PHH dataset and the PokerStars files, and for hands that fail."""
-    from tapete.history.replay import dumps_json, iter_paths, replay_file
+    from tapete.history.formats import replay_any
+    from tapete.history.replay import dumps_json, iter_paths
 
     (tmp_path / "bad.phh").write_text("variant = 'NT'\nnot toml\n", encoding="utf-8")
     (tmp_path / "odd \"name\" ñ.phh").write_text(
@@ -264,7 +265,7 @@ def test_json_lines_are_the_json_of_to_json(tmp_path: Path) -> None:
     paths = [*iter_paths([str(DATA), str(STARS), str(tmp_path)]), str(tmp_path / "none.phh")]
     seen = 0
     for path in paths:
-        for res in replay_file(path):
+        for res in replay_any(path):
             for lang in ("en", "es"):
                 obj = res.to_json()
                 if lang == "es":

@@ -18,8 +18,8 @@ from tapete.cli import main
 from tapete.core.text import Text
 from tapete.history import phh
 from tapete.history import pokerstars as ps
+from tapete.history.formats import replay_any
 from tapete.history.record import HandRecord
-from tapete.history.replay import replay_file
 from tapete.server.replayer import parse_text
 
 NL = """variant = 'NT'
@@ -352,7 +352,7 @@ def test_replay_account_in_spanish(tmp_path: Path, capsys: pytest.CaptureFixture
 
 def test_replay_results_carry_both_languages(tmp_path: Path) -> None:
     for path, message in _files(tmp_path):
-        (res,) = replay_file(str(path))
+        (res,) = replay_any(str(path))
         assert res.error is not None
         assert res.error.en == message.en
         assert message.es in res.error.es

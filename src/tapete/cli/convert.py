@@ -20,6 +20,9 @@ from typing import Any
 
 from tapete.core.hand import Hand
 from tapete.core.text import Text
+from tapete.history import phh, pokerstars
+from tapete.history.formats import read_any
+from tapete.history.replay import replay
 
 
 @dataclass(slots=True)
@@ -45,67 +48,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="language of the error messages (default: from the locale)")
 
 
-def sniff(path: str, data: bytes) -> str:
-    lower = path.lower()
-    if lower.endswith((".phh", ".phhs")):
-        return "phh"
-    if lower.endswith(".txt"):
-        return "pokerstars"
-    head = data[:4096].lstrip(b"\xef\xbb\xbf").lstrip()
-    return "pokerstars" if head.startswith(b"PokerStars") else "phh"
-
-
 def hands(path: str, fmt: str | None = None) -> Iterator[Converted]:
-    """Each hand of a file, replayed (or the reason it could not be)."""
-    from tapete.history import phh, pokerstars
-
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as exc:
-        yield Converted(None, path, phh.file_problem(exc))
-        return
-    kind = fmt or sniff(path, data)
-    if kind == "pokerstars":
-        for item in pokerstars.read_bytes(data, path):
-            if isinstance(item, pokerstars.ParseError):
-                yield Converted(None, item.hand_id, item.located())
-                continue
-            yield _replayed(item)
-        return
-    for h in phh.read_text(pokerstars.decode(data), path):
-        if h.record is None:
-            yield Converted(None, h.hand, h.error or phh.UNREADABLE)
+    """Each hand of a file (:func:`~tapete.history.formats.read_any`), replayed (or the
+    reason it could not be)."""
+    for item in read_any(path, fmt=fmt):
+        record = item.record
+        if record is None:
+            yield Converted(None, item.label, item.located())
             continue
-        yield _replayed(h.record)
-
-
-def _replayed(record: object) -> Converted:
-    from tapete.history.record import HandRecord
-
-    assert isinstance(record, HandRecord)
-    label = record.hand_id or record.source
-    try:
-        from tapete.history.replay import replay
-    except ImportError:  # pragma: no cover - the replay module is part of the package
-        from tapete.history.pokerstars import ReplayError, play
-
-        try:
-            return Converted(play(record), label, extra=record.extra)
-        except ReplayError as exc:
-            return Converted(None, label, exc.message)
-    res = replay(record)
-    if res.error is not None or res.engine is None:
-        return Converted(None, label, res.error or Text("cannot replay",
-                                                        "no se puede reproducir"))
-    return Converted(res.engine, label, extra=record.extra)
+        label = record.hand_id or record.source
+        res = replay(record)
+        if res.error is not None or res.engine is None:
+            yield Converted(None, label, res.error or Text("cannot replay",
+                                                           "no se puede reproducir"))
+            continue
+        yield Converted(res.engine, label, extra=record.extra)
 
 
 def convert(path: str, to: str, fmt: str | None = None, hero: str | None = None,
             lang: str = "en") -> tuple[str, list[str]]:
     """(the converted text, the errors of the hands left out, in ``lang``)."""
-    from tapete.history import pokerstars
-
     es = lang == "es"
     hand_word = "mano" if es else "hand"
     errors: list[str] = []
@@ -131,8 +93,6 @@ def convert(path: str, to: str, fmt: str | None = None, hero: str | None = None,
                 hand, hand_id=hid, hero=me,
                 max_seats=seats if isinstance(seats, int) else 0, **kw))
         return "\n\n".join(parts), errors
-    from tapete.history import phh
-
     for k, (label, hand, extra) in enumerate(done, 1):
         seats = extra.get("max_seats")
         try:

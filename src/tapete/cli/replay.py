@@ -17,13 +17,13 @@ import sys
 from typing import Any
 
 from tapete.core.text import Text
+from tapete.history.formats import replay_any
 from tapete.history.replay import (
     HISTORY_SUFFIXES,
     ReplayResult,
     account,
     dumps_json,
     iter_paths,
-    replay_file,
 )
 
 
@@ -118,7 +118,7 @@ def _replay_all(args: argparse.Namespace, files: list[str], lang: str,
     strict = bool(args.strict)
     pending: list[str] = []  # --json lines, written a few hundred at a time
     for path in files:
-        for res in replay_file(path, decisions=as_json, strict=strict):
+        for res in replay_any(path, decisions=as_json, strict=strict):
             total += 1
             if total % 10_000 == 0:
                 gc.collect()
