@@ -12,9 +12,12 @@ from strategies import STRUCTURES, random_table
 from tapete.bots import BOT_NAMES, STYLES, Decision, SeatView, make_bot
 from tapete.bots import ranges as R
 from tapete.bots.match import play_hand
+from tapete.core.actions import BET, RAISE, Action
 from tapete.core.cards import Deck, parse_cards
+from tapete.core.events import Acted
 from tapete.core.hand import Hand
 from tapete.core.rules import Rules, Structure
+from tapete.core.text import Text
 
 SIX = ["tag", "lag", "nit", "station", "maniac", "random"]
 
@@ -164,7 +167,7 @@ def test_explanations_quote_equity_and_price_in_both_languages() -> None:
             seat = hand.actor
             assert seat is not None
             d = bots[seat].decide(SeatView.of(hand, seat))
-            if SIX[seat] != "random" and hand.street > 0 and d.action == "call":
+            if SIX[seat] != "random" and hand.street > 0 and d.action == Action.call():
                 seen_en.append(d.explanation.en)
                 seen_es.append(d.explanation.es)
             d.apply(hand, seat)
@@ -183,16 +186,16 @@ def test_sizes_respect_pot_limit_and_fixed_limit() -> None:
                 assert seat is not None
                 view = SeatView.of(hand, seat)
                 d = bots[seat].decide(view)
-                if d.action == "raise":
+                if d.action.is_sized:
                     assert view.legal is not None and view.legal.max_to is not None
-                    assert d.amount is not None and d.amount <= view.legal.max_to
+                    assert d.action.to is not None and d.action.to <= view.legal.max_to
                     if structure is Structure.FIXED_LIMIT:
-                        assert d.amount == view.legal.min_to
+                        assert d.action.to == view.legal.min_to
                 d.apply(hand, seat)
 
 
 def test_same_seed_same_decisions() -> None:
-    def play(seed: int) -> list[tuple[str, int | None]]:
+    def play(seed: int) -> list[Action]:
         out = []
         bots = [make_bot(n, seed + i) for i, n in enumerate(SIX)]
         for d in range(5):
@@ -201,7 +204,7 @@ def test_same_seed_same_decisions() -> None:
                 seat = hand.actor
                 assert seat is not None
                 dec = bots[seat].decide(SeatView.of(hand, seat))
-                out.append((dec.action, dec.amount))
+                out.append(dec.action)
                 dec.apply(hand, seat)
         return out
 
@@ -278,3 +281,66 @@ def test_tag_reads_how_wide_a_player_re_raises() -> None:
     for s in bots[0].stats.values():  # type: ignore[attr-defined]
         assert 0 <= s.reraised_n <= s.raised_n
         assert 0.0 < s.reraise_width() <= 1.0
+
+
+def test_a_decision_is_the_engine_action_it_plays() -> None:
+    """A bot answers with tapete.core.actions.Action, named as the street makes it (a bet
+    opens, a raise raises), and the engine records exactly that action."""
+    seen: set[str] = set()
+    for structure in STRUCTURES:
+        for seed in range(6):
+            hand = _hand(Deck(seed), structure=structure)
+            bots = [make_bot(n, seed + i) for i, n in enumerate(SIX)]
+            while not hand.done:
+                seat = hand.actor
+                assert seat is not None
+                legal = hand.legal()
+                d = bots[seat].decide(SeatView.of(hand, seat))
+                assert isinstance(d.action, Action)
+                if d.action.is_sized:
+                    assert d.action.kind == (BET if legal.is_bet else RAISE)
+                event = d.apply(hand, seat)
+                assert isinstance(event, Acted) and event.player == seat
+                assert event.action == d.action.kind
+                if d.action.is_sized:
+                    assert event.to == d.action.to
+                seen.add(d.action.kind)
+    assert seen == {"fold", "check", "call", "bet", "raise"}
+
+
+def test_is_legal_reads_the_engines_options() -> None:
+    hand = _hand(Deck(1))
+    legal = hand.legal()  # preflop, facing the big blind: a raise, not a bet
+    assert legal.min_to is not None and legal.max_to is not None and not legal.is_bet
+    why = Text("a test", "una prueba")
+    assert Decision(Action.raise_to(legal.min_to), why).is_legal(legal)
+    assert Decision(Action.raise_to(legal.max_to), why).is_legal(legal)
+    assert not Decision(Action.raise_to(legal.max_to + 1), why).is_legal(legal)
+    assert not Decision(Action.raise_to(legal.min_to - 1), why).is_legal(legal)
+    assert not Decision(Action.bet(legal.min_to), why).is_legal(legal)  # it is a raise
+    assert Decision(Action.call(), why).is_legal(legal)
+    assert Decision(Action.fold(), why).is_legal(legal)
+    assert not Decision(Action.check(), why).is_legal(legal)
+
+
+def test_the_practice_tables_bots_move_with_engine_actions() -> None:
+    """server/bots.py: a BotMove carries the Action; .action and .amount still read as the
+    table reads them (a kind and a street total), and either way plays the same hand."""
+    from tapete.server.bots import OPPONENTS, decide, make
+
+    for seed in range(4):
+        a, b = _hand(Deck(seed)), _hand(Deck(seed))
+        players = [make(style, seed * 10 + i, name) for i, (name, style) in
+                   enumerate((("You", "tag"), *OPPONENTS))]
+        while not a.done:
+            seat = a.actor
+            assert seat is not None and b.actor == seat
+            move = decide(players[seat], a, seat)
+            assert move.action == move.play.kind and move.amount == move.play.to
+            assert move.why.en and move.why.es
+            a.apply(move.play, seat)
+            if move.action in ("raise", "bet") and move.amount is not None:
+                b.raise_to(move.amount, player=seat)
+            else:
+                b.act(move.action, move.amount, player=seat)
+        assert a.events == b.events

@@ -2,10 +2,12 @@
 
 >>> from tapete.bots import make_bot, SeatView
 >>> bot = make_bot("tag", seed=1)
->>> # decision = bot.decide(SeatView.of(hand, hand.actor)); decision.apply(hand)
+>>> # decision = bot.decide(SeatView.of(hand, hand.actor)); hand.apply(decision.action)
 
 Five styles share one strategy (:mod:`tapete.bots.strategy`): ``tag``, ``lag``, ``nit``,
-``station``, ``maniac``; two baselines: ``random`` and ``caller``.
+``station``, ``maniac``; two baselines: ``random`` and ``caller``. A bot answers with a
+:class:`Decision`: one :class:`tapete.core.actions.Action` (the engine's, as every surface plays
+it) and its explanation in English and Spanish.
 """
 
 from __future__ import annotations
@@ -15,14 +17,10 @@ from typing import Protocol
 
 from tapete.bots.baselines import CallerBot, RandomBot
 from tapete.bots.strategy import STYLES, OpponentStats, Style, StyleBot
-from tapete.bots.view import CALL, CHECK, FOLD, RAISE, ActionSeen, Decision, SeatView
+from tapete.bots.view import ActionSeen, Decision, SeatView
 
 __all__ = [
     "BOT_NAMES",
-    "CALL",
-    "CHECK",
-    "FOLD",
-    "RAISE",
     "ActionSeen",
     "Bot",
     "CallerBot",

@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from tapete.bots.view import CALL, CHECK, FOLD, RAISE, Decision, SeatView
+from tapete.bots.view import Decision, SeatView, bet_or_raise
+from tapete.core.actions import CALL, CHECK, FOLD, Action
 from tapete.core.text import Text, chips
 
 
@@ -21,16 +22,15 @@ class RandomBot:
         legal = view.legal
         if legal is None:
             raise ValueError("this seat is not to act")
-        kinds = []
-        if legal.fold:
-            kinds.append(FOLD)
-        kinds.append(CHECK if legal.check else CALL)
+        # one of fold, check or call, and bet or raise: each kind equally likely
+        kinds: list[Action | None] = [Action.fold()] if legal.fold else []
+        kinds.append(Action.check_or_call(legal))
         if legal.min_to is not None and legal.max_to is not None:
-            kinds.append(RAISE)
+            kinds.append(None)  # a bet or raise, its amount drawn below
         kind = kinds[self.rng.randrange(len(kinds))]
         why = Text("chosen at random among the legal actions",
                    "elegido al azar entre las acciones legales")
-        if kind == RAISE:
+        if kind is None:
             assert legal.min_to is not None and legal.max_to is not None
             to = self.rng.randint(legal.min_to, legal.max_to)
             r = view.rules
@@ -38,10 +38,10 @@ class RandomBot:
             es = chips(to, r.decimals, r.currency, "es")
             word = Text(f"I bet {en}: ", f"Apuesto {es}: ") if legal.is_bet else \
                 Text(f"I raise to {en}: ", f"Subo a {es}: ")
-            return Decision(RAISE, to, word + why)
+            return Decision(bet_or_raise(legal, to), word + why)
         word = {FOLD: Text("I fold: ", "Me retiro: "), CHECK: Text("I check: ", "Paso: "),
-                CALL: Text("I call: ", "Igualo: ")}[kind]
-        return Decision(kind, None, word + why)
+                CALL: Text("I call: ", "Igualo: ")}[kind.kind]
+        return Decision(kind, word + why)
 
     def hand_over(self, view: SeatView) -> None:
         pass
@@ -63,10 +63,10 @@ class CallerBot:
         if legal is None:
             raise ValueError("this seat is not to act")
         if legal.check:
-            return Decision(CHECK, None, Text("I check: I always check or call",
-                                              "Paso: siempre paso o igualo"))
-        return Decision(CALL, None, Text("I call: I always check or call",
-                                         "Igualo: siempre paso o igualo"))
+            return Decision(Action.check(), Text("I check: I always check or call",
+                                                 "Paso: siempre paso o igualo"))
+        return Decision(Action.call(), Text("I call: I always check or call",
+                                            "Igualo: siempre paso o igualo"))
 
     def hand_over(self, view: SeatView) -> None:
         pass

@@ -98,8 +98,8 @@ def play_hand(
         assert view.legal is not None
         if not decision.is_legal(view.legal):
             raise BotError(f"hand {hand.hand_id}: {bots[idx[seat]].name} chose "
-                           f"{decision.action} {decision.amount}; legal: {view.legal.summary()}")
-        decision.apply(hand, seat)
+                           f"{decision.action.describe().en}; legal: {view.legal.summary().en}")
+        hand.apply(decision.action, seat)
     for seat in range(hand.n):
         bot = bots[idx[seat]]
         if getattr(bot, "learns", True):

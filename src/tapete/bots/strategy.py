@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from tapete.bots import ranges as R
-from tapete.bots.view import CALL, CHECK, FOLD, RAISE, Decision, SeatView
+from tapete.bots.view import Decision, SeatView, bet_or_raise
 from tapete.core import events as ev
+from tapete.core.actions import Action
 from tapete.core.betting import Legal
 from tapete.core.rules import Structure
 from tapete.core.text import Text, chips
@@ -381,18 +382,18 @@ class StyleBot:
             head = Text(f"I bet {c[0]}", f"Apuesto {c[1]}")
         else:
             head = Text(f"I raise to {c[0]}", f"Subo a {c[1]}")
-        return Decision(RAISE, to, head + Text(": ", ": ") + why)
+        return Decision(bet_or_raise(legal, to), head + Text(": ", ": ") + why)
 
     def _call(self, view: SeatView, legal: Legal, why: Text) -> Decision:
         if legal.check:
-            return Decision(CHECK, None, Text("I check: ", "Paso: ") + why)
+            return Decision(Action.check(), Text("I check: ", "Paso: ") + why)
         c = _c(view, legal.call, "en"), _c(view, legal.call, "es")
-        return Decision(CALL, None, Text(f"I call {c[0]}: ", f"Igualo {c[1]}: ") + why)
+        return Decision(Action.call(), Text(f"I call {c[0]}: ", f"Igualo {c[1]}: ") + why)
 
     def _fold(self, legal: Legal, why: Text) -> Decision:
         if legal.check:
-            return Decision(CHECK, None, Text("I check: ", "Paso: ") + why)
-        return Decision(FOLD, None, Text("I fold: ", "Me retiro: ") + why)
+            return Decision(Action.check(), Text("I check: ", "Paso: ") + why)
+        return Decision(Action.fold(), Text("I fold: ", "Me retiro: ") + why)
 
     # ------------------------------------------------------------------ preflop
     def _preflop(self, view: SeatView, legal: Legal) -> Decision:

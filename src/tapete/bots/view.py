@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tapete.core import events as ev
+from tapete.core.actions import BET, CALL, CHECK, FOLD, RAISE, Action
 from tapete.core.betting import Legal
 from tapete.core.cards import Card
 from tapete.core.events import Event
@@ -22,11 +23,6 @@ from tapete.core.text import Text
 if TYPE_CHECKING:
     from tapete.core.hand import Hand
 
-FOLD = "fold"
-CHECK = "check"
-CALL = "call"
-RAISE = "raise"  # a bet or a raise, to ``amount`` (this street's total)
-
 
 @dataclass(frozen=True, slots=True)
 class ActionSeen:
@@ -34,7 +30,7 @@ class ActionSeen:
 
     street: int
     player: int
-    action: str  # fold, check, call, bet, raise (tapete.core.events)
+    action: str  # fold, check, call, bet, raise (tapete.core.actions)
     to: int
     added: int
     all_in: bool
@@ -42,37 +38,34 @@ class ActionSeen:
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """A bot's answer: an action, the street total for a bet or raise, and why."""
+    """A bot's answer: one engine :class:`~tapete.core.actions.Action` and why."""
 
-    action: str  # fold, check, call, raise
-    amount: int | None
+    action: Action
     explanation: Text
 
-    def apply(self, hand: Hand, player: int | None = None) -> None:
+    def apply(self, hand: Hand, player: int | None = None) -> Event:
         """Play this decision on ``hand`` (raises IllegalAction if it is not legal)."""
-        if self.action == RAISE:
-            assert self.amount is not None
-            hand.raise_to(self.amount, player)
-        elif self.action == CALL:
-            hand.call(player)
-        elif self.action == CHECK:
-            hand.check(player)
-        elif self.action == FOLD:
-            hand.fold(player)
-        else:
-            raise ValueError(f"unknown decision {self.action!r}")
+        return hand.apply(self.action, player)
 
     def is_legal(self, legal: Legal) -> bool:
-        if self.action == FOLD:
+        """Whether ``legal`` (the engine's options) allows this action, named as the street
+        makes it: a bet opens the betting, a raise raises it."""
+        kind = self.action.kind
+        if kind == FOLD:
             return legal.fold
-        if self.action == CHECK:
+        if kind == CHECK:
             return legal.check
-        if self.action == CALL:
+        if kind == CALL:
             return not legal.check
-        if self.action == RAISE:
-            return (legal.min_to is not None and legal.max_to is not None
-                    and self.amount is not None and legal.min_to <= self.amount <= legal.max_to)
-        return False
+        to = self.action.to
+        return (kind == (BET if legal.is_bet else RAISE) and to is not None
+                and legal.min_to is not None and legal.max_to is not None
+                and legal.min_to <= to <= legal.max_to)
+
+
+def bet_or_raise(legal: Legal, to: int) -> Action:
+    """A bet to ``to`` when it opens the street's betting, else a raise to ``to``."""
+    return Action.bet(to) if legal.is_bet else Action.raise_to(to)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,7 @@
 """The five opponents at the practice table, through :func:`tapete.bots.make_bot`.
 
-A bot sees only its seat's view and the legal options; its answer is turned into an engine
-action here.
+A bot sees only its seat's view and the legal options; it answers with an engine
+:class:`~tapete.core.actions.Action`, which the table plays with ``hand.apply``.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tapete.bots import SeatView, make_bot
+from tapete.core.actions import Action
 from tapete.core.hand import Hand
 from tapete.core.text import Text
 
@@ -25,9 +26,20 @@ OPPONENTS: tuple[tuple[str, str], ...] = (
 
 @dataclass(frozen=True, slots=True)
 class BotMove:
-    action: str  # fold, check, call, raise
-    amount: int | None
+    """A bot's move at the table: the engine action and the bot's reason."""
+
+    play: Action
     why: Text
+
+    @property
+    def action(self) -> str:
+        """fold, check, call, bet or raise."""
+        return self.play.kind
+
+    @property
+    def amount(self) -> int | None:
+        """The street total of a bet or raise (None for the others)."""
+        return self.play.to
 
 
 class RealBot:
@@ -38,7 +50,7 @@ class RealBot:
 
     def decide(self, hand: Hand, player: int) -> BotMove:
         d = self.bot.decide(SeatView.of(hand, player))
-        return BotMove(d.action, d.amount, d.explanation)
+        return BotMove(d.action, d.explanation)
 
     def hand_over(self, hand: Hand, player: int) -> None:
         self.bot.hand_over(SeatView.of(hand, player))
