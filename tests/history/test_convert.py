@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from replayed import play
 
 from tapete.cli import main
 from tapete.history import pokerstars as ps
@@ -21,7 +22,7 @@ def test_pokerstars_to_pokerstars_keeps_every_hand(tmp_path: Path) -> None:
     after = [r for r in ps.read_file(str(out)) if isinstance(r, HandRecord)]
     assert [r.hand_id for r in after] == [r.hand_id for r in before]
     for a, b in zip(before, after, strict=True):
-        ha, hb = ps.play(a), ps.play(b)
+        ha, hb = play(a), play(b)
         assert ha.events == hb.events and ha.stacks == hb.stacks
         assert ps.reconcile(b, hb) == []
 
@@ -38,7 +39,7 @@ def test_pokerstars_to_phh_and_back(tmp_path: Path) -> None:
     (a,) = list(ps.read_file(str(src)))
     (b,) = list(ps.read_file(str(back)))
     assert isinstance(a, HandRecord) and isinstance(b, HandRecord)
-    ha, hb = ps.play(a), ps.play(b)
+    ha, hb = play(a), play(b)
     # PHH orders the players from the small blind: compare by name
     assert dict(zip(hb.names, hb.stacks, strict=True)) == dict(zip(ha.names, ha.stacks,
                                                                   strict=True))
@@ -92,7 +93,7 @@ def test_stated_rake_survives_pokerstars_to_phh_and_back() -> None:
         for rec in ps.read_file(str(path)):
             if not isinstance(rec, HandRecord):
                 continue  # Omaha: not supported yet
-            hand = ps.play(rec)
+            hand = play(rec)
             try:
                 text = phh.dumps(hand)
             except phh.PhhError as exc:  # a board run twice: PHH has no way to write it

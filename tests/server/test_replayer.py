@@ -223,7 +223,8 @@ def test_shared_link_round_trip() -> None:
     plain = timeline_of_record(phh.loads(ABC), equity=False)["share"]
     assert plain and plain[0] == "p"
     # a hand PHH cannot carry whole (a board run twice) travels as JSON setup + actions
-    hand = pokerstars.play(stars(DATA / RUN_TWICE))
+    hand = replay(stars(DATA / RUN_TWICE)).engine
+    assert hand is not None
     assert len(hand.boards) > 1
     twice = encode_hand(hand)
     assert twice and twice[0] == "j"

@@ -40,7 +40,7 @@ from typing import Any
 
 from tapete.core import events as ev
 from tapete.core.cards import CardError, format_cards, parse_cards
-from tapete.core.hand import Hand, HandError, PotResult
+from tapete.core.hand import Hand, PotResult
 from tapete.core.pots import Pot, build_pots
 from tapete.core.rules import MinRaise, Rules, RulesError, Structure
 from tapete.core.text import Text
@@ -53,9 +53,8 @@ from tapete.history.phh import (
 )
 from tapete.history.record import HandRecord, Step
 
-__all__ = ["ParseError", "ReplayError", "read_file", "read_text", "read_bytes", "play",
-           "reconcile", "reconcile_text", "write_hand", "write_hands", "format_amount",
-           "parse_amount"]
+__all__ = ["ParseError", "read_file", "read_text", "read_bytes", "reconcile", "reconcile_text",
+           "write_hand", "write_hands", "format_amount", "parse_amount"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,18 +93,6 @@ class ParseError:
         where = f"{self.source}:{self.line}" if self.line else self.source
         hand = f" hand {self.hand_id}" if self.hand_id else ""
         return f"{where}{hand}: {self.message.en}"
-
-
-class ReplayError(ValueError):
-    """A record the engine refuses: the message names the step and the engine's reason, in
-    English and Spanish (``str(exc)`` is the English)."""
-
-    def __init__(self, message: Text) -> None:
-        super().__init__(message.en)
-        self.message = message
-
-    def in_lang(self, lang: str) -> str:
-        return self.message.in_lang(lang)
 
 
 class _Bad(Exception):
@@ -790,63 +777,7 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
         extra=extra, texts=texts)
 
 
-# ---------------------------------------------------------------------------- replaying
-
-def play(record: HandRecord) -> Hand:
-    """Drive the engine with a record; :class:`ReplayError` names the step it refuses."""
-    try:
-        hand = Hand(record.rules, record.stacks, button=record.button, blinds=record.blinds,
-                    antes=record.antes, dead=record.dead, names=record.names,
-                    seats=record.seats, hand_id=record.hand_id)
-    except HandError as exc:
-        raise ReplayError(Text(f"cannot seat the hand: {exc.message.en}",
-                               f"no se puede sentar a los jugadores: {exc.message.es}")
-                          ) from None
-    texts = record.texts or []
-    for k, step in enumerate(record.steps):
-        try:
-            _step(hand, step)
-        except (HandError, CardError) as exc:
-            said = texts[k] if k < len(texts) else repr(step)
-            why = exc.message if isinstance(exc, HandError) else card_problem(exc)
-            raise ReplayError(Text(f"{said!r}: {why.en}", f"{said!r}: {why.es}")) from None
-    if not hand.done:
-        try:
-            if hand.phase.value == "showdown":
-                hand.settle()
-        except HandError as exc:
-            raise ReplayError(Text(f"the showdown cannot be settled: {exc.message.en}",
-                                   "no se puede resolver el enfrentamiento: "
-                                   f"{exc.message.es}")) from None
-    if not hand.done:
-        raise ReplayError(Text("the record ends before the hand does",
-                               "el historial termina antes que la mano"))
-    return hand
-
-
-def _step(hand: Hand, step: Step) -> None:
-    kind = step[0]
-    if kind == "hole":
-        hand.deal_hole(step[1], step[2])
-    elif kind == "board":
-        hand.deal_board(step[1])
-    elif kind == "act":
-        p, what, to = step[1], step[2], step[3]
-        if what == "f":
-            hand.fold(p)
-        elif what == "cc":
-            hand.check_or_call(p)
-        else:
-            hand.raise_to(int(to), p)
-    elif kind == "show":
-        hand.show(step[1], step[2] if len(step) > 2 else None)
-    elif kind == "muck":
-        hand.muck(step[1])
-    elif kind == "runs":
-        hand.set_runs(step[1])
-    else:
-        raise ReplayError(Text(f"unknown step {step!r}", f"paso desconocido {step!r}"))
-
+# ---------------------------------------------------------------------------- reconciling
 
 def reconcile(record: HandRecord, hand: Hand) -> list[str]:
     """Every figure of the file's SUMMARY (and its collected/returned lines) that the replay
