@@ -99,12 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         p = sub.add_parser(name, help=help_text)
         if wanted and wanted[0] != name:
             continue
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name != module_name:
-                raise
-            continue
+        module = importlib.import_module(module_name)
         module.add_arguments(p)
         available[name] = module
     args = parser.parse_args(argv)
@@ -116,10 +111,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 0
-    chosen = available.get(args.command)
-    if chosen is None:
-        print(f"tapete {args.command}: not available in this version", file=sys.stderr)
-        return 2
+    chosen = available[args.command]
     try:
         return int(chosen.run(args))
     except KeyboardInterrupt:

@@ -205,12 +205,8 @@ def run(args: argparse.Namespace) -> int:
         return fail("simulate", problem, lang)
     on_hand = None
     if args.phh:
-        try:
-            from tapete.history.phh import dumps
-        except ImportError:
-            return fail("simulate", Text(
-                "--phh is not available: this version has no PHH writer",
-                "--phh no está disponible: esta versión no escribe PHH"), lang)
+        from tapete.history.phh import dumps
+
         folder = str(args.phh)
         if os.path.exists(folder) and not os.path.isdir(folder):
             return fail("simulate", Text(f"--phh {folder} is a file: give a folder",
