@@ -117,13 +117,14 @@ def test_two_side_pots_frame_by_frame_against_the_engine() -> None:
     tl = check_against_engine(stars(TWO_SIDE_POTS))
     # three pots at the end, each with who could win it
     assert len(tl["frames"][-1]["pots"]) == 3
+    # results in sentences, one version of the pot names, money by locale (words/)
     assert tl["result"]["text"]["en"] == (
-        "Main pot €5.37: mofdis, CrSilva.11, Lenorina, templargio → CrSilva.11 (rake €0.25). "
-        "Side pot 1 €7.50: mofdis, Lenorina, templargio → templargio (rake €0.36). "
-        "Side pot 2 €6.08: mofdis, templargio → templargio (rake €0.28). "
-        "€9.69 returned to templargio")
+        "CrSilva.11 wins the main pot, €5.37, with a straight, ace high (rake €0.25); "
+        "templargio wins side pot 1, €7.50, with a straight, king high (rake €0.36); "
+        "templargio wins side pot 2, €6.08, with a straight, king high (rake €0.28); "
+        "templargio takes back €9.69 (uncalled)")
     assert tl["result"]["text"]["es"].startswith(
-        "Bote principal 5,37 €: mofdis, CrSilva.11, Lenorina, templargio → CrSilva.11")
+        "CrSilva.11 gana el bote principal, 5,37\u00a0€, con escalera al as (rake de 0,25\u00a0€)")
     assert tl["streets"] == [0, 16, 21, 24]
 
 
@@ -131,10 +132,10 @@ def test_written_side_pot_hand_and_words() -> None:
     record = phh.loads(ABC)
     tl = check_against_engine(record)
     assert tl["result"]["text"] == {
-        "en": "Main pot 300: Ana, Bruno, Carla → Ana. Side pot 400: Bruno, Carla → Carla. "
-              "200 returned to Carla",
-        "es": "Bote principal 300: Ana, Bruno, Carla → Ana. Bote secundario 400: Bruno, Carla"
-              " → Carla. 200 devueltas a Carla"}
+        "en": "Ana wins the main pot, 300, with a pair of aces; Carla wins side pot 1, 400, with"
+              " a pair of queens; Carla takes back 200 (uncalled)",
+        "es": "Ana gana el bote principal, 300, con pareja de ases; Carla gana el bote"
+              " secundario 1, 400, con pareja de reinas; Carla recupera 200 (sin igualar)"}
 
 
 @pytest.mark.parametrize("index", range(10))
@@ -327,7 +328,7 @@ def test_http_shared_link(client: Any) -> None:
     code = timeline_of_record(phh.loads(ABC), equity=False)["share"]
     r = client.post("/api/replay/link", content=code)
     assert r.status_code == 200
-    assert r.json()["result"]["text"]["en"].startswith("Main pot 300")
+    assert r.json()["result"]["text"]["en"].startswith("Ana wins the main pot, 300")
     r = client.post("/api/replay/link", content="pnot-a-hand")
     assert r.status_code == 400 and r.json()["error"]["es"]
     page = client.get("/replay")
@@ -358,7 +359,7 @@ def test_http_stored_hand(client: Any) -> None:
     r = client.get("/api/replay/hand/h-abc")
     assert r.status_code == 200
     tl = r.json()
-    assert tl["result"]["text"]["en"].startswith("Main pot 300: Ana, Bruno, Carla → Ana")
+    assert tl["result"]["text"]["en"].startswith("Ana wins the main pot, 300, with a pair of aces")
     assert tl["share"]
     assert client.get("/replay/h-abc").status_code == 200
     r = client.get("/api/replay/hand/nope")

@@ -4,6 +4,7 @@ the rule that a browser never receives another seat's hidden cards."""
 from __future__ import annotations
 
 import json
+import re
 import time
 import warnings
 from collections.abc import Callable, Iterator
@@ -15,6 +16,7 @@ import pytest
 warnings.filterwarnings("ignore", category=DeprecationWarning)
 from starlette.testclient import TestClient  # noqa: E402
 
+from tapete import words  # noqa: E402
 from tapete.core import events as ev  # noqa: E402
 from tapete.server import Settings, create_app  # noqa: E402
 from tapete.server.hub import parse  # noqa: E402
@@ -452,9 +454,15 @@ def test_pot_breakdown_matches_the_engine(client: TestClient) -> None:
                                                  if x["kind"] == "returned")
     assert total > 0
     assert hands_of(client)[0]["hand_id"] == r["hand_id"]
-    for line in pots:
-        assert line["text"]["en"].split(":")[0].endswith(f"{line['amount']:,}")
-        assert "→" in line["text"]["en"] and "→" in line["text"]["es"]
+    for line in pots:  # a sentence per pot: who wins it, its amount (tapete.words)
+        en, es = line["text"]["en"], line["text"]["es"]
+        amount_en = re.escape(words.money(line["amount"]))
+        amount_es = re.escape(words.money(line["amount"], lang="es"))
+        assert re.search(rf"pot( \d+)?, {amount_en}", en)
+        assert re.search(rf"bote( \w+)?( \d+)?, {amount_es}", es)
+        for who in line["winners"]:
+            assert en.startswith(who) or f", {who}" in en or f"and {who}" in en
+            assert who in es
 
 
 def test_leaving_returns_the_chips_to_the_bankroll(client: TestClient) -> None:

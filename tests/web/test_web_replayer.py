@@ -169,11 +169,11 @@ def test_side_pots_step_through_against_the_engine(server: LiveServer, browser: 
     assert [x["amount"] for x in pots] == [r.amount for r in hand.results]
     assert [x["winners"] for x in pots] == [",".join(hand.names[q] for q in r.winners)
                                             for r in hand.results]
-    assert pots[0]["text"].startswith("Main pot €5.37: mofdis, CrSilva.11, Lenorina, templargio")
+    assert pots[0]["text"].startswith("CrSilva.11 wins the main pot, €5.37, with a straight")
     assert [(x["player"], x["amount"]) for x in items if x["kind"] == "returned"] == [
         ("templargio", 969)]
     assert page.inner_text("[data-testid=event-text]") == (
-        "Hand over: CrSilva.11 wins €5.37, templargio wins €13.58")
+        "Hand over: CrSilva.11 wins €5.37 and templargio wins €13.58")
     # back one action, Home, streets by number keys
     page.keyboard.press("ArrowLeft")
     assert step(page) == len(cuts) - 2
@@ -190,7 +190,8 @@ def test_side_pots_step_through_against_the_engine(server: LiveServer, browser: 
     # Spanish
     page.click("[data-testid=lang-toggle]")
     assert page.inner_text("[data-testid=lang-toggle]") == "English"
-    assert page.inner_text("[data-testid=pot-breakdown] li").startswith("Bote principal 5,37 €")
+    assert page.inner_text("[data-testid=pot-breakdown] li").startswith(
+        "CrSilva.11 gana el bote principal, 5,37\u00a0€")
     page.keyboard.press("Home")
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
@@ -267,7 +268,8 @@ def test_multi_hand_file_and_errors(server: LiveServer, browser: Any) -> None:
                            ".startsWith('abc.phh')")
     assert page.is_hidden("[data-testid=error]")
     page.keyboard.press("End")
-    assert page.inner_text("[data-testid=pot-breakdown] li").startswith("Bote principal 300")
+    assert page.inner_text("[data-testid=pot-breakdown] li").startswith(
+        "Ana gana el bote principal, 300")
     page.close()
 
 
@@ -322,8 +324,8 @@ def test_stored_hand_by_id(server: LiveServer, browser: Any) -> None:
     assert eq == pytest.approx([p.equity for p in want.players], abs=1e-9)
     page.keyboard.press("End")
     assert page.inner_text("[data-testid=pot-breakdown]").split("\n") == [
-        "Main pot 300: Ana, Bruno, Carla → Ana", "Side pot 400: Bruno, Carla → Carla",
-        "200 returned to Carla"]
+        "Ana wins the main pot, 300, with a pair of aces",
+        "Carla wins side pot 1, 400, with a pair of queens", "Carla takes back 200 (uncalled)"]
     assert "/replay/stored-abc?s=" in page.url
     shot(page, "09-stored-hand")
     # another browser (another identity) cannot open it

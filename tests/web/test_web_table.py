@@ -96,7 +96,9 @@ def check_breakdown(page: Any, server: Server, hand_id: str) -> int:
     for shown, i in zip(pots, sorted(awards), strict=True):
         names = [hand.names[q] for q in sorted(awards[i])]
         assert shown["winners"].split(",") == names
-        assert "→" in shown["text"]
+        # a sentence: "Ana wins the pot, 40", "Ana and Bruno split the main pot, 80" (words/)
+        assert all(name in shown["text"] for name in names)
+        assert (" wins " if len(names) == 1 else " split ") in shown["text"]
     assert [(x["player"], x["amount"]) for x in returned] == [
         (hand.names[e.player], e.amount) for e in hand.events if isinstance(e, ev.Returned)]
     return len(pots)

@@ -27,14 +27,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from tapete import words
 from tapete.core import events as ev
 from tapete.core.cards import Deck, format_card, format_cards
 from tapete.core.hand import Hand, HandError, Phase
 from tapete.core.rules import Rules, Structure
 from tapete.core.table import Table, TimeOutPolicy
-from tapete.core.text import Text, chips
+from tapete.core.text import Text
 from tapete.server import bots as botmod
-from tapete.server import coach, story
+from tapete.server import coach
 from tapete.server.config import Settings
 from tapete.server.money import Purse
 from tapete.server.storage import HandRow
@@ -374,7 +375,7 @@ class Game:
         last = hand.events[before] if len(hand.events) > before else None
         self.explanations.append({
             "seat": seat, "player": actor, "name": hand.names[actor], "street": hand.street,
-            "action": story.log_lines(hand, [last])[0].to_json() if last else None,
+            "action": words.log_lines(hand, [last])[0].to_json() if last else None,
             "why": move.why.to_json()})
         self._progress(hand, before)
 
@@ -558,7 +559,7 @@ class Game:
         # the bots learn from the hand before they play the next one
         self._bots_told = asyncio.get_running_loop().create_task(asyncio.to_thread(tell_bots))
         self.time_bank = min(self.settings.time_bank, self.time_bank + 2.0)
-        lines = story.pot_lines(hand)
+        lines = words.pot_lines(hand)
         net = hand.net()[hi] if hi is not None else 0
         mine = hand.hole[hi] if hi is not None else None
         result = {
@@ -566,8 +567,8 @@ class Game:
             "number": self.hand_no,
             "played": hi is not None,  # False: a hand the person watched, not stored as theirs
             "pots": lines,
-            "breakdown": story.breakdown(hand).to_json(),
-            "shown": story.shown_hands(hand),
+            "breakdown": words.breakdown(hand).to_json(),
+            "shown": words.shown_hands(hand),
             "board": [format_card(c) for c in hand.board],
             "net": net,
             # the bots' reasons, only for the hands that were shown: a reason ("a bluff",
@@ -576,7 +577,7 @@ class Game:
                 e if e["player"] in hand.shown else {**e, "why": REASONS_HIDDEN.to_json(),
                                                      "hidden": True}
                 for e in self.explanations],
-            "log": [t.to_json() for t in story.log_lines(hand)],
+            "log": [t.to_json() for t in words.log_lines(hand)],
         }
         if hi is None:  # a hand the person watched (sitting out): not one of their hands
             self.last_result = result
@@ -635,7 +636,7 @@ class Game:
             if self.decision is None or self.frame is not None:
                 view.pop("legal", None)
             upto = self.frame_events if self.frame is not None else len(hand.events)
-            log_lines = [x.to_json() for x in story.log_lines(hand, hand.events[:upto])]
+            log_lines = [x.to_json() for x in words.log_lines(hand, hand.events[:upto])]
             for p, last in enumerate(last_actions(hand.n, hand.events[:upto])):
                 view["players"][p]["last_action"] = last
         elif self.last_view is not None:
@@ -685,7 +686,8 @@ class Game:
             "leaving": self.leaving,
             "time_bank": self.time_bank,
             "notice": self.notice.to_json() if self.notice else None,
-            "chips_text": chips(1, self.rules.decimals, self.rules.currency),
+            # how amounts are written, per language, for the page's live amounts (the slider)
+            "money": words.money_format(self.rules.decimals, self.rules.currency),
         }
 
     def _result_for_page(self) -> dict[str, Any] | None:

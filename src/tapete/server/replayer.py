@@ -43,7 +43,7 @@ from tapete import words
 from tapete.core import events as ev
 from tapete.core.cards import Card, format_card
 from tapete.core.hand import Hand, Phase, street_name
-from tapete.core.text import Text, chips
+from tapete.core.text import Text
 from tapete.history.record import HandRecord
 from tapete.history.replay import replay
 from tapete.server import work
@@ -309,19 +309,14 @@ def timeline(hand: Hand, *, title: str = "", source: str = "", error: Text | Non
         prev = h
     result = breakdown(final)
     r = rules
-    stakes = f"{chips(r.small_blind, r.decimals, r.currency)}/" \
-             f"{chips(r.big_blind, r.decimals, r.currency)}"
-    structure = {"no-limit": ("No-limit hold'em", "Hold'em sin límite"),
-                 "pot-limit": ("Pot-limit hold'em", "Hold'em límite del bote"),
-                 "fixed-limit": ("Fixed-limit hold'em", "Hold'em límite fijo")}
-    se, ss = structure.get(r.structure.value, (r.structure.value, r.structure.value))
     return {
         "title": title or (f"#{hand.hand_id}" if hand.hand_id else ""),
         "source": source,
         "hand_id": hand.hand_id,
-        "game": {"en": f"{se} {stakes}", "es": f"{ss} {stakes}"},
+        "game": words.describe_rules(r).to_json(),
         "decimals": r.decimals,
         "currency": r.currency,
+        "money": words.money_format(r.decimals, r.currency),
         "big_blind": r.big_blind,
         "button": hand.button,
         "players": [{"name": hand.names[p], "seat": hand.seats[p], "start": stacks[p],

@@ -1,28 +1,60 @@
 """Every sentence about a hand, once, in English and Spanish.
 
-The table log, the table's results, the web replayer and (in time) ``tapete replay``'s account
-and the PokerStars writer all take their words from here: event lines, pot names, hand names,
-results, rules described, and money and numbers formatted by locale.
+The table's log and results, the web replayer and the hand lists take their words from here
+(``tapete replay``'s account and the PokerStars writer are to follow): event lines, pot names,
+hand names with their kickers, results as sentences, rules described, and money and numbers
+by locale. The messages are gettext catalogues read with Babel (:mod:`.catalog`): English is
+the source, ``locale/es/LC_MESSAGES/tapete.po`` the Spanish.
 """
 
 from __future__ import annotations
 
+from tapete.words.catalog import t, tc, tn
+from tapete.words.hands import name, name_against, preflop_name, strength, why
 from tapete.words.lines import (
+    and_list,
     event_line,
     hand_starts,
+    hands_count,
+    log_lines,
+    not_in_file,
+    pot_name,
     pot_result,
-    preflop_name,
     returned,
     sentences,
-    strength,
 )
+from tapete.words.money import money, money_format, money_text, number
+from tapete.words.results import breakdown, pot_lines, shown_hands
+from tapete.words.rules import describe as describe_rules
+from tapete.words.rules import game_name, stakes
 
 __all__ = [
+    "and_list",
+    "breakdown",
+    "describe_rules",
     "event_line",
+    "game_name",
     "hand_starts",
+    "hands_count",
+    "log_lines",
+    "money",
+    "money_format",
+    "money_text",
+    "name",
+    "name_against",
+    "not_in_file",
+    "number",
+    "pot_lines",
+    "pot_name",
     "pot_result",
     "preflop_name",
     "returned",
     "sentences",
+    "shown_hands",
+    "stakes",
     "strength",
+    "t",
+    "tc",
+    "tn",
+    "why",
 ]

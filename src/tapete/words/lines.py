@@ -1,178 +1,345 @@
-"""What each event of a hand did, and how each pot ended, in words."""
+"""What each event of a hand did, and how each pot ended, in words: one wording for the
+table's log, its results, the web replayer and the hand lists.
+
+Pot names have one version: a lone pot is "Pot"; with side pots the first is "Main pot" and
+the others "Side pot 1", "Side pot 2", ... ("Bote", "Bote principal", "Bote secundario 1").
+A pot's result is a sentence: "Elena wins the main pot, 381, with a pair of sevens".
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from babel.lists import format_list
 
 from tapete.core import events as ev
-from tapete.core.cards import Card, format_card, format_cards
-from tapete.core.hand import Hand
-from tapete.core.text import Text, chips
+from tapete.core.cards import Card, format_cards
+from tapete.core.text import LANGS, Text
+from tapete.words import hands
+from tapete.words.catalog import t, tc, tn
+from tapete.words.money import money_text
 
-_KINDS_ES = {ev.ANTE: "ante", ev.SMALL_BLIND: "ciega pequeña", ev.BIG_BLIND: "ciega grande",
-             ev.STRADDLE: "straddle", ev.DEAD: "ciega muerta", ev.BLIND: "ciega"}
-_STREETS = ("Preflop", "Flop", "Turn", "River")
-
-
-def _both(make: Callable[[str], str]) -> Text:
-    return Text(make("en"), make("es"))
+if TYPE_CHECKING:
+    from tapete.core.hand import Hand
+    from tapete.core.rules import Rules
 
 
-def _pot_name(k: int, count: int, lang: str) -> str:
-    if k == 0:
-        return "Bote principal" if lang == "es" else "Main pot"
-    word = "Bote secundario" if lang == "es" else "Side pot"
-    return word if count <= 2 else f"{word} {k}"
+# ---------------------------------------------------------------------------- small words
+
+def and_list(items: Sequence[str | Text]) -> Text:
+    """Names or clauses joined as each language joins them: "Ana, Bruno and Carla"
+    ("Ana, Bruno y Carla")."""
+    out = []
+    for lang in LANGS:
+        words = [x.in_lang(lang) if isinstance(x, Text) else x for x in items]
+        out.append(format_list(words, locale=lang) if words else "")
+    return Text(*out)
 
 
-def _from_pot(k: int, count: int, lang: str) -> str:
-    name = _pot_name(k, count, lang).lower()
-    if lang == "es":
-        return "del " + name
-    return "the main pot" if k == 0 else name
+def pot_name(index: int, count: int) -> Text:
+    """A pot as a label: "Pot" when it is the only one, else "Main pot", "Side pot 1", ...
+    (``count`` is how many pots the hand has)."""
+    if index == 0:
+        return t("Pot") if count <= 1 else t("Main pot")
+    return t("Side pot {k}", k=index)
+
+
+def _pot_the(index: int, count: int) -> Text:
+    """A pot within a sentence: "the pot", "the main pot", "side pot 1"."""
+    if index == 0:
+        return t("the pot") if count <= 1 else t("the main pot")
+    return t("side pot {k}", k=index)
+
+
+def _pot_bare(index: int, count: int) -> Text:
+    """A pot with no article, for the languages that join one to a preposition ("del bote")."""
+    if index == 0:
+        return tc("no article", "pot") if count <= 1 else tc("no article", "main pot")
+    return tc("no article", "side pot {k}", k=index)
 
 
 def hand_starts() -> Text:
-    return Text("The hand starts", "Empieza la mano")
+    return t("The hand starts")
+
+
+def hands_count(n: int) -> Text:
+    """ "1 hand", "2 hands" ("1 mano", "2 manos")."""
+    return tn("{n} hand", "{n} hands", n)
+
+
+# ---------------------------------------------------------------------------- event lines
+
+def _all_in(line: Text, rules: Rules, stack: int) -> Text:
+    """ "(all-in)", or in a cap game, for a player with chips behind, "(reaches the $80 cap)"."""
+    if rules.hand_cap is not None and stack > rules.hand_cap:
+        return t("{line} (reaches the {cap} cap)", line=line,
+                 cap=money_text(rules.hand_cap, rules))
+    return t("{line} (all-in)", line=line)
+
+
+def not_in_file(line: Text) -> Text:
+    """An action a hand history leaves out and the replay infers: "p8 folds (not in the
+    file)"."""
+    return t("{line} (not in the file)", line=line)
+
+
+def _posted(e: ev.Posted, who: str, amount: Text, rules: Rules, stack: int) -> Text:
+    if e.kind == ev.SMALL_BLIND:
+        line = t("{who} posts the small blind {amount}", who=who, amount=amount)
+    elif e.kind == ev.BIG_BLIND:
+        line = t("{who} posts the big blind {amount}", who=who, amount=amount)
+    elif e.kind == ev.ANTE:
+        line = t("{who} posts an ante {amount}", who=who, amount=amount)
+    elif e.kind == ev.DEAD:
+        line = t("{who} posts a dead blind {amount}", who=who, amount=amount)
+    elif e.kind == ev.STRADDLE:
+        line = t("{who} straddles {amount}", who=who, amount=amount)
+    else:
+        line = t("{who} posts a blind {amount}", who=who, amount=amount)
+    return _all_in(line, rules, stack) if e.all_in else line
+
+
+def _acted(e: ev.Acted, who: str, rules: Rules, stack: int) -> Text:
+    if e.action == ev.FOLD:
+        line = t("{who} folds", who=who)
+    elif e.action == ev.CHECK:
+        line = t("{who} checks", who=who)
+    elif e.action == ev.CALL:
+        line = t("{who} calls {amount}", who=who, amount=money_text(e.added, rules))
+    elif e.action == ev.BET:
+        line = t("{who} bets {amount}", who=who, amount=money_text(e.to, rules))
+    else:
+        line = t("{who} raises to {amount}", who=who, amount=money_text(e.to, rules))
+    if e.all_in:
+        line = _all_in(line, rules, stack)
+    if e.timed_out:
+        line = t("{line} (out of time)", line=line)
+    return line
+
+
+def _board(e: ev.BoardDealt, runs: int) -> Text:
+    cards = format_cards(e.cards, " ")
+    street = min(e.street, 3)
+    if runs > 1:
+        if street == 1:
+            return t("Flop (run {run}): {cards}", run=e.run + 1, cards=cards)
+        if street == 2:
+            return t("Turn (run {run}): {cards}", run=e.run + 1, cards=cards)
+        return t("River (run {run}): {cards}", run=e.run + 1, cards=cards)
+    if street == 1:
+        return t("Flop: {cards}", cards=cards)
+    if street == 2:
+        return t("Turn: {cards}", cards=cards)
+    return t("River: {cards}", cards=cards)
+
+
+def _shown(who: str, cards: Sequence[Card], boards: Sequence[Sequence[Card]],
+           others: Sequence[Sequence[Card]]) -> Text:
+    """ "Ana shows 3h As (a pair of fives, ace kicker)": the hand on each full enough board,
+    with its kicker where it tells it from a hand shown before."""
+    shown = format_cards(tuple(cards), " ")
+    names = []
+    for b in boards:
+        if len(b) < 3:
+            continue
+        mine = hands.best(cards, b)
+        names.append(hands.name_against(mine, [hands.best(o, b) for o in others]))
+    if not names:
+        return t("{who} shows {cards}", who=who, cards=shown)
+    return t("{who} shows {cards} ({hand})", who=who, cards=shown,
+             hand=Text.join(names, " / "))
+
+
+def _line(e: ev.Event, names: Sequence[str], rules: Rules, stacks: Sequence[int],
+          boards: Sequence[Sequence[Card]], shown: Mapping[int, Sequence[Card]],
+          won: Sequence[int], pot_count: int) -> Text:
+    if isinstance(e, ev.Posted):
+        return _posted(e, names[e.player], money_text(e.amount, rules), rules, stacks[e.player])
+    if isinstance(e, ev.HoleDealt):
+        return t("Hole cards are dealt")
+    if isinstance(e, ev.BoardDealt):
+        return _board(e, len(boards))
+    if isinstance(e, ev.Acted):
+        return _acted(e, names[e.player], rules, stacks[e.player])
+    if isinstance(e, ev.Returned):
+        return t("{who} takes back {amount} (uncalled)", who=names[e.player],
+                 amount=money_text(e.amount, rules))
+    if isinstance(e, ev.RunsChosen):
+        return tn("The rest of the board is run once", "The rest of the board is run {n} times",
+                  e.runs)
+    if isinstance(e, ev.Shown):
+        others = [c for p, c in shown.items() if p != e.player]
+        return _shown(names[e.player], e.cards, boards, others)
+    if isinstance(e, ev.Mucked):
+        return t("{who} mucks", who=names[e.player])
+    if isinstance(e, ev.Raked):
+        return t("{pot}: rake {amount}", pot=pot_name(e.pot, pot_count),
+                 amount=money_text(e.amount, rules))
+    if isinstance(e, ev.Awarded):
+        who = names[e.player]
+        amount = money_text(e.amount, rules)
+        pot, bare = _pot_the(e.pot, pot_count), _pot_bare(e.pot, pot_count)
+        if len(boards) > 1:
+            return t("{who} wins {amount} from {pot} in run {run}", who=who, amount=amount,
+                     pot=pot, bare=bare, run=e.run + 1)
+        return t("{who} wins {amount} from {pot}", who=who, amount=amount, pot=pot, bare=bare)
+    wins = [t("{who} wins {amount}", who=names[p], amount=money_text(x, rules))
+            for p, x in enumerate(won) if x]
+    if not wins:
+        return t("Hand over")
+    return t("Hand over: {wins}", wins=and_list(wins))
 
 
 def event_line(hand: Hand, e: ev.Event, pot_count: int) -> Text:
     """What one event did, in words (``hand`` is the state before it; ``pot_count`` how many
     pots the hand ends with)."""
-    names = hand.names
-    r = hand.rules
+    return _line(e, hand.names, hand.rules, hand.starting_stacks, hand.boards, hand.shown,
+                 hand.won, pot_count)
 
-    def c(x: int, lang: str) -> str:
-        return chips(x, r.decimals, r.currency, lang)
 
-    if isinstance(e, ev.Posted):
-        tail = " (all-in)" if e.all_in else ""
-        kind_es = _KINDS_ES.get(e.kind, e.kind)
-        return Text(f"{names[e.player]} posts {e.kind} {c(e.amount, 'en')}{tail}",
-                    f"{names[e.player]} pone {kind_es} {c(e.amount, 'es')}{tail}")
-    if isinstance(e, ev.HoleDealt):
-        return Text("Hole cards are dealt", "Se reparten las cartas")
-    if isinstance(e, ev.BoardDealt):
-        name = _STREETS[min(e.street, 3)]
-        cards = format_cards(e.cards, " ")
-        if len(hand.boards) > 1:
-            return Text(f"{name} (run {e.run + 1}): {cards}",
-                        f"{name} (tablero {e.run + 1}): {cards}")
-        return Text(f"{name}: {cards}", f"{name}: {cards}")
-    if isinstance(e, ev.Acted):
-        who = names[e.player]
-        tail = " (all-in)" if e.all_in else ""
-        late = Text(" (time out)", " (tiempo agotado)") if e.timed_out else Text("", "")
-        if e.action == ev.FOLD:
-            t = Text(f"{who} folds", f"{who} se retira")
-        elif e.action == ev.CHECK:
-            t = Text(f"{who} checks", f"{who} pasa")
-        elif e.action == ev.CALL:
-            t = _both(lambda lg: (f"{who} iguala {c(e.added, lg)}" if lg == "es"
-                                  else f"{who} calls {c(e.added, lg)}") + tail)
-        elif e.action == ev.BET:
-            t = _both(lambda lg: (f"{who} apuesta {c(e.to, lg)}" if lg == "es"
-                                  else f"{who} bets {c(e.to, lg)}") + tail)
+def log_lines(hand: Hand, events: Sequence[ev.Event] | None = None) -> list[Text]:
+    """The hand's public story, one line per event (the hole cards dealt are one line; the end
+    of the hand has none: the awards say it). No hidden card ever appears here."""
+    names, rules = hand.names, hand.rules
+    pot_count = len(hand.pots()) if hand.done else 0
+    pot_count = max(pot_count, max((e.pot + 1 for e in hand.events
+                                    if isinstance(e, ev.Awarded | ev.Raked)), default=1))
+    boards: list[list[Card]] = [[]]
+    shown: dict[int, Sequence[Card]] = {}
+    out: list[Text] = []
+    dealt = False
+    for e in (events if events is not None else hand.events):
+        if isinstance(e, ev.HoleDealt):
+            if not dealt:
+                out.append(t("Hole cards are dealt"))
+            dealt = True
+            continue
+        if isinstance(e, ev.RunsChosen):
+            boards = [list(boards[0]) for _ in range(e.runs)]
+        if not isinstance(e, ev.Ended):
+            out.append(_line(e, names, rules, hand.starting_stacks, boards, shown, (), pot_count))
+        if isinstance(e, ev.BoardDealt):
+            boards[e.run].extend(e.cards)
+        elif isinstance(e, ev.Shown):
+            shown[e.player] = e.cards
+    return out
+
+
+# ---------------------------------------------------------------------------- results
+
+def _awards(hand: Hand, index: int) -> dict[int, dict[int, int]]:
+    """Pot ``index``'s awards, run by run: {run: {player: chips}}."""
+    runs: dict[int, dict[int, int]] = {}
+    for e in hand.events:
+        if isinstance(e, ev.Awarded) and e.pot == index:
+            got = runs.setdefault(e.run, {})
+            got[e.player] = got.get(e.player, 0) + e.amount
+    return runs
+
+
+def _contenders(hand: Hand, index: int) -> list[int]:
+    pots = hand.pots()
+    if index < len(pots):
+        return [p for p in pots[index].eligible if p in hand.shown]
+    return sorted(p for p in hand.shown)
+
+
+def _clause(hand: Hand, index: int, run: int, won: Mapping[int, int],
+            count: int, amount: int | None) -> tuple[Text, Text | None]:
+    """Who won pot ``index`` on board ``run`` and with what, and one line of why when a kicker
+    or a tie decided. ``amount`` None: the clause of one run of several."""
+    names, rules = hand.names, hand.rules
+    winners = sorted(won)
+    board = hand.boards[run] if run < len(hand.boards) else hand.boards[0]
+    showdown = len(board) >= 5 and all(p in hand.shown for p in winners)
+    hand_t: Text | None = None
+    reason: Text | None = None
+    if showdown:
+        others = [p for p in _contenders(hand, index) if p not in won]
+        strength = {p: hands.best(hand.shown[p], board) for p in (*winners, *others)}
+        top = strength[winners[0]]
+        hand_t = hands.name_against(top, [strength[p] for p in others], after_with=True)
+        if len(winners) > 1:
+            reason = hands.tie()
         else:
-            t = _both(lambda lg: (f"{who} sube a {c(e.to, lg)}" if lg == "es"
-                                  else f"{who} raises to {c(e.to, lg)}") + tail)
-        return t + late
-    if isinstance(e, ev.Returned):
-        who = names[e.player]
-        return Text(f"{c(e.amount, 'en')} uncalled, returned to {who}",
-                    f"{c(e.amount, 'es')} no igualadas vuelven a {who}")
-    if isinstance(e, ev.RunsChosen):
-        return Text(f"The rest of the board is run {e.runs} times",
-                    f"El resto del tablero se reparte {e.runs} veces")
-    if isinstance(e, ev.Shown):
-        who = names[e.player]
-        cards = format_cards(e.cards, " ")
-        board = hand.boards[0]
-        s_en = s_es = ""
-        if len(board) >= 3:
-            s_en = f" ({_strength(e.cards, board, 'en')})"
-            s_es = f" ({_strength(e.cards, board, 'es')})"
-        return Text(f"{who} shows {cards}{s_en}", f"{who} enseña {cards}{s_es}")
-    if isinstance(e, ev.Mucked):
-        who = names[e.player]
-        return Text(f"{who} mucks", f"{who} tira sus cartas")
-    if isinstance(e, ev.Raked):
-        return Text(f"Rake {c(e.amount, 'en')} from {_from_pot(e.pot, pot_count, 'en')}",
-                    f"Rake de {c(e.amount, 'es')} {_from_pot(e.pot, pot_count, 'es')}")
-    if isinstance(e, ev.Awarded):
-        who = names[e.player]
-        run_en = f" (run {e.run + 1})" if len(hand.boards) > 1 else ""
-        run_es = f" (tablero {e.run + 1})" if len(hand.boards) > 1 else ""
-        return Text(f"{who} wins {c(e.amount, 'en')} from "
-                    f"{_from_pot(e.pot, pot_count, 'en')}{run_en}",
-                    f"{who} gana {c(e.amount, 'es')} {_from_pot(e.pot, pot_count, 'es')}"
-                    f"{run_es}")
-    won = [(names[p], x) for p, x in enumerate(hand.won) if x]
-    if not won:
-        return Text("Hand over", "Fin de la mano")
-    return Text("Hand over: " + ", ".join(f"{w} wins {c(x, 'en')}" for w, x in won),
-                "Fin de la mano: " + ", ".join(f"{w} gana {c(x, 'es')}" for w, x in won))
-
-
-def _strength(hole: Sequence[Card], board: Sequence[Card], lang: str) -> str:
-    from tapete.eval.evaluator import describe, evaluate
-
-    return describe(evaluate(tuple(hole) + tuple(board)), lang)
-
-
-def strength(hole: Sequence[Card], boards: Sequence[Sequence[Card]]) -> Text:
-    """The name of what ``hole`` makes on each board of three cards or more, " / " between
-    the boards of a run-it-more-than-once."""
-    return _both(lambda lg: " / ".join(_strength(hole, b, lg) for b in boards if len(b) >= 3))
-
-
-def preflop_name(hole: Sequence[Card]) -> str:
-    """Two hole cards the way players say them: "AKs", "T9o", "77"."""
-    a, b = sorted(hole, reverse=True)
-    ra, rb = format_card(a)[0], format_card(b)[0]
-    if ra == rb:
-        return ra + rb
-    return ra + rb + ("s" if a % 4 == b % 4 else "o")
+            reason = hands.why(names[winners[0]], top, [(names[p], strength[p]) for p in others])
+    who = and_list([names[p] for p in winners])
+    pot, bare = _pot_the(index, count), _pot_bare(index, count)
+    if amount is not None:
+        total = money_text(amount, rules)
+        if len(winners) == 1:
+            if hand_t is None:
+                line = t("{who} wins {pot}, {amount}", who=who, pot=pot, bare=bare,
+                         amount=total)
+            else:
+                line = t("{who} wins {pot}, {amount}, with {hand}", who=who, pot=pot,
+                         bare=bare, amount=total, hand=hand_t)
+        elif hand_t is None:
+            line = t("{who} split {pot}, {amount}", who=who, pot=pot, bare=bare, amount=total)
+        else:
+            line = t("{who} split {pot}, {amount}, with {hand}", who=who, pot=pot, bare=bare,
+                     amount=total, hand=hand_t)
+    else:
+        got = money_text(sum(won.values()), rules)
+        if len(winners) == 1:
+            if hand_t is None:
+                line = t("{who} wins {amount} in run {run}", who=who, amount=got, run=run + 1)
+            else:
+                line = t("{who} wins {amount} with {hand} in run {run}", who=who, amount=got,
+                         hand=hand_t, run=run + 1)
+        elif hand_t is None:
+            line = t("{who} split {amount} in run {run}", who=who, amount=got, run=run + 1)
+        else:
+            line = t("{who} split {amount} with {hand} in run {run}", who=who, amount=got,
+                     hand=hand_t, run=run + 1)
+    if len(set(won.values())) > 1:  # an odd chip: say who got what
+        shares = and_list([t("{who} {amount}", who=names[p], amount=money_text(x, rules))
+                           for p, x in sorted(won.items())])
+        line = t("{line} ({shares})", line=line, shares=shares)
+    return line, reason
 
 
 def pot_result(hand: Hand, index: int, count: int, amount: int, rake: int) -> Text:
-    """How pot ``index`` (of ``count``) of a finished hand ended: its amount after ``rake``,
-    who could win it and who won what."""
-    r = hand.rules
-    names = hand.names
-
-    def c(x: int, lang: str) -> str:
-        return chips(x, r.decimals, r.currency, lang)
-
-    pots = hand.pots()
-    won: dict[int, int] = {}
-    for e in hand.events:
-        if isinstance(e, ev.Awarded) and e.pot == index:
-            won[e.player] = won.get(e.player, 0) + e.amount
-    eligible = list(pots[index].eligible) if index < len(pots) else sorted(won)
-    who = ", ".join(names[p] for p in eligible)
-    if len(won) == 1:
-        to = names[next(iter(won))]
-        to_t = Text(to, to)
+    """How pot ``index`` (of ``count``) of a finished hand ended, as a sentence: "Elena wins
+    the main pot, 381, with a pair of sevens"; with the rake taken from it, and one line of why
+    when a kicker or a tie decided: "Ana wins the pot, 22, with a pair of fives, ace kicker
+    (kicker: ace against Auditor's queen)"."""
+    runs = _awards(hand, index)
+    if len(runs) <= 1:
+        won = next(iter(runs.values()), {})
+        if not won:
+            line = t("{pot}, {amount}: no one wins it", pot=pot_name(index, count),
+                     amount=money_text(amount, hand.rules))
+            reason = None
+        else:
+            line, reason = _clause(hand, index, next(iter(runs)), won, count, amount)
     else:
-        to_t = _both(lambda lg: ", ".join(f"{names[p]} {c(x, lg)}" for p, x in sorted(won.items())))
-    return _both(lambda lg: (
-        f"{_pot_name(index, count, lg)} {c(amount, lg)}: {who} → {to_t.in_lang(lg)}"
-        + (f" (rake {c(rake, lg)})" if rake else "")))
+        clauses = []
+        reasons = []
+        for run in sorted(runs):
+            c, r = _clause(hand, index, run, runs[run], count, None)
+            clauses.append(c)
+            if r is not None:
+                reasons.append(t("run {run}: {why}", run=run + 1, why=r))
+        line = tn("{pot}, {amount}, run once: {runs}", "{pot}, {amount}, run {n} times: {runs}",
+                  len(runs), pot=pot_name(index, count), amount=money_text(amount, hand.rules),
+                  runs=and_list(clauses))
+        reason = Text.join(reasons, "; ") if reasons else None
+    if rake:
+        line = t("{line} (rake {amount})", line=line, amount=money_text(rake, hand.rules))
+    if reason is not None:
+        line = t("{line} ({why})", line=line, why=reason)
+    return line
 
 
 def returned(hand: Hand, player: int, amount: int) -> Text:
-    """Uncalled chips given back, as a result."""
-    r = hand.rules
-    who = hand.names[player]
-
-    def c(x: int, lang: str) -> str:
-        return chips(x, r.decimals, r.currency, lang)
-
-    return _both(lambda lg: (f"{c(amount, lg)} devueltas a {who}" if lg == "es"
-                             else f"{c(amount, lg)} returned to {who}"))
+    """Uncalled chips given back, as a result: "Carla takes back 200 (uncalled)"."""
+    return t("{who} takes back {amount} (uncalled)", who=hand.names[player],
+             amount=money_text(amount, hand.rules))
 
 
 def sentences(parts: Sequence[Text]) -> Text:
-    """Results told one after the other."""
-    return Text.join(list(parts), ". ")
+    """Results told one after the other: "Elena wins the main pot, 381, with a pair of
+    sevens; Diego wins side pot 1, 10, with ace high"."""
+    return Text.join(list(parts), "; ")

@@ -159,12 +159,35 @@ export function tx(text) {
   return current === "es" ? (text.es ?? text.en) : text.en;
 }
 
-/** Chips for people: 1,234 in English, 1.234 in Spanish (as the server's messages write them). */
-export function chips(n) {
-  const sep = current === "es" ? "." : ",";
-  const neg = n < 0;
-  const s = String(Math.abs(Math.trunc(n))).replace(/\B(?=(\d{3})+(?!\d))/g, sep);
-  return (neg ? "-" : "") + s;
+// How amounts are written, per language, as the server sends it (tapete.words.money_format):
+// the page writes exactly what the server's messages write. Until the server says otherwise:
+// whole chips, grouped by three.
+const PLAIN = {
+  en: { group: ",", decimal: ".", minus: "-", decimals: 0, before: "", after: "" },
+  es: { group: ".", decimal: ",", minus: "-", decimals: 0, before: "", after: "" },
+};
+let moneyFormat = PLAIN;
+
+/** The table's or the hand's way of writing amounts ({en: {...}, es: {...}} from the server). */
+export function setMoneyFormat(format) {
+  moneyFormat = format && format.en ? format : PLAIN;
+}
+
+/** Integer chips for people, by the server's rule: "1,234" / "1.234", "$1,234.56" / "1.234,56 €". */
+export function chips(n, format = moneyFormat) {
+  const f = format[current] || format.en;
+  const a = Math.abs(Math.trunc(n));
+  const unit = 10 ** f.decimals;
+  let s = String(Math.floor(a / unit)).replace(/\B(?=(\d{3})+(?!\d))/g, f.group);
+  if (f.decimals) s += f.decimal + String(a % unit).padStart(f.decimals, "0");
+  return (n < 0 ? f.minus : "") + f.before + s + f.after;
+}
+
+/** A pot's name, by the server's rule (tapete.words.pot_name): "Pot" when it is the only one,
+ * else "Main pot", "Side pot 1", "Side pot 2"... */
+export function potName(i, count) {
+  if (i === 0) return count > 1 ? t("mainPot") : t("pot");
+  return `${t("sidePot")} ${i}`;
 }
 
 /** Fill every [data-i18n] element of a subtree with its word. */

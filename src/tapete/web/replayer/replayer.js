@@ -1,7 +1,7 @@
 // The hand replayer. The server replays the hand through the engine and sends a timeline, one
 // frame per event (stacks, bets, pots, boards, the legal options, strengths, equity); this page
 // only draws frames and moves between them. No build step.
-import { detectLang, setLang, lang, tx } from "../common/i18n.js";
+import { detectLang, setLang, lang, tx, chips, potName } from "../common/i18n.js";
 import { cardEl, setCards } from "../common/cards.js";
 
 const $ = (id) => document.getElementById(id);
@@ -86,18 +86,7 @@ const S = {
 
 // ------------------------------------------------------------------ amounts and words
 function money(n) {
-  const tl = S.tl;
-  const d = tl ? tl.decimals : 0;
-  const cur = tl ? tl.currency : "";
-  const es = lang() === "es";
-  const neg = n < 0;
-  const a = Math.abs(Math.trunc(n));
-  const unit = 10 ** d;
-  const whole = Math.floor(a / unit);
-  let s = String(whole).replace(/\B(?=(\d{3})+(?!\d))/g, es ? "." : ",");
-  if (d) s += (es ? "," : ".") + String(a % unit).padStart(d, "0");
-  if (cur) s = es ? `${s} ${cur}` : `${cur}${s}`;
-  return (neg ? "-" : "") + s;
+  return chips(n, S.tl && S.tl.money ? S.tl.money : undefined);
 }
 
 function percent(x) {
@@ -105,10 +94,6 @@ function percent(x) {
   return (lang() === "es" ? s.replace(".", ",") : s) + " %";
 }
 
-function potName(i, count) {
-  if (i === 0) return w("mainPot");
-  return w("sidePot") + (count > 2 ? " " + i : "");
-}
 
 function translate() {
   document.documentElement.lang = lang();
@@ -382,6 +367,7 @@ function render() {
       d.dataset.eligible = x.eligible.map((q) => tl.players[q].name).join(",");
       d.textContent = `${potName(i, f.pots.length)} ${money(x.amount)}`;
       d.title = x.eligible.map((q) => tl.players[q].name).join(", ");
+      d.hidden = f.pots.length === 1;  // a lone pot is the total: "Pot 11", not "Pot 11 · Pot 11"
       pots.append(d);
     });
   }

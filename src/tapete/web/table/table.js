@@ -4,7 +4,7 @@
 // The server sends `state` (coalesced: a newer state may replace one not yet sent, so nothing
 // here relies on seeing every state) and `hands` (the hand list: whole with reset: true when
 // the page connects, then one new hand at a time), which this page keeps itself.
-import { detectLang, setLang, lang, t, tn, tx, chips, translate } from "../common/i18n.js";
+import { detectLang, setLang, lang, t, tn, tx, chips, potName, setMoneyFormat, translate } from "../common/i18n.js";
 import { cardEl, setCards } from "../common/cards.js";
 
 const $ = (id) => document.getElementById(id);
@@ -44,6 +44,7 @@ function connect() {
     const msg = JSON.parse(e.data);
     if (msg.type === "state") {
       state = msg;
+      setMoneyFormat(msg.money);  // amounts as the server writes them (decimals, currency)
       state.history = hands;
       stateAt = performance.now();
       render();
@@ -337,7 +338,7 @@ function renderRoom(s) {
         const d = document.createElement("span");
         d.className = "pot";
         d.dataset.amount = String(x.amount);
-        d.textContent = `${i === 0 ? t("mainPot") : t("sidePot") + (list.length > 2 ? " " + i : "")} ${chips(x.amount)}`;
+        d.textContent = `${potName(i, list.length)} ${chips(x.amount)}`;
         pots.append(d);
       });
     }

@@ -1,0 +1,125 @@
+"""The message catalogues: English source strings are the message ids; every other language is
+a gettext ``.po`` file, ``locale/<lang>/LC_MESSAGES/tapete.po`` beside this module, read at run
+time with Babel (no build step). A third language is one more file.
+
+Messages use ``str.format`` fields (``"{who} calls {amount}"``). :func:`t` and :func:`tn` give a
+:class:`~tapete.core.text.Text` with every language at once; their arguments may be plain
+strings, integers (written as numbers of each language) or ``Text`` (each language takes its
+own).
+"""
+
+from __future__ import annotations
+
+import gettext
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from io import BytesIO
+
+from babel.messages.pofile import read_po
+
+from tapete.core.text import LANGS, Text
+
+DOMAIN = "tapete"
+SOURCE = "en"
+
+Arg = str | int | Text
+
+
+@dataclass(frozen=True, slots=True)
+class Catalogue:
+    """One language's messages: singular ones by id, plural ones by (singular, plural) id."""
+
+    lang: str
+    messages: dict[tuple[str | None, str], str]
+    plurals: dict[tuple[str, str], tuple[str, ...]]
+    plural: Callable[[int], int]
+
+
+def _english_plural(n: int) -> int:
+    return 0 if n == 1 else 1
+
+
+@cache
+def catalogue(lang: str) -> Catalogue:
+    """The catalogue of ``lang``, read once (English, the source language, is empty)."""
+    if lang == SOURCE:
+        return Catalogue(lang, {}, {}, _english_plural)
+    path = resources.files("tapete.words") / "locale" / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    cat = read_po(BytesIO(path.read_bytes()), locale=lang, domain=DOMAIN)
+    messages: dict[tuple[str | None, str], str] = {}
+    plurals: dict[tuple[str, str], tuple[str, ...]] = {}
+    for m in cat:
+        if not m.id or m.fuzzy:
+            continue
+        if isinstance(m.id, tuple):
+            forms = tuple(str(s) for s in m.string) if isinstance(m.string, tuple) else ()
+            if forms and all(forms):
+                plurals[(str(m.id[0]), str(m.id[1]))] = forms
+        elif isinstance(m.string, str) and m.string:
+            messages[(m.context, str(m.id))] = m.string
+    return Catalogue(lang, messages, plurals, gettext.c2py(cat.plural_expr))
+
+
+def _args(lang: str, args: dict[str, Arg]) -> dict[str, str]:
+    from tapete.words.money import number
+
+    out: dict[str, str] = {}
+    for k, v in args.items():
+        if isinstance(v, Text):
+            out[k] = v.in_lang(lang)
+        elif isinstance(v, bool):
+            raise TypeError(f"a message argument is not a truth value: {k}={v!r}")
+        elif isinstance(v, int):
+            out[k] = number(v, lang)
+        else:
+            out[k] = v
+    return out
+
+
+def gettext_in(lang: str, message: str, context: str | None = None, /, **args: Arg) -> str:
+    """``message`` (of ``context``) in ``lang``, filled: the English text where the
+    catalogue has none."""
+    text = catalogue(lang).messages.get((context, message), message)
+    return text.format(**_args(lang, args)) if args else text
+
+
+def ngettext_in(lang: str, singular: str, plural: str, n: int, /, **args: Arg) -> str:
+    """The form of ``singular``/``plural`` for the count ``n`` in ``lang``, filled; ``{n}`` is
+    the count written as a number of that language."""
+    forms: tuple[str, ...] | None = None
+    if lang != SOURCE:
+        cat = catalogue(lang)
+        forms = cat.plurals.get((singular, plural))
+        i = cat.plural(n) if forms is not None else 0
+    if forms is None:  # English, or a message this language does not have yet
+        forms, i = (singular, plural), _english_plural(n)
+    i = min(i, len(forms) - 1)
+    return forms[i].format(**_args(lang, {"n": n, **args}))
+
+
+def t(message: str, /, **args: Arg) -> Text:
+    """A message in every language, its fields filled: ``t("{who} folds", who="Ana")``."""
+    return Text(*(gettext_in(lang, message, None, **args) for lang in LANGS))
+
+
+def tc(context: str, message: str, /, **args: Arg) -> Text:
+    """A message of a context (gettext's ``pgettext``): the same English word that another
+    language writes differently by use, as ``tc("straight high", "queen")``: "a la reina"."""
+    return Text(*(gettext_in(lang, message, context, **args) for lang in LANGS))
+
+
+def N_(message: str) -> str:
+    """Marks a message id kept in a table (the catalogue checks find it); returns it as is."""
+    return message
+
+
+def NC_(context: str, message: str) -> tuple[str, str]:
+    """Marks a message id of a context kept in a table; returns both."""
+    return context, message
+
+
+def tn(singular: str, plural: str, n: int, /, **args: Arg) -> Text:
+    """A counted message in every language: ``tn("{n} hand", "{n} hands", 2)``."""
+    return Text(*(ngettext_in(lang, singular, plural, n, **args) for lang in LANGS))
