@@ -223,3 +223,18 @@ def test_a_cap_game_says_the_cap_not_all_in() -> None:
             "es": "Bruno sube a 50 (llega al tope de 50)"} in log
     assert words.not_in_file(words.t("{who} folds", who="p8")).to_json() == {
         "en": "p8 folds (not in the file)", "es": "p8 se retira (no está en el archivo)"}
+
+
+def test_the_table_and_the_replayer_tell_a_result_in_the_same_words() -> None:
+    """Issue 12 §3: the banner and Last hand (the table's pot lines), the hand list (the
+    breakdown) and the web replayer say the same sentences."""
+    from tapete.server.replayer import breakdown
+
+    h = play(["As Ah", "7c 2d", "Qs Qh"], ["r 500", "c", "c"], ["3c 8d 9s", "Jh", "4c"],
+             names=["Ana", "Bruno", "Carla"], stacks=[100, 300, 500],
+             rules=Rules(small_blind=10, big_blind=20))
+    table = [x["text"] for x in words.pot_lines(h)]
+    replayer = breakdown(h)
+    assert replayer is not None
+    assert [x["text"] for x in replayer["items"]] == table
+    assert replayer["text"] == words.breakdown(h).to_json()

@@ -191,17 +191,20 @@ def _line(e: ev.Event, names: Sequence[str], rules: Rules, stacks: Sequence[int]
     return t("Hand over: {wins}", wins=and_list(wins))
 
 
-def event_line(hand: Hand, e: ev.Event, pot_count: int) -> Text:
+def event_line(hand: Hand, e: ev.Event, pot_count: int, *,
+               names: Sequence[str] | None = None) -> Text:
     """What one event did, in words (``hand`` is the state before it; ``pot_count`` how many
-    pots the hand ends with)."""
-    return _line(e, hand.names, hand.rules, hand.starting_stacks, hand.boards, hand.shown,
-                 hand.won, pot_count)
+    pots the hand ends with; ``names`` other labels for the players, "p3 Tom Dwan")."""
+    return _line(e, names or hand.names, hand.rules, hand.starting_stacks, hand.boards,
+                 hand.shown, hand.won, pot_count)
 
 
-def log_lines(hand: Hand, events: Sequence[ev.Event] | None = None) -> list[Text]:
+def log_lines(hand: Hand, events: Sequence[ev.Event] | None = None, *,
+              names: Sequence[str] | None = None) -> list[Text]:
     """The hand's public story, one line per event (the hole cards dealt are one line; the end
-    of the hand has none: the awards say it). No hidden card ever appears here."""
-    names, rules = hand.names, hand.rules
+    of the hand has none: the awards say it). No hidden card ever appears here. ``names``:
+    other labels for the players."""
+    names, rules = names or hand.names, hand.rules
     pot_count = len(hand.pots()) if hand.done else 0
     pot_count = max(pot_count, max((e.pot + 1 for e in hand.events
                                     if isinstance(e, ev.Awarded | ev.Raked)), default=1))

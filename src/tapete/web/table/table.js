@@ -362,7 +362,8 @@ function bannerText(s, h, actorSeat) {
   if (h.phase === "runout") return t("allInRunout");
   if (h.phase === "done") {
     const lr = s.last_result;
-    if (lr && lr.hand_id === h.hand_id) return lr.pots.filter((x) => x.kind === "pot").map((x) => tx(x.text)).join(" ");
+    // the server's sentences, joined as tapete.words.sentences joins them
+    if (lr && lr.hand_id === h.hand_id) return lr.pots.filter((x) => x.kind === "pot").map((x) => tx(x.text)).join("; ");
     return "";
   }
   if (s.decision) return t("yourTurn");
