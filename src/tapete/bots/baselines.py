@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 from tapete.bots.view import Decision, SeatView, bet_or_raise
 from tapete.core.actions import CALL, CHECK, FOLD, Action
-from tapete.core.text import Text, chips
+from tapete.core.text import Text
+from tapete.words import money_text
 
 
 @dataclass(slots=True)
@@ -33,11 +34,9 @@ class RandomBot:
         if kind is None:
             assert legal.min_to is not None and legal.max_to is not None
             to = self.rng.randint(legal.min_to, legal.max_to)
-            r = view.rules
-            en = chips(to, r.decimals, r.currency, "en")
-            es = chips(to, r.decimals, r.currency, "es")
-            word = Text(f"I bet {en}: ", f"Apuesto {es}: ") if legal.is_bet else \
-                Text(f"I raise to {en}: ", f"Subo a {es}: ")
+            c = money_text(to, view.rules)
+            word = Text(f"I bet {c.en}: ", f"Apuesto {c.es}: ") if legal.is_bet else \
+                Text(f"I raise to {c.en}: ", f"Subo a {c.es}: ")
             return Decision(bet_or_raise(legal, to), word + why)
         word = {FOLD: Text("I fold: ", "Me retiro: "), CHECK: Text("I check: ", "Paso: "),
                 CALL: Text("I call: ", "Igualo: ")}[kind.kind]

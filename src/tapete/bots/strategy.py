@@ -20,7 +20,8 @@ from tapete.core import events as ev
 from tapete.core.actions import Action
 from tapete.core.betting import Legal
 from tapete.core.rules import Structure
-from tapete.core.text import Text, chips
+from tapete.core.text import Text
+from tapete.words import money_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,10 +152,6 @@ class OpponentStats:
     def aggression(self) -> float:
         a = (self.agg + 0.3 * 10) / (self.agg + self.passive + 10)
         return min(3.0, max(0.5, a / 0.3))
-
-
-def _c(view: SeatView, amount: int, lang: str) -> str:
-    return chips(amount, view.rules.decimals, view.rules.currency, lang)
 
 
 def _pct(x: float) -> int:
@@ -375,20 +372,20 @@ class StyleBot:
     def _raise(self, view: SeatView, legal: Legal, to: int, why: Text) -> Decision:
         to = self._raise_to(view, legal, to)
         allin = to == legal.stack + legal.bet
-        c = _c(view, to, "en"), _c(view, to, "es")
+        c = money_text(to, view.rules)
         if allin:
-            head = Text(f"I go all-in ({c[0]})", f"Voy all-in ({c[1]})")
+            head = Text(f"I go all-in ({c.en})", f"Voy all-in ({c.es})")
         elif legal.is_bet:
-            head = Text(f"I bet {c[0]}", f"Apuesto {c[1]}")
+            head = Text(f"I bet {c.en}", f"Apuesto {c.es}")
         else:
-            head = Text(f"I raise to {c[0]}", f"Subo a {c[1]}")
+            head = Text(f"I raise to {c.en}", f"Subo a {c.es}")
         return Decision(bet_or_raise(legal, to), head + Text(": ", ": ") + why)
 
     def _call(self, view: SeatView, legal: Legal, why: Text) -> Decision:
         if legal.check:
             return Decision(Action.check(), Text("I check: ", "Paso: ") + why)
-        c = _c(view, legal.call, "en"), _c(view, legal.call, "es")
-        return Decision(Action.call(), Text(f"I call {c[0]}: ", f"Igualo {c[1]}: ") + why)
+        c = money_text(legal.call, view.rules)
+        return Decision(Action.call(), Text(f"I call {c.en}: ", f"Igualo {c.es}: ") + why)
 
     def _fold(self, legal: Legal, why: Text) -> Decision:
         if legal.check:
