@@ -3,7 +3,7 @@
 Random tables of all three structures, 2 to 10 players, random stacks (tiny ones included),
 short and missing small blinds, antes, big-blind antes, straddles, caps, both pot-limit minimums
 and rake; random legal actions drawn from ``legal()``. After every step the invariants of
-RULES.md hold; a replay of the events rebuilds the same state; illegal actions change nothing.
+docs/rules.md hold; a replay of the events rebuilds the same state; illegal actions change nothing.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def snapshot(h: Hand) -> tuple[object, ...]:
 
 def replayed(h: Hand) -> Hand:
     return Hand.from_events(h.rules, h.starting_stacks, list(h.events), button=h.button,
-                            blinds=h.blinds, antes=h.antes, dead=h.dead,
+                            blinds=h.blinds, antes=h.antes, dead=h.dead, straddles=h.straddles,
                             auto_showdown=h.auto_showdown)
 
 
@@ -59,7 +59,7 @@ def check_invariants(h: Hand) -> None:
 
 
 class Street:
-    """An independent model of one betting round's raise rules (TDA; seeds 001, 004; the
+    """An independent model of one betting round's raise rules (TDA; the
     half-bet rule in fixed limit, several short all-ins together included): which raises were
     full, when a player who already acted may raise again, and whether a fixed-limit street
     reached its cap while more than two players could bet (it then stays capped)."""
@@ -202,7 +202,7 @@ def play_checked(table: Table, seed: int, *, illegal: bool = True) -> Hand:
 
 def check_odd_chips(h: Hand) -> None:
     """A split pot's odd chips go one at a time to the tied winners in seat order, starting
-    left of the button (RULES 4, POT-6)."""
+    left of the button (docs/rules.md §4, POT-6)."""
     first = (h.button + 1) % h.n
     for r in h.results:
         shares = dict(r.shares)
@@ -293,7 +293,7 @@ def test_many_seeded_hands_quickly() -> None:
 
 def test_books_balance_when_a_pot_is_won() -> None:
     # regression: the books check compared contributions with contributions + awards, so every
-    # hand that awarded a pot raised BooksError (RULES.md section 4: awards + returns + rake =
+    # hand that awarded a pot raised BooksError (docs/rules.md §4: awards + returns + rake =
     # contributions)
     h = Hand(Rules(), [200, 200, 200], deck=Deck(1), auto_showdown=True)
     h.fold()
@@ -306,7 +306,7 @@ def test_books_balance_when_a_pot_is_won() -> None:
 
 def test_equal_blinds_big_blind_acts_last_preflop() -> None:
     # regression: with a small blind as large as the big blind (2/2), the small blind's seat
-    # was taken for the big blind, so the big blind acted first preflop. RULES 3 (seed 004):
+    # was taken for the big blind, so the big blind acted first preflop. docs/rules.md §3:
     # the player after the big blind acts first; the big blind keeps the option.
     h = Hand(Rules(small_blind=2, big_blind=2), [100] * 5, button=4, deck=Deck(0))
     assert h.actor == 2

@@ -7,6 +7,8 @@ All amounts are *totals for this street* ("raise to"), never the chips added by 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from functools import lru_cache
 from typing import Final, NamedTuple
 
 from tapete.core.rules import Rules, Structure
@@ -167,6 +169,139 @@ _POT_LIMIT: Final = Structure.POT_LIMIT
 _FIXED_LIMIT: Final = Structure.FIXED_LIMIT
 
 
+# ---------------------------------------------------------------------- the betting rules
+# Each rule of docs/rules.md ("1. Betting structures", "2. All-in and reopening" and the
+# rulings) as one pure function over a street's numbers: the engine (Hand) asks them and
+# keeps no rule of its own. ``fixed`` is fixed limit; ``last_bet`` the pot-limit rule by which
+# a raise adds the largest bet of the street (Rules.min_raise_rule is MinRaise.LAST_BET).
+
+
+def raise_step(level: int, increment: int, largest_bet: int, big_blind: int,
+               last_bet: bool) -> int:
+    """What the smallest raise adds to ``level``, the street total to call (no-limit and
+    pot-limit): the largest full bet or raise increment of the street (TDA Rule 45), or,
+    under the pot-limit "last bet" rule once something is bet, the largest bet total of the
+    street; never less than the big blind."""
+    if last_bet and level > 0:
+        return largest_bet if largest_bet > big_blind else big_blind
+    return increment
+
+
+def min_raise_to(level: int, increment: int, largest_bet: int, big_blind: int,
+                 last_bet: bool) -> int:
+    """The smallest legal bet or raise total (no-limit, pot-limit), before the stack limits
+    it: ``level`` + :func:`raise_step` (PL-2: after a raise to 7, to 14; NL-1: 3600 + 2000)."""
+    return level + raise_step(level, increment, largest_bet, big_blind, last_bet)
+
+
+def fixed_raise_to(level: int, full_level: int, fixed_bet: int) -> int:
+    """The one fixed-limit bet or raise total: one bet over the last full bet or raise, and
+    over the street total to call (FL-5: after a short all-in to 160 that acts as a raise over
+    a bet of 100, to 260)."""
+    target = full_level + fixed_bet
+    return target if target > level else level + fixed_bet
+
+
+def pot_limit_max(level: int, pot_after_call: int) -> int:
+    """The largest pot-limit bet or raise total: the street total to call plus the pot after
+    calling (PL-1: 2 + 5 = 7)."""
+    return level + pot_after_call
+
+
+def is_full_raise(to: int, level: int, full_level: int, increment: int, largest_bet: int,
+                  big_blind: int, fixed_bet: int, fixed: bool, last_bet: bool) -> bool:
+    """Whether a bet or raise to ``to`` over ``level`` is a full one, which reopens the
+    betting and counts towards a fixed-limit cap. No-limit (TDA 45): it adds at least the
+    largest increment of the street; pot-limit "last bet": at least the largest bet; fixed
+    limit: half a bet or more over the last full bet (``full_level``), so several short
+    all-ins together make a raise (the rulings, FL-5 and FL-6)."""
+    if fixed:
+        return 2 * (to - full_level) >= fixed_bet
+    inc = to - level
+    if last_bet and level > 0:
+        return inc >= (largest_bet if largest_bet > big_blind else big_blind)
+    return inc >= increment
+
+
+def reopen_step(level: int, increment: int, largest_bet: int, big_blind: int, fixed_bet: int,
+                fixed: bool, last_bet: bool) -> int:
+    """How far the street total must rise over ``level`` (the total a player just acted on)
+    before that player may raise again: a full raise (TDA; AI-1, AI-2), or in fixed limit
+    half a bet, rounded up."""
+    if fixed:
+        return (fixed_bet + 1) // 2
+    return raise_step(level, increment, largest_bet, big_blind, last_bet)
+
+
+def reaches_cap(bets: int, cap: int | None, able: int) -> bool:
+    """Whether a fixed-limit street is capped for good: ``bets`` bets and raises reached
+    ``cap`` while more than two players could still bet (``able``); it then stays capped
+    when a fold or an all-in leaves two (the rulings, FL-4)."""
+    return cap is not None and bets >= cap and able > 2
+
+
+def preflop_opening(blinds: Sequence[int], straddles: Sequence[int],
+                    big_blind: int) -> tuple[int, int, int]:
+    """The preflop street as the forced bets open it: (the total to call, the raise increment,
+    the bets made). Every player faces the largest live blind or straddle in full, even one
+    posted all-in short; the increment is that amount (at least the big blind: a straddle of
+    4 over 1/2 makes the smallest raise to 8); the big blind is the first bet and each
+    straddle one more (the fixed-limit cap)."""
+    big = 0
+    for x in blinds:
+        if x > big:
+            big = x
+    count = 1 if big else 0
+    for x in straddles:
+        if x:
+            count += 1
+            if x > big:
+                big = x
+    return big, (big if big > big_blind else big_blind), count
+
+
+def first_to_act(n: int, button: int, blinds: Sequence[int], straddles: Sequence[int],
+                 preflop: bool, small_equals_big: bool = False) -> int:
+    """The first player to act: after the flop, the first after the button (heads-up, the
+    big blind); preflop, the player after the last straddle (the largest), else after the big
+    blind (the largest of ``blinds``, which holds no straddle; among equal ones the first
+    after the button, but with blinds like 1/1 the second), else after the button."""
+    start = button
+    if preflop:
+        top = 0
+        for k in range(n):  # the largest straddle; among equal ones the last clockwise
+            p = (button + 1 + k) % n
+            if straddles[p] and straddles[p] >= top:
+                top = straddles[p]
+                start = p
+        if not top and any(x != 0 for x in blinds):
+            start = big_blind_player(tuple(blinds), button, small_equals_big)
+    return (start + 1) % n
+
+
+def acting_order(n: int, button: int, blinds: Sequence[int], straddles: Sequence[int],
+                 preflop: bool, small_equals_big: bool = False) -> list[int]:
+    """Every player in acting order for a street (see :func:`first_to_act`), clockwise; the
+    players who fold or are all-in are the caller's to skip. The bots' positions read it."""
+    first = first_to_act(n, button, blinds, straddles, preflop, small_equals_big)
+    return [(first + k) % n for k in range(n)]
+
+
+@lru_cache(maxsize=512)  # pure; called for every hand with the same few blind layouts
+def big_blind_player(blinds: tuple[int, ...], button: int,
+                     small_equals_big: bool = False) -> int:
+    """The player whose live blind the others face: the largest; among equal ones (a big
+    blind and a returning player's blind), the first after the button — unless the small
+    blind is as large as the big blind (1/1 blinds): then the first after the button is the
+    small blind and the big blind is the next seat, who acts last preflop."""
+    n = len(blinds)
+    best = max(range(n), key=lambda i: (blinds[i], -((i - button - 1) % n)))
+    if small_equals_big and n > 2 and best == (button + 1) % n \
+            and blinds[(button + 2) % n] == blinds[best]:
+        return (button + 2) % n
+    return best
+
+
 def options(
     rules: Rules,
     player: int,
@@ -223,9 +358,7 @@ def options(
     elif cap is not None and bets >= cap:
         no_raise = CAPPED
     elif fixed:
-        target = full_level + rules.fixed_bet(street)
-        if target <= level:
-            target = level + rules.fixed_bet(street)
+        target = fixed_raise_to(level, full_level, rules.fixed_bet(street))
         if all_in_to <= target:
             min_to = max_to = all_in_to
             min_kind = MIN_ALL_IN if all_in_to < target else MIN_FIXED
@@ -234,16 +367,16 @@ def options(
             min_to = max_to = target
             min_kind, max_kind = MIN_FIXED, MAX_FIXED
     else:
+        big_blind = rules.big_blind
+        step = raise_step(level, increment, largest_bet, big_blind, last_bet)
         if last_bet and level > 0:
-            step = largest_bet if largest_bet > rules.big_blind else rules.big_blind
             min_kind = MIN_LAST_BET
             increment = step
         else:
-            step = increment
             min_kind = MIN_OPEN if level == 0 else MIN_INCREMENT
         target = level + step
         if structure is _POT_LIMIT:
-            limit = level + pot_after_call
+            limit = pot_limit_max(level, pot_after_call)
             max_kind = MAX_POT
             if all_in_to < limit:
                 limit = all_in_to

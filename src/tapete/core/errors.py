@@ -35,5 +35,9 @@ class MalformedAction(HandError):
     refused before the hand is asked."""
 
 
+class SetupError(HandError):
+    """A hand setup that cannot be read (a malformed JSON field, a missing one)."""
+
+
 class BooksError(AssertionError):
     """Contributions did not equal awards + returns + rake: a bug, never a player's fault."""

@@ -1,8 +1,8 @@
 """One hand of hold'em: the state machine that deals, referees and settles it.
 
 The hand is pure: rules, seats and a deck (or cards given one deal at a time) go in, events
-come out. Every change of state goes through :meth:`Hand._apply`, so replaying the event list
-rebuilds the same state (:meth:`Hand.from_events`).
+come out. Every change of state goes through :meth:`Hand.apply_unchecked`, so replaying the
+event list rebuilds the same state (:meth:`Hand.from_events`).
 
 Players are indexed 0..n-1 clockwise. ``button`` is the index of the player who acts last after
 the flop (with a dead button, the player right of the empty button seat). By default the
@@ -21,7 +21,17 @@ from typing import Any, Final, NoReturn, cast
 
 from tapete.core import events as ev
 from tapete.core.actions import Action
-from tapete.core.betting import Legal, options
+from tapete.core.betting import (
+    Legal,
+    acting_order,
+    big_blind_player,
+    first_to_act,
+    is_full_raise,
+    options,
+    preflop_opening,
+    reaches_cap,
+    reopen_step,
+)
 from tapete.core.cards import Card, Deck, format_card, format_cards
 from tapete.core.errors import BooksError as BooksError
 from tapete.core.errors import HandError as HandError
@@ -30,6 +40,7 @@ from tapete.core.errors import MalformedAction as MalformedAction
 from tapete.core.events import Event
 from tapete.core.pots import Pot, build_pots, split, take_rake, uncalled
 from tapete.core.rules import MinRaise, Rules, Structure
+from tapete.core.setup import HandSetup
 from tapete.core.text import Text, chips
 
 
@@ -51,7 +62,7 @@ _DONE: Final = Phase.DONE
 _FIXED_LIMIT: Final = Structure.FIXED_LIMIT
 _POT_LIMIT: Final = Structure.POT_LIMIT
 _LAST_BET: Final = MinRaise.LAST_BET
-# the event types, for the fold's dispatch (Hand._apply)
+# the event types, for the fold's dispatch (Hand.apply_unchecked)
 _ACTED: Final = ev.Acted
 _HOLE_DEALT: Final = ev.HoleDealt
 _POSTED: Final = ev.Posted
@@ -87,21 +98,6 @@ class PotResult:
 
 
 _STREET_NAMES = (("preflop", "preflop"), ("flop", "flop"), ("turn", "turn"), ("river", "river"))
-
-
-@lru_cache(maxsize=512)  # pure; called for every hand with the same few blind layouts
-def _big_blind_player(blinds: tuple[int, ...], button: int,
-                      small_equals_big: bool = False) -> int:
-    """The player whose live blind the others face: the largest; among equal ones (a big
-    blind and a returning player's blind), the first after the button — unless the small
-    blind is as large as the big blind (1/1 blinds): then the first after the button is the
-    small blind and the big blind is the next seat, who acts last preflop."""
-    n = len(blinds)
-    best = max(range(n), key=lambda i: (blinds[i], -((i - button - 1) % n)))
-    if small_equals_big and n > 2 and best == (button + 1) % n \
-            and blinds[(button + 2) % n] == blinds[best]:
-        return (button + 2) % n
-    return best
 
 
 def street_name(street: int, lang: str = "en") -> str:
@@ -168,8 +164,27 @@ class Hand:
         seats: Sequence[int] | None = None,
         hand_id: str = "",
         auto_showdown: bool = False,
+        straddles: Sequence[int] | None = None,
         _record: bool = True,
     ) -> None:
+        """A hand from its rules, each player's stack and the forced bets.
+
+        ``blinds``, ``antes``, ``dead`` and ``straddles`` give one amount per player (0 for
+        none), in player order; each defaults to what ``rules`` says for the seats after the
+        ``button``.
+
+        ``straddles``: each player's straddle, a live blind above the big blind posted before
+        the deal (``ev.STRADDLE``, after the blinds, the smaller first). A re-straddle is a
+        second straddle: blinds 1/2, straddles 4 and 8 is ``blinds=[1, 2, 0, 0],
+        straddles=[0, 0, 4, 8]`` (four players, button 3). The last straddle (the largest)
+        acts last preflop, and every player faces it in full. A straddler's entry in
+        ``blinds`` is 0 or the same amount (``hand.blinds`` lists every live blind, the
+        straddles included; ``hand.straddles`` says which are straddles). A hand-history
+        reader passes the straddles it reads. Without ``straddles``: with ``blinds`` given,
+        the blinds above the big blind are the straddles (how records written before
+        ``straddles`` existed say them); without ``blinds`` either, ``rules.straddle`` is
+        posted by the player after the big blind (three players or more), as a table does.
+        """
         n = len(stacks)
         if not 2 <= n <= 23:
             raise HandError(Text(f"a hand needs 2 to 23 players, not {n}",
@@ -191,9 +206,13 @@ class Hand:
         else:
             self.deck = tuple(deck) if deck is not None else None
         self._deck_next = 0
-        self.blinds, self.antes, self.dead = self._forced(blinds, antes, dead)
+        self.blinds, self.antes, self.dead, self.straddles = self._forced(blinds, antes, dead,
+                                                                          straddles)
+        # the live blinds that are not straddles
+        self._plain_blinds = tuple(0 if s else b for b, s in zip(self.blinds, self.straddles,
+                                                               strict=True))
         self.events: list[Event] = []
-        # state, changed only by _apply
+        # state, changed only by apply_unchecked
         self.stacks = list(stacks)
         self.bets = [0] * n
         self.totals = [0] * n
@@ -241,7 +260,7 @@ class Hand:
         mr = rules.min_raise
         self._last_bet = mr is _LAST_BET if mr is not None else rules.structure is _POT_LIMIT
         self._legal: Legal | None = None
-        # running counts kept by _apply, so that no step rescans the players: dealt in,
+        # running counts kept by apply_unchecked, so that no step rescans the players: dealt in,
         # not folded, and neither folded nor all-in (able to act)
         self._dealt_count = 0
         self._live = n
@@ -252,54 +271,65 @@ class Hand:
         self._strengths: dict[int, tuple[int, ...]] = {}
         if _record:
             self._post_forced()
-            self._advance()
+            self.advance()
 
     # ------------------------------------------------------------------ setup
     def _forced(
         self, blinds: Sequence[int] | None, antes: Sequence[int] | None,
-        dead: Sequence[int] | None,
-    ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+        dead: Sequence[int] | None, straddles: Sequence[int] | None,
+    ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
         n, r, b = self.n, self.rules, self.button
+        if straddles is not None:
+            st = list(straddles)
+        elif blinds is not None:
+            # a record without straddles: its blinds above the big blind are the straddles
+            st = [x if type(x) is int and x > r.big_blind else 0 for x in blinds]
+        else:
+            st = [0] * n
         if blinds is None:
             bl = [0] * n
             sb = b if n == 2 else (b + 1) % n
             bb = (sb + 1) % n
             bl[sb] = r.small_blind
             bl[bb] = r.big_blind
-            if r.straddle and n > 2:
-                bl[(bb + 1) % n] = r.straddle
+            if straddles is None and r.straddle and n > 2:
+                st[(bb + 1) % n] = r.straddle
             blinds = bl
+        for name, seq in (("blinds", blinds), ("straddles", st)):
+            if len(seq) != n or not _whole_chips(seq):
+                raise HandError(Text(f"{name}: one non-negative amount per player is needed",
+                                     f"{name}: hace falta una cantidad no negativa por jugador"))
+        live = list(blinds)
+        for p in range(n):
+            if st[p]:
+                if live[p] and live[p] != st[p]:
+                    raise HandError(Text(
+                        f"{self.names[p]} cannot post both a blind of {live[p]} and a straddle"
+                        f" of {st[p]}",
+                        f"{self.names[p]} no puede poner a la vez una ciega de {live[p]} y un"
+                        f" straddle de {st[p]}"))
+                live[p] = st[p]
         if antes is None:
             an = [0] * n
             if r.ante:
                 if r.big_blind_ante:
-                    # the big blind pays it, not a straddle (a blind above the big blind)
-                    under = [x if x <= r.big_blind else 0 for x in blinds]
-                    an[_big_blind_player(tuple(under) if any(under) else tuple(blinds), b,
-                                         r.small_blind == r.big_blind)] = r.ante
+                    # the big blind pays it, not a straddle
+                    under = tuple(0 if st[p] else live[p] for p in range(n))
+                    an[big_blind_player(under if any(under) else tuple(live), b,
+                                        r.small_blind == r.big_blind)] = r.ante
                 else:
                     an = [r.ante] * n
             antes = an
         dead = dead if dead is not None else [0] * n
-        for name, seq in (("blinds", blinds), ("antes", antes), ("dead", dead)):
+        for name, seq in (("antes", antes), ("dead", dead)):
             if len(seq) != n or not _whole_chips(seq):
                 raise HandError(Text(f"{name}: one non-negative amount per player is needed",
                                      f"{name}: hace falta una cantidad no negativa por jugador"))
-        return tuple(blinds), tuple(antes), tuple(dead)
+        return tuple(live), tuple(antes), tuple(dead), tuple(st)
 
     def _post_forced(self) -> None:
-        n, b, blinds, rules = self.n, self.button, self.blinds, self.rules
+        n, b, rules = self.n, self.button, self.rules
         order = [(b + 1 + k) % n for k in range(n)]  # from the first seat after the button
-        top = second = 0  # the two largest blinds
-        for x in blinds:
-            if x > top:
-                top, second = x, top
-            elif x > second:
-                second = x
-        # the largest blind is a straddle when it stands alone above another blind and above
-        # the big blind
-        big_blind = rules.big_blind
-        straddle = top if top > second > 0 and top > big_blind else 0
         # regular antes first (a short stack pays the ante before the blind); a big-blind ante
         # after the blind (TDA: the blind has priority)
         bb_ante = rules.big_blind_ante
@@ -312,20 +342,25 @@ class Hand:
             for p in order:
                 if self.dead[p]:
                     self._post(p, self.dead[p], ev.DEAD)
+        big_blind = rules.big_blind
         small_blind = rules.small_blind
+        blinds = self._plain_blinds
         for p in order:
             x = blinds[p]
             if not x:
                 continue
-            if x == straddle:
-                kind = ev.STRADDLE
-            elif x >= big_blind:
+            if x >= big_blind:
                 kind = ev.BIG_BLIND
             elif x == small_blind:
                 kind = ev.SMALL_BLIND
             else:
                 kind = ev.BLIND
             self._post(p, x, kind)
+        straddles = self.straddles
+        if _nonzero(straddles):  # then the straddles, a re-straddle after the straddle
+            for _, _, p in sorted((straddles[p], k, p) for k, p in enumerate(order)
+                                  if straddles[p]):
+                self._post(p, straddles[p], ev.STRADDLE)
         if antes and bb_ante:
             for p in order:
                 if self.antes[p]:
@@ -335,7 +370,22 @@ class Hand:
         free = self.stacks[player] - self._floor[player]
         paid = amount if amount < free else free
         if paid > 0:
-            self._apply(_new(_POSTED, (player, paid, kind, paid == free)))
+            self.apply_unchecked(_new(_POSTED, (player, paid, kind, paid == free)))
+
+    # ------------------------------------------------------------------ setup as data
+    @classmethod
+    def from_setup(cls, setup: HandSetup, deck: Deck | Sequence[Card] | None = None,
+                   auto_showdown: bool = False) -> Hand:
+        """The hand ``setup`` describes, dealt from ``deck`` (None: cards given as dealt)."""
+        return cls(setup.rules, setup.stacks, deck=deck, auto_showdown=auto_showdown,
+                   **setup.hand_args())
+
+    @property
+    def setup(self) -> HandSetup:
+        """This hand's setup: ``Hand.from_setup(hand.setup, deck)`` starts the same hand."""
+        return HandSetup(self.rules, self.starting_stacks, self.button, self._plain_blinds,
+                         self.straddles, self.antes, self.dead, self.names, self.seats,
+                         self.hand_id)
 
     # ------------------------------------------------------------------ replay
     @classmethod
@@ -345,12 +395,20 @@ class Hand:
         """Rebuild a hand by folding its events over the setup (no validation, no dealing)."""
         hand = cls(rules, stacks, _record=False, **setup)
         for e in events:
-            hand._apply(e)
+            hand.apply_unchecked(e)
         return hand
 
     # ------------------------------------------------------------------ the fold
-    def _apply(self, e: Event) -> None:
-        """The only place state changes. Replays call it with recorded events.
+    def apply_unchecked(self, e: Event) -> None:
+        """The only place state changes: fold one event into the state, **unchecked**.
+
+        Only for an event the rules already allowed: one this hand (or one like it) recorded,
+        or one a replay built after :meth:`legal` allowed the action (its ``to`` within
+        ``min_to``..``max_to``, ``all_in`` when it takes :meth:`live_stack`) or
+        :meth:`needs_cards` asked for the cards (the street from :meth:`board_street`). An
+        event the rules would refuse corrupts the hand. It takes no automatic step: call
+        :meth:`advance` once no player is to act. Everything else goes through the checked
+        methods (:meth:`apply`, :meth:`deal_hole`, :meth:`deal_board`, ...).
 
         Each event type has its handler, chosen by the event's type, the commonest first (a
         compiled direct call each); every handler is part of this fold and changes nothing
@@ -463,24 +521,15 @@ class Hand:
         self.reopen_at = [0] * n
         if preflop:
             # a blind posted all-in short still makes the others face the full blind
-            bb = self.rules.big_blind
-            big = 0
-            above: list[int] = []  # the blinds above the big blind (straddles), each once
-            for x in self.blinds:
-                if x > big:
-                    big = x
-                if x > bb and x not in above:
-                    above.append(x)
-            self.level = self.full_level = self.largest_bet = big
-            self.increment = big if big > bb else bb
-            self.bets_count = (1 if big else 0) + len(above)
+            rules = self.rules
+            self.level, self.increment, self.bets_count = preflop_opening(
+                self._plain_blinds, self.straddles, rules.big_blind)
+            self.full_level = self.largest_bet = self.level
             if self._fixed:
                 self._note_cap()
-            # first to act: the player after the largest live blind (or after the button)
-            start = self.button
-            if big:
-                start = _big_blind_player(self.blinds, self.button,
-                                          self.rules.small_blind == self.rules.big_blind)
+            # first to act: the player after the last straddle, or the largest live blind
+            start = first_to_act(n, self.button, self._plain_blinds, self.straddles, True,
+                                 rules.small_blind == rules.big_blind) - 1
         else:
             start = self.button
         self.phase = _BETTING
@@ -532,14 +581,11 @@ class Hand:
             if e.to > level:
                 inc = e.to - level
                 rules = self.rules
-                if self._fixed:
-                    # half a bet or more over the last full bet is a raise, made by one
-                    # all-in or by several short ones together (Robert's Rules)
-                    full = 2 * (e.to - self.full_level) >= rules.fixed_bet(self.street)
-                elif self._last_bet and level > 0:
-                    full = inc >= max(self.largest_bet, rules.big_blind)
-                else:
-                    full = inc >= self.increment
+                fixed = self._fixed
+                full = is_full_raise(e.to, level, self.full_level, self.increment,
+                                     self.largest_bet, rules.big_blind,
+                                     rules.fixed_bet(self.street) if fixed else 0, fixed,
+                                     self._last_bet)
                 if full:
                     if inc > self.increment:
                         self.increment = inc
@@ -554,31 +600,26 @@ class Hand:
                 self.aggressor_street = self.street
         self._pots = None
         self.acted[p] = True
-        self.reopen_at[p] = self.level + (
-            self._reopen_step() if self._fixed or self._last_bet else self.increment)
+        if self._fixed or self._last_bet:
+            rules = self.rules
+            step = reopen_step(self.level, self.increment, self.largest_bet, rules.big_blind,
+                               rules.fixed_bet(self.street), self._fixed, self._last_bet)
+        else:
+            step = self.increment  # reopen_step's answer under TDA 45, read without the call
+        self.reopen_at[p] = self.level + step
         nxt = self._next_actor(p)
         self.actor = nxt
         if nxt is None:
             self._close_street()
 
     def _note_cap(self) -> None:
-        # the cap is reached with more than two players able to bet: capped for the street
-        cap = self.rules.bet_cap
-        if cap is not None and self.bets_count >= cap and self._able > 2:
+        if reaches_cap(self.bets_count, self.rules.bet_cap, self._able):
             self._capped = True
-
-    def _reopen_step(self) -> int:
-        r = self.rules
-        if self._fixed:
-            return (r.fixed_bet(self.street) + 1) // 2
-        if self._last_bet and self.level > 0:
-            return max(self.largest_bet, r.big_blind)
-        return self.increment
 
     def _close_street(self) -> None:
         self.actor = None
         if self._live < 2:
-            self.phase = _DEAL  # settles at once in _advance
+            self.phase = _DEAL  # settles at once in advance
             self.betting_over = True
             return
         if self.street == 3 or self._able < 2:
@@ -589,8 +630,10 @@ class Hand:
             self.phase = _DEAL
 
     # ------------------------------------------------------------------ automatic steps
-    def _advance(self) -> None:
-        """Take the steps that need nobody's decision: returns, dealing from the deck, settling."""
+    def advance(self) -> None:
+        """Take the steps that need nobody's decision: returns, dealing from the deck, settling.
+        Every checked method calls it; a replay that records events with
+        :meth:`apply_unchecked` calls it once nobody is to act."""
         returned = False  # uncalled chips are looked for once: no step below changes the bets
         while True:
             phase = self.phase
@@ -610,7 +653,7 @@ class Hand:
                     n, b = self.n, self.button
                     for p in (*range(b + 1, n), *range(b + 1)):
                         if not self.dealt[p]:
-                            self._apply(_new(_HOLE_DEALT, (p, self._draw(2))))
+                            self.apply_unchecked(_new(_HOLE_DEALT, (p, self._draw(2))))
                     continue
                 need = self.needs_cards()
                 if need is None or self.deck is None:
@@ -618,9 +661,9 @@ class Hand:
                 kind, who, count = need
                 cards = self._draw(count)
                 if kind == "hole":
-                    self._apply(_new(_HOLE_DEALT, (who, cards)))
+                    self.apply_unchecked(_new(_HOLE_DEALT, (who, cards)))
                 else:
-                    self._apply(_new(_BOARD_DEALT, (self._street_for(who), cards, who)))
+                    self.apply_unchecked(_new(_BOARD_DEALT, (self.board_street(who), cards, who)))
                 continue
             if phase is _SHOWDOWN:
                 if self.auto_showdown:
@@ -636,7 +679,7 @@ class Hand:
         # (a big-blind ante is dead money), so the bets, not the hand totals, are compared.
         p, amount = uncalled(self.bets)
         if amount:
-            self._apply(_new(_RETURNED, (p, amount)))
+            self.apply_unchecked(_new(_RETURNED, (p, amount)))
             return True
         return False
 
@@ -665,7 +708,13 @@ class Hand:
                 return ("board", run, 3 if not board else 1)
         return None
 
-    def _street_for(self, run: int) -> int:
+    def live_stack(self, player: int) -> int:
+        """The chips ``player`` may still put in this hand: the stack, less (in a cap game)
+        the chips above the cap that stay behind."""
+        return self.stacks[player] - self._floor[player]
+
+    def board_street(self, run: int) -> int:
+        """The street the next board cards of ``run`` deal (1 flop, 2 turn, 3 river)."""
         size = len(self.boards[run])
         return 1 if size == 0 else size - 1
 
@@ -679,8 +728,8 @@ class Hand:
             raise HandError(Text(f"{self.names[player]} already has cards",
                                  f"{self.names[player]} ya tiene cartas"))
         c = self._check_new_cards(cards, 2) if cards is not None else None
-        self._apply(_new(_HOLE_DEALT, (player, c)))
-        self._advance()
+        self.apply_unchecked(_new(_HOLE_DEALT, (player, c)))
+        self.advance()
 
     def deal_board(self, cards: Sequence[Card]) -> None:
         need = self.needs_cards()
@@ -689,8 +738,8 @@ class Hand:
                                  "ahora no toca repartir cartas comunitarias"))
         _, run, count = need
         c = self._check_new_cards(cards, count)
-        self._apply(_new(_BOARD_DEALT, (self._street_for(run), c, run)))
-        self._advance()
+        self.apply_unchecked(_new(_BOARD_DEALT, (self.board_street(run), c, run)))
+        self.advance()
 
     def _check_new_cards(self, cards: Sequence[Card], count: int) -> tuple[Card, ...]:
         c = tuple(cards)
@@ -720,8 +769,8 @@ class Hand:
             raise HandError(Text(
                 "the board can be run more than once only when betting is over",
                 "el tablero solo se puede repartir varias veces tras las apuestas"))
-        self._apply(ev.RunsChosen(runs))
-        self._advance()
+        self.apply_unchecked(ev.RunsChosen(runs))
+        self.advance()
 
     # ------------------------------------------------------------------ betting
     def legal(self) -> Legal:
@@ -792,10 +841,10 @@ class Hand:
         if not legal.fold:
             self._refuse("fold", "retirarse", legal,
                          Text("checking is free", "puede pasar sin coste"))
-        self._apply(_new(_ACTED, (legal.player, ev.FOLD, self.bets[legal.player], 0, False,
-                                    False)))
+        p = legal.player
+        self.apply_unchecked(_new(_ACTED, (p, ev.FOLD, self.bets[p], 0, False, False)))
         if self.phase is not _BETTING:  # nothing happens by itself while a player is to act
-            self._advance()
+            self.advance()
 
     def check(self, player: object = None) -> None:
         legal = self._check_turn(player)
@@ -803,10 +852,10 @@ class Hand:
             self._refuse("check", "pasar", legal,
                          Text(f"there is a bet of {self._c(self.level)} to call",
                               f"hay una apuesta de {self._c(self.level, 'es')} que igualar"))
-        self._apply(_new(_ACTED, (legal.player, ev.CHECK, self.bets[legal.player], 0, False,
-                                    False)))
+        p = legal.player
+        self.apply_unchecked(_new(_ACTED, (p, ev.CHECK, self.bets[p], 0, False, False)))
         if self.phase is not _BETTING:
-            self._advance()
+            self.advance()
 
     def call(self, player: object = None) -> None:
         legal = self._check_turn(player)
@@ -814,10 +863,10 @@ class Hand:
             self._refuse("call", "igualar", legal,
                          Text("there is no bet to call", "no hay apuesta que igualar"))
         p = legal.player
-        self._apply(_new(_ACTED, (p, ev.CALL, legal.call_to, legal.call, legal.call_all_in,
-                                    False)))
+        self.apply_unchecked(_new(_ACTED, (p, ev.CALL, legal.call_to, legal.call,
+                                           legal.call_all_in, False)))
         if self.phase is not _BETTING:
-            self._advance()
+            self.advance()
 
     def check_or_call(self, player: object = None) -> None:
         legal = self._check_turn(player)
@@ -844,10 +893,10 @@ class Hand:
         p = legal.player
         added = to - self.bets[p]
         kind = ev.BET if legal.is_bet else ev.RAISE
-        self._apply(_new(_ACTED, (p, kind, to, added, added == self.stacks[p] - self._floor[p],
-                                    False)))
+        self.apply_unchecked(_new(_ACTED, (p, kind, to, added,
+                                           added == self.stacks[p] - self._floor[p], False)))
         if self.phase is not _BETTING:
-            self._advance()
+            self.advance()
 
     def _refuse_raise(self, legal: Legal, amount_en: str, amount_es: str, why: Text) -> NoReturn:
         word_en, word_es = ("bet", "apostar") if legal.is_bet else ("raise to", "subir a")
@@ -905,13 +954,23 @@ class Hand:
         legal = self._check_turn(player)
         p = legal.player
         if legal.check:
-            self._apply(ev.Acted(p, ev.CHECK, self.bets[p], 0, timed_out=True))
+            self.apply_unchecked(ev.Acted(p, ev.CHECK, self.bets[p], 0, timed_out=True))
         else:
-            self._apply(ev.Acted(p, ev.FOLD, self.bets[p], 0, timed_out=True))
-        self._advance()
+            self.apply_unchecked(ev.Acted(p, ev.FOLD, self.bets[p], 0, timed_out=True))
+        self.advance()
 
     def _c(self, amount: int, lang: str = "en") -> str:
         return chips(amount, self.rules.decimals, self.rules.currency, lang)
+
+    def acting_order(self, preflop: bool | None = None) -> list[int]:
+        """Every player in the order they act on a street (preflop: after the last straddle
+        or the big blind; after the flop: from the first after the button), folded and all-in
+        players included (:func:`tapete.core.betting.acting_order`). ``preflop`` defaults to
+        the street the hand is on."""
+        rules = self.rules
+        return acting_order(self.n, self.button, self._plain_blinds, self.straddles,
+                            self.street == 0 if preflop is None else preflop,
+                            rules.small_blind == rules.big_blind)
 
     # ------------------------------------------------------------------ showdown
     def showdown_order(self) -> list[int]:
@@ -949,8 +1008,8 @@ class Hand:
                     f"{self.names[player]} tiene {format_cards(known)}, no {format_cards(c)}"))
             if known is None:
                 c = self._check_new_cards(c, 2)
-        self._apply(ev.Shown(player, c))
-        self._advance()
+        self.apply_unchecked(ev.Shown(player, c))
+        self.advance()
 
     def muck(self, player: int) -> None:
         """Give up the hand at showdown without showing (not the last player in a pot)."""
@@ -968,8 +1027,8 @@ class Hand:
                     f"{self._c(pot.amount)} and cannot muck",
                     f"{self.names[player]} es el último jugador de un bote de "
                     f"{self._c(pot.amount, 'es')} y no puede tirar las cartas"))
-        self._apply(ev.Mucked(player))
-        self._advance()
+        self.apply_unchecked(ev.Mucked(player))
+        self.advance()
 
     def _showdown_decided(self) -> bool:
         # every live player has shown, or one is left, who wins without showing. Only
@@ -983,7 +1042,7 @@ class Hand:
             raise HandError(Text("there is no showdown to settle now",
                                  "ahora no hay enfrentamiento que resolver"))
         self._table_hands()
-        self._advance()
+        self.advance()
 
     def _table_hands(self) -> None:
         """Players show or muck in showdown order until the showdown is decided. The order
@@ -1017,9 +1076,9 @@ class Hand:
                     show = True
                     break
         if show:
-            self._apply(_new(_SHOWN, (p, hole)))
+            self.apply_unchecked(_new(_SHOWN, (p, hole)))
         else:
-            self._apply(_new(_MUCKED, (p,)))
+            self.apply_unchecked(_new(_MUCKED, (p,)))
 
     def _strength(self, p: int, cards: tuple[Card, ...]) -> tuple[int, ...]:
         """Player p's strength on each run's board, evaluated once a hand: called only at
@@ -1075,7 +1134,7 @@ class Hand:
                 strength[p] = self._strength(p, h)
         for i, pot in enumerate(pots):
             if pot.rake:
-                self._apply(_new(_RAKED, (i, pot.rake)))
+                self.apply_unchecked(_new(_RAKED, (i, pot.rake)))
             eligible = [p for p in pot.eligible if p in contenders]
             if not eligible:  # muck() never leaves a pot without a live player
                 raise BooksError(f"pot {i} has no live player to win it")
@@ -1095,14 +1154,14 @@ class Hand:
                     awards = split(amount, winners, first, n).items()
                 for p, x in awards:
                     if x:
-                        self._apply(_new(_AWARDED, (i, p, x, r)))
+                        self.apply_unchecked(_new(_AWARDED, (i, p, x, r)))
                         shares[p] = shares.get(p, 0) + x
                 winners_all.update(winners)
             self.results.append(PotResult(
                 pot.amount, pot.eligible, tuple(sorted(winners_all)),
                 tuple(sorted(shares.items())), pot.rake))
         self._check_books()
-        self._apply(_new(_ENDED, (tuple(self.stacks),)))
+        self.apply_unchecked(_new(_ENDED, (tuple(self.stacks),)))
 
     def _check_books(self) -> None:
         start, stacks = sum(self.starting_stacks), _total(self.stacks)

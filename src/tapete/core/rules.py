@@ -6,8 +6,9 @@ a scattered flag. Amounts are integers of the table's smallest unit.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
+from typing import Any
 
 from tapete.core.text import Text
 
@@ -32,7 +33,7 @@ class MinRaise(StrEnum):
 
     ``LAST_RAISE``: TDA Rule 45, a raise adds at least the largest full bet or raise increment
     of the street (no-limit everywhere). ``LAST_BET``: a raise adds at least the largest bet
-    *total* of the street (the seeds' pot-limit rule: after a raise to 7 the smallest is to 14).
+    *total* of the street (the room's pot-limit rule: after a raise to 7 the smallest is to 14).
     """
 
     LAST_RAISE = "last-raise"
@@ -182,6 +183,37 @@ class Rules:
     def with_(self, **changes: object) -> Rules:
         return replace(self, **changes)  # type: ignore[arg-type]
 
+    def to_json(self) -> dict[str, Any]:
+        """Every field, losslessly: ``Rules.from_json(r.to_json()) == r`` (enums by value,
+        tuples as lists)."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, StrEnum):
+                value = value.value
+            elif f.name == "extra":
+                value = [[k, v] for k, v in value]
+            elif isinstance(value, tuple):
+                value = list(value)
+            out[f.name] = value
+        return out
+
+    @staticmethod
+    def from_json(data: object) -> Rules:
+        """Rules from :meth:`to_json`'s form; a field left out takes its default. Anything
+        else (an unknown field, a value of the wrong type) raises :class:`RulesError`."""
+        if not isinstance(data, dict):
+            raise RulesError(Text(f"rules are a JSON object, not {data!r}",
+                                  f"las reglas son un objeto JSON, no {data!r}"))
+        kinds = _JSON_KINDS
+        kw: dict[str, Any] = {}
+        for name, value in data.items():
+            kind = kinds.get(name)
+            if kind is None:
+                raise RulesError(Text(f"unknown rule {name!r}", f"regla desconocida {name!r}"))
+            kw[name] = _decode(name, kind, value)
+        return Rules(**kw)
+
     def describe(self) -> str:
         name = {Structure.NO_LIMIT: "No-limit", Structure.POT_LIMIT: "Pot-limit",
                 Structure.FIXED_LIMIT: "Fixed-limit"}[self.structure]
@@ -193,3 +225,50 @@ class Rules:
         if self.hand_cap is not None:
             s += f", capped at {self.hand_cap} a hand"
         return s
+
+
+# how each field of Rules travels in JSON (Rules.from_json checks each against its kind)
+_JSON_KINDS: dict[str, str] = {
+    "structure": "structure", "small_blind": "int", "big_blind": "int", "ante": "int",
+    "big_blind_ante": "bool", "straddle": "int", "small_bet": "int", "big_bet": "int",
+    "bet_cap": "int?", "cap_heads_up": "bool", "min_raise": "min_raise?", "odd_chip": "odd_chip",
+    "rake_bps": "int", "rake_cap": "int?", "no_flop_no_drop": "bool", "decimals": "int",
+    "currency": "str", "extra": "pairs", "rake_fixed": "ints?", "hand_cap": "int?",
+}
+assert set(_JSON_KINDS) == {f.name for f in fields(Rules)}, "every rule travels in JSON"
+
+
+def _is_int(value: object) -> bool:
+    return type(value) is int
+
+
+def _decode(name: str, kind: str, value: object) -> object:
+    if kind.endswith("?"):
+        if value is None:
+            return None
+        kind = kind[:-1]
+    ok: bool
+    out: object = value
+    if kind == "int":
+        ok = _is_int(value)
+    elif kind == "bool":
+        ok = type(value) is bool
+    elif kind == "str":
+        ok = isinstance(value, str)
+    elif kind == "ints":
+        ok = isinstance(value, list) and all(_is_int(x) for x in value)
+        out = tuple(value) if ok and isinstance(value, list) else value
+    elif kind == "pairs":
+        ok = isinstance(value, list) and all(
+            isinstance(x, list) and len(x) == 2 and all(isinstance(y, str) for y in x)
+            for x in value)
+        out = tuple((x[0], x[1]) for x in value) if ok and isinstance(value, list) else value
+    else:  # an enum, by value
+        enum: type[StrEnum] = {"structure": Structure, "min_raise": MinRaise,
+                               "odd_chip": OddChip}[kind]
+        ok = isinstance(value, str) and value in {m.value for m in enum}
+        out = enum(str(value)) if ok else value
+    if not ok:
+        raise RulesError(Text(f"rule {name!r}: {value!r} is not a valid value",
+                              f"regla {name!r}: {value!r} no es un valor válido"))
+    return out

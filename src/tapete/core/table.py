@@ -198,12 +198,14 @@ class Table:
         if sb is not None:
             blinds[idx[sb]] = r.small_blind
         blinds[idx[bb]] = r.big_blind
-        if r.straddle and n > 2:
-            blinds[(idx[bb] + 1) % n] = max(r.straddle, blinds[(idx[bb] + 1) % n])
+        straddles = [0] * n
+        if r.straddle and n > 2:  # the table's automatic straddle, after the big blind
+            u = (idx[bb] + 1) % n
+            straddles[u] = r.straddle
         for seat in dealt:
             st = self._seat(seat)
             i = idx[seat]
-            if seat != bb and seat != sb and not blinds[i]:
+            if seat != bb and seat != sb and not blinds[i] and not straddles[i]:
                 if st.missed_big or (st.post_now and not st.missed_small):
                     blinds[i] = r.big_blind  # a live big blind, to come in out of turn
                 if st.missed_small:
@@ -216,8 +218,9 @@ class Table:
         self.last_dealt = set(dealt)
         self.hand = Hand(
             r, [self._seat(x).chips for x in dealt], button=button_index, deck=deck,
-            blinds=blinds, dead=dead, names=[self._seat(x).name for x in dealt],
-            seats=dealt, hand_id=hand_id, auto_showdown=True)
+            blinds=blinds, straddles=straddles, dead=dead,
+            names=[self._seat(x).name for x in dealt], seats=dealt, hand_id=hand_id,
+            auto_showdown=True)
         return self.hand
 
     def _waits(self, seat: int) -> bool:
@@ -247,7 +250,7 @@ class Table:
 
     def time_out(self) -> None:
         """The player to act ran out of time: checked if free, else folded; then, by the room's
-        policy, removed from the table or sat out after the hand (seed 001)."""
+        policy, removed from the table or sat out after the hand."""
         hand = self._current()
         actor = hand.actor
         if actor is None:

@@ -40,6 +40,9 @@ class HandRecord:
     extra: dict[str, Any] = field(default_factory=dict)
     # each step as the source file wrote it (e.g. "p3 cbr 700"), when the reader keeps it
     texts: list[str] | None = None
+    # each player's straddle (0: none), as Hand(straddles=...) takes them; None: the blinds
+    # above the big blind are the straddles
+    straddles: list[int] | None = None
 
     # written out (the dataclass keeps it): compiled, it costs a fifth of the generated one,
     # and a folder of hand histories makes one record a hand
@@ -49,7 +52,8 @@ class HandRecord:
                  names: list[str] | None = None, seats: list[int] | None = None,
                  hand_id: str = "", source: str = "", finishing_stacks: list[int] | None = None,
                  stated_pots: list[int] | None = None, stated_rake: int | None = None,
-                 extra: dict[str, Any] | None = None, texts: list[str] | None = None) -> None:
+                 extra: dict[str, Any] | None = None, texts: list[str] | None = None,
+                 straddles: list[int] | None = None) -> None:
         self.rules = rules
         self.stacks = stacks
         self.steps = steps
@@ -66,6 +70,7 @@ class HandRecord:
         self.stated_rake = stated_rake
         self.extra = extra if extra is not None else {}
         self.texts = texts
+        self.straddles = straddles
 
 
 def cards_or_none(cards: Sequence[Card] | None) -> tuple[Card, ...] | None:

@@ -18,7 +18,7 @@ from tapete.core import events as ev
 from tapete.core.cards import format_cards
 from tapete.core.hand import Hand, HandError, Phase
 from tapete.core.text import Text, chips
-from tapete.history import phh
+from tapete.history import phh, pokerstars
 from tapete.history.record import HandRecord, Step
 
 
@@ -390,7 +390,7 @@ def replay(record: HandRecord, *, decisions: bool = True, strict: bool = False,
     try:
         hand = Hand(rules, record.stacks, button=record.button, blinds=record.blinds,
                     antes=record.antes, dead=record.dead, names=record.names,
-                    seats=record.seats, hand_id=record.hand_id)
+                    seats=record.seats, hand_id=record.hand_id, straddles=record.straddles)
     except HandError as exc:
         res.error = exc.message
         return res
@@ -403,9 +403,11 @@ def replay(record: HandRecord, *, decisions: bool = True, strict: bool = False,
     seen: set[int] = set()
     betting = Phase.BETTING
     deal = Phase.DEAL
-    # hand._apply and hand._advance are called directly: compiled, a direct call; through a
-    # bound method kept in a local, a generic call each time. The module's names the loop
-    # reads are locals: compiled, a module name is a dictionary lookup each time it is read
+    # the fast path is the hand's public one: apply_unchecked() for an event legal() or
+    # needs_cards() allowed, then advance(). They are called directly: compiled, a direct
+    # call; through a bound method kept in a local, a generic call each time. The module's
+    # names the loop reads are locals: compiled, a module name is a dictionary lookup each
+    # time it is read
     new = _new
     acted, hole_dealt, board_dealt, decision = _ACTED, _HOLE_DEALT, _BOARD_DEALT, Decision
     i = 0
@@ -439,14 +441,14 @@ def replay(record: HandRecord, *, decisions: bool = True, strict: bool = False,
                 if verb == "cc":
                     to_call = hand.level - bet
                     if to_call <= 0:
-                        hand._apply(new(acted, (p, ev.CHECK, bet, 0, False, False)))
+                        hand.apply_unchecked(new(acted, (p, ev.CHECK, bet, 0, False, False)))
                     else:
-                        stack = hand.stacks[p] - hand._floor[p]  # a cap game's chips behind
+                        stack = hand.live_stack(p)  # a cap game's chips behind excluded
                         call = to_call if to_call < stack else stack
-                        hand._apply(new(acted, (p, ev.CALL, bet + call, call,
-                                                    call == stack, False)))
+                        hand.apply_unchecked(new(acted, (p, ev.CALL, bet + call, call,
+                                                         call == stack, False)))
                 elif verb == "f" and hand.level > bet:
-                    hand._apply(new(acted, (p, ev.FOLD, bet, 0, False, False)))
+                    hand.apply_unchecked(new(acted, (p, ev.FOLD, bet, 0, False, False)))
                 elif verb == "cbr":
                     if lg is None:
                         lg = hand.legal()
@@ -456,14 +458,14 @@ def replay(record: HandRecord, *, decisions: bool = True, strict: bool = False,
                         _act_slow(hand, p, step)
                         continue
                     added = to - bet
-                    hand._apply(new(acted, (p, ev.BET if lg.is_bet else ev.RAISE, to,
-                                                added, added == hand.stacks[p] - hand._floor[p],
-                                                False)))
+                    hand.apply_unchecked(new(acted, (p, ev.BET if lg.is_bet else ev.RAISE,
+                                                     to, added, added == hand.live_stack(p),
+                                                     False)))
                 else:
                     _act_slow(hand, p, step)
                     continue
                 if hand.phase is not betting:  # nothing happens by itself while one is to act
-                    hand._advance()
+                    hand.advance()
                 continue
             if hand.phase is betting and not strict:
                 _infer(res, hand, -1, decisions)
@@ -474,10 +476,10 @@ def replay(record: HandRecord, *, decisions: bool = True, strict: bool = False,
                                           and cards[0] not in seen and cards[1] not in seen)):
                     if cards is not None:
                         seen.update(cards)
-                    hand._apply(new(hole_dealt, (p, cards)))
+                    hand.apply_unchecked(new(hole_dealt, (p, cards)))
                     dealt += 1
                     if dealt == n:  # the last one opens the betting (or settles a hand
-                        hand._advance()  # that the blinds put all-in); before it, nothing to do
+                        hand.advance()  # that the blinds put all-in); before it, nothing to do
                     continue
                 hand.deal_hole(p, cards)
                 dealt += 1
@@ -489,9 +491,9 @@ def replay(record: HandRecord, *, decisions: bool = True, strict: bool = False,
                 if need is not None and need[0] == "board" and len(cards) == need[2] \
                         and len(set(cards)) == len(cards) and seen.isdisjoint(cards):
                     seen.update(cards)
-                    hand._apply(new(board_dealt, (hand._street_for(need[1]), tuple(cards),
-                                                     need[1])))
-                    hand._advance()
+                    hand.apply_unchecked(new(board_dealt, (hand.board_street(need[1]),
+                                                           tuple(cards), need[1])))
+                    hand.advance()
                     continue
                 hand.deal_board(cards)
                 seen.update(cards)
@@ -886,10 +888,8 @@ def _walk(folder: str, out: list[str]) -> None:
 
 def replay_file(path: str, *, decisions: bool = True, strict: bool = False) -> list[ReplayResult]:
     """Replay every hand of one file, chosen by its type: ``.phh``/``.phhs`` (PHH), ``.txt``
-    (PokerStars text, when :mod:`tapete.history.pokerstars` is installed). Never raises: a file
-    that cannot be read is one result with its error."""
-    import importlib
-
+    (PokerStars text). Never raises: a file that cannot be read is one result with its
+    error."""
     low = path.lower()
     if low.endswith((".phh", ".phhs")):
         # opened at once (a missing file is found by opening it): a folder of hand histories
@@ -912,14 +912,7 @@ def replay_file(path: str, *, decisions: bool = True, strict: bool = False) -> l
     if not os.path.exists(path):
         return [_no_such_file(path)]
     if low.endswith(".txt"):
-        try:
-            module = importlib.import_module("tapete.history.pokerstars")
-        except ModuleNotFoundError as exc:
-            if exc.name != "tapete.history.pokerstars":
-                raise
-            return [failed(path, "", _unsupported(path, "PokerStars text is not available in"
-                                                        " this version"))]
-        return _replay_items(path, module, decisions, strict)
+        return _replay_items(path, pokerstars, decisions, strict)
     return [failed(path, "", _unsupported(path, "tapete reads .phh, .phhs and .txt"))]
 
 
@@ -957,9 +950,7 @@ def _unreadable(msg: Text | str, unsupported: bool = False) -> Text:
 
 
 def _unsupported(path: str, why: str) -> Text:
-    es = {"PokerStars text is not available in this version":
-          "el texto de PokerStars no está disponible en esta versión",
-          "tapete reads .phh, .phhs and .txt": "tapete lee .phh, .phhs y .txt"}[why]
+    es = {"tapete reads .phh, .phhs and .txt": "tapete lee .phh, .phhs y .txt"}[why]
     return Text(f"unsupported format: {path} ({why})", f"formato no admitido: {path} ({es})")
 
 
