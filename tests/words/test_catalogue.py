@@ -113,14 +113,16 @@ def test_a_third_language_is_one_file(tmp_path: Path, monkeypatch: pytest.Monkey
             return tmp_path / part
 
     monkeypatch.setattr(catalog.resources, "files", lambda _: Files())
-    catalog.catalogue.cache_clear()
+    catalog.reload()
     try:
         assert catalog.gettext_in("fr", "{who} folds", None, who="Ana") == "Ana se couche"
         assert catalog.ngettext_in("fr", "{n} hand", "{n} hands", 1) == "1 main"
         assert catalog.ngettext_in("fr", "{n} hand", "{n} hands", 0) == "0 main"
         assert catalog.ngettext_in("fr", "{n} hand", "{n} hands", 2) == "2 mains"
     finally:
-        catalog.catalogue.cache_clear()
+        catalog.reload()
+        monkeypatch.undo()
+    assert catalog.t("{who} folds", who="Ana").es == "Ana se retira"
 
 
 def test_no_sentence_about_a_hand_is_written_outside_words() -> None:

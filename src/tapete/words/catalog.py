@@ -13,13 +13,14 @@ from __future__ import annotations
 import gettext
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from io import BytesIO
 
 from babel.messages.pofile import read_po
 
 from tapete.core.text import LANGS, Text
+from tapete.words.money import number
 
 DOMAIN = "tapete"
 SOURCE = "en"
@@ -63,11 +64,11 @@ def catalogue(lang: str) -> Catalogue:
 
 
 def _args(lang: str, args: dict[str, Arg]) -> dict[str, str]:
-    from tapete.words.money import number
-
     out: dict[str, str] = {}
     for k, v in args.items():
-        if isinstance(v, Text):
+        if type(v) is str:
+            out[k] = v
+        elif isinstance(v, Text):
             out[k] = v.in_lang(lang)
         elif isinstance(v, bool):
             raise TypeError(f"a message argument is not a truth value: {k}={v!r}")
@@ -99,15 +100,35 @@ def ngettext_in(lang: str, singular: str, plural: str, n: int, /, **args: Arg) -
     return forms[i].format(**_args(lang, {"n": n, **args}))
 
 
+@lru_cache(maxsize=8192)
+def _texts(context: str | None, message: str) -> tuple[str, ...]:
+    """``message`` in every language, unfilled (read once: a table's log asks again and
+    again)."""
+    return tuple(message if lang == SOURCE else
+                 catalogue(lang).messages.get((context, message), message) for lang in LANGS)
+
+
+def _fill(texts: tuple[str, ...], args: dict[str, Arg]) -> Text:
+    if not args:
+        return Text(*texts)
+    return Text(*(x.format(**_args(lang, args)) for lang, x in zip(LANGS, texts, strict=True)))
+
+
 def t(message: str, /, **args: Arg) -> Text:
     """A message in every language, its fields filled: ``t("{who} folds", who="Ana")``."""
-    return Text(*(gettext_in(lang, message, None, **args) for lang in LANGS))
+    return _fill(_texts(None, message), args)
 
 
 def tc(context: str, message: str, /, **args: Arg) -> Text:
     """A message of a context (gettext's ``pgettext``): the same English word that another
-    language writes differently by use, as ``tc("straight high", "queen")``: "a la reina"."""
-    return Text(*(gettext_in(lang, message, context, **args) for lang in LANGS))
+    language writes differently by use, as ``tc("high", "queen")``: "a la reina"."""
+    return _fill(_texts(context, message), args)
+
+
+def reload() -> None:
+    """Read the catalogues again (after a ``.po`` file changed)."""
+    catalogue.cache_clear()
+    _texts.cache_clear()
 
 
 def N_(message: str) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal, localcontext
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from babel import Locale
@@ -38,6 +38,7 @@ def _pattern(decimals: int) -> str:
     return "#,##0" + ("." + "0" * decimals if decimals else "")
 
 
+@lru_cache(maxsize=1 << 16)
 def number(n: int, lang: str = "en") -> str:
     """A whole number of ``lang``: ``number(1234, "es") == "1.234"``."""
     with localcontext() as ctx:
@@ -45,6 +46,7 @@ def number(n: int, lang: str = "en") -> str:
         return str(format_decimal(n, format=_pattern(0), locale=_locale(lang)))
 
 
+@lru_cache(maxsize=1 << 16)  # a table's log writes the same few amounts again and again
 def money(amount: int, decimals: int = 0, currency: str = "", lang: str = "en") -> str:
     """Integer chips written for people in ``lang``: ``money(123456, 2, "€", "es")`` is
     ``"1.234,56 €"``; ``money(123456, 2, "$")`` is ``"$1,234.56"``; ``money(1234)`` is
