@@ -5,7 +5,7 @@ plurals."""
 from __future__ import annotations
 
 import pytest
-from hands import play
+from dealt import play
 
 from tapete import words
 from tapete.core.cards import parse_cards
