@@ -206,6 +206,8 @@ def test_rules_are_described_once() -> None:
 ])
 def test_plurals(n: int, en: str, es: str) -> None:
     assert words.hands_count(n).to_json() == {"en": en, "es": es}
+    assert words.players_count(n).es == es.replace("manos", "jugadores").replace("mano",
+                                                                                 "jugador")
 
 
 def test_lists_are_joined_as_each_language_joins_them() -> None:

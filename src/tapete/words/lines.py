@@ -68,6 +68,11 @@ def hands_count(n: int) -> Text:
     return tn("{n} hand", "{n} hands", n)
 
 
+def players_count(n: int) -> Text:
+    """ "1 player", "6 players" ("1 jugador", "6 jugadores")."""
+    return tn("{n} player", "{n} players", n)
+
+
 # ---------------------------------------------------------------------------- event lines
 
 def _all_in(line: Text, rules: Rules, stack: int) -> Text:
