@@ -10,6 +10,10 @@ Conventions followed (as the standard and PokerKit read them):
 * players ``p1..pn`` in seat order from the small blind, the button last; heads-up, ``p1`` is
   the big blind and ``p2`` the button, who posts the small blind: the first two entries of
   ``blinds_or_straddles`` (and ``antes``) are then swapped between the players;
+* ``blinds_or_straddles`` beyond the big blind's entry (p3 onwards, three players or more) that
+  are above the big blind are straddles, the next a re-straddle (``[1, 2, 4, 8]``): they go to
+  ``record.straddles`` and the engine posts them as straddles; the writer puts them back in
+  ``blinds_or_straddles``;
 * amounts may be decimal (``0.50``): they are read exactly, never through floats. The smallest
   unit is the largest number of decimal places among the amounts that define the hand (stacks,
   blinds, antes, bets): ``0.50/1`` -> cents, ``Rules.decimals == 2``. A stated
@@ -534,6 +538,13 @@ def _all_ints(xs: list[Any]) -> bool:
     return all(type(x) is int for x in xs)
 
 
+def _straddles(blinds: list[int], big_blind: int) -> list[int]:
+    """Each player's straddle (0: none) of a ``blinds_or_straddles`` of three players or more:
+    p1 and p2 post the blinds, and an entry of p3 onwards above the big blind is a straddle
+    (the next one a re-straddle); one no larger is a live blind, as a returning player posts."""
+    return [x if k >= 2 and x > big_blind else 0 for k, x in enumerate(blinds)]
+
+
 def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> HandRecord:
     """One hand's fields (as :func:`parse_toml` gives them) -> a :class:`HandRecord`."""
     variant = fields.get("variant")
@@ -664,11 +675,11 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
                  currency)
     rules = _PLAIN_RULES.get(plain_key) if plain else None
     if rules is None:
-        live = sorted((x for x in blinds if x), reverse=True)
         first_two = sorted(blinds[:2]) if n > 2 else sorted(blinds)
         bb = (first_two[-1] or small_bet) if fixed else min_bet
         sb = min(first_two[0], bb) if len(first_two) > 1 else 0
-        straddle = live[0] if live and live[0] > bb and len(live) > 2 else 0
+        # the table's straddle: the first (smallest) one; a larger one is a re-straddle
+        straddle = min((x for x in blinds[2:] if x > bb), default=0) if n > 2 else 0
         nonzero_antes = [x for x in antes if x]
         kwargs: dict[str, Any] = {
             "structure": structure,
@@ -752,6 +763,8 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
 
     record = HandRecord(rules, stacks, steps, n - 1, blinds, antes, dead, None, None, hand_id,
                         source)
+    if n > 2 and max(blinds[2:]) > rules.big_blind:  # p3 onwards: most hands have none
+        record.straddles = _straddles(blinds, rules.big_blind)
     record.texts = actions if not any("#" in a for a in actions) else [
         a.split("#", 1)[0].strip() for a in actions]
     names = fields.get("players")

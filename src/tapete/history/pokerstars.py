@@ -8,7 +8,9 @@ Reading
     Cash games (``$``, ``€``, ``£``: amounts in cents, ``Rules.decimals == 2``), play money and
     tournaments (chips, ``decimals == 0``); the old ``PokerStars Game #`` and the newer
     ``PokerStars Hand #`` headers; antes, blinds posted all-in, dead blinds (``posts small &
-    big blinds``), straddles, uncalled bets, side pots, rake, run it twice, cap games.
+    big blinds``), straddles and re-straddles (``posts straddle``, kept in
+    ``record.straddles`` and written back so), uncalled bets, side pots, rake, run it twice,
+    cap games.
 
     The record keeps what the file says about the settlement: ``stated_pots`` (after rake, main
     pot first), ``stated_rake``, and in ``extra``: ``total_pot``, ``collected`` and ``returned``
@@ -414,7 +416,8 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
     sb_posted: list[int] = []
     bb_posted: list[int] = []
     ante_posted: list[int] = []
-    straddles: list[int] = []
+    straddles: list[int] = []  # the straddles posted in full
+    straddle_of = [0] * n  # each player's straddle, as the file says "posts straddle"
     short_posts: list[tuple[int, str, int]] = []  # (player, kind, paid) posted all-in
     hole: list[tuple[int, ...] | None] = [None] * n
     hole_text = [""] * n
@@ -596,6 +599,7 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
                     short_posts.append((p, "straddle", x))
                 else:
                     blinds[p] += x
+                    straddle_of[p] += x
                     straddles.append(x)
             continue
         if hole_steps_at < 0 and body.split(" ")[0] in ("folds", "checks", "calls", "bets",
@@ -675,7 +679,8 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
         small_bet = big_bet = 0
         small_blind, big_blind = sb_h, bb_h
     ante = max(set(ante_posted), key=ante_posted.count) if ante_posted else 0
-    straddle = max(straddles) if straddles else 0
+    # the table's straddle: the first (smallest) one; a larger one is a re-straddle
+    straddle = min(straddles) if straddles else 0
     for p, kind, paid in short_posts:
         # posted all-in: the nominal amount (what the others face), at least what was paid
         if kind == "ante":
@@ -685,7 +690,9 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
         elif kind == "bb":
             blinds[p] += max(big_blind, paid)
         else:
-            blinds[p] += max(straddle or 2 * big_blind, paid)
+            owed = max(max(straddles, default=0) or 2 * big_blind, paid)
+            blinds[p] += owed
+            straddle_of[p] += owed
     if small_blind > big_blind:
         small_blind = big_blind
     # a big blind whose stack all went to the ante posts nothing, yet the others still face
@@ -774,7 +781,7 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
         rules=rules, stacks=real, steps=steps, button=button, blinds=blinds, antes=antes,
         dead=dead, names=[p.name for p in players], seats=seats, hand_id=hand_id,
         source=source, finishing_stacks=finishing, stated_pots=stated, stated_rake=stated_rake,
-        extra=extra, texts=texts)
+        extra=extra, texts=texts, straddles=straddle_of if any(straddle_of) else None)
 
 
 # ---------------------------------------------------------------------------- reconciling
