@@ -12,11 +12,13 @@ from strategies import STRUCTURES, random_table
 from tapete.bots import BOT_NAMES, STYLES, Decision, SeatView, make_bot
 from tapete.bots import ranges as R
 from tapete.bots.match import play_hand
+from tapete.bots.strategy import players_behind, position_name
 from tapete.core.actions import BET, RAISE, Action
 from tapete.core.cards import Deck, parse_cards
 from tapete.core.events import Acted
 from tapete.core.hand import Hand
 from tapete.core.rules import Rules, Structure
+from tapete.core.setup import HandSetup
 from tapete.core.text import Text
 
 SIX = ["tag", "lag", "nit", "station", "maniac", "random"]
@@ -63,12 +65,41 @@ def test_the_view_holds_no_other_players_cards() -> None:
 def test_a_seat_events_with_hidden_cards_are_refused() -> None:
     hand = _hand(Deck(3))
     try:
-        SeatView.from_events(hand.rules, hand.events, 0, starting_stacks=hand.starting_stacks,
-                             button=hand.button, names=hand.names)
+        SeatView.from_events(hand.setup, hand.events, 0)
     except ValueError:
         pass
     else:
         raise AssertionError("a view was built from events with every hole card")
+
+
+def test_the_view_carries_the_setup_and_the_engines_acting_order() -> None:
+    """A view is built from the hand's HandSetup; its preflop order and the bots' positions
+    are the engine's: with blinds 1/2, a straddle of 4 and a re-straddle of 8, the player
+    after the re-straddler acts first and the re-straddler last."""
+    rules = Rules(small_blind=1, big_blind=2)
+    hand = Hand(rules, [400] * 6, button=5, deck=Deck(4), blinds=[1, 2, 0, 0, 0, 0],
+                straddles=[0, 0, 4, 8, 0, 0], names=SIX, auto_showdown=True)
+    view = SeatView.of(hand, hand.actor or 0)
+    assert view.setup == hand.setup and view.rules is rules and view.names == tuple(SIX)
+    assert view.preflop_order == tuple(hand.acting_order(preflop=True)) == (4, 5, 0, 1, 2, 3)
+    assert view.seat == hand.actor == 4
+    assert [players_behind(view, p) for p in (4, 5, 0, 1, 2, 3)] == [5, 4, 3, 2, 1, 0]
+    names = [position_name(view, p).en for p in range(6)]
+    assert names == ["the small blind", "the big blind", "the straddle", "the straddle",
+                     "the cutoff", "the button"]
+    assert position_name(view, 2).es == "el straddle"
+    again = SeatView.from_events(HandSetup.from_json(hand.setup.to_json()),
+                                 hand.events_for(4), 4)
+    assert again == view
+    # a plain table: the player after the big blind first, the big blind last
+    plain = SeatView.of(_hand(Deck(2)), 2)
+    assert plain.preflop_order == (2, 3, 4, 5, 0, 1)
+    assert [position_name(plain, p).en for p in plain.preflop_order] == [
+        "early position", "the hijack", "the cutoff", "the button", "the small blind",
+        "the big blind"]
+    heads_up = SeatView.of(_hand(Deck(2), n=2), 1)
+    assert heads_up.preflop_order == (1, 0)  # the button (small blind) first
+    assert [position_name(heads_up, p).en for p in (1, 0)] == ["the button", "the big blind"]
 
 
 def _other_cards_changed(deck: list[int], n: int, seat: int, button: int) -> list[int]:

@@ -82,13 +82,12 @@ STYLES: dict[str, Style] = {
 
 # Opening range by the number of players still to act behind (blinds included).
 _OPEN = {1: 0.40, 2: 0.45, 3: 0.28, 4: 0.21, 5: 0.17, 6: 0.14, 7: 0.12}
-_POSITION_NAMES = {
-    0: Text("the big blind", "la ciega grande"),
-    1: Text("the small blind", "la ciega pequeña"),
-    2: Text("the button", "el botón"),
-    3: Text("the cutoff", "el cutoff"),
-    4: Text("the hijack", "el hijack"),
-}
+_BUTTON = Text("the button", "el botón")
+_SMALL_BLIND = Text("the small blind", "la ciega pequeña")
+_BIG_BLIND = Text("the big blind", "la ciega grande")
+_STRADDLE = Text("the straddle", "el straddle")
+_BEFORE_BUTTON = {1: Text("the cutoff", "el cutoff"), 2: Text("the hijack", "el hijack")}
+_EARLY = Text("early position", "primera posición")
 _AGGRESSIVE = (ev.BET, ev.RAISE)
 
 
@@ -158,25 +157,27 @@ def _pct(x: float) -> int:
     return round(100 * x)
 
 
-def preflop_order(view: SeatView) -> list[int]:
-    """Players in preflop acting order: after the largest blind, clockwise."""
-    n = view.n
-    big = max(range(n), key=lambda i: (view.blinds[i], (i - view.button - 1) % n))
-    return [(big + 1 + k) % n for k in range(n)]
-
-
 def players_behind(view: SeatView, seat: int) -> int:
-    order = preflop_order(view)
-    return view.n - 1 - order.index(seat)
+    """How many players act after ``seat`` before the flop (the engine's acting order, as
+    the view carries it: after the last straddle or the big blind, clockwise)."""
+    return view.n - 1 - view.preflop_order.index(seat)
 
 
 def position_name(view: SeatView, seat: int) -> Text:
-    behind = players_behind(view, seat)
-    if view.n == 2:
-        return _POSITION_NAMES[0 if behind == 0 else 2]
-    if behind in _POSITION_NAMES:
-        return _POSITION_NAMES[behind]
-    return Text("early position", "primera posición")
+    """The seat's place at the table: the button, the blinds (the two seats after it; heads-up
+    the button's opponent is the big blind), a straddler, then the cutoff and the hijack
+    before the button, else early position."""
+    n = view.n
+    after = (seat - view.button) % n
+    if after == 0:
+        return _BUTTON
+    if after == 2 or n == 2:
+        return _BIG_BLIND
+    if after == 1:
+        return _SMALL_BLIND
+    if view.setup.straddles[seat]:
+        return _STRADDLE
+    return _BEFORE_BUTTON.get((view.button - seat) % n, _EARLY)
 
 
 def open_width(view: SeatView, seat: int) -> float:
@@ -413,7 +414,7 @@ class StyleBot:
             width = min(1.0, open_width(view, seat) * st.open) * (0.8 if limpers else 1.0)
             soft = 1.0
             if st.exploit:  # loose players behind or limping in: open and isolate wider
-                order = preflop_order(view)
+                order = view.preflop_order
                 behind = [q for q in order[order.index(seat) + 1:] if not view.folded[q]]
                 limping = [a.player for a in acts if a.action == ev.CALL]
                 soft = self._softness(view, behind + limping)

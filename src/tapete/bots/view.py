@@ -1,9 +1,10 @@
 """What one seat may know about a hand, and what a bot answers.
 
 A :class:`SeatView` is rebuilt from the seat's own event list (``hand.events_for(seat)``, where
-other players' hole cards are hidden until shown) and the public setup of the hand (rules,
-names, starting stacks, button, forced bets). The legal options come from replaying those
-events, never from the dealer's hand object, so a bot cannot see what its seat may not.
+other players' hole cards are hidden until shown) and the public setup of the hand, a
+:class:`~tapete.core.setup.HandSetup` (rules, names, starting stacks, button, forced bets). The
+legal options and the acting order come from replaying those events with the engine, never
+from the dealer's hand object, so a bot cannot see what its seat may not.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from tapete.core.betting import Legal
 from tapete.core.cards import Card
 from tapete.core.events import Event
 from tapete.core.rules import Rules
+from tapete.core.setup import HandSetup
 from tapete.core.text import Text
 
 if TYPE_CHECKING:
@@ -73,12 +75,9 @@ class SeatView:
     """Everything one seat may see, typed. Other players' ``holes`` are None unless shown."""
 
     seat: int
-    rules: Rules
-    names: tuple[str, ...]
-    button: int
-    starting_stacks: tuple[int, ...]
-    blinds: tuple[int, ...]
-    hand_id: str
+    setup: HandSetup  # the rules, players, stacks, button and forced bets: all public
+    blinds: tuple[int, ...]  # each player's live blind, straddles included (Hand.blinds)
+    preflop_order: tuple[int, ...]  # every player in preflop acting order (the engine's)
     hole: tuple[Card, ...]
     holes: tuple[tuple[Card, ...] | None, ...]  # own cards, and others' once shown
     board: tuple[Card, ...]
@@ -95,8 +94,28 @@ class SeatView:
     net: tuple[int, ...] | None  # each player's result once the hand is over
 
     @property
+    def rules(self) -> Rules:
+        return self.setup.rules
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self.setup.names
+
+    @property
+    def button(self) -> int:
+        return self.setup.button
+
+    @property
+    def starting_stacks(self) -> tuple[int, ...]:
+        return self.setup.stacks
+
+    @property
+    def hand_id(self) -> str:
+        return self.setup.hand_id
+
+    @property
     def n(self) -> int:
-        return len(self.names)
+        return len(self.setup.stacks)
 
     @property
     def pot(self) -> int:
@@ -104,7 +123,7 @@ class SeatView:
 
     @property
     def big_blind(self) -> int:
-        return self.rules.big_blind
+        return self.setup.rules.big_blind
 
     def live(self) -> list[int]:
         """Players still in the hand (not folded)."""
@@ -118,29 +137,15 @@ class SeatView:
         return [a for a in self.actions if a.street == s]
 
     @classmethod
-    def from_events(
-        cls,
-        rules: Rules,
-        events: Sequence[Event],
-        seat: int,
-        *,
-        starting_stacks: Sequence[int],
-        button: int,
-        names: Sequence[str],
-        blinds: Sequence[int] | None = None,
-        antes: Sequence[int] | None = None,
-        dead: Sequence[int] | None = None,
-        hand_id: str = "",
-    ) -> SeatView:
-        """Build the view from a seat's events; a hidden hole card in them stays hidden."""
+    def from_events(cls, setup: HandSetup, events: Sequence[Event], seat: int) -> SeatView:
+        """Build the view from the hand's public ``setup`` and a seat's events; a hidden hole
+        card in them stays hidden."""
         from tapete.core.hand import Hand, Phase
 
         for e in events:
             if isinstance(e, ev.HoleDealt) and e.player != seat and e.cards is not None:
                 raise ValueError("a seat's events must not hold other players' hidden cards")
-        replay = Hand.from_events(rules, list(starting_stacks), events, button=button,
-                                  names=list(names), blinds=blinds, antes=antes, dead=dead,
-                                  hand_id=hand_id)
+        replay = Hand.from_events(setup.rules, setup.stacks, events, **setup.hand_args())
         street = 0
         actions: list[ActionSeen] = []
         for e in events:
@@ -154,12 +159,9 @@ class SeatView:
             legal = replay.legal()
         return cls(
             seat=seat,
-            rules=rules,
-            names=tuple(names),
-            button=replay.button,
-            starting_stacks=tuple(starting_stacks),
-            blinds=replay.blinds,
-            hand_id=hand_id,
+            setup=setup,
+            blinds=tuple(replay.blinds),
+            preflop_order=tuple(replay.acting_order(preflop=True)),
             hole=tuple(own) if own is not None else (),
             holes=tuple(tuple(h) if h is not None else None for h in replay.hole),
             board=tuple(replay.board),
@@ -179,7 +181,4 @@ class SeatView:
     @classmethod
     def of(cls, hand: Hand, seat: int) -> SeatView:
         """The view of ``seat`` in ``hand``: its events and the public setup, nothing else."""
-        return cls.from_events(
-            hand.rules, hand.events_for(seat), seat, starting_stacks=hand.starting_stacks,
-            button=hand.button, names=hand.names, blinds=hand.blinds, antes=hand.antes,
-            dead=hand.dead, hand_id=hand.hand_id)
+        return cls.from_events(hand.setup, hand.events_for(seat), seat)
