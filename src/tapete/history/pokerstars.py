@@ -15,9 +15,10 @@ Reading
     The record keeps what the file says about the settlement: ``stated_pots`` (after rake, main
     pot first), ``stated_rake``, and in ``extra``: ``total_pot``, ``collected`` and ``returned``
     (per player). The rake is a fact of the hand, so ``record.rules.rake_fixed`` holds it pot by
-    pot and the engine takes exactly that. :func:`play` replays a record through the engine
-    (an illegal action raises :class:`ReplayError`) and :func:`reconcile` lists every figure
-    of the file's SUMMARY the replay does not reproduce, with both figures.
+    pot and the engine takes exactly that. A record is replayed as every record is
+    (:func:`tapete.history.replay.replay`; :func:`tapete.history.formats.replay_any` reads a
+    file and replays it) and :func:`reconcile` lists every figure of the file's SUMMARY the
+    replay does not reproduce, with both figures.
 
     Rules read from the file: the structure and blinds of the header; fixed-limit bets from the
     header's stakes; pot-limit raises by the previous raise (PokerStars), not the seeds' rule;
