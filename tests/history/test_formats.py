@@ -68,6 +68,16 @@ def test_detect(text: str, name: str, want: str) -> None:
     assert detect(text, name) == want
 
 
+def test_a_str_is_a_text_with_a_line_break_a_name_or_nothing_in_it(tmp_path: Path) -> None:
+    (empty,) = read_any("")
+    assert empty.format == "" and empty.error is not None
+    assert empty.error.en.startswith("unsupported format")  # not "no such file"
+    (one_line,) = read_any("PokerStars Hand #1: nothing else", name="upload.txt")
+    assert one_line.format == POKERSTARS and not one_line.ok  # read as a text, not a path
+    (path,) = read_any(str(tmp_path / "hand.phh"))
+    assert path.whole_file and path.error is not None and "no such file" in path.error.en
+
+
 def test_a_forced_format_is_read_as_that_format() -> None:
     text = TEN.read_text(encoding="utf-8-sig")
     (h,) = read_any(text, fmt=PHH)

@@ -107,9 +107,10 @@ def read_any(source: str | bytes | os.PathLike[str], *, name: str = "",
              fmt: str | None = None) -> list[Read]:
     """Every hand of a hand-history file or text, in order (never an empty list).
 
-    ``source``: a path (an ``os.PathLike``, or a ``str`` of one line), a text (a ``str`` of
-    several lines) or the bytes of a file. ``name``: the file's name when ``source`` is its
-    text or bytes (an upload), used to find the format and to name the source. ``fmt``:
+    ``source``: a path (an ``os.PathLike``, or a ``str`` of one line), a text or the bytes of
+    a file. A ``str`` is a text when it holds a line break, is empty, or comes with ``name``.
+    ``name``: the file's name when ``source`` is its text or bytes (an upload), used to find
+    the format and to name the source. ``fmt``:
     :data:`PHH` or :data:`POKERSTARS` to read the input as that format whatever it looks
     like."""
     loaded = _load(source, name)
@@ -122,7 +123,8 @@ def read_any(source: str | bytes | os.PathLike[str], *, name: str = "",
 def _load(source: str | bytes | os.PathLike[str], name: str) -> tuple[str, str, str] | Read:
     """(the text, the source to name in results, the name that helps find the format), or
     the error of a file that cannot be read."""
-    if isinstance(source, os.PathLike) or (isinstance(source, str) and "\n" not in source):
+    if isinstance(source, os.PathLike) or (isinstance(source, str) and source and not name
+                                           and "\n" not in source):
         path = os.fspath(source)
         try:
             data = _read_bytes(path)
