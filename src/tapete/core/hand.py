@@ -1,4 +1,5 @@
-"""One hand of hold'em: the state machine that deals, referees and settles it.
+"""One hand of poker (hold'em, the game ``Rules.game`` describes): the state machine that
+deals, referees and settles it.
 
 The hand is pure: rules, seats and a deck (or cards given one deal at a time) go in, events
 come out. Every change of state goes through :meth:`Hand.apply_unchecked`, so replaying the
@@ -13,7 +14,7 @@ blind); a table or a hand history may give each player's blinds explicitly.
 from __future__ import annotations
 
 import numbers
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
@@ -38,6 +39,7 @@ from tapete.core.errors import HandError as HandError
 from tapete.core.errors import IllegalAction as IllegalAction
 from tapete.core.errors import MalformedAction as MalformedAction
 from tapete.core.events import Event
+from tapete.core.game import HandForm, best_hand, evaluator
 from tapete.core.pots import Pot, build_pots, split, take_rake, uncalled
 from tapete.core.rules import MinRaise, Rules, Structure
 from tapete.core.setup import HandSetup
@@ -102,19 +104,6 @@ _STREET_NAMES = (("preflop", "preflop"), ("flop", "flop"), ("turn", "turn"), ("r
 
 def street_name(street: int, lang: str = "en") -> str:
     return _STREET_NAMES[street][1 if lang == "es" else 0]
-
-
-# the hand evaluator, imported at the first showdown rather than with this module: its tables
-# take about a tenth of a second to load, and a hand that nobody shows down never needs them
-_evaluate: Callable[[Sequence[int]], int] | None = None
-
-
-def _load_evaluator() -> Callable[[Sequence[int]], int]:
-    global _evaluate
-    from tapete.eval.evaluator import evaluate
-
-    _evaluate = evaluate
-    return evaluate
 
 
 def _whole_chips(amounts: Sequence[object]) -> bool:
@@ -193,6 +182,16 @@ class Hand:
             raise HandError(Text("every player needs a whole, positive number of chips",
                                  "cada jugador necesita un número entero y positivo de fichas"))
         self.rules = rules
+        game = rules.game
+        if game.high_low:
+            raise HandError(Text(f"{game.name}: high-low games are not played yet",
+                                 f"{game.name}: los juegos high-low aún no se juegan"))
+        # the game as data (Rules.game), read once: what is dealt, when the board is complete
+        self.game = game
+        self._hole_cards = game.hole_cards
+        self._board_cards = game.board_cards
+        self._last_street = game.last_street
+        self._any_five = game.form is HandForm.ANY_FIVE
         self.n = n
         self.starting_stacks = tuple(stacks)
         self.button = (n - 1 if button is None else button) % n
@@ -476,7 +475,8 @@ class Hand:
         else:
             if e.street > self.street:
                 self.street = e.street
-            if all(len(b) == 5 for b in self.boards):
+            size = self._board_cards
+            if all(len(b) == size for b in self.boards):
                 self.phase = _SHOWDOWN
 
     def _on_returned(self, e: ev.Returned) -> None:
@@ -622,9 +622,10 @@ class Hand:
             self.phase = _DEAL  # settles at once in advance
             self.betting_over = True
             return
-        if self.street == 3 or self._able < 2:
+        last = self.street == self._last_street
+        if last or self._able < 2:
             self.betting_over = True
-        if self.street == 3:
+        if last:
             self.phase = _SHOWDOWN
         else:
             self.phase = _DEAL
@@ -651,9 +652,10 @@ class Hand:
                 if not dealt and self.deck is not None:
                     # every player's hole cards in one pass, in the order needs_cards gives
                     n, b = self.n, self.button
+                    count = self._hole_cards
                     for p in (*range(b + 1, n), *range(b + 1)):
                         if not self.dealt[p]:
-                            self.apply_unchecked(_new(_HOLE_DEALT, (p, self._draw(2))))
+                            self.apply_unchecked(_new(_HOLE_DEALT, (p, self._draw(count))))
                     continue
                 need = self.needs_cards()
                 if need is None or self.deck is None:
@@ -692,7 +694,8 @@ class Hand:
         return out
 
     def needs_cards(self) -> tuple[str, int, int] | None:
-        """What must be dealt next: ("hole", player, 2) or ("board", run, count), or None."""
+        """What must be dealt next: ("hole", player, count) or ("board", run, count), or None
+        (the counts are the game's: 2 hole cards, then 3, 1 and 1 board cards in hold'em)."""
         if self.phase is not _DEAL:
             return None
         if self._dealt_count < self.n:
@@ -700,12 +703,12 @@ class Hand:
             for k in range(n):
                 p = (self.button + 1 + k) % n
                 if not self.dealt[p]:
-                    return ("hole", p, 2)
+                    return ("hole", p, self._hole_cards)
         if self._live < 2:
             return None
         for run, board in enumerate(self.boards):
-            if len(board) < 5:
-                return ("board", run, 3 if not board else 1)
+            if len(board) < self._board_cards:
+                return ("board", run, self.game.cards_due(len(board)))
         return None
 
     def live_stack(self, player: int) -> int:
@@ -715,8 +718,7 @@ class Hand:
 
     def board_street(self, run: int) -> int:
         """The street the next board cards of ``run`` deal (1 flop, 2 turn, 3 river)."""
-        size = len(self.boards[run])
-        return 1 if size == 0 else size - 1
+        return self.game.street_of(len(self.boards[run]))
 
     # ------------------------------------------------------------------ dealing by hand
     def deal_hole(self, player: int, cards: Sequence[Card] | None = None) -> None:
@@ -727,7 +729,7 @@ class Hand:
         if self.dealt[player]:
             raise HandError(Text(f"{self.names[player]} already has cards",
                                  f"{self.names[player]} ya tiene cartas"))
-        c = self._check_new_cards(cards, 2) if cards is not None else None
+        c = self._check_new_cards(cards, self._hole_cards) if cards is not None else None
         self.apply_unchecked(_new(_HOLE_DEALT, (player, c)))
         self.advance()
 
@@ -765,7 +767,7 @@ class Hand:
     def set_runs(self, runs: int) -> None:
         """Run the rest of the board ``runs`` times (players agreed; only when nobody can bet)."""
         if not self.betting_over or self.phase is not _DEAL or len(self.boards) != 1 \
-                or len(self.boards[0]) == 5 or not 1 <= runs <= 4:
+                or len(self.boards[0]) == self._board_cards or not 1 <= runs <= 4:
             raise HandError(Text(
                 "the board can be run more than once only when betting is over",
                 "el tablero solo se puede repartir varias veces tras las apuestas"))
@@ -1007,7 +1009,7 @@ class Hand:
                     f"{self.names[player]} holds {format_cards(known)}, not {format_cards(c)}",
                     f"{self.names[player]} tiene {format_cards(known)}, no {format_cards(c)}"))
             if known is None:
-                c = self._check_new_cards(c, 2)
+                c = self._check_new_cards(c, self._hole_cards)
         self.apply_unchecked(ev.Shown(player, c))
         self.advance()
 
@@ -1085,11 +1087,14 @@ class Hand:
         the showdown, when the boards are complete and p's cards are known for good."""
         s = self._strengths.get(p)
         if s is None:
-            evaluate = _evaluate or _load_evaluator()
             boards = self.boards
-            if len(boards) == 1:
-                s = (evaluate((*cards, *boards[0])),)
+            if not self._any_five:  # the game forms the hand its own way (best_hand)
+                game = self.game
+                s = tuple(best_hand(game, cards, b) for b in boards)
+            elif len(boards) == 1:  # any five of the seven: the evaluator directly
+                s = (evaluator()((*cards, *boards[0])),)
             else:
+                evaluate = evaluator()
                 s = tuple(evaluate((*cards, *b)) for b in boards)
             self._strengths[p] = s
         return s

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from typing import Any
 
+from tapete.core.game import HOLDEM, Game, GameError
 from tapete.core.text import Text
 
 
@@ -73,6 +74,8 @@ class Rules:
     into one hand, antes and blinds included. A player who reaches it is all-in for the
     betting (nobody bets against chips that cannot be called), and the rest of the stack stays
     in front of them, theirs whatever happens; ``None`` for no cap.
+    ``game`` is the variant as data (:class:`~tapete.core.game.Game`): hole cards, streets,
+    how a hand is formed; hold'em (:data:`~tapete.core.game.HOLDEM`) is the only one played.
     """
 
     structure: Structure = Structure.NO_LIMIT
@@ -95,6 +98,7 @@ class Rules:
     extra: tuple[tuple[str, str], ...] = field(default=())
     rake_fixed: tuple[int, ...] | None = None
     hand_cap: int | None = None
+    game: Game = HOLDEM
 
     def __post_init__(self) -> None:
         if isinstance(self.structure, str) and not isinstance(self.structure, Structure):
@@ -191,6 +195,8 @@ class Rules:
             value = getattr(self, f.name)
             if isinstance(value, StrEnum):
                 value = value.value
+            elif isinstance(value, Game):
+                value = value.to_json()
             elif f.name == "extra":
                 value = [[k, v] for k, v in value]
             elif isinstance(value, tuple):
@@ -203,14 +209,14 @@ class Rules:
         """Rules from :meth:`to_json`'s form; a field left out takes its default. Anything
         else (an unknown field, a value of the wrong type) raises :class:`RulesError`."""
         if not isinstance(data, dict):
-            raise RulesError(Text(f"rules are a JSON object, not {data!r}",
-                                  f"las reglas son un objeto JSON, no {data!r}"))
+            raise _json_error(Text(f"rules are a JSON object, not {data!r}",
+                                   f"las reglas son un objeto JSON, no {data!r}"))
         kinds = _JSON_KINDS
         kw: dict[str, Any] = {}
         for name, value in data.items():
             kind = kinds.get(name)
             if kind is None:
-                raise RulesError(Text(f"unknown rule {name!r}", f"regla desconocida {name!r}"))
+                raise _json_error(Text(f"unknown rule {name!r}", f"regla desconocida {name!r}"))
             kw[name] = _decode(name, kind, value)
         return Rules(**kw)
 
@@ -234,6 +240,7 @@ _JSON_KINDS: dict[str, str] = {
     "bet_cap": "int?", "cap_heads_up": "bool", "min_raise": "min_raise?", "odd_chip": "odd_chip",
     "rake_bps": "int", "rake_cap": "int?", "no_flop_no_drop": "bool", "decimals": "int",
     "currency": "str", "extra": "pairs", "rake_fixed": "ints?", "hand_cap": "int?",
+    "game": "game",
 }
 assert set(_JSON_KINDS) == {f.name for f in fields(Rules)}, "every rule travels in JSON"
 
@@ -263,12 +270,23 @@ def _decode(name: str, kind: str, value: object) -> object:
             isinstance(x, list) and len(x) == 2 and all(isinstance(y, str) for y in x)
             for x in value)
         out = tuple((x[0], x[1]) for x in value) if ok and isinstance(value, list) else value
+    elif kind == "game":
+        try:
+            out = Game.from_json(value)
+            ok = True
+        except GameError:
+            ok = False
     else:  # an enum, by value
         enum: type[StrEnum] = {"structure": Structure, "min_raise": MinRaise,
                                "odd_chip": OddChip}[kind]
         ok = isinstance(value, str) and value in {m.value for m in enum}
         out = enum(str(value)) if ok else value
     if not ok:
-        raise RulesError(Text(f"rule {name!r}: {value!r} is not a valid value",
-                              f"regla {name!r}: {value!r} no es un valor válido"))
+        raise _json_error(Text(f"rule {name!r}: {value!r} is not a valid value",
+                               f"regla {name!r}: {value!r} no es un valor válido"))
     return out
+
+
+def _json_error(message: Text) -> RulesError:
+    """Rules JSON that cannot be read (the rules themselves are checked by Rules())."""
+    return RulesError(message)

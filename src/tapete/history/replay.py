@@ -412,6 +412,7 @@ def replay(record: HandRecord, *, decisions: bool = True, strict: bool = False,
     acted, hole_dealt, board_dealt, decision = _ACTED, _HOLE_DEALT, _BOARD_DEALT, Decision
     i = 0
     dealt = 0  # hole cards dealt through the fast path
+    holes: int = hand.game.hole_cards  # each player's, as the game deals them
     step: Step = ()
     try:
         for i, step in enumerate(record.steps):
@@ -472,8 +473,8 @@ def replay(record: HandRecord, *, decisions: bool = True, strict: bool = False,
             if kind == "hole":
                 p, cards = step[1], step[2]
                 if fast and hand.phase is deal and dealt < n and not hand.dealt[p] and (
-                        cards is None or (len(cards) == 2 and cards[0] != cards[1]
-                                          and cards[0] not in seen and cards[1] not in seen)):
+                        cards is None or (len(cards) == holes and len(set(cards)) == holes
+                                          and seen.isdisjoint(cards))):
                     if cards is not None:
                         seen.update(cards)
                     hand.apply_unchecked(new(hole_dealt, (p, cards)))

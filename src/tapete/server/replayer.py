@@ -411,29 +411,14 @@ def _steps(hand: Hand) -> list[tuple[Any, ...]]:
 
 
 def _rules_json(rules: Any) -> dict[str, Any]:
-    import dataclasses
-    from enum import Enum
-
-    out: dict[str, Any] = {}
-    for f in dataclasses.fields(rules):
-        v = getattr(rules, f.name)
-        if isinstance(v, Enum):
-            v = v.value
-        elif isinstance(v, tuple):
-            v = [list(x) if isinstance(x, tuple) else x for x in v]
-        out[f.name] = v
+    out: dict[str, Any] = rules.to_json()  # every field, the game included (Rules.to_json)
     return out
 
 
 def _record_from_json(d: dict[str, Any]) -> HandRecord:
-    from tapete.core.rules import OddChip, Rules
+    from tapete.core.rules import Rules
 
-    kw = dict(d["rules"])
-    if "odd_chip" in kw:
-        kw["odd_chip"] = OddChip(kw["odd_chip"])
-    if "extra" in kw:
-        kw["extra"] = tuple(tuple(x) for x in kw["extra"])
-    rules = Rules(**kw)
+    rules = Rules.from_json(d["rules"])
     setup = d["setup"]
     steps: list[tuple[Any, ...]] = []
     for st in d["steps"]:

@@ -1,0 +1,158 @@
+"""The game as data: what a variant deals and how a hand is formed and ranked.
+
+A :class:`Game` says how many hole cards each player gets, how many board cards each street
+after preflop deals, how a player's hand is formed from hole and board (any five of them, as in
+hold'em; or exactly two hole cards and three board cards, as in Omaha) and whether the pot is
+played high or split high-low. :class:`~tapete.core.rules.Rules` carries one (``rules.game``);
+the engine deals and settles from it, and every place that needs a hole-card count or the best
+hand asks it (:func:`best_hand`) instead of assuming hold'em.
+
+Hold'em (:data:`HOLDEM`) is the only game the engine plays for now; a new variant is a new
+``Game`` value here (see ``docs/variants.md``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from itertools import combinations
+from typing import Any, Final
+
+from tapete.core.text import Text
+
+
+class GameError(ValueError):
+    """A game that cannot be read; ``message`` in English and Spanish."""
+
+    def __init__(self, message: Text) -> None:
+        super().__init__(message.en)
+        self.message = message
+
+
+class HandForm(StrEnum):
+    """How a player's five-card hand is formed."""
+
+    ANY_FIVE = "any-five"  # the best five of the hole and board cards together (hold'em)
+    TWO_PLUS_THREE = "two-plus-three"  # exactly two hole cards and three board cards (Omaha)
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """A poker variant as data.
+
+    ``hole_cards``: dealt to each player, face down, before the first betting round.
+    ``streets``: the board cards each street after preflop deals, in order (hold'em: the flop
+    3, the turn 1, the river 1). ``form``: how the hand is formed. ``high_low``: the pot is
+    split between the best high and the best qualifying low hand (no such game is played
+    yet)."""
+
+    name: str = "holdem"
+    hole_cards: int = 2
+    streets: tuple[int, ...] = (3, 1, 1)
+    form: HandForm = HandForm.ANY_FIVE
+    high_low: bool = False
+
+    @property
+    def board_cards(self) -> int:
+        """The cards of a complete board."""
+        return sum(self.streets)
+
+    @property
+    def last_street(self) -> int:
+        """The number of the last street (the river is 3 in hold'em; preflop is 0)."""
+        return len(self.streets)
+
+    def street_of(self, board_size: int) -> int:
+        """The street the next board cards deal, on a board of ``board_size`` cards
+        (1 the flop, 2 the turn, 3 the river in hold'em)."""
+        dealt = 0
+        for k, count in enumerate(self.streets):
+            if board_size < dealt + count:
+                return k + 1
+            dealt += count
+        return len(self.streets)
+
+    def cards_due(self, board_size: int) -> int:
+        """How many board cards the next street deals (0: the board is complete)."""
+        dealt = 0
+        for count in self.streets:
+            dealt += count
+            if board_size < dealt:
+                return dealt - board_size
+        return 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "hole_cards": self.hole_cards, "streets": list(self.streets),
+                "form": self.form.value, "high_low": self.high_low}
+
+    @staticmethod
+    def from_json(data: object) -> Game:
+        """A game from :meth:`to_json`'s form (or a known game's name); :class:`GameError`,
+        naming the field, for anything else."""
+        if isinstance(data, str):
+            if data in GAMES:
+                return GAMES[data]
+            raise GameError(Text(f"unknown game {data!r}", f"juego desconocido {data!r}"))
+        if not isinstance(data, dict):
+            raise GameError(Text(f"a game is a JSON object, not {data!r}",
+                                  f"un juego es un objeto JSON, no {data!r}"))
+        unknown = set(data) - {"name", "hole_cards", "streets", "form", "high_low"}
+        if unknown:
+            key = sorted(unknown)[0]
+            raise GameError(Text(f"unknown field {key!r} in a game",
+                                 f"campo desconocido {key!r} en un juego"))
+        name = data.get("name", "holdem")
+        hole = data.get("hole_cards", 2)
+        streets = data.get("streets", [3, 1, 1])
+        form = data.get("form", HandForm.ANY_FIVE.value)
+        high_low = data.get("high_low", False)
+        if not isinstance(name, str):
+            raise GameError(Text("game name: a text is needed",
+                                  "nombre del juego: hace falta un texto"))
+        if type(hole) is not int or hole < 1:
+            raise GameError(Text("hole_cards: a whole, positive number is needed",
+                                  "hole_cards: hace falta un número entero y positivo"))
+        if not isinstance(streets, list) or not all(type(x) is int and x > 0 for x in streets):
+            raise GameError(Text("streets: a list of whole, positive card counts is needed",
+                                  "streets: hace falta una lista de números enteros y positivos"
+                                  " de cartas"))
+        if form not in {f.value for f in HandForm}:
+            raise GameError(Text(f"form: {form!r} is not a way to form a hand",
+                                  f"form: {form!r} no es una forma de formar una mano"))
+        if type(high_low) is not bool:
+            raise GameError(Text("high_low: true or false", "high_low: true o false"))
+        return Game(name, hole, tuple(streets), HandForm(str(form)), high_low)
+
+
+HOLDEM: Final = Game()
+GAMES: Final[dict[str, Game]] = {"holdem": HOLDEM}
+
+# the hand evaluator, loaded at the first showdown (its tables take a tenth of a second)
+_evaluate: Callable[[Sequence[int]], int] | None = None
+
+
+def evaluator() -> Callable[[Sequence[int]], int]:
+    """The evaluator of five to seven cards (:func:`tapete.eval.evaluator.evaluate`)."""
+    global _evaluate
+    if _evaluate is None:
+        from tapete.eval.evaluator import evaluate
+
+        _evaluate = evaluate
+    return _evaluate
+
+
+def best_hand(game: Game, hole: Sequence[int], board: Sequence[int]) -> int:
+    """The strength of the best hand ``game`` lets a player form from ``hole`` and ``board``
+    (the evaluator's scale: higher is better, equal is a tie). The board may be incomplete
+    (five cards in all at least, for the any-five form)."""
+    evaluate = _evaluate or evaluator()
+    if game.form is HandForm.ANY_FIVE:
+        return evaluate((*hole, *board))
+    best = 0
+    for two in combinations(hole, 2):
+        for three in combinations(board, 3):
+            s = evaluate((*two, *three))
+            if s > best:
+                best = s
+    return best
