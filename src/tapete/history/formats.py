@@ -28,7 +28,7 @@ import re
 from typing import NamedTuple
 
 from tapete.core.text import Text
-from tapete.history import phh
+from tapete.history import phh, pokerstars
 from tapete.history.record import HandRecord
 from tapete.history.replay import ReplayResult, failed, replay
 
@@ -143,10 +143,8 @@ def decode(data: bytes | str) -> str:
     if isinstance(data, bytes):
         try:
             text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            from tapete.history.pokerstars import decode as decode_legacy
-
-            return decode_legacy(data)
+        except UnicodeDecodeError:  # cp1252 or Latin-1, as rooms write them
+            return pokerstars.decode(data)
     else:
         text = data
     if "\r" in text:
@@ -191,10 +189,6 @@ def _read(text: str, source: str, kind: str) -> list[Read]:
                                        False, False, PHH)))
         return out
     if kind == POKERSTARS:
-        # imported when a PokerStars text is read: compiling its patterns takes some 30 ms,
-        # which a folder of PHH files never needs
-        from tapete.history import pokerstars
-
         out = []
         for k, item in enumerate(pokerstars.read_text(text, source)):
             if isinstance(item, HandRecord):
@@ -224,8 +218,6 @@ def replay_read(item: Read, *, decisions: bool = True, strict: bool = False) -> 
     res = replay(record, decisions=decisions, strict=strict)
     hand = res.engine
     if item.format == POKERSTARS and res.error is None and hand is not None and hand.done:
-        from tapete.history import pokerstars
-
         res.mismatches = pokerstars.reconcile_text(record, hand)
     return res
 
