@@ -5,6 +5,7 @@ straddles (events of kind ``straddle``), never the 4 as a big blind, with the sa
 from __future__ import annotations
 
 import pytest
+from replayed import play
 
 from tapete.core import events as ev
 from tapete.core.cards import parse_cards
@@ -14,7 +15,6 @@ from tapete.history import phh
 from tapete.history import pokerstars as ps
 from tapete.history.formats import read_any
 from tapete.history.record import HandRecord
-from tapete.history.replay import replay
 
 RULES = Rules(small_blind=1, big_blind=2)
 NAMES = ["Sol", "Bea", "Ugo", "Ana"]  # small blind, big blind, straddle, re-straddle (button)
@@ -52,13 +52,6 @@ WANT = [("Sol", ev.SMALL_BLIND, 1), ("Bea", ev.BIG_BLIND, 2), ("Ugo", ev.STRADDL
         ("Ana", ev.STRADDLE, 8)]
 
 
-def replayed(record: HandRecord) -> Hand:
-    res = replay(record)
-    assert res.error is None and not res.partial, res.error or res.note
-    assert res.engine is not None and res.engine.done
-    return res.engine
-
-
 def by_name(hand: Hand, values: tuple[int, ...] | list[int]) -> dict[str, int]:
     return dict(zip(hand.names, values, strict=True))
 
@@ -76,7 +69,7 @@ def test_phh_writes_and_reads_the_straddles() -> None:
     assert "blinds_or_straddles = [1, 2, 4, 8]" in text  # PHH order: p1 the small blind
     record = phh.loads(text)
     assert record.straddles == [0, 0, 4, 8]
-    back = replayed(record)
+    back = play(record)
     assert posts(back) == WANT
     assert back.events == hand.events and back.stacks == hand.stacks
 
@@ -89,7 +82,7 @@ def test_pokerstars_writes_and_reads_the_straddles() -> None:
     (record,) = list(ps.read_text(text, "straddle.txt"))
     assert isinstance(record, HandRecord)
     assert by_name(hand, record.straddles or []) == {"Sol": 0, "Bea": 0, "Ugo": 4, "Ana": 8}
-    back = replayed(record)
+    back = play(record)
     assert posts(back) == WANT
     assert by_name(back, back.stacks) == by_name(hand, hand.stacks)
     assert ps.reconcile(record, back) == []
@@ -102,6 +95,6 @@ def test_read_any_and_replay_keep_them(fmt: str) -> None:
     text = phh.dumps(hand) if fmt == "phh" else ps.write_hand(hand)
     (item,) = read_any(text, name=f"straddle.{'phh' if fmt == 'phh' else 'txt'}")
     assert item.record is not None and item.format == fmt
-    back = replayed(item.record)
+    back = play(item.record)
     assert posts(back) == WANT
     assert by_name(back, back.stacks) == by_name(hand, hand.stacks)
