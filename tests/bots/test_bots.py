@@ -16,6 +16,7 @@ from tapete.bots.strategy import players_behind, position_name
 from tapete.core.actions import BET, RAISE, Action
 from tapete.core.cards import Deck, parse_cards
 from tapete.core.events import Acted
+from tapete.core.game import HOLDEM, Game, HandForm
 from tapete.core.hand import Hand
 from tapete.core.rules import Rules, Structure
 from tapete.core.setup import HandSetup
@@ -102,11 +103,14 @@ def test_the_view_carries_the_setup_and_the_engines_acting_order() -> None:
     assert [position_name(heads_up, p).en for p in (1, 0)] == ["the button", "the big blind"]
 
 
-def _other_cards_changed(deck: list[int], n: int, seat: int, button: int) -> list[int]:
-    """The same deck, but every player other than ``seat`` gets different hole cards."""
-    order = [(button + 1 + k) % n for k in range(n)]
-    pos = {p: (2 * k, 2 * k + 1) for k, p in enumerate(order)}
-    spare = list(range(2 * n + 5, len(deck)))  # cards never dealt in this hand
+def _other_cards_changed(deck: list[int], n: int, seat: int, button: int,
+                         game: Game = HOLDEM) -> list[int]:
+    """The same deck, but every player other than ``seat`` gets different hole cards (the
+    engine deals each player's ``game.hole_cards`` in turn from the seat after the button)."""
+    k = game.hole_cards
+    order = [(button + 1 + j) % n for j in range(n)]
+    pos = {p: range(k * j, k * (j + 1)) for j, p in enumerate(order)}
+    spare = list(range(k * n + game.board_cards, len(deck)))  # cards never dealt in this hand
     out = list(deck)
     for p in order:
         if p != seat:
@@ -375,3 +379,30 @@ def test_the_practice_tables_bots_move_with_engine_actions() -> None:
             else:
                 b.act(move.action, move.amount, player=seat)
         assert a.events == b.events
+
+
+def test_range_bots_play_holdem_only_and_the_baselines_any_game() -> None:
+    """The styles read ranges of two-card combos (hold'em's by nature): asked to play another
+    game they refuse in both languages rather than misread it; random and caller do not look
+    at the cards and play whatever ``rules.game`` deals (here four hole cards, two plus three)."""
+    four = Game("four-card", hole_cards=4, form=HandForm.TWO_PLUS_THREE)
+    assert R.reads(HOLDEM) and not R.reads(four)
+    rules = Rules(small_blind=50, big_blind=100, game=four)
+    for seed in range(6):
+        hand = Hand(rules, [10_000] * 4, button=3, deck=Deck(seed), auto_showdown=True)
+        bots = [make_bot(name, seed + i) for i, name in enumerate(("random", "caller") * 2)]
+        play_hand(hand, bots)
+        assert hand.done and all(len(h or ()) == 4 for h in hand.hole)
+        assert sum(hand.stacks) == 40_000
+    hand = Hand(rules, [10_000] * 4, button=3, deck=Deck(1))
+    seat = hand.actor
+    assert seat is not None
+    view = SeatView.of(hand, seat)
+    assert len(view.hole) == 4
+    for style in STYLES:
+        try:
+            make_bot(style, 1).decide(view)
+        except R.NotHoldem as exc:
+            assert "four-card" in exc.message.en and "hold'em" in exc.message.es
+        else:
+            raise AssertionError(f"{style} played a game its ranges do not describe")

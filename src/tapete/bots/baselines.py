@@ -1,4 +1,5 @@
-"""Baseline opponents: a random player and a player who always checks or calls."""
+"""Baseline opponents: a random player and a player who always checks or calls. Neither looks
+at the cards, so both play any game ``rules.game`` describes."""
 
 from __future__ import annotations
 

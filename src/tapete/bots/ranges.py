@@ -3,6 +3,12 @@ narrowing by board class, and Monte Carlo equity against ranges with the scalar 
 
 A range is a list of 1,326 float weights indexed by :data:`COMBOS`. Board classes are cached
 per board (they depend on public cards only), so the six seats of a duplicate match share them.
+
+Ranges are hold'em's by nature: a combo is two hole cards, and a hand is the best five of the
+combo and a board of up to five cards (the any-five form of :data:`tapete.core.game.HOLDEM`).
+So this module evaluates ``combo + board`` directly and does not ask ``rules.game``; a bot that
+reads ranges first asks :func:`reads` whether the game is one they describe, and refuses
+another (:class:`NotHoldem`) rather than misread it.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tapete.core.cards import RANKS, Card
+from tapete.core.game import Game, HandForm
 from tapete.core.text import Text
 from tapete.eval.equity import hand_vs_ranges as _hand_vs_ranges
 from tapete.eval.evaluator import CLASSES, Category, category, evaluate
@@ -44,6 +51,26 @@ N_COMBOS = len(COMBOS)  # 1326
 COMBO_ARRAY = np.array(COMBOS, np.int64)
 COMBO_MASK = np.array([(1 << a) | (1 << b) for a, b in COMBOS], np.int64)
 Weights = npt.NDArray[np.float64]
+
+
+def reads(game: Game) -> bool:
+    """Whether ranges of two-card combos describe ``game``: two hole cards, a five-card board,
+    the best five of the seven, high only (hold'em)."""
+    return (game.hole_cards == 2 and game.board_cards == 5 and game.form is HandForm.ANY_FIVE
+            and not game.high_low)
+
+
+class NotHoldem(ValueError):
+    """A bot that reads hold'em ranges was asked to play another game; ``message`` in English
+    and Spanish."""
+
+    def __init__(self, game: Game) -> None:
+        self.message = Text(
+            f"{game.name}: this bot reads hold'em ranges (two hole cards, the best five of"
+            " seven) and does not play this game",
+            f"{game.name}: este bot lee rangos de hold'em (dos cartas propias, las cinco mejores"
+            " de siete) y no juega este juego")
+        super().__init__(self.message.en)
 
 
 def class_name(a: Card, b: Card) -> str:

@@ -1,5 +1,7 @@
-"""One strategy, five styles: preflop ranges by position and action, then equity against the
-ranges the opponents' actions imply, pot odds, stack-to-pot ratio, board texture and sizes.
+"""One hold'em strategy, five styles: preflop ranges by position and action, then equity
+against the ranges the opponents' actions imply, pot odds, stack-to-pot ratio, board texture
+and sizes. Its ranges are of two-card combos, so it plays only the games they describe
+(:func:`tapete.bots.ranges.reads`: hold'em).
 
 A :class:`Style` is only numbers; :class:`StyleBot` plays any of them. Every decision is made
 from a :class:`~tapete.bots.view.SeatView` and a ``random.Random`` given in, so a bot with the
@@ -202,7 +204,7 @@ class StyleBot:
     # ------------------------------------------------------------------ learning
     def hand_over(self, view: SeatView) -> None:
         """Remember what the opponents did in a finished hand (public actions only)."""
-        if not self.style.adapt:
+        if not self.style.adapt or not R.reads(view.rules.game):
             return
         for p in range(view.n):
             if p == view.seat:
@@ -356,9 +358,13 @@ class StyleBot:
 
     # ------------------------------------------------------------------ deciding
     def decide(self, view: SeatView) -> Decision:
+        """The style's answer. It reads hold'em ranges, so it plays only a game they describe
+        (:func:`tapete.bots.ranges.reads`; :class:`~tapete.bots.ranges.NotHoldem` otherwise)."""
         legal = view.legal
         if legal is None:
             raise ValueError("this seat is not to act")
+        if not R.reads(view.rules.game):
+            raise R.NotHoldem(view.rules.game)
         if view.street == 0:
             return self._preflop(view, legal)
         return self._postflop(view, legal)
