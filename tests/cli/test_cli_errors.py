@@ -112,7 +112,7 @@ def _free_port() -> int:
 @pytest.fixture
 def opened(monkeypatch: pytest.MonkeyPatch) -> list[tuple[list[str], int]]:
     """``open_files`` replaced: what it was asked to serve, on which port (no server starts)."""
-    import tapete.server.replayer as replayer
+    import tapete.server.local as local
 
     calls: list[tuple[list[str], int]] = []
 
@@ -120,7 +120,7 @@ def opened(monkeypatch: pytest.MonkeyPatch) -> list[tuple[list[str], int]]:
         calls.append((list(paths), port))
         return 0
 
-    monkeypatch.setattr(replayer, "open_files", fake)
+    monkeypatch.setattr(local, "open_files", fake)
     return calls
 
 

@@ -21,7 +21,7 @@ from tapete.eval.equity import equity
 from tapete.history import phh, pokerstars
 from tapete.history.record import HandRecord
 from tapete.history.replay import replay
-from tapete.server import replayer
+from tapete.server import local, replayer
 from tapete.server.replayer import (
     ReplayInputError,
     decode_link,
@@ -378,7 +378,7 @@ def test_open_flag_preloads_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyP
         seen["port"] = kw["port"]
 
     monkeypatch.setattr(uvicorn, "run", fake_run)
-    monkeypatch.setattr(replayer, "_open_browser", lambda url: seen.setdefault("url", url))
+    monkeypatch.setattr(local, "_open_browser", lambda url: seen.setdefault("url", url))
     from tapete.cli import main
 
     assert main(["replay", str(TWO_SIDE_POTS), "--open"]) == 0

@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
             if problem is not None:
                 return fail("replay", problem, lang)
             number = int(port)
-        from tapete.server.replayer import open_files
+        from tapete.server.local import open_files
 
         return open_files(files, port=number)
     prizes = getattr(args, "prizes", None)

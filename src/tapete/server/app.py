@@ -39,13 +39,14 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from tapete.core import events as ev
-from tapete.core.hand import Hand
 from tapete.core.text import Text
 from tapete.server import coach, work
+from tapete.server.analysis import routes as analysis_routes
 from tapete.server.config import Settings, make_key, read_key
-from tapete.server.game import rules_from_json
 from tapete.server.hub import Hub, Player
+from tapete.server.replayer import routes as replay_routes
 from tapete.server.storage import HandRow, Storage, meta_table
+from tapete.server.stored import rebuild as rebuild
 from tapete.server.transport import (
     CLOSE_POLICY,
     TOO_MANY_TABS,
@@ -77,20 +78,6 @@ def _player(request: Request, hub: Hub) -> Player:
     p = hub.player(pid, create=True, keep=False)
     assert p is not None
     return p
-
-
-def rebuild(row: HandRow, for_player: bool = True) -> Hand:
-    """A stored hand, replayed from its events; the cards the player never saw stay hidden."""
-    setup = dict(row.setup)
-    you = setup.pop("you", None)
-    events = [ev.from_json(e) for e in row.events]
-    if for_player:
-        shown = {e.player for e in events if isinstance(e, ev.Shown)}
-        events = [ev.HoleDealt(e.player, None)
-                  if isinstance(e, ev.HoleDealt) and e.player != you and e.player not in shown
-                  else e for e in events]
-    stacks = setup.pop("stacks")
-    return Hand.from_events(rules_from_json(row.rules), stacks, events, **setup)
 
 
 def signing_key(settings: Settings, storage: Storage) -> str:
@@ -258,16 +245,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
         storage.close()
         work.shutdown()  # the replayer's worker processes
 
-    from tapete.server.analysis import routes as analysis_routes
-    from tapete.server.replayer import routes as replay_routes
-
     routes: list[Any] = [
         Route("/", index),
         Route("/api/me", me),
         Route("/api/hands", hands),
         Route("/api/hands/{hand_id}.phh", hand_phh),
         Route("/api/hands/{hand_id}.json", hand_json),
-        *replay_routes(),  # the web replayer: /replay, /api/replay/...
+        *replay_routes(WEB_DIR),  # the web replayer: /replay, /api/replay/...
         *analysis_routes(),  # its tournament equity: /api/icm
         WebSocketRoute("/ws", ws_endpoint),
         Mount("/web", StaticFiles(directory=WEB_DIR), name="web"),

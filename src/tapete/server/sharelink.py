@@ -1,0 +1,133 @@
+"""Shared replayer links: a hand in a URL fragment (``/replay#h=CODE``), written and read here
+and nowhere else.
+
+The code is the hand's PHH text, zlib-compressed and base64url-encoded (``"p" + code``); a hand
+PHH does not carry whole (a stated rake, a dead blind) travels as its rules, stacks, setup and
+record steps in JSON (``"j" + code``). Either way the engine referees the hand again when the
+link is opened: :func:`decode` gives the hand's record, not its events.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import zlib
+from typing import Any
+
+from tapete.core import events as ev
+from tapete.core.hand import Hand
+from tapete.core.rules import Rules
+from tapete.core.text import Text
+from tapete.history import phh
+from tapete.history.formats import PHH, read_any
+from tapete.history.record import HandRecord
+from tapete.history.replay import replay
+
+MAX_LINK = 200_000  # characters of a shared link's code (the body of /api/replay/link)
+MAX_INFLATED = 2 * 1024 * 1024  # bytes a shared link may inflate to
+BAD_LINK = Text("this shared link is damaged or incomplete",
+                "este enlace compartido está dañado o incompleto")
+
+
+class LinkError(ValueError):
+    """A code that is no shared link: the message is for the page, in both languages."""
+
+    def __init__(self, message: Text = BAD_LINK) -> None:
+        super().__init__(message.en)
+        self.message = message
+
+
+def setup_json(hand: Hand) -> dict[str, Any]:
+    """What ``Hand(...)`` takes besides the rules, the stacks and the deck, as JSON."""
+    return {"button": hand.button, "blinds": list(hand.blinds), "antes": list(hand.antes),
+            "dead": list(hand.dead), "names": list(hand.names), "seats": list(hand.seats),
+            "hand_id": hand.hand_id}
+
+
+def encode(hand: Hand) -> str | None:
+    """A shared link's code for a hand (see the module)."""
+    text = _phh_if_exact(hand)
+    kind = "p"
+    if text is None:
+        text = json.dumps({"rules": hand.rules.to_json(), "stacks": list(hand.starting_stacks),
+                           "setup": setup_json(hand),
+                           "steps": [list(x) for x in _steps(hand)]}, separators=(",", ":"))
+        kind = "j"
+    raw = zlib.compress(text.encode("utf-8"), 9)
+    return kind + base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
+
+
+def decode(code: str) -> HandRecord:
+    """The record of a shared link's code (raises :class:`LinkError`)."""
+    code = code.strip()
+    if not code or len(code) > MAX_LINK or code[0] not in "pj":
+        raise LinkError
+    try:
+        raw = base64.urlsafe_b64decode(code[1:] + "=" * (-len(code[1:]) % 4))
+        z = zlib.decompressobj()
+        data = z.decompress(raw, MAX_INFLATED)
+        if z.unconsumed_tail or not z.eof:
+            raise ValueError("too long or truncated")
+        text = data.decode("utf-8")
+    except Exception:
+        raise LinkError from None
+    if code[0] == "p":
+        hands = read_any(text, name="link.phh", fmt=PHH)
+        if len(hands) != 1 or hands[0].record is None:
+            problem = hands[0].problem() if len(hands) == 1 else None
+            raise LinkError(problem or BAD_LINK)
+        return hands[0].record
+    try:
+        return _record_from_json(json.loads(text))
+    except Exception:
+        raise LinkError from None
+
+
+def _phh_if_exact(hand: Hand) -> str | None:
+    """The PHH text of a hand when reading it back gives the same events, else None."""
+    try:
+        text = phh.dumps(hand)
+        back = replay(phh.loads(text), decisions=False).engine
+    except Exception:
+        return None
+    if back is None or back.events != hand.events:
+        return None
+    return text
+
+
+def _steps(hand: Hand) -> list[tuple[Any, ...]]:
+    """The record steps that drive the engine to this hand's events."""
+    out: list[tuple[Any, ...]] = []
+    for e in hand.events:
+        if isinstance(e, ev.HoleDealt):
+            out.append(("hole", e.player, list(e.cards) if e.cards is not None else None))
+        elif isinstance(e, ev.BoardDealt):
+            out.append(("board", list(e.cards)))
+        elif isinstance(e, ev.Acted):
+            verb = {ev.FOLD: "f", ev.CHECK: "cc", ev.CALL: "cc"}.get(e.action, "cbr")
+            out.append(("act", e.player, verb, e.to) if verb == "cbr" else ("act", e.player, verb))
+        elif isinstance(e, ev.Shown):
+            out.append(("show", e.player, list(e.cards)))
+        elif isinstance(e, ev.Mucked):
+            out.append(("muck", e.player))
+        elif isinstance(e, ev.RunsChosen):
+            out.append(("runs", e.runs))
+    return out
+
+
+def _record_from_json(d: dict[str, Any]) -> HandRecord:
+    rules = Rules.from_json(d["rules"])
+    setup = d["setup"]
+    steps: list[tuple[Any, ...]] = []
+    for st in d["steps"]:
+        x = list(st)
+        if x[0] in ("hole", "show") and x[2] is not None:
+            x[2] = tuple(int(c) for c in x[2])
+        elif x[0] == "board":
+            x[1] = tuple(int(c) for c in x[1])
+        steps.append(tuple(x))
+    return HandRecord(rules=rules, stacks=[int(x) for x in d["stacks"]], steps=steps,
+                      button=setup.get("button"), blinds=setup.get("blinds"),
+                      antes=setup.get("antes"), dead=setup.get("dead"),
+                      names=setup.get("names"), seats=setup.get("seats"),
+                      hand_id=str(setup.get("hand_id") or ""), source="link")

@@ -1,0 +1,393 @@
+"""A hand as the web replayer shows it: a timeline of frames, built in one pass over its events.
+
+:func:`timeline` turns a hand into frames, one per event (the hole cards dealt to every player
+are one frame): stacks, bets, the pots with side pots and who may win them, the board(s), who
+is to act, the legal options and why (English and Spanish), each known hand's strength, and
+each live player's equity. Equity is exact when every live player's cards are known (the
+record's shown cards count from the deal), else against any two cards for the unknown hands
+(Monte Carlo, seeded); it is computed once per board and set of live players and cached.
+The final frame carries the pot breakdown in words.
+
+Every state comes from the engine: one hand is folded over the events
+(:meth:`Hand.apply_unchecked`, the fold :meth:`Hand.from_events` uses) and each frame reads it
+as it stands after its event, so the pots and legal ranges shown are the engine's own and the
+cost grows with the hand's length, not its square (``benchmarks/bench_timeline.py``).
+
+Pure: no I/O, no clock; the routes that serve it are :mod:`tapete.server.replayer`. The inputs
+are bounded here (``MAX_EVENTS`` events; amounts of ``work.MAX_DIGITS`` digits; numbers of
+``MAX_NUMBER`` digits in a file; ``MAX_LISTED`` hands listed from one file).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from functools import lru_cache
+from typing import Any
+
+from tapete import words
+from tapete.core import events as ev
+from tapete.core.cards import Card, format_card
+from tapete.core.hand import Hand, Phase, street_name
+from tapete.core.text import Text
+from tapete.history.formats import POKERSTARS, Read, detect, read_any
+from tapete.history.record import HandRecord
+from tapete.history.replay import replay
+from tapete.server import sharelink
+from tapete.server.analysis import insurance_note
+from tapete.server.work import MAX_DIGITS
+
+MAX_LISTED = 5000  # hands listed from one file
+MAX_EVENTS = 1500  # events of one hand
+MAX_NUMBER = 100  # digits of a number anywhere in a file (more is refused before reading it)
+EQUITY_SAMPLES = 20_000
+EQUITY_SEED = 7
+
+
+class ReplayInputError(ValueError):
+    """Input that is not a hand we can replay: the message is for the page, in both languages."""
+
+    def __init__(self, message: Text, status: int = 400) -> None:
+        super().__init__(message.en)
+        self.message = message
+        self.status = status
+
+
+_TOO_MANY_DIGITS = Text(
+    f"an amount in this hand has more than {MAX_DIGITS} digits: the replayer takes amounts"
+    f" of up to {MAX_DIGITS} digits",
+    f"una cantidad de esta mano tiene más de {MAX_DIGITS} cifras: el reproductor acepta"
+    f" cantidades de hasta {MAX_DIGITS} cifras")
+_LONG_NUMBER = re.compile(r"(?:\d[,.]?){" + str(MAX_NUMBER + 1) + "}")
+
+
+def check_numbers(text: str) -> None:
+    """No number of more than ``MAX_NUMBER`` digits (separators aside) in a file's text: the
+    readers are not asked to turn one into an amount."""
+    if _LONG_NUMBER.search(text):
+        raise ReplayInputError(Text(
+            f"this file has a number of more than {MAX_NUMBER} digits: the replayer takes"
+            f" amounts of up to {MAX_DIGITS} digits",
+            f"este archivo tiene un número de más de {MAX_NUMBER} cifras: el reproductor acepta"
+            f" cantidades de hasta {MAX_DIGITS} cifras"), 422)
+
+
+def check_record(record: HandRecord) -> None:
+    """A record the replayer takes: every amount of at most ``MAX_DIGITS`` digits, and no
+    more actions than ``MAX_EVENTS`` (each action is at least one event)."""
+    if len(record.steps) > MAX_EVENTS:
+        raise ReplayInputError(Text(
+            f"this hand has too many actions to replay ({len(record.steps)})",
+            f"esta mano tiene demasiadas acciones ({len(record.steps)})"), 413)
+    amounts: list[object] = [*record.stacks, *(record.blinds or ()), *(record.antes or ()),
+                             *(record.dead or ()), *(record.finishing_stacks or ()),
+                             *(record.stated_pots or ()), record.stated_rake]
+    for f in dataclasses.fields(record.rules):
+        v = getattr(record.rules, f.name)
+        amounts.extend(v if isinstance(v, tuple) else (v,))
+    for step in record.steps:
+        amounts.extend(step)
+    limit = 10 ** MAX_DIGITS
+    if any(type(x) is int and not -limit < x < limit for x in amounts):
+        raise ReplayInputError(_TOO_MANY_DIGITS, 422)
+
+
+# ---------------------------------------------------------------------------- equity
+
+@lru_cache(maxsize=4096)
+def street_equity(hands: tuple[tuple[Card, ...] | None, ...],
+                  boards: tuple[tuple[Card, ...], ...]) -> tuple[tuple[float, ...], bool] | None:
+    """Each hand's share of the pot (averaged over the boards of a run-it-more-than-once),
+    and whether it is exact. ``None`` hands are unknown: any two cards. Cached: a street's
+    figure is computed once, whatever the number of frames that show it."""
+    from tapete.eval.equity import EquityError, equity
+
+    if len(hands) < 2 or len(hands) > 9 or all(h is None for h in hands):
+        return None
+    specs: list[Any] = [h if h is not None else "random" for h in hands]
+    known = all(h is not None for h in hands)
+    total = [0.0] * len(hands)
+    exact = True
+    try:
+        for board in boards:
+            res = equity(specs, board, exact=None if known else False,
+                         samples=EQUITY_SAMPLES, seed=EQUITY_SEED)
+            exact = exact and res.exact
+            for i, p in enumerate(res.players):
+                total[i] += p.equity
+    except EquityError:
+        return None
+    return tuple(x / len(boards) for x in total), exact
+
+
+# ---------------------------------------------------------------------------- the timeline
+
+def _known_cards(hand: Hand) -> list[tuple[Card, ...] | None]:
+    """Every player's cards as the whole record knows them (dealt face up, or shown later)."""
+    known: list[tuple[Card, ...] | None] = [None] * hand.n
+    for e in hand.events:
+        if isinstance(e, (ev.HoleDealt, ev.Shown)) and e.cards is not None:
+            known[e.player] = tuple(e.cards)
+    return known
+
+
+def breakdown(hand: Hand) -> dict[str, Any] | None:
+    """The settled pots of a finished hand, from its events: amounts after rake, who could win
+    each, who won what, the rake and the chips returned; and the whole in words."""
+    if not hand.done:
+        return None
+    pots = hand.pots()  # contributions do not change while a hand is settled
+    rake: dict[int, int] = {}
+    shares: dict[int, dict[int, int]] = {}
+    for e in hand.events:
+        if isinstance(e, ev.Raked):
+            rake[e.pot] = rake.get(e.pot, 0) + e.amount
+        elif isinstance(e, ev.Awarded):
+            shares.setdefault(e.pot, {})
+            shares[e.pot][e.player] = shares[e.pot].get(e.player, 0) + e.amount
+    count = max(len(pots), max(shares, default=-1) + 1)
+    items: list[dict[str, Any]] = []
+    parts: list[Text] = []
+    for i in range(count):
+        pot = pots[i] if i < len(pots) else None
+        won = shares.get(i, {})
+        amount = sum(won.values()) if won else (pot.amount - rake.get(i, 0) if pot else 0)
+        eligible = list(pot.eligible) if pot else sorted(won)
+        winners = sorted(won)
+        rk = rake.get(i, 0)
+        text = words.pot_result(hand, i, count, amount, rk)
+        parts.append(text)
+        items.append({"kind": "pot", "index": i, "amount": amount, "rake": rk,
+                      "eligible": eligible, "winners": winners,
+                      "shares": [[p, x] for p, x in sorted(won.items())],
+                      "text": text.to_json()})
+    for e in hand.events:
+        if isinstance(e, ev.Returned):
+            text = words.returned(hand, e.player, e.amount)
+            parts.append(text)
+            items.append({"kind": "returned", "player": e.player, "amount": e.amount,
+                          "text": text.to_json()})
+    return {"items": items, "text": words.sentences(parts).to_json(),
+            "rake": sum(rake.values())}
+
+
+def _legal_json(h: Hand) -> dict[str, Any] | None:
+    if h.phase is not Phase.BETTING or h.actor is None:
+        return None
+    lg = h.legal()
+    out: dict[str, Any] = {
+        "player": lg.player, "fold": lg.fold, "check": lg.check, "call": lg.call,
+        "call_to": lg.call_to, "call_all_in": lg.call_all_in, "min_to": lg.min_to,
+        "max_to": lg.max_to, "is_bet": lg.is_bet, "summary": lg.summary().to_json(),
+    }
+    if lg.min_to is None:
+        out["why"] = [lg.explain_no_raise().to_json()]
+    elif lg.min_to == lg.max_to:
+        out["why"] = [lg.explain_min().to_json()]
+    else:
+        out["why"] = [lg.explain_min().to_json(), lg.explain_max().to_json()]
+    return out
+
+
+def timeline(hand: Hand, *, title: str = "", source: str = "", error: Text | None = None,
+             partial: bool = False, note: Text | None = None,
+             share: str | None = None, equity: bool = True) -> dict[str, Any]:
+    """The frames of a hand (finished, partial, or stopped by an illegal action)."""
+    rules = hand.rules
+    setup = sharelink.setup_json(hand)
+    stacks = hand.starting_stacks
+    events = list(hand.events)
+    if len(events) > MAX_EVENTS:
+        raise ReplayInputError(Text(f"this hand has too many events to replay ({len(events)})",
+                                    f"esta mano tiene demasiados eventos ({len(events)})"), 413)
+    known = _known_cards(hand)
+    final = Hand.from_events(rules, stacks, events, **setup)
+    pot_count = len(final.pots())
+    # the next action after each event (what the player to act did), from the end: one pass
+    following: list[ev.Acted | None] = [None] * (len(events) + 1)
+    for k in range(len(events) - 1, -1, -1):
+        e = events[k]
+        following[k] = e if isinstance(e, ev.Acted) else following[k + 1]
+    frames: list[dict[str, Any]] = []
+    streets: list[int | None] = [0, None, None, None]
+    h = Hand.from_events(rules, stacks, [], **setup)  # folded on, one event at a time
+    awarded = [0] * h.n
+    text = words.hand_starts()
+    last: ev.Event | None = None
+    for cut in range(len(events) + 1):
+        if cut:
+            e = last = events[cut - 1]
+            # the hole cards of every player are one frame: its line is the last one's
+            grouped = isinstance(e, ev.HoleDealt) and cut < len(events) \
+                and isinstance(events[cut], ev.HoleDealt)
+            if not grouped:
+                text = words.event_line(h, e, pot_count)  # the state before the event
+            h.apply_unchecked(e)
+            if isinstance(e, ev.Awarded):
+                awarded[e.player] += e.amount
+            if grouped:
+                continue
+        f = len(frames)
+        if isinstance(last, ev.BoardDealt) and last.run == 0 \
+                and streets[min(last.street, 3)] is None:
+            streets[min(last.street, 3)] = f
+        frames.append(_frame(h, f, last, text, known, following[cut], pot_count, awarded, equity))
+    result = breakdown(final)
+    r = rules
+    return {
+        "title": title or (f"#{hand.hand_id}" if hand.hand_id else ""),
+        "source": source,
+        "hand_id": hand.hand_id,
+        "game": words.describe_rules(r).to_json(),
+        "decimals": r.decimals,
+        "currency": r.currency,
+        "money": words.money_format(r.decimals, r.currency),
+        "big_blind": r.big_blind,
+        "button": hand.button,
+        "players": [{"name": hand.names[p], "seat": hand.seats[p], "start": stacks[p],
+                     "cards": [format_card(x) for x in cards] if cards else None}
+                    for p, cards in enumerate(known)],
+        "frames": frames,
+        "streets": streets,
+        "result": result,
+        "error": error.to_json() if error is not None else None,
+        "partial": partial,
+        "note": note.to_json() if note is not None else None,
+        "share": share,
+        "street_names": [[street_name(s, "en"), street_name(s, "es")] for s in range(4)],
+        "mismatches": [],
+    }
+
+
+def _frame(h: Hand, f: int, e: ev.Event | None, text: Text,
+           known: list[tuple[Card, ...] | None], upcoming: ev.Acted | None, pot_count: int,
+           awarded: list[int], equity: bool) -> dict[str, Any]:
+    """One frame: the hand ``h`` as it stands after event ``e`` (None: before any)."""
+    live = [p for p in range(h.n) if not h.folded[p] and p not in h.mucked]
+    strength: list[dict[str, str] | None] = []
+    for p in range(h.n):
+        cards = known[p]
+        if cards is None or h.folded[p]:
+            strength.append(None)
+        elif len(h.boards[0]) >= 3:
+            strength.append(words.strength(cards, h.boards).to_json())
+        else:
+            name = words.preflop_name(cards)
+            strength.append({"en": name, "es": name})
+    eq: dict[str, Any] | None = None
+    if equity and len(live) >= 2 and h.phase is not Phase.DONE:
+        got = street_equity(tuple(known[p] for p in live), tuple(tuple(b) for b in h.boards))
+        if got is not None:
+            values: list[float | None] = [None] * h.n
+            for p, x in zip(live, got[0], strict=True):
+                values[p] = x
+            eq = {"exact": got[1], "values": values,
+                  "unknown": [p for p in live if known[p] is None]}
+    betting = h.actor is not None and h.phase is Phase.BETTING
+    nxt = words.event_line(h, upcoming, pot_count).to_json() \
+        if betting and upcoming is not None else None
+    return {
+        "i": f,
+        "event": ev.to_json(e) if e is not None else None,
+        "text": text.to_json(),
+        "street": h.street,
+        "phase": h.phase.value,
+        "stacks": list(h.stacks),
+        "bets": list(h.bets),
+        "totals": list(h.totals),
+        "folded": list(h.folded),
+        "all_in": list(h.all_in),
+        "mucked": sorted(h.mucked),
+        "shown": sorted(h.shown),
+        "boards": [[format_card(x) for x in b] for b in h.boards],
+        "pots": [{"amount": p.amount, "eligible": list(p.eligible)} for p in h.pots()],
+        "pot_total": h.pot_total(),
+        "returned": list(h.returned),
+        "awarded": list(awarded),
+        "rake": h.rake,
+        "actor": h.actor if h.phase is Phase.BETTING else None,
+        "legal": _legal_json(h),
+        "next": nxt,
+        "strength": strength,
+        "equity": eq,
+        "insurance": insurance_note(h, known) if equity else None,
+    }
+
+
+def timeline_of_record(record: HandRecord, *, title: str = "", equity: bool = True,
+                       ) -> dict[str, Any]:
+    """Replay a record through the engine and give its timeline; an illegal action gives the
+    frames up to it and the engine's message."""
+    check_record(record)
+    res = replay(record, decisions=False)
+    hand = res.engine
+    if hand is None:
+        raise ReplayInputError(res.error or Text("this hand cannot be replayed",
+                                                 "esta mano no se puede reproducir"), 422)
+    share = None
+    if res.error is None:
+        share = sharelink.encode(hand)
+    out = timeline(hand, title=title or (f"#{record.hand_id}" if record.hand_id else ""),
+                   source=record.source, error=res.error, partial=res.partial, note=res.note,
+                   share=share, equity=equity)
+    if record.extra.get("format") == POKERSTARS and res.error is None and hand.done:
+        # what the file's own SUMMARY says that the engine does not reproduce (as the CLI does)
+        from tapete.history.pokerstars import reconcile_text
+
+        out["mismatches"] = [m.to_json() for m in reconcile_text(record, hand)]
+    return out
+
+
+# ---------------------------------------------------------------------------- files
+
+Parsed = tuple[str, HandRecord | None, Text | None]  # (label, record, error)
+
+
+def parse_text(text: str, name: str = "") -> list[Parsed]:
+    """The hands of a PHH or PokerStars text, read by :func:`tapete.history.formats.read_any`
+    (which finds the format): (label, record or None, error or None), ``MAX_LISTED`` at most."""
+    check_numbers(text)
+    found = read_any(text, name=name or "upload")
+    if len(found) == 1 and found[0].whole_file:
+        raise ReplayInputError(found[0].error or _NEITHER)
+    if not any(item.ok for item in found) and not detect(text) \
+            and not name.lower().endswith((".phh", ".phhs")):
+        raise ReplayInputError(_NEITHER)  # only a ".txt" made it look like a hand history
+    return [_parsed(item) for item in found[:MAX_LISTED]]
+
+
+_NEITHER = Text("this is neither a PHH file nor a PokerStars hand history",
+                "esto no es ni un archivo PHH ni un historial de manos de PokerStars")
+
+
+def _parsed(item: Read) -> Parsed:
+    if item.record is not None:
+        return item.label or item.record.hand_id, item.record, None
+    return item.label, None, item.problem(located=True)
+
+
+def file_timeline(text: str, name: str, index: int = 0) -> dict[str, Any]:
+    """The hands of a file and the timeline of one of them (the first by default)."""
+    hands = parse_text(text, name)
+    if not hands:
+        raise ReplayInputError(Text("no hand in this file", "no hay manos en este archivo"))
+    listing: list[dict[str, Any]] = []
+    for k, (label, record, err) in enumerate(hands):
+        item: dict[str, Any] = {"index": k, "label": label or str(k + 1)}
+        if record is not None:
+            item["players"] = len(record.stacks)
+        if err is not None:
+            item["error"] = err.to_json()
+        listing.append(item)
+    if not 0 <= index < len(hands):
+        index = 0
+    label, record, err = hands[index]
+    out: dict[str, Any] = {"name": name, "hands": listing, "selected": index}
+    if record is None:
+        out["timeline"] = None
+        out["error"] = (err or Text("unreadable hand", "mano ilegible")).to_json()
+    else:
+        if not record.source:
+            record.source = name
+        out["timeline"] = timeline_of_record(record, title=f"{name} #{label or index + 1}")
+    return out
