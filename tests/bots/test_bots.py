@@ -103,19 +103,17 @@ def test_the_view_carries_the_setup_and_the_engines_acting_order() -> None:
     assert [position_name(heads_up, p).en for p in (1, 0)] == ["the button", "the big blind"]
 
 
-def _other_cards_changed(deck: list[int], n: int, seat: int, button: int,
-                         game: Game = HOLDEM) -> list[int]:
-    """The same deck, but every player other than ``seat`` gets different hole cards (the
-    engine deals each player's ``game.hole_cards`` in turn from the seat after the button)."""
-    k = game.hole_cards
-    order = [(button + 1 + j) % n for j in range(n)]
-    pos = {p: range(k * j, k * (j + 1)) for j, p in enumerate(order)}
-    spare = list(range(k * n + game.board_cards, len(deck)))  # cards never dealt in this hand
+def _other_cards_changed(deck: list[int], dealt: Hand, seat: int) -> list[int]:
+    """The same deck, but every player other than ``seat`` gets different hole cards: each
+    card ``dealt`` gave the others (where the engine took it from the deck) is swapped with
+    one from the end of the deck, beyond the hole cards and twice a board (room for burns)."""
+    game = dealt.rules.game
+    spare = list(range(len(deck) - 1, dealt.n * game.hole_cards + 2 * game.board_cards, -1))
     out = list(deck)
-    for p in order:
+    for p in range(dealt.n):
         if p != seat:
-            for i in pos[p]:
-                j = spare.pop()
+            for card in dealt.hole[p] or ():
+                i, j = deck.index(card), spare.pop(0)
                 out[i], out[j] = out[j], out[i]
     return out
 
@@ -125,8 +123,8 @@ def test_decisions_do_not_depend_on_hidden_cards() -> None:
     for deck_seed in range(12):
         deck = list(Deck(deck_seed).cards())
         for hero in range(n):
-            other = _other_cards_changed(deck, n, hero, n - 1)
-            a, b = _hand(deck), _hand(other)
+            a = _hand(deck)
+            b = _hand(_other_cards_changed(deck, a, hero))
             assert a.hole[hero] == b.hole[hero] and a.hole != b.hole
             players = [make_bot(name, 7 + i) for i, name in enumerate(SIX)]
             while not a.done:
