@@ -635,6 +635,8 @@ class Game:
             view = self.frame if self.frame is not None else hand.view(hi)
             if self.decision is None or self.frame is not None:
                 view.pop("legal", None)
+            elif "legal" in view:  # "Call 80 (all-in)": the engine says when a call is all-in
+                view["legal"]["call_all_in"] = hand.legal().call_all_in
             upto = self.frame_events if self.frame is not None else len(hand.events)
             log_lines = [x.to_json() for x in words.log_lines(hand, hand.events[:upto])]
             for p, last in enumerate(last_actions(hand.n, hand.events[:upto])):

@@ -551,10 +551,9 @@ function currentAmount() {
 }
 
 /** The call button's words: "Check", "Call 40", "Call 80 (all-in)" when it takes every chip. */
-function callLabel(lg, me) {
+function callLabel(lg) {
   if (lg.check) return t("check");
-  const allIn = lg.call_all_in != null ? !!lg.call_all_in : !!(me && lg.call > 0 && lg.call >= me.stack);
-  return `${t("call")} ${chips(lg.call)}` + (allIn ? ` (${allInWord()})` : "");
+  return `${t("call")} ${chips(lg.call)}` + (lg.call_all_in ? ` (${allInWord()})` : "");
 }
 
 /** The raise button's words: "Bet 60", "Raise to 120", "All-in 139" for the whole stack. */
@@ -598,7 +597,7 @@ function renderActions(s, h) {
   if (lg) {
     $("btn-fold").textContent = t("fold");
     $("btn-fold").disabled = !lg.fold || waitingSent;
-    $("btn-call").textContent = callLabel(lg, me);
+    $("btn-call").textContent = callLabel(lg);
     $("btn-call").disabled = waitingSent;
     const canRaise = lg.min_to != null;
     // one amount only (fixed-limit, or nothing but all-in): the button says it, no sizing
