@@ -14,7 +14,7 @@ from tapete.eval.evaluator.bulk import (
     rank_table,
 )
 
-# shared/RULES.md section 6
+# docs/rules.md §6
 SEVEN_CARD_COUNTS = {
     Category.STRAIGHT_FLUSH: 41_584,
     Category.FOUR_OF_A_KIND: 224_848,

@@ -158,7 +158,7 @@ actions = ['d dh p1 AsAd', 'd dh p2 KsKd', 'p2 cbr 6', 'p1 cc', 'd db 2c3c4h', '
 
 
 def test_pot_limit_extension_and_min_raise_rule() -> None:
-    """PT (tapete's pot-limit hold'em): RULES PL-1 and PL-2, then the TDA option."""
+    """PT (tapete's pot-limit hold'em): docs/rules.md PL-1 and PL-2, then the TDA option."""
     text = """
 variant = 'PT'
 antes = [0, 0, 0, 0]

@@ -59,7 +59,7 @@ def test_every_hand_with_finishing_stacks_ends_on_them(
 def test_odd_chip_goes_to_the_first_winner_left_of_the_button(
         single_hands: list[tuple[str, HandRecord]]) -> None:
     """The 8 Pluribus split pots state halves (10112.5 each): a chip cannot be split, and
-    tapete follows RULES.md §4 — the odd chip to the first tied winner clockwise from the
+    tapete follows docs/rules.md §4 — the odd chip to the first tied winner clockwise from the
     button. Everything else about those hands agrees with the file."""
     seen = 0
     for name, record in single_hands:

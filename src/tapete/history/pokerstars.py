@@ -21,7 +21,7 @@ Reading
     replay does not reproduce, with both figures.
 
     Rules read from the file: the structure and blinds of the header; fixed-limit bets from the
-    header's stakes; pot-limit raises by the previous raise (PokerStars), not the seeds' rule;
+    header's stakes; pot-limit raises by the previous raise (PokerStars), not the room's rule;
     the fixed-limit cap of four bets, lifted heads-up. A cap game (``$80 Cap``) keeps the
     real stacks and plays the cap as the table's rule (:attr:`~tapete.core.rules.Rules.hand_cap`,
     also ``extra["cap"]``): a player who reaches it is all-in with the rest behind.
