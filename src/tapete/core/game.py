@@ -7,8 +7,16 @@ played high or split high-low. :class:`~tapete.core.rules.Rules` carries one (``
 the engine deals and settles from it, and every place that needs a hole-card count or the best
 hand asks it (:func:`best_hand`) instead of assuming hold'em.
 
-Hold'em (:data:`HOLDEM`) is the only game the engine plays for now; a new variant is a new
-``Game`` value here (see ``docs/variants.md``).
+Hold'em (:data:`HOLDEM`) is the only game the engine plays for now. Adding a variant touches:
+
+- here, a ``Game`` value in :data:`GAMES` (Omaha: ``Game("omaha", 4, (3, 1, 1),
+  HandForm.TWO_PLUS_THREE)``); the engine deals, ends the streets and settles from it, and
+  ``Rules.to_json`` carries it;
+- for a new way to rank hands (high-low), :func:`best_hand` and a low evaluator in
+  ``tapete.eval``; :class:`~tapete.core.hand.Hand` refuses high-low games until then;
+- outside the core, the places that still assume two hole cards or rank ``hole + board``
+  themselves (the bots' ranges and strategy, the coach, equity and insurance, the hand-history
+  readers and writers, the words): each should ask ``rules.game`` (the issue lists them).
 """
 
 from __future__ import annotations

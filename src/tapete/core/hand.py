@@ -22,6 +22,8 @@ from typing import Any, Final, NoReturn, cast
 
 from tapete.core import events as ev
 from tapete.core.actions import Action
+from tapete.core.automation import DEFAULT as DEFAULT_AUTOMATIONS
+from tapete.core.automation import Automation
 from tapete.core.betting import (
     Legal,
     acting_order,
@@ -154,6 +156,7 @@ class Hand:
         hand_id: str = "",
         auto_showdown: bool = False,
         straddles: Sequence[int] | None = None,
+        automations: Automation | None = None,
         _record: bool = True,
     ) -> None:
         """A hand from its rules, each player's stack and the forced bets.
@@ -173,6 +176,12 @@ class Hand:
         the blinds above the big blind are the straddles (how records written before
         ``straddles`` existed say them); without ``blinds`` either, ``rules.straddle`` is
         posted by the player after the big blind (three players or more), as a table does.
+
+        ``automations`` (:class:`~tapete.core.automation.Automation`): the steps the hand takes
+        by itself. The default deals from the deck and runs the board once, and leaves the
+        showdown to the caller unless ``auto_showdown``; a live table may turn dealing or the
+        run-out choice off and answer :meth:`needs_cards`, :meth:`needs_runs` and
+        :meth:`needs_showdown` itself.
         """
         n = len(stacks)
         if not 2 <= n <= 23:
@@ -198,7 +207,15 @@ class Hand:
         self.names = tuple(names) if names is not None else _default_names(n)
         self.seats = tuple(seats) if seats is not None else _SEATS[n]
         self.hand_id = hand_id
-        self.auto_showdown = auto_showdown
+        if automations is None:
+            automations = DEFAULT_AUTOMATIONS | Automation.SHOW if auto_showdown \
+                else DEFAULT_AUTOMATIONS
+        self.automations = automations
+        # the flags as plain booleans: advance() reads them at every step
+        self.auto_showdown = bool(automations & Automation.SHOW)
+        self._auto_deal = bool(automations & Automation.DEAL)
+        self._auto_runs = bool(automations & Automation.RUN_ONCE)
+        self._runs_chosen = False
         if isinstance(deck, Deck):
             all_cards = deck.cards()
             self.deck: tuple[Card, ...] | None = all_cards[len(all_cards) - deck.remaining:]
@@ -488,6 +505,7 @@ class Hand:
         self._pots = None
 
     def _on_runs_chosen(self, e: ev.RunsChosen) -> None:
+        self._runs_chosen = True
         base = self.boards[0]
         self.boards = [list(base) for _ in range(e.runs)]
 
@@ -649,7 +667,7 @@ class Hand:
                 self._settle()
                 return
             if phase is _DEAL:
-                if not dealt and self.deck is not None:
+                if not dealt and self.deck is not None and self._auto_deal:
                     # every player's hole cards in one pass, in the order needs_cards gives
                     n, b = self.n, self.button
                     count = self._hole_cards
@@ -658,7 +676,7 @@ class Hand:
                             self.apply_unchecked(_new(_HOLE_DEALT, (p, self._draw(count))))
                     continue
                 need = self.needs_cards()
-                if need is None or self.deck is None:
+                if need is None or self.deck is None or not self._auto_deal:
                     return
                 kind, who, count = need
                 cards = self._draw(count)
@@ -704,12 +722,52 @@ class Hand:
                 p = (self.button + 1 + k) % n
                 if not self.dealt[p]:
                     return ("hole", p, self._hole_cards)
-        if self._live < 2:
+        if self._live < 2 or self.needs_runs():
             return None
         for run, board in enumerate(self.boards):
             if len(board) < self._board_cards:
                 return ("board", run, self.game.cards_due(len(board)))
         return None
+
+    def needs_runs(self) -> bool:
+        """Whether the hand waits for the run-out choice (:meth:`set_runs`: once, or more
+        times): betting is over with two or more players in and cards to come, and the
+        :data:`~tapete.core.automation.Automation.RUN_ONCE` automation is off."""
+        return not self._auto_runs and not self._runs_chosen and self.betting_over \
+            and self.phase is _DEAL and self._live >= 2 and len(self.boards) == 1 \
+            and len(self.boards[0]) < self._board_cards and self._dealt_count == self.n
+
+    def needs_showdown(self) -> int | None:
+        """The player to show or muck next (:meth:`show`, :meth:`muck`, or :meth:`settle` for
+        the rules' choice), or None when the showdown is not waiting for anyone."""
+        if self.phase is not _SHOWDOWN or self._showdown_decided():
+            return None
+        order = self.showdown_order()
+        return order[0] if order else None
+
+    def deal(self) -> None:
+        """Deal from the deck what :meth:`needs_cards` says is due (a hand whose
+        :data:`~tapete.core.automation.Automation.DEAL` automation is off)."""
+        need = self.needs_cards()
+        if need is None or self.deck is None:
+            raise HandError(Text("no cards are due now", "ahora no toca repartir cartas"))
+        kind, who, count = need
+        cards = self._draw(count)
+        if kind == "hole":
+            self.apply_unchecked(_new(_HOLE_DEALT, (who, cards)))
+        else:
+            self.apply_unchecked(_new(_BOARD_DEALT, (self.board_street(who), cards, who)))
+        self.advance()
+
+    def clone(self) -> Hand:
+        """An independent copy, deck included, to play on without touching this hand: the
+        setup and the events folded again (a hand is some thirty events)."""
+        other = Hand.from_events(self.rules, self.starting_stacks, self.events,
+                                 deck=self.deck, automations=self.automations,
+                                 **self.setup.hand_args())
+        other._deck_next = self._deck_next
+        other.results = list(self.results)
+        return other
 
     def live_stack(self, player: int) -> int:
         """The chips ``player`` may still put in this hand: the stack, less (in a cap game)

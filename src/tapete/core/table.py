@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from tapete.core.automation import ALL
 from tapete.core.cards import Deck
 from tapete.core.hand import Hand, HandError
 from tapete.core.rules import Rules
@@ -220,7 +221,7 @@ class Table:
             r, [self._seat(x).chips for x in dealt], button=button_index, deck=deck,
             blinds=blinds, straddles=straddles, dead=dead,
             names=[self._seat(x).name for x in dealt], seats=dealt, hand_id=hand_id,
-            auto_showdown=True)
+            automations=ALL)  # the practice table: dealing, the run-out and the showdown
         return self.hand
 
     def _waits(self, seat: int) -> bool:
