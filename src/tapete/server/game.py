@@ -39,6 +39,7 @@ from tapete.server import coach
 from tapete.server.config import Settings
 from tapete.server.money import Purse
 from tapete.server.storage import HandRow
+from tapete.server.stored import stored_setup
 from tapete.server.transport import Outbox as Outbox  # re-exported: hub imports it from here
 
 log = logging.getLogger("tapete.server")
@@ -63,11 +64,6 @@ def rules_json(r: Rules) -> dict[str, Any]:
             "ante": r.ante, "decimals": r.decimals, "currency": r.currency}
 
 
-def rules_from_json(d: dict[str, Any]) -> Rules:
-    return Rules(structure=Structure(d["structure"]), small_blind=d["small_blind"],
-                 big_blind=d["big_blind"], small_bet=d.get("small_bet", 0),
-                 big_bet=d.get("big_bet", 0), ante=d.get("ante", 0),
-                 decimals=d.get("decimals", 0), currency=d.get("currency", ""))
 
 
 class Refused(Exception):
@@ -595,11 +591,8 @@ class Game:
         }
         row = HandRow(
             hand_id=hand.hand_id, player_id=self.player_id, session=self.session,
-            number=self.hand_no, played_at=played_at, rules=rules_json(hand.rules),
-            setup={"stacks": list(hand.starting_stacks), "button": hand.button,
-                   "blinds": list(hand.blinds), "antes": list(hand.antes),
-                   "dead": list(hand.dead), "names": list(hand.names),
-                   "seats": list(hand.seats), "hand_id": hand.hand_id, "you": hi},
+            number=self.hand_no, played_at=played_at, rules=hand.rules.to_json(),
+            setup=stored_setup(hand, hi),
             events=[ev.to_json(e) for e in hand.events], net=net, summary=summary)
         # the hand, its result and any refund are stored in one transaction, in order with
         # every other change of the person's money; the page sees the result only then

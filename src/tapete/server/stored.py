@@ -1,22 +1,45 @@
-"""A hand of the practice room's storage, rebuilt from its stored row."""
+"""A hand of the practice room's storage: the row's form, and the hand rebuilt from it.
+
+A row holds the hand's rules (:meth:`Rules.to_json`, every field), its setup
+(:meth:`HandSetup.to_json` without the rules, which have their own column, plus ``you``: the
+person's player number) and its events. Rows stored before the setup was one codec (no
+``straddles`` field: no straddle was ever posted at the practice table) are read as they were.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
 from tapete.core import events as ev
 from tapete.core.hand import Hand
-from tapete.server.game import rules_from_json
+from tapete.core.rules import Rules
+from tapete.core.setup import HandSetup
 from tapete.server.storage import HandRow
+
+
+def stored_setup(hand: Hand, you: int | None) -> dict[str, Any]:
+    """The setup column of a stored hand: lossless, the rules aside."""
+    setup = hand.setup.to_json()
+    del setup["rules"]
+    return {**setup, "you": you}
+
+
+def setup_of(row: HandRow) -> HandSetup:
+    """The stored hand's setup, from either form of the row."""
+    setup = {k: v for k, v in row.setup.items() if k != "you"}
+    if "straddles" not in setup:  # an older row: blinds, antes, dead; no straddles
+        setup["straddles"] = [0] * len(setup["stacks"])
+    return HandSetup.from_json({**setup, "rules": Rules.from_json(row.rules).to_json()})
 
 
 def rebuild(row: HandRow, for_player: bool = True) -> Hand:
     """A stored hand, replayed from its events; the cards the player never saw stay hidden."""
-    setup = dict(row.setup)
-    you = setup.pop("you", None)
+    you = row.setup.get("you")
+    setup = setup_of(row)
     events = [ev.from_json(e) for e in row.events]
     if for_player:
         shown = {e.player for e in events if isinstance(e, ev.Shown)}
         events = [ev.HoleDealt(e.player, None)
                   if isinstance(e, ev.HoleDealt) and e.player != you and e.player not in shown
                   else e for e in events]
-    stacks = setup.pop("stacks")
-    return Hand.from_events(rules_from_json(row.rules), stacks, events, **setup)
+    return Hand.from_events(setup.rules, setup.stacks, events, **setup.hand_args())
