@@ -29,6 +29,7 @@ from typing import Any
 
 from tapete import words
 from tapete.core import events as ev
+from tapete.core.actions import Action
 from tapete.core.cards import Deck, format_card, format_cards
 from tapete.core.hand import Hand, HandError, Phase
 from tapete.core.rules import Rules, Structure
@@ -321,9 +322,9 @@ class Game:
             legal = hand.legal()
             before = len(hand.events)
             if self.leaving or pre == "check_fold":
-                hand.act("check" if legal.check else "fold", player=actor)
+                hand.apply(Action.check() if legal.check else Action.fold(), actor)
             else:  # call any
-                hand.act("check" if legal.check else "call", player=actor)
+                hand.apply(Action.check_or_call(legal), actor)
             self._progress(hand, before)
             return
         self.seq += 1
@@ -361,13 +362,10 @@ class Game:
             return
         before = len(hand.events)
         try:
-            if move.action in ("raise", "bet") and move.amount is not None:
-                hand.raise_to(move.amount, player=actor)
-            else:
-                hand.act(move.action, move.amount, player=actor)
-        except (HandError, ValueError) as exc:
+            hand.apply(move.play, actor)
+        except HandError as exc:
             log.warning("bot %s made an illegal move %r: %s", seat, move, exc)
-            hand.act("check" if legal.check else "fold", player=actor)
+            hand.apply(Action.check() if legal.check else Action.fold(), actor)
         last = hand.events[before] if len(hand.events) > before else None
         self.explanations.append({
             "seat": seat, "player": actor, "name": hand.names[actor], "street": hand.street,
@@ -451,7 +449,7 @@ class Game:
                 hand = self.hand
                 before = len(hand.events)
                 legal = hand.legal()
-                hand.act("check" if legal.check else "fold", player=d.player)
+                hand.apply(Action.check() if legal.check else Action.fold(), d.player)
                 self.decision = None
                 d.waiter.set_result(None)
                 self._progress(hand, before)
