@@ -27,6 +27,10 @@ def played(setup: HandSetup, seed: int) -> Hand:
     return hand
 
 
+def played_hand(rules: Rules, stacks: list[int], seed: int, hand_id: str) -> Hand:
+    return played(Hand(rules, stacks, button=0, hand_id=hand_id).setup, seed)
+
+
 def store(storage: Storage, hand: Hand, you: int | None = 0) -> HandRow:
     pid = storage.new_player().id
     stack = hand.starting_stacks[0]
@@ -64,11 +68,7 @@ def test_rules_the_practice_table_used_to_drop_come_back(tmp_path: Path) -> None
     rules = Rules(structure=Structure.POT_LIMIT, small_blind=1, big_blind=2, ante=2,
                   big_blind_ante=True, straddle=4, min_raise=MinRaise.LAST_RAISE, rake_bps=500,
                   rake_cap=6, decimals=2, currency="€")
-    hand = Hand(rules, [400, 300, 500, 250], button=0, deck=Deck(7), hand_id="x",
-                auto_showdown=True)
-    rng = random.Random(7)
-    while not hand.done:
-        apply(hand, pick_action(rng, hand.legal()))
+    hand = played_hand(rules, [400, 300, 500, 250], 7, "x")
     storage = Storage(f"sqlite:///{tmp_path / 'h.sqlite3'}")
     try:
         row = store(storage, hand)
@@ -80,11 +80,7 @@ def test_rules_the_practice_table_used_to_drop_come_back(tmp_path: Path) -> None
 
 def test_a_row_stored_before_the_setup_codec_still_reads(tmp_path: Path) -> None:
     rules = Rules(structure=Structure.NO_LIMIT, small_blind=1, big_blind=2)
-    hand = Hand(rules, [200, 200, 200], button=0, deck=Deck(3), hand_id="old",
-                auto_showdown=True)
-    rng = random.Random(3)
-    while not hand.done:
-        apply(hand, pick_action(rng, hand.legal()))
+    hand = played_hand(rules, [200, 200, 200], 3, "old")
     storage = Storage(f"sqlite:///{tmp_path / 'h.sqlite3'}")
     try:
         row = store(storage, hand)
