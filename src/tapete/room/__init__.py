@@ -1,0 +1,9 @@
+"""The poker room: tables as actors, each with its append-only event log.
+
+- :mod:`tapete.room.log`: :class:`~tapete.room.log.TableConfig` (a table's settings, lossless
+  JSON) and :class:`~tapete.room.log.EventLog` (every table's records, SQLAlchemy Core).
+- :mod:`tapete.room.table`: :class:`~tapete.room.table.RoomTable`, the one owner of a table's
+  state, and :func:`~tapete.room.table.restore`, which rebuilds it from the log alone.
+- :mod:`tapete.room.clock`: the injectable clock the timers read.
+- :mod:`tapete.room.money`: the bankroll a table takes buy-ins from and pays cash-outs to.
+"""

@@ -1,0 +1,20 @@
+"""What the room refuses: a request that changes nothing and stores nothing."""
+
+from __future__ import annotations
+
+from tapete.core.text import Text
+
+
+class Refused(ValueError):
+    """A command the table refused, with the reason in English and Spanish. The table, its
+    log and every subscriber are exactly as they were before the command."""
+
+    def __init__(self, message: Text) -> None:
+        super().__init__(message.en)
+        self.message = message
+
+    def in_lang(self, lang: str) -> str:
+        return self.message.in_lang(lang)
+
+    def to_json(self) -> dict[str, str]:
+        return self.message.to_json()

@@ -1,0 +1,259 @@
+"""A table's settings and its append-only event log.
+
+:class:`TableConfig` is data: the game, the blinds, the buy-in range, the seats (2 to 9), the
+time to act and the time bank, bots or not, public or private, and what a crash does to the
+hand in play. ``TableConfig.from_json(c.to_json()) == c``; a malformed field is refused in
+English and Spanish.
+
+:class:`EventLog` stores every table's records with SQLAlchemy Core, in its own two tables:
+
+- ``tapete_room_tables``: ``id`` (from :mod:`secrets`, unguessable: a private table is reached
+  only by it), ``config`` (the JSON above), ``created``;
+- ``tapete_room_events``: ``table_id``, ``seq`` (1, 2, 3, ... per table: unique, gap-free),
+  ``kind``, ``payload`` (JSON), ``at`` (the table clock's milliseconds).
+
+:meth:`EventLog.append` writes a batch of records in one transaction and returns only once it
+is committed. It takes the sequence number the writer expects next: a writer that is not the
+table's owner any more (another took the table over) is refused rather than allowed to write
+(the unique ``(table_id, seq)`` key backs it). SQLite by default; any URL SQLAlchemy reads,
+PostgreSQL included, works the same.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from dataclasses import asdict, dataclass, fields
+from enum import StrEnum
+from typing import Any, NamedTuple
+
+import sqlalchemy as sa
+
+from tapete.core.rules import Rules, Structure
+from tapete.core.text import Text
+from tapete.room.errors import Refused
+
+
+class Game(StrEnum):
+    NO_LIMIT = "nl"
+    POT_LIMIT = "pl"
+    FIXED_LIMIT = "fl"
+
+
+class OnCrash(StrEnum):
+    """What :func:`~tapete.room.table.restore` does with the hand a crash interrupted."""
+
+    RESUME = "resume"  # the default: the hand goes on, same cards, same player to act
+    VOID = "void"  # the hand is called off: every chip back where it stood before it
+
+
+_STRUCTURE = {Game.NO_LIMIT: Structure.NO_LIMIT, Game.POT_LIMIT: Structure.POT_LIMIT,
+              Game.FIXED_LIMIT: Structure.FIXED_LIMIT}
+
+
+@dataclass(frozen=True, slots=True)
+class TableConfig:
+    """A room table's settings. Times are whole milliseconds, amounts whole chips.
+
+    The time bank follows the PokerStars model: a bank for preflop and a separate one for the
+    later streets, each starting at ``bank_ms`` and growing by ``bank_add_ms`` every
+    ``bank_every`` hands a player is dealt, up to ``bank_max_ms``. Disconnect protection: a
+    player to act with no connection gets ``grace_base_ms + grace_per_bb_ms * pot / big
+    blind`` more (whole big blinds), at most ``grace_max_ms``."""
+
+    game: Game = Game.NO_LIMIT
+    small_blind: int = 1
+    big_blind: int = 2
+    min_buy_in: int = 40
+    max_buy_in: int = 200
+    seats: int = 6
+    act_ms: int = 15_000
+    bank_ms: int = 30_000
+    bank_add_ms: int = 5_000
+    bank_every: int = 10
+    bank_max_ms: int = 120_000
+    grace_base_ms: int = 10_000
+    grace_per_bb_ms: int = 500
+    grace_max_ms: int = 60_000
+    bots: bool = False
+    public: bool = True
+    on_crash: OnCrash = OnCrash.RESUME
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name in ("game", "on_crash"):
+                continue
+            if f.name in ("bots", "public"):
+                if type(value) is not bool:
+                    raise _bad(f.name, Text("true or false", "verdadero o falso"))
+                continue
+            if type(value) is not int or value < 0:
+                raise _bad(f.name, Text("a whole, non-negative number",
+                                        "un número entero no negativo"))
+        if not isinstance(self.game, Game):
+            raise _bad("game", Text("nl, pl or fl", "nl, pl o fl"))
+        if not isinstance(self.on_crash, OnCrash):
+            raise _bad("on_crash", Text("resume or void", "resume o void"))
+        if not 2 <= self.seats <= 9:
+            raise _bad("seats", Text("2 to 9 seats", "de 2 a 9 asientos"))
+        if self.big_blind < 1 or not 0 < self.small_blind <= self.big_blind:
+            raise _bad("small_blind", Text("blinds of at least one chip, the small one no"
+                                           " larger than the big one",
+                                           "ciegas de al menos una ficha, la pequeña no mayor"
+                                           " que la grande"))
+        if not self.big_blind <= self.min_buy_in <= self.max_buy_in:
+            raise _bad("min_buy_in", Text("a buy-in range from at least the big blind, the"
+                                          " smallest no larger than the largest",
+                                          "un rango de entrada desde al menos la ciega grande,"
+                                          " la mínima no mayor que la máxima"))
+        if self.act_ms < 1000 or self.bank_every < 1:
+            raise _bad("act_ms", Text("at least a second to act, and a bank growing every"
+                                      " hand or less often",
+                                      "al menos un segundo para actuar, y un banco que crece"
+                                      " cada mano o con menos frecuencia"))
+
+    def rules(self) -> Rules:
+        return Rules(structure=_STRUCTURE[self.game], small_blind=self.small_blind,
+                     big_blind=self.big_blind)
+
+    def to_json(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["game"] = self.game.value
+        out["on_crash"] = self.on_crash.value
+        return out
+
+    @staticmethod
+    def from_json(data: object) -> TableConfig:
+        if not isinstance(data, dict):
+            raise Refused(Text("a table's settings are a JSON object",
+                               "los ajustes de una mesa son un objeto JSON"))
+        names = {f.name for f in fields(TableConfig)}
+        for key in data:
+            if key not in names:
+                raise Refused(Text(f"unknown table setting {key!r}",
+                                   f"ajuste de mesa desconocido {key!r}"))
+        args = dict(data)
+        try:
+            if "game" in args:
+                args["game"] = Game(args["game"])
+            if "on_crash" in args:
+                args["on_crash"] = OnCrash(args["on_crash"])
+        except ValueError:
+            raise _bad("game" if "game" in args and not isinstance(args["game"], Game)
+                       else "on_crash", Text("one of the values listed", "uno de los valores"
+                                             " de la lista")) from None
+        return TableConfig(**args)
+
+
+def _bad(name: str, needed: Text) -> Refused:
+    return Refused(Text(f"table setting {name!r}: {needed.en} is needed",
+                        f"ajuste de mesa {name!r}: hace falta {needed.es}"))
+
+
+class Record(NamedTuple):
+    """One stored record of a table: its place in the table's order, what it is, its data."""
+
+    seq: int
+    kind: str
+    payload: dict[str, Any]
+    at: int
+
+
+_META = sa.MetaData()
+TABLES = sa.Table(
+    "tapete_room_tables", _META,
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("config", sa.Text, nullable=False),
+    sa.Column("created", sa.BigInteger, nullable=False),
+)
+EVENTS = sa.Table(
+    "tapete_room_events", _META,
+    sa.Column("table_id", sa.String(64), sa.ForeignKey("tapete_room_tables.id"),
+              nullable=False),
+    sa.Column("seq", sa.Integer, nullable=False),
+    sa.Column("kind", sa.String(32), nullable=False),
+    sa.Column("payload", sa.Text, nullable=False),
+    sa.Column("at", sa.BigInteger, nullable=False),
+    sa.PrimaryKeyConstraint("table_id", "seq"),
+)
+
+
+class EventLog:
+    """Every table's records, in a database SQLAlchemy reaches (``sqlite://`` in memory)."""
+
+    def __init__(self, url_or_engine: str | sa.Engine = "sqlite://") -> None:
+        if isinstance(url_or_engine, str):
+            kwargs: dict[str, Any] = {}
+            if url_or_engine in ("sqlite://", "sqlite:///:memory:"):
+                kwargs["poolclass"] = sa.pool.StaticPool  # one in-memory database, shared
+                kwargs["connect_args"] = {"check_same_thread": False}
+            self.engine = sa.create_engine(url_or_engine, **kwargs)
+        else:
+            self.engine = url_or_engine
+        _META.create_all(self.engine)
+
+    def create_table(self, config: TableConfig, table_id: str | None = None) -> str:
+        """Store a new table's settings; its id is unguessable (``secrets.token_urlsafe``)."""
+        tid = table_id if table_id is not None else secrets.token_urlsafe(18)
+        with self.engine.begin() as conn:
+            conn.execute(TABLES.insert().values(
+                id=tid, config=json.dumps(config.to_json(), sort_keys=True),
+                created=time.time_ns() // 1_000_000))
+        return tid
+
+    def config(self, table_id: str) -> TableConfig:
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(TABLES.c.config).where(TABLES.c.id == table_id)).first()
+        if row is None:
+            raise Refused(Text("there is no such table", "esa mesa no existe"))
+        return TableConfig.from_json(json.loads(row[0]))
+
+    def table_ids(self) -> list[str]:
+        with self.engine.connect() as conn:
+            return [r[0] for r in conn.execute(sa.select(TABLES.c.id).order_by(TABLES.c.created,
+                                                                               TABLES.c.id))]
+
+    def last_seq(self, table_id: str) -> int:
+        with self.engine.connect() as conn:
+            value = conn.execute(sa.select(sa.func.max(EVENTS.c.seq))
+                                 .where(EVENTS.c.table_id == table_id)).scalar()
+        return int(value) if value is not None else 0
+
+    def append(self, table_id: str, first_seq: int,
+               records: list[tuple[str, dict[str, Any]]], at: int) -> list[Record]:
+        """Store ``records`` as ``first_seq``, ``first_seq + 1``, ... in one transaction;
+        refused (nothing stored) unless ``first_seq`` follows the table's last record."""
+        out = [Record(first_seq + i, kind, payload, at)
+               for i, (kind, payload) in enumerate(records)]
+        if not out:
+            return out
+        try:
+            with self.engine.begin() as conn:
+                last = conn.execute(sa.select(sa.func.max(EVENTS.c.seq))
+                                    .where(EVENTS.c.table_id == table_id)).scalar()
+                if (int(last) if last is not None else 0) + 1 != first_seq:
+                    raise _not_owner()
+                conn.execute(EVENTS.insert(), [
+                    {"table_id": table_id, "seq": r.seq, "kind": r.kind,
+                     "payload": json.dumps(r.payload, sort_keys=True), "at": r.at}
+                    for r in out])
+        except sa.exc.IntegrityError:
+            raise _not_owner() from None
+        return out
+
+    def read(self, table_id: str, after: int = 0) -> list[Record]:
+        """The table's records after ``after``, in order."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(EVENTS.c.seq, EVENTS.c.kind, EVENTS.c.payload,
+                                          EVENTS.c.at)
+                                .where(EVENTS.c.table_id == table_id, EVENTS.c.seq > after)
+                                .order_by(EVENTS.c.seq))
+            return [Record(int(s), str(k), json.loads(p), int(a)) for s, k, p, a in rows]
+
+
+def _not_owner() -> Refused:
+    return Refused(Text("the table's log moved on: this copy of the table is no longer its"
+                        " owner", "el registro de la mesa avanzó: esta copia de la mesa ya no"
+                        " es su dueña"))

@@ -1,0 +1,30 @@
+"""Where a table's chips come from and go back to: a player's bankroll.
+
+A table takes a buy-in (or chips added) from the bankroll and gives the chips back when the
+player leaves, or when chips added during a hand find no room under the table maximum. Every
+move carries a key unique to the table's log record that caused it (``"<table id>:<seq>"``),
+and a bankroll must apply a key once only: :func:`tapete.room.table.restore` asks again for
+every move its log records, so a move the crash interrupted is made and one already made is
+not made twice. The server's ledger (``server/money.py``'s ``Purse``, ``server/storage.py``'s
+``move``) plugs in behind this protocol.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+
+class Bankroll(Protocol):
+    def balance(self, player: str) -> int:
+        """The chips ``player`` holds off the tables."""
+        ...
+
+    def take(self, player: str, amount: int, key: str) -> bool:
+        """Move ``amount`` chips from ``player``'s bankroll to the table; False (nothing
+        moved) when the bankroll holds fewer. A key already applied returns True and moves
+        nothing."""
+        ...
+
+    def give(self, player: str, amount: int, key: str) -> None:
+        """Move ``amount`` chips from the table back to ``player``'s bankroll, once per key."""
+        ...

@@ -1,0 +1,634 @@
+"""A room table: the one owner of a table's state, writing its event log before it speaks.
+
+The design
+----------
+:class:`RoomTable` is a plain class, not a task: every change goes through one of its
+methods (``sit``, ``add_chips``, ``sit_out``, ``sit_in``, ``leave``, ``act``, ``poll``), and
+**one** asyncio task per table calls them, one at a time (the server's WebSocket handlers put
+commands on that task's queue and await the answer: :class:`TableOwner`). Nothing in here
+awaits, sleeps or reads the wall clock, so the whole table is deterministic given its clock,
+its decks and its commands, and tests drive it directly.
+
+Each command either raises :class:`~tapete.room.errors.Refused` (in English and Spanish) having
+changed nothing and stored nothing, or produces a batch of records that is
+
+1. appended to the :class:`~tapete.room.log.EventLog` in one transaction (the command returns
+   only once it is stored),
+2. then followed by the bankroll moves it implies (each keyed by its record, so made once),
+3. then published to every subscriber, filtered for that subscriber's viewer.
+
+Records (``kind``: ``payload``):
+
+- ``sat``: a player took a seat with a buy-in; ``chips``: chips added (``asked`` and
+  ``taken``: what the table maximum let in); ``sit_out``, ``sit_in`` (``post``: post the
+  missed blinds now, else wait for the big blind); ``leave``: the player asked to leave;
+  ``left``: the seat emptied and ``chips`` went back to the bankroll; ``refund``: chips added
+  during a hand that found no room under the maximum, given back;
+- ``start``: a hand began: its :class:`~tapete.core.setup.HandSetup`, the whole deck in
+  dealing order (never published: it is what lets :func:`restore` deal the same cards) and
+  the player of each hand seat;
+- ``event``: one of the hand's own events (:func:`tapete.core.events.to_json`), with, for a
+  betting action, the time bank it used;
+- ``turn``: a new decision: the seat to act. Its sequence number is the decision's number,
+  which :meth:`RoomTable.act` must quote;
+- ``end``: the hand's result applied to the seats; ``void``: a hand called off after a crash.
+
+Publishing: every subscriber receives every record, in order, numbered by the table's ``seq``
+(gap-free: a client resumes with ``subscribe(after=last seq seen)``), but only what its viewer
+may see: another seat's hole cards are hidden (their ``Shown`` event reveals them), the deck
+and the players' ids never leave the table.
+
+Time (:class:`~tapete.room.clock.Clock`, injected): the player to act has ``act_ms``, then
+their time bank for the street (preflop or postflop, PokerStars style, see
+:class:`~tapete.room.log.TableConfig`); a player with no connection gets the disconnect grace
+first: ``grace_base_ms + grace_per_bb_ms x (pot in whole big blinds)``, at most
+``grace_max_ms``, with the seat held. When all of it runs out, :meth:`poll` checks (when free)
+or folds for them and sits them out after the hand (docs/rules.md section 3: a player who
+runs out of time is folded, or checked; this room sits the player out rather than removing
+them, as the practice table does). A player who asked to leave mid-hand is checked or folded
+at their turn at once.
+
+Money: buy-ins and chips added are taken from a :class:`~tapete.room.money.Bankroll`, chips
+leaving the table are given back to it. After every hand the table checks its books: chips
+taken in, less chips given back, less rake, equal the chips on the table.
+
+Crash resume: :func:`restore` rebuilds the table from its log alone by running every stored
+command again (a record that starts a batch) and checking that it produces the very records
+stored after it. The deck is stored, so the hand in play has the same cards and the same
+player to act. By default the hand resumes (``OnCrash.RESUME``): every card already dealt was
+dealt fairly and players have seen their cards, so calling the hand off would let whoever was
+losing it gain from the crash, and the log holds all the hand needs. With
+``OnCrash.VOID`` the hand is called off: every chip goes back where it stood when the hand
+began (the blinds and the button have still moved on). Either way the player to act gets a
+fresh clock with the disconnect grace.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol, TypeVar
+
+from tapete.core import events as ev
+from tapete.core.actions import Action
+from tapete.core.cards import Deck
+from tapete.core.errors import BooksError, HandError
+from tapete.core.hand import Hand
+from tapete.core.table import Table, TimeOutPolicy
+from tapete.core.text import Text
+from tapete.room.clock import Clock, SystemClock
+from tapete.room.errors import Refused
+from tapete.room.log import EventLog, OnCrash, Record, TableConfig
+from tapete.room.money import Bankroll
+
+Batch = list[tuple[str, dict[str, Any]]]
+PRE, POST = "pre", "post"
+MAX_NAME = 20
+# the records that start a batch: a command, run again on restore
+_COMMANDS = ("sat", "chips", "sit_out", "sit_in", "leave", "start", "event", "void")
+
+
+class Subscriber(Protocol):
+    """Someone watching the table: ``player`` is the id of the player whose seat it sees
+    (two tabs of one player are two subscribers with the same id), None for a spectator.
+    ``send`` must not block: the server puts the message on the connection's queue."""
+
+    @property
+    def player(self) -> str | None: ...
+
+    def send(self, message: dict[str, Any]) -> None: ...
+
+
+def _norm(payload: dict[str, Any]) -> dict[str, Any]:
+    """A payload as the log gives it back (JSON): tuples are lists."""
+    out: dict[str, Any] = json.loads(json.dumps(payload, sort_keys=True))
+    return out
+
+
+class RoomTable:
+    """One table of the room. Build a new one with :meth:`open`, or :func:`restore` it."""
+
+    def __init__(self, log: EventLog, table_id: str, config: TableConfig, bankroll: Bankroll,
+                 *, clock: Clock | None = None, deck: Callable[[], Deck] | None = None,
+                 auto_start: bool = True) -> None:
+        self.log = log
+        self.table_id = table_id
+        self.config = config
+        self.bankroll = bankroll
+        self.clock: Clock = clock if clock is not None else SystemClock()
+        self.new_deck: Callable[[], Deck] = deck if deck is not None else Deck
+        self.auto_start = auto_start
+        self.rules = config.rules()
+        self.table = Table(self.rules, config.seats, min_buy_in=config.min_buy_in,
+                           max_buy_in=config.max_buy_in, time_out_policy=TimeOutPolicy.SIT_OUT)
+        self.players: dict[int, str] = {}  # seat -> player id
+        self.leaving: set[int] = set()
+        self.banks: dict[str, dict[str, int]] = {}  # player -> {PRE: ms, POST: ms}
+        self.dealt: dict[str, int] = {}  # player -> hands dealt at this table
+        self.seq = 0  # the last stored record
+        self.hand_no = 0
+        self.hand_players: list[str] = []  # the player of each hand seat
+        self.turn_seq: int | None = None
+        self.turn_at = 0
+        self.grace_turn: int | None = None  # the decision the disconnect grace was given to
+        self.paid_in = 0
+        self.paid_out = 0
+        self.raked = 0
+        self.subscribers: list[Subscriber] = []
+        self._replaying: list[Record] | None = None
+
+    @classmethod
+    def open(cls, log: EventLog, config: TableConfig, bankroll: Bankroll,
+             **kwargs: Any) -> RoomTable:
+        """A new table, stored in ``log`` under a new unguessable id."""
+        return cls(log, log.create_table(config), config, bankroll, **kwargs)
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def hand(self) -> Hand | None:
+        return self.table.hand
+
+    def seat_of(self, player: str) -> int | None:
+        for seat, p in self.players.items():
+            if p == player:
+                return seat
+        return None
+
+    def table_chips(self) -> int:
+        """Every chip on the table: stacks (as they stood when the hand began, while one is
+        in play) and chips waiting for the hand's end."""
+        return sum(s.chips + s.pending_chips for s in self.table.seats if s is not None)
+
+    def connected(self, player: str) -> bool:
+        return any(s.player == player for s in self.subscribers)
+
+    def deadline(self) -> int | None:
+        """When the player to act runs out of time (clock milliseconds), or None."""
+        hand = self.hand
+        if hand is None or hand.actor is None or self.turn_seq is None:
+            return None
+        player = self.hand_players[hand.actor]
+        bank = self.banks[player][self._pool(hand)]
+        grace = self.grace_ms() if self.grace_turn == self.turn_seq else 0
+        return self.turn_at + self.config.act_ms + grace + bank
+
+    def grace_ms(self) -> int:
+        """The disconnect grace for the hand in play: scaled to the pot."""
+        hand = self.hand
+        pot = hand.pot_total() if hand is not None else 0
+        c = self.config
+        return min(c.grace_max_ms, c.grace_base_ms + c.grace_per_bb_ms * (pot // c.big_blind))
+
+    @staticmethod
+    def _pool(hand: Hand) -> str:
+        return PRE if hand.street == 0 else POST
+
+    # ------------------------------------------------------------------ subscribing
+    def subscribe(self, sub: Subscriber, after: int = 0) -> None:
+        """Send ``sub`` every record after ``after`` (0: the whole history) as its viewer may
+        see it, then every new one."""
+        context: list[str] = []
+        for r in self.log.read(self.table_id):
+            if r.kind == "start":
+                context = list(r.payload["players"])
+            if r.seq > after:
+                sub.send(self._message(r, sub.player, context))
+        self.subscribers.append(sub)
+        self._note_presence()
+
+    def unsubscribe(self, sub: Subscriber) -> None:
+        if sub in self.subscribers:
+            self.subscribers.remove(sub)
+        self._note_presence()
+
+    def _note_presence(self) -> None:
+        """A player to act with no connection left gets the disconnect grace."""
+        hand = self.hand
+        if hand is not None and hand.actor is not None and self.turn_seq is not None \
+                and not self.connected(self.hand_players[hand.actor]):
+            self.grace_turn = self.turn_seq
+
+    def _message(self, r: Record, viewer: str | None, players: list[str]) -> dict[str, Any]:
+        return {"table": self.table_id, "seq": r.seq, "kind": r.kind,
+                "data": visible(r, viewer, players)}
+
+    # ------------------------------------------------------------------ commands
+    def sit(self, player: str, name: str, buy_in: int, seat: int | None = None, *,
+            wait_for_big_blind: bool = True) -> int:
+        """Take a seat (the first free one unless ``seat``), buying in for ``buy_in``."""
+        if not isinstance(player, str) or not player:
+            raise Refused(Text("a player is needed", "hace falta un jugador"))
+        if self.seat_of(player) is not None:
+            raise Refused(Text("you already have a seat at this table",
+                               "ya tienes un asiento en esta mesa"))
+        if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
+            raise Refused(Text(f"a name is 1 to {MAX_NAME} characters",
+                               f"un nombre tiene de 1 a {MAX_NAME} caracteres"))
+        name = name.strip()
+        if any(s is not None and s.name.casefold() == name.casefold()
+               for s in self.table.seats):
+            raise Refused(Text(f"the name {name!r} is taken at this table",
+                               f"el nombre {name!r} ya está en uso en esta mesa"))
+        free = [i for i, s in enumerate(self.table.seats) if s is None]
+        if not free:
+            raise Refused(Text("the table is full", "la mesa está completa"))
+        if seat is None:
+            seat = free[0]
+        elif type(seat) is not int or seat not in free:
+            raise Refused(Text("that seat is not free", "ese asiento no está libre"))
+        c = self.config
+        if type(buy_in) is not int or not c.min_buy_in <= buy_in <= c.max_buy_in:
+            raise Refused(Text(f"a buy-in is {c.min_buy_in} to {c.max_buy_in} chips",
+                               f"la entrada es de {c.min_buy_in} a {c.max_buy_in} fichas"))
+        if self.bankroll.balance(player) < buy_in:
+            raise Refused(Text("your bankroll does not hold that many chips",
+                               "tu saldo no tiene tantas fichas"))
+        self._run(self._sit, {"seat": seat, "player": player, "name": name, "chips": buy_in,
+                              "wait": bool(wait_for_big_blind)})
+        return seat
+
+    def add_chips(self, player: str, amount: int) -> int:
+        """Add chips (now between hands, at the hand's end during one), up to the table
+        maximum. Returns the chips taken from the bankroll."""
+        seat = self._seated(player)
+        if type(amount) is not int or amount <= 0:
+            raise Refused(Text("add a whole, positive number of chips",
+                               "añade un número entero y positivo de fichas"))
+        s = self.table.seats[seat]
+        assert s is not None
+        if s.chips + s.pending_chips >= self.config.max_buy_in:
+            raise Refused(Text("you already have the table maximum",
+                               "ya tienes el máximo de la mesa"))
+        if self.bankroll.balance(player) < amount:
+            raise Refused(Text("your bankroll does not hold that many chips",
+                               "tu saldo no tiene tantas fichas"))
+        records = self._run(self._add_chips, {"seat": seat, "player": player, "asked": amount})
+        taken: int = records[0].payload["taken"]
+        return taken
+
+    def sit_out(self, player: str) -> None:
+        """Sit out (after the hand, when in one)."""
+        self._run(self._sit_out, {"seat": self._seated(player)})
+
+    def sit_in(self, player: str, post: bool = False) -> None:
+        """Come back: ``post`` the missed blinds now, or wait for the big blind."""
+        seat = self._seated(player)
+        s = self.table.seats[seat]
+        assert s is not None
+        if not (s.sitting_out or s.sit_out_after_hand):
+            raise Refused(Text("you are not sitting out", "no estás ausente"))
+        self._run(self._sit_in, {"seat": seat, "post": bool(post)})
+
+    def leave(self, player: str) -> None:
+        """Leave the table: the chips go back to the bankroll, once the hand is over."""
+        seat = self._seated(player)
+        if seat in self.leaving:
+            raise Refused(Text("you are already leaving", "ya te estás yendo"))
+        self._run(self._leave, {"seat": seat, "player": player})
+
+    def act(self, player: str, seq: int, action: Action) -> None:
+        """Play ``action`` for ``player``'s seat at the decision numbered ``seq`` (the ``turn``
+        record's). Two tabs acting on one decision: the first wins, the second is stale."""
+        if not isinstance(action, Action):
+            raise Refused(Text("an action is needed", "hace falta una acción"))
+        seat = self._seated(player)
+        hand = self.hand
+        if hand is None or hand.actor is None or self.turn_seq is None:
+            raise Refused(Text("nobody is to act now", "ahora no le toca a nadie"))
+        if type(seq) is not int or seq != self.turn_seq:
+            raise Refused(Text(
+                f"decision {seq} is over (already played, perhaps from another tab): the"
+                f" decision now is {self.turn_seq}",
+                f"la decisión {seq} ya pasó (quizá se jugó desde otra pestaña): la decisión"
+                f" ahora es {self.turn_seq}"))
+        if self.table.seat_of(hand.actor) != seat:
+            raise Refused(Text(f"it is not your turn: {hand.names[hand.actor]} is to act",
+                               f"no es tu turno: le toca a {hand.names[hand.actor]}"))
+        used = self._bank_used(hand, self.clock.now_ms())
+        # an illegal action raises in the hand before anything changes (Hand.apply)
+        self._run(self._act, {"seat": seat, "action": action.to_wire(), "timed_out": False,
+                              "used": used})
+
+    def poll(self) -> None:
+        """The timers: time the player to act out (or check or fold a player who is leaving),
+        and start the next hand when two players are ready."""
+        hand = self.hand
+        if hand is not None and hand.actor is not None:
+            seat = self.table.seat_of(hand.actor)
+            deadline = self.deadline()
+            if seat in self.leaving or (deadline is not None
+                                        and self.clock.now_ms() >= deadline):
+                pool = self._pool(hand)
+                self._run(self._act, {"seat": seat, "action": None, "timed_out": True,
+                                      "used": self.banks[self.hand_players[hand.actor]][pool]})
+            return
+        if hand is None and self.auto_start and self.table.ready_count() >= 2:
+            self.start_hand()
+
+    def start_hand(self) -> None:
+        if self.hand is not None:
+            raise Refused(Text("a hand is already in play", "ya hay una mano en juego"))
+        if self.table.ready_count() < 2:
+            raise Refused(Text("two players are needed", "hacen falta dos jugadores"))
+        self._run(self._start, {"deck": list(self.new_deck().cards())})
+
+    def _seated(self, player: str) -> int:
+        seat = self.seat_of(player)
+        if seat is None:
+            raise Refused(Text("you have no seat at this table",
+                               "no tienes asiento en esta mesa"))
+        return seat
+
+    def _bank_used(self, hand: Hand, now: int) -> int:
+        player = self.hand_players[hand.actor] if hand.actor is not None else ""
+        grace = self.grace_ms() if self.grace_turn == self.turn_seq else 0
+        over = now - self.turn_at - self.config.act_ms - grace
+        return max(0, min(over, self.banks[player][self._pool(hand)]))
+
+    # ------------------------------------------------------------------ the batch
+    def _run(self, step: Callable[[dict[str, Any], Batch], None],
+             command: dict[str, Any]) -> list[Record]:
+        """Run one command: build its records (the state changes as they are built), store
+        them, move the money, publish. While :func:`restore` replays, the records must be
+        the stored ones instead."""
+        batch: Batch = []
+        step(command, batch)
+        if self._replaying is not None:
+            stored = self._replaying[:len(batch)]
+            got = [(k, _norm(p)) for k, p in batch]
+            if [(r.kind, r.payload) for r in stored] != got:
+                raise BooksError(f"table {self.table_id}: the log does not replay at seq"
+                                 f" {self.seq + 1}: stored {stored[:3]}, replayed {got[:3]}")
+            records = stored
+            del self._replaying[:len(batch)]
+        else:
+            records = self.log.append(self.table_id, self.seq + 1,
+                                      [(k, _norm(p)) for k, p in batch], self.clock.now_ms())
+        self.seq += len(records)
+        self._move_money(records)
+        if self.turn_seq is not None and self.turn_seq > self.seq - len(records):
+            self.turn_at = self.clock.now_ms()
+            self._note_presence()
+        if self._replaying is None:
+            self._publish(records)
+        return records
+
+    def _move_money(self, records: list[Record]) -> None:
+        for r in records:
+            key = f"{self.table_id}:{r.seq}"
+            p = r.payload
+            if r.kind == "sat" and not self.bankroll.take(p["player"], p["chips"], key):
+                raise BooksError(f"the bankroll refused a buy-in it showed (seq {r.seq})")
+            if r.kind == "chips" and p["taken"] and not self.bankroll.take(
+                    p["player"], p["taken"], key):
+                raise BooksError(f"the bankroll refused chips it showed (seq {r.seq})")
+            if r.kind in ("left", "refund") and p["chips"]:
+                self.bankroll.give(p["player"], p["chips"], key)
+
+    def _publish(self, records: list[Record]) -> None:
+        for r in records:
+            players = list(r.payload["players"]) if r.kind == "start" else self.hand_players
+            for sub in list(self.subscribers):
+                sub.send(self._message(r, sub.player, players))
+
+    def _next_seq(self, batch: Batch) -> int:
+        return self.seq + len(batch) + 1
+
+    # ------------------------------------------------------------------ steps
+    def _sit(self, c: dict[str, Any], batch: Batch) -> None:
+        try:
+            self.table.sit(c["seat"], c["name"], c["chips"], wait_for_big_blind=c["wait"])
+        except HandError as exc:
+            raise Refused(exc.message) from None
+        self.players[c["seat"]] = c["player"]
+        self.banks.setdefault(c["player"], {PRE: self.config.bank_ms, POST: self.config.bank_ms})
+        self.dealt.setdefault(c["player"], 0)
+        self.paid_in += c["chips"]
+        batch.append(("sat", c))
+
+    def _add_chips(self, c: dict[str, Any], batch: Batch) -> None:
+        try:
+            taken = self.table.add_chips(c["seat"], c["asked"])
+        except HandError as exc:
+            raise Refused(exc.message) from None
+        self.paid_in += taken
+        batch.append(("chips", {**c, "taken": taken}))
+
+    def _sit_out(self, c: dict[str, Any], batch: Batch) -> None:
+        self.table.sit_out(c["seat"])
+        batch.append(("sit_out", c))
+
+    def _sit_in(self, c: dict[str, Any], batch: Batch) -> None:
+        self.table.sit_in(c["seat"], post_dead=c["post"])
+        batch.append(("sit_in", c))
+
+    def _leave(self, c: dict[str, Any], batch: Batch) -> None:
+        batch.append(("leave", c))
+        if self.table.player_of(c["seat"]) is not None:
+            self.leaving.add(c["seat"])  # after the hand
+        else:
+            self._empty(c["seat"], batch)
+
+    def _empty(self, seat: int, batch: Batch) -> None:
+        s = self.table.seats[seat]
+        assert s is not None
+        chips = s.chips + s.pending_chips
+        s.pending_chips = 0
+        self.table.leave(seat)
+        player = self.players.pop(seat)
+        self.leaving.discard(seat)
+        self.paid_out += chips
+        batch.append(("left", {"seat": seat, "player": player, "chips": chips}))
+
+    def _start(self, c: dict[str, Any], batch: Batch) -> None:
+        self.hand_no += 1
+        deck = Deck.stacked(tuple(c["deck"]))
+        hand = self.table.start_hand(deck, hand_id=f"{self.table_id}-{self.hand_no}")
+        self.hand_players = [self.players[s] for s in self.table.hand_seats]
+        cfg = self.config
+        for p in self.hand_players:
+            self.dealt[p] += 1
+            if self.dealt[p] % cfg.bank_every == 0:
+                self.banks[p] = {k: min(cfg.bank_max_ms, b + cfg.bank_add_ms)
+                                 for k, b in self.banks[p].items()}
+        batch.append(("start", {"hand_no": self.hand_no, "deck": c["deck"],
+                                "setup": hand.setup.to_json(), "players": self.hand_players}))
+        self._hand_events(hand, 0, batch)
+
+    def _act(self, c: dict[str, Any], batch: Batch) -> None:
+        hand = self.hand
+        assert hand is not None and hand.actor is not None
+        player = self.hand_players[hand.actor]
+        before = len(hand.events)
+        pool = self._pool(hand)
+        try:
+            if c["timed_out"]:
+                self.table.time_out()
+            else:
+                hand.apply(Action.from_wire(c["action"]))
+        except HandError as exc:
+            raise Refused(exc.message) from None
+        self.banks[player][pool] -= c["used"]
+        self._hand_events(hand, before, batch, bank={"pool": pool, "used": c["used"]})
+
+    def _hand_events(self, hand: Hand, before: int, batch: Batch,
+                     bank: dict[str, Any] | None = None) -> None:
+        for e in hand.events[before:]:
+            payload: dict[str, Any] = {"event": ev.to_json(e)}
+            if isinstance(e, ev.Acted) and bank is not None:
+                payload["bank"] = bank
+            batch.append(("event", payload))
+        if hand.done:
+            self.turn_seq = None
+            self.raked += sum(e.amount for e in hand.events if isinstance(e, ev.Raked))
+            refused = self.table.end_hand()
+            batch.append(("end", {"hand_no": self.hand_no}))
+            self._after_hand(refused, batch)
+        elif hand.actor is not None:
+            self.turn_seq = self._next_seq(batch)
+            batch.append(("turn", {"seat": self.table.seat_of(hand.actor)}))
+
+    def _after_hand(self, refused: dict[int, int], batch: Batch) -> None:
+        for seat, chips in sorted(refused.items()):
+            self.paid_out += chips
+            batch.append(("refund", {"seat": seat, "player": self.players[seat],
+                                     "chips": chips}))
+        for seat in sorted(self.leaving):
+            self._empty(seat, batch)
+        self.hand_players = []
+        self.check_books()
+
+    def _void(self, c: dict[str, Any], batch: Batch) -> None:
+        """Call off the hand in play: the seats keep the stacks they had when it began (the
+        table applies a hand's stacks only at its end), chips added during it join them up
+        to the maximum, and whoever was to sit out or leave does."""
+        hand = self.hand
+        assert hand is not None
+        batch.append(("void", c))
+        refused: dict[int, int] = {}
+        top = self.config.max_buy_in
+        for seat in self.table.hand_seats:
+            s = self.table.seats[seat]
+            assert s is not None
+            room = max(0, min(s.pending_chips, top - s.chips))
+            if room < s.pending_chips:
+                refused[seat] = s.pending_chips - room
+            s.chips += room
+            s.pending_chips = 0
+            if s.sit_out_after_hand:
+                s.sitting_out, s.sit_out_after_hand = True, False
+        self.table.hand = None
+        self.table.hands_played += 1
+        self.turn_seq = None
+        self._after_hand(refused, batch)
+
+    def check_books(self) -> None:
+        """Chips taken in, less chips given back and rake, are the chips on the table."""
+        on_table = self.table_chips()
+        if self.paid_in - self.paid_out - self.raked != on_table:
+            raise BooksError(f"table {self.table_id}: in {self.paid_in}, out {self.paid_out},"
+                             f" rake {self.raked}, on the table {on_table}")
+
+    # ------------------------------------------------------------------ restore
+    def _replay(self, records: list[Record]) -> None:
+        self._replaying = list(records)
+        steps: dict[str, Callable[[dict[str, Any], Batch], None]] = {
+            "sat": self._sit, "chips": self._add_chips, "sit_out": self._sit_out,
+            "sit_in": self._sit_in, "leave": self._leave, "start": self._start,
+            "event": self._act, "void": self._void}
+        try:
+            while self._replaying:
+                r = self._replaying[0]
+                p = r.payload
+                if r.kind not in _COMMANDS:
+                    raise BooksError(f"seq {r.seq}: a {r.kind!r} record starts no command")
+                if r.kind == "event":  # a betting action (the others follow from one)
+                    e = p["event"]
+                    if e.get("type") != "Acted":
+                        raise BooksError(f"seq {r.seq}: a hand event no action caused")
+                    seat = self.table.seat_of(e["player"])
+                    timed_out = bool(e.get("timed_out"))
+                    action = None if timed_out else Action.sized(e["action"], e["to"]).to_wire() \
+                        if e["action"] in (ev.BET, ev.RAISE) else {"action": e["action"]}
+                    command: dict[str, Any] = {"seat": seat, "action": action,
+                                               "timed_out": timed_out,
+                                               "used": p["bank"]["used"]}
+                elif r.kind == "chips":
+                    command = {k: p[k] for k in ("seat", "player", "asked")}
+                else:
+                    command = p
+                self._run(steps[r.kind], command)
+        finally:
+            self._replaying = None
+
+
+def visible(r: Record, viewer: str | None, players: list[str]) -> dict[str, Any]:
+    """What ``viewer`` (a player id, None for a spectator) may see of record ``r``;
+    ``players`` are the hand's player ids by hand seat. Never the deck, never an id."""
+    p = r.payload
+    if r.kind == "start":
+        you = players.index(viewer) if viewer in players else None
+        return {"hand_no": p["hand_no"], "setup": p["setup"], "you": you}
+    if r.kind == "event":
+        e = p["event"]
+        if e.get("type") == "HoleDealt" and (
+                viewer is None or not 0 <= e["player"] < len(players)
+                or players[e["player"]] != viewer):
+            return {**p, "event": {**e, "cards": None}}
+        return p
+    if "player" in p:
+        out = {k: v for k, v in p.items() if k != "player"}
+        out["yours"] = p["player"] == viewer
+        return out
+    return p
+
+
+def restore(log: EventLog, table_id: str, bankroll: Bankroll, **kwargs: Any) -> RoomTable:
+    """Rebuild table ``table_id`` from its stored records alone (see the module docstring):
+    the same seats, stacks and time banks, the hand in play with the same cards and the same
+    player to act, whose clock restarts with the disconnect grace. Bankroll moves the log
+    records are asked for again (each once per key). With ``OnCrash.VOID`` in the table's
+    settings, a hand in play is called off instead."""
+    config = log.config(table_id)
+    table = RoomTable(log, table_id, config, bankroll, **kwargs)
+    table._replay(log.read(table_id))
+    if table.hand is not None and config.on_crash is OnCrash.VOID:
+        table._run(table._void, {"hand_no": table.hand_no})
+    table.turn_at = table.clock.now_ms()
+    if table.turn_seq is not None:
+        table.grace_turn = table.turn_seq
+    return table
+
+
+T = TypeVar("T")
+
+
+class TableOwner:
+    """The one task that owns a :class:`RoomTable`: commands from any coroutine are queued
+    and run one at a time, in order (``await owner.call(table.sit, ...)``); between
+    commands the task polls the timers every ``tick_s`` seconds."""
+
+    def __init__(self, table: RoomTable, tick_s: float = 0.25, queue_size: int = 256) -> None:
+        self.table = table
+        self.tick_s = tick_s
+        self.inbox: asyncio.Queue[tuple[Callable[[], Any], asyncio.Future[Any]]] = \
+            asyncio.Queue(queue_size)
+
+    async def call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        await self.inbox.put((lambda: fn(*args, **kwargs), future))
+        return await future
+
+    async def run(self, stop: Callable[[], Awaitable[bool]] | None = None) -> None:
+        while stop is None or not await stop():
+            try:
+                job, future = await asyncio.wait_for(self.inbox.get(), self.tick_s)
+            except TimeoutError:
+                self.table.poll()
+                continue
+            try:
+                future.set_result(job())
+            except Exception as exc:  # the caller's to handle: a Refused, most often
+                future.set_exception(exc)
+            self.table.poll()
