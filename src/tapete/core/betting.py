@@ -247,16 +247,13 @@ def preflop_opening(blinds: Sequence[int], straddles: Sequence[int],
     posted all-in short; the increment is that amount (at least the big blind: a straddle of
     4 over 1/2 makes the smallest raise to 8); the big blind is the first bet and each
     straddle one more (the fixed-limit cap)."""
-    big = 0
-    for x in blinds:
-        if x > big:
-            big = x
+    big = max(blinds)
     count = 1 if big else 0
-    for x in straddles:
-        if x:
-            count += 1
-            if x > big:
-                big = x
+    top = max(straddles)
+    if top:
+        count += len(straddles) - list(straddles).count(0)
+        if top > big:
+            big = top
     return big, (big if big > big_blind else big_blind), count
 
 
@@ -268,13 +265,13 @@ def first_to_act(n: int, button: int, blinds: Sequence[int], straddles: Sequence
     after the button, but with blinds like 1/1 the second), else after the button."""
     start = button
     if preflop:
-        top = 0
-        for k in range(n):  # the largest straddle; among equal ones the last clockwise
-            p = (button + 1 + k) % n
-            if straddles[p] and straddles[p] >= top:
-                top = straddles[p]
-                start = p
-        if not top and any(x != 0 for x in blinds):
+        top = max(straddles)
+        if top:
+            for k in range(n):  # the largest straddle; among equal ones the last clockwise
+                p = (button + 1 + k) % n
+                if straddles[p] == top:
+                    start = p
+        elif max(blinds):
             start = big_blind_player(tuple(blinds), button, small_equals_big)
     return (start + 1) % n
 
@@ -367,12 +364,14 @@ def options(
             min_to = max_to = target
             min_kind, max_kind = MIN_FIXED, MAX_FIXED
     else:
-        big_blind = rules.big_blind
-        step = raise_step(level, increment, largest_bet, big_blind, last_bet)
+        # raise_step, written out (this runs at every decision)
         if last_bet and level > 0:
+            big_blind = rules.big_blind
+            step = largest_bet if largest_bet > big_blind else big_blind
             min_kind = MIN_LAST_BET
             increment = step
         else:
+            step = increment
             min_kind = MIN_OPEN if level == 0 else MIN_INCREMENT
         target = level + step
         if structure is _POT_LIMIT:

@@ -22,7 +22,7 @@ Hold'em (:data:`HOLDEM`) is the only game the engine plays for now. Adding a var
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from itertools import combinations
 from typing import Any, Final
@@ -60,6 +60,14 @@ class Game:
     streets: tuple[int, ...] = (3, 1, 1)
     form: HandForm = HandForm.ANY_FIVE
     high_low: bool = False
+    # street_of and cards_due for every board size, worked out once (the engine reads them)
+    street_at: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    due_at: tuple[int, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        sizes = range(sum(self.streets) + 1)
+        object.__setattr__(self, "street_at", tuple(self.street_of(k) for k in sizes))
+        object.__setattr__(self, "due_at", tuple(self.cards_due(k) for k in sizes))
 
     @property
     def board_cards(self) -> int:

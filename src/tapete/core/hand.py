@@ -14,7 +14,7 @@ blind); a table or a hand history may give each player's blinds explicitly.
 from __future__ import annotations
 
 import numbers
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
@@ -79,6 +79,13 @@ _MUCKED: Final = ev.Mucked
 _RAKED: Final = ev.Raked
 _RUNS_CHOSEN: Final = ev.RunsChosen
 _ACTION_KINDS: Final = (ev.FOLD, ev.CHECK, ev.CALL, ev.BET, ev.RAISE)
+_ANY_FIVE: Final = HandForm.ANY_FIVE
+# the automations, as constants and plain bits (Hand.__init__ reads them for every hand)
+_AUTO_DEFAULT: Final = DEFAULT_AUTOMATIONS
+_AUTO_SHOWDOWN: Final = DEFAULT_AUTOMATIONS | Automation.SHOW
+_DEAL_BIT: Final = int(Automation.DEAL)
+_RUNS_BIT: Final = int(Automation.RUN_ONCE)
+_SHOW_BIT: Final = int(Automation.SHOW)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +113,16 @@ _STREET_NAMES = (("preflop", "preflop"), ("flop", "flop"), ("turn", "turn"), ("r
 
 def street_name(street: int, lang: str = "en") -> str:
     return _STREET_NAMES[street][1 if lang == "es" else 0]
+
+
+# the evaluator (tapete.core.game.evaluator), kept here once loaded: read at every showdown
+_evaluate: Callable[[Sequence[int]], int] | None = None
+
+
+def _load_evaluator() -> Callable[[Sequence[int]], int]:
+    global _evaluate
+    _evaluate = evaluator()
+    return _evaluate
 
 
 def _whole_chips(amounts: Sequence[object]) -> bool:
@@ -200,21 +217,27 @@ class Hand:
         self._hole_cards = game.hole_cards
         self._board_cards = game.board_cards
         self._last_street = game.last_street
-        self._any_five = game.form is HandForm.ANY_FIVE
+        self._any_five = game.form is _ANY_FIVE
+        self._street_at = game.street_at
+        self._due_at = game.due_at
         self.n = n
         self.starting_stacks = tuple(stacks)
         self.button = (n - 1 if button is None else button) % n
         self.names = tuple(names) if names is not None else _default_names(n)
         self.seats = tuple(seats) if seats is not None else _SEATS[n]
         self.hand_id = hand_id
+        # the flags as plain booleans, advance() reads them at every step (and an IntFlag's
+        # operators cost a Python call each: none is used for the default)
         if automations is None:
-            automations = DEFAULT_AUTOMATIONS | Automation.SHOW if auto_showdown \
-                else DEFAULT_AUTOMATIONS
-        self.automations = automations
-        # the flags as plain booleans: advance() reads them at every step
-        self.auto_showdown = bool(automations & Automation.SHOW)
-        self._auto_deal = bool(automations & Automation.DEAL)
-        self._auto_runs = bool(automations & Automation.RUN_ONCE)
+            self.automations = _AUTO_SHOWDOWN if auto_showdown else _AUTO_DEFAULT
+            self.auto_showdown = auto_showdown
+            self._auto_deal = self._auto_runs = True
+        else:
+            self.automations = automations
+            bits = int(automations)
+            self.auto_showdown = bits & _SHOW_BIT != 0
+            self._auto_deal = bits & _DEAL_BIT != 0
+            self._auto_runs = bits & _RUNS_BIT != 0
         self._runs_chosen = False
         if isinstance(deck, Deck):
             all_cards = deck.cards()
@@ -225,8 +248,9 @@ class Hand:
         self.blinds, self.antes, self.dead, self.straddles = self._forced(blinds, antes, dead,
                                                                           straddles)
         # the live blinds that are not straddles
-        self._plain_blinds = tuple(0 if s else b for b, s in zip(self.blinds, self.straddles,
-                                                               strict=True))
+        self._has_straddles = any(self.straddles)
+        self._plain_blinds = self.blinds if not self._has_straddles else tuple(
+            0 if s else b for b, s in zip(self.blinds, self.straddles, strict=True))
         self.events: list[Event] = []
         # state, changed only by apply_unchecked
         self.stacks = list(stacks)
@@ -295,11 +319,13 @@ class Hand:
         dead: Sequence[int] | None, straddles: Sequence[int] | None,
     ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
         n, r, b = self.n, self.rules, self.button
+        given = straddles is not None
         if straddles is not None:
             st = list(straddles)
         elif blinds is not None:
             # a record without straddles: its blinds above the big blind are the straddles
-            st = [x if type(x) is int and x > r.big_blind else 0 for x in blinds]
+            bb_amount = r.big_blind
+            st = [x if type(x) is int and x > bb_amount else 0 for x in blinds]
         else:
             st = [0] * n
         if blinds is None:
@@ -312,11 +338,11 @@ class Hand:
                 st[(bb + 1) % n] = r.straddle
             blinds = bl
         for name, seq in (("blinds", blinds), ("straddles", st)):
-            if len(seq) != n or not _whole_chips(seq):
+            if len(seq) != n or (given or name == "blinds") and not _whole_chips(seq):
                 raise HandError(Text(f"{name}: one non-negative amount per player is needed",
                                      f"{name}: hace falta una cantidad no negativa por jugador"))
         live = list(blinds)
-        for p in range(n):
+        for p in range(n) if any(st) else ():
             if st[p]:
                 if live[p] and live[p] != st[p]:
                     raise HandError(Text(
@@ -373,7 +399,7 @@ class Hand:
                 kind = ev.BLIND
             self._post(p, x, kind)
         straddles = self.straddles
-        if _nonzero(straddles):  # then the straddles, a re-straddle after the straddle
+        if self._has_straddles:  # then the straddles, a re-straddle after the straddle
             for _, _, p in sorted((straddles[p], k, p) for k, p in enumerate(order)
                                   if straddles[p]):
                 self._post(p, straddles[p], ev.STRADDLE)
@@ -598,12 +624,15 @@ class Hand:
             level = self.level
             if e.to > level:
                 inc = e.to - level
-                rules = self.rules
                 fixed = self._fixed
-                full = is_full_raise(e.to, level, self.full_level, self.increment,
-                                     self.largest_bet, rules.big_blind,
-                                     rules.fixed_bet(self.street) if fixed else 0, fixed,
-                                     self._last_bet)
+                if fixed or self._last_bet:
+                    rules = self.rules
+                    full = is_full_raise(e.to, level, self.full_level, self.increment,
+                                         self.largest_bet, rules.big_blind,
+                                         rules.fixed_bet(self.street) if fixed else 0, fixed,
+                                         self._last_bet)
+                else:  # is_full_raise's answer under TDA 45, read without the call
+                    full = inc >= self.increment
                 if full:
                     if inc > self.increment:
                         self.increment = inc
@@ -722,11 +751,11 @@ class Hand:
                 p = (self.button + 1 + k) % n
                 if not self.dealt[p]:
                     return ("hole", p, self._hole_cards)
-        if self._live < 2 or self.needs_runs():
+        if self._live < 2 or (not self._auto_runs and self.needs_runs()):
             return None
         for run, board in enumerate(self.boards):
             if len(board) < self._board_cards:
-                return ("board", run, self.game.cards_due(len(board)))
+                return ("board", run, self._due_at[len(board)])
         return None
 
     def needs_runs(self) -> bool:
@@ -776,7 +805,7 @@ class Hand:
 
     def board_street(self, run: int) -> int:
         """The street the next board cards of ``run`` deal (1 flop, 2 turn, 3 river)."""
-        return self.game.street_of(len(self.boards[run]))
+        return self._street_at[len(self.boards[run])]
 
     # ------------------------------------------------------------------ dealing by hand
     def deal_hole(self, player: int, cards: Sequence[Card] | None = None) -> None:
@@ -1149,11 +1178,12 @@ class Hand:
             if not self._any_five:  # the game forms the hand its own way (best_hand)
                 game = self.game
                 s = tuple(best_hand(game, cards, b) for b in boards)
-            elif len(boards) == 1:  # any five of the seven: the evaluator directly
-                s = (evaluator()((*cards, *boards[0])),)
-            else:
-                evaluate = evaluator()
-                s = tuple(evaluate((*cards, *b)) for b in boards)
+            else:  # any five of the seven: the evaluator directly
+                evaluate = _evaluate or _load_evaluator()
+                if len(boards) == 1:
+                    s = (evaluate((*cards, *boards[0])),)
+                else:
+                    s = tuple(evaluate((*cards, *b)) for b in boards)
             self._strengths[p] = s
         return s
 
