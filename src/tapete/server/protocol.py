@@ -7,9 +7,11 @@ a number, ``2.5`` is not a chip count, ``"1"`` is not a sequence number, an unkn
 refused). When it refuses, :func:`explain` says why in English and Spanish, reading the same
 models: the schema is written once, here, and nowhere else.
 
-What the server sends (``state``, ``hands``, ``error``, ``pong``) is modelled too, in
-:mod:`tapete.server.messages`; ``docs/protocol.md`` documents every field of both, and
-``tests/server/test_protocol.py`` fails when a field is missing from it.
+What the server sends (``state``, ``hands``, ``error``, ``pong``) is modelled too, below
+(:data:`SERVER_MESSAGES`, :func:`check_sent`); ``docs/protocol.md`` documents every field of
+both, ``tests/server/test_protocol.py`` fails when a field is missing from it or a message
+sent does not fit its model, and ``tests/web/test_js_fields.py`` when the page reads a field
+that no model has.
 """
 
 from __future__ import annotations
@@ -190,3 +192,291 @@ def _choices(tp: Any) -> tuple[str, ...]:
         if get_origin(arg) is Literal:
             return tuple(str(a) for a in get_args(arg))
     return ()
+
+
+# ============================================================================ what the server sends
+# The server builds its messages as dicts (``Game.state``, ``Hand.view``...) and writes them
+# with json.dumps: the models below describe them, field by field, and the tests decode every
+# message a session sends into them (an unknown field, a missing one or a wrong type fails),
+# so that this description, ``docs/protocol.md`` and the pages agree with what is sent.
+
+class _Out(msgspec.Struct, forbid_unknown_fields=True):
+    """A part of a message from the server."""
+
+
+class Words(_Out):
+    """A sentence in both languages."""
+
+    en: str
+    es: str
+
+
+class Me(_Out):
+    bankroll: int
+    at_table: int
+    in_pot: int
+    total: int
+    starting: int
+    version: int
+
+
+class LobbyOptions(_Out):
+    structures: list[str]
+    blinds: list[list[int]]
+    min_buy_in_bb: int
+    max_buy_in_bb: int
+
+
+class MoneyFormat(_Out):
+    group: str
+    decimal: str
+    minus: str
+    decimals: int
+    before: str
+    after: str
+
+
+class Money(_Out):
+    en: MoneyFormat
+    es: MoneyFormat
+
+
+class TableRules(_Out):
+    structure: str
+    small_blind: int
+    big_blind: int
+    small_bet: int
+    big_bet: int
+    ante: int
+    decimals: int
+    currency: str
+    key: str
+    blinds: int
+
+
+class Seat(_Out):
+    seat: int
+    name: str
+    bot: bool
+    style: str | None
+    chips: int
+    sitting_out: bool
+    leaving: bool
+    you: bool
+
+
+class LastAction(_Out):
+    action: str
+    amount: int
+    all_in: bool
+
+
+class PlayerView(_Out):
+    name: str
+    seat: int
+    stack: int
+    bet: int
+    total: int
+    folded: bool
+    all_in: bool
+    cards: list[str] | None
+    has_cards: bool
+    last_action: LastAction | None = None
+
+
+class PotView(_Out):
+    amount: int
+    eligible: list[int]
+
+
+class LegalOptions(_Out):
+    fold: bool
+    check: bool
+    call: int
+    call_to: int
+    call_all_in: bool
+    min_to: int | None
+    max_to: int | None
+    is_bet: bool
+    min_reason: Words
+    max_reason: Words
+
+
+class PotResult(_Out):
+    amount: int
+    eligible: list[int]
+    winners: list[int]
+    shares: list[list[int]]
+    rake: int
+
+
+class HandView(_Out):
+    hand_id: str
+    phase: str
+    street: int
+    button: int
+    players: list[PlayerView]
+    boards: list[list[str]]
+    pot: int
+    pots: list[PotView]
+    actor: int | None
+    you: int | None
+    legal: LegalOptions | None = None
+    results: list[PotResult] | None = None
+    returned: list[int] | None = None
+    net: list[int] | None = None
+
+
+class Decision(_Out):
+    seq: int
+    action_time: float
+    time_left: float
+    bank: float
+    summary: Words | None = None
+
+
+class RangeRead(_Out):
+    name: str
+    words: Words
+
+
+class Advice(_Out):
+    equity: float | None = None
+    opponents: int | None = None
+    against: Words | None = None
+    ranges: list[RangeRead] | None = None
+    call: int | None = None
+    pot_odds: float | None = None
+    verdict: Words | None = None
+
+
+class PotLine(_Out, tag_field="kind", tag="pot"):
+    index: int
+    amount: int
+    rake: int
+    eligible: list[str]
+    winners: list[str]
+    shares: list[tuple[str, int]]
+    text: Words
+
+
+class ReturnedLine(_Out, tag_field="kind", tag="returned"):
+    amount: int
+    player: str
+    text: Words
+
+
+class ShownHand(_Out):
+    player: int
+    seat: int
+    name: str
+    cards: list[str]
+    best: Words | None = None
+
+
+class Explanation(_Out):
+    seat: int
+    player: int
+    name: str
+    street: int
+    action: Words | None
+    why: Words
+    hidden: bool = False
+
+
+class Result(_Out):
+    hand_id: str
+    number: int
+    played: bool
+    pots: list[PotLine | ReturnedLine]
+    breakdown: Words
+    shown: list[ShownHand]
+    board: list[str]
+    net: int
+    explanations: list[Explanation]
+    log: list[Words]
+
+
+class HandSummary(_Out):
+    hand_id: str
+    number: int
+    net: int
+    cards: str
+    board: str
+    pot: int
+    breakdown: Words
+    played_at: float
+    structure: str
+    blinds: list[int]
+
+
+class LobbyState(_Out):
+    """``state`` in the lobby (``lobby: true``)."""
+
+    type: Literal["state"]
+    lobby: Literal[True]
+    me: Me
+    options: LobbyOptions
+    notice: Words | None
+
+
+class TableState(_Out):
+    """``state`` at a table (``lobby: false``): the whole table as this seat sees it."""
+
+    type: Literal["state"]
+    lobby: Literal[False]
+    seq: int | None
+    rules: TableRules
+    seats: list[Seat | None]
+    button_seat: int | None
+    sb_seat: int | None
+    bb_seat: int | None
+    hand: HandView | None
+    live: bool
+    log: list[Words] | None
+    decision: Decision | None
+    pre_action: Literal["check_fold", "call_any"] | None
+    coach_on: bool
+    coach: Advice | None
+    last_result: Result | None
+    sitting_out: bool
+    owes_blinds: bool
+    waiting_for_big_blind: bool
+    sat_out_reason: Words | None
+    waiting: bool
+    leaving: bool
+    time_bank: float
+    notice: Words | None
+    money: Money
+    me: Me
+
+
+class Hands(_Out):
+    type: Literal["hands"]
+    reset: bool
+    hands: list[HandSummary]
+
+
+class Error(_Out):
+    type: Literal["error"]
+    code: str
+    message: Words
+    seq: int | None = None
+
+
+class Pong(_Out):
+    type: Literal["pong"]
+
+
+SERVER_MESSAGES: tuple[type[_Out], ...] = (LobbyState, TableState, Hands, Error, Pong)
+
+
+def check_sent(message: dict[str, Any]) -> _Out:
+    """A message the server sent, as its model (raises ``msgspec.ValidationError`` when it
+    does not fit one: a field that is not described, one missing, a wrong type)."""
+    kind = message.get("type")
+    models: dict[str, type[_Out]] = {"hands": Hands, "error": Error, "pong": Pong}
+    model = (LobbyState if message.get("lobby") else TableState) if kind == "state" \
+        else models[str(kind)]
+    out: _Out = msgspec.convert(message, model, strict=True)
+    return out

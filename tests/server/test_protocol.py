@@ -1,0 +1,160 @@
+"""The protocol's models against what is sent and what is written: every message of a played
+session fits its model (no field the models do not describe, none missing, no wrong type),
+every model field is in docs/protocol.md and the page names no field the models lack, and the
+page's messages decode into their models or are refused in both languages."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from starlette.testclient import TestClient
+from test_server import client as client  # noqa: F401 (the fixture)
+from test_server import next_state, play
+
+from tapete.server import protocol
+from tapete.server.game import Refused
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
+
+
+def models() -> list[type[msgspec.Struct]]:
+    """Every model of the protocol: the page's messages and every part of the server's."""
+    out = []
+    for value in vars(protocol).values():
+        if isinstance(value, type) and issubclass(value, msgspec.Struct) \
+                and value.__module__ == protocol.__name__ and not value.__name__.startswith("_"):
+            out.append(value)
+    return out
+
+
+def documented(text: str) -> dict[str, set[str]]:
+    """docs/protocol.md's sections (### `Model`) and the fields each lists (| `field` |)."""
+    out: dict[str, set[str]] = {}
+    current: set[str] | None = None
+    for line in text.splitlines():
+        head = re.match(r"### `(\w+)`", line)
+        if head:
+            current = out.setdefault(head.group(1), set())
+            continue
+        row = re.match(r"\| `(\w+)` \|", line)
+        if row and current is not None:
+            current.add(row.group(1))
+    return out
+
+
+def undocumented(text: str) -> list[str]:
+    """What the text leaves out of the models, or names that they do not have."""
+    docs = documented(text)
+    problems = []
+    for model in models():
+        fields = {f.encode_name for f in msgspec.structs.fields(model)}
+        if model.__name__ not in docs:
+            problems.append(f"{model.__name__} is not documented")
+        elif docs[model.__name__] != fields:
+            problems.append(f"{model.__name__}: {sorted(docs[model.__name__] ^ fields)}")
+    problems += [f"{name} is no model" for name in set(docs) - {m.__name__ for m in models()}]
+    return problems
+
+
+def test_every_model_and_field_is_documented() -> None:
+    assert len(models()) > 30
+    assert undocumented(DOC.read_text(encoding="utf-8")) == []
+
+
+def test_the_documentation_check_can_fail() -> None:
+    text = DOC.read_text(encoding="utf-8")
+    row = "| `call_all_in` | boolean |"
+    assert row in text
+    cut = "\n".join(line for line in text.splitlines() if not line.startswith(row))
+    assert undocumented(cut) == ["LegalOptions: ['call_all_in']"]
+    extra = text.replace("### `Pong` (`pong`)\n", "### `Pong` (`pong`)\n| `hint` | x | y |\n")
+    assert undocumented(extra) == ["Pong: ['hint']"]
+    assert undocumented(text + "\n### `Ghost`\n") == ["Ghost is no model"]
+
+
+def test_every_message_type_decodes_into_its_model() -> None:
+    for kind, model in protocol.CLIENT_MESSAGES.items():
+        fields = {f.encode_name: f for f in msgspec.structs.fields(model)}
+        msg: dict[str, Any] = {"type": kind}
+        for name, f in fields.items():
+            if f.required:
+                msg[name] = {"seq": 3, "blinds": 1, "amount": 40, "structure": "nl",
+                             "action": "call", "value": "call_any", "on": True}[name]
+        decoded = protocol.parse(json.dumps(msg))
+        assert type(decoded) is model
+        for name in msg.keys() - {"type"}:
+            assert getattr(decoded, name) == msg[name]
+    act = protocol.parse('{"type": "act", "seq": 9, "action": "raise", "amount": 120}')
+    assert isinstance(act, protocol.Act) and (act.seq, act.action, act.amount) == (9, "raise", 120)
+    sit_msg = protocol.parse('{"type": "sit", "structure": "fl", "blinds": 2}')
+    assert isinstance(sit_msg, protocol.Sit) and sit_msg.lang == "en"
+    assert sit_msg.name is msgspec.UNSET and sit_msg.buy_in is msgspec.UNSET
+
+
+@pytest.mark.parametrize(("raw", "words"), [
+    ('{"type": "act", "seq": 1, "action": "fold", "amount": null}', "'amount' has the wrong"),
+    ('{"type": "sit", "structure": "nl", "blinds": 0, "lang": "fr"}', "Unknown lang 'fr'"),
+    ('{"type": "act", "seq": 1}', "'action' is missing"),
+    ('{"type": "pre"}', "'value' is missing"),
+    ('{"type": "ping", "seq": 1}', "Unexpected field 'seq'"),
+    ('{"type": 5}', "Unknown message type 5"),
+    ('{"type": "add_chips", "amount": 1e3}', "'amount' has the wrong type"),
+])
+def test_a_refusal_names_the_problem_in_both_languages(raw: str, words: str) -> None:
+    with pytest.raises(Refused) as e:
+        protocol.parse(raw)
+    assert e.value.code == "malformed"
+    assert words in e.value.message.en and e.value.message.es != e.value.message.en
+
+
+def test_every_message_of_a_session_fits_its_model(client: TestClient) -> None:  # noqa: F811
+    seen: list[dict[str, Any]] = []
+    with client.websocket_connect("/ws") as ws:
+        seen.append(ws.receive_json())  # hands
+        seen.append(ws.receive_json())  # the lobby
+        ws.send_text(json.dumps({"type": "sit", "structure": "nl", "blinds": 0}))
+        next_state(ws, lambda s: not s["lobby"], seen=seen)
+        ws.send_text(json.dumps({"type": "coach", "on": True}))
+        ws.send_text(json.dumps({"type": "ping"}))
+        ws.send_text(json.dumps({"type": "act", "seq": 1, "action": "steal"}))
+        k = [0]
+
+        def choose(s: dict[str, Any]) -> dict[str, Any]:
+            k[0] += 1
+            lg = s["hand"]["legal"]
+            if k[0] % 3 == 0 and lg["max_to"] is not None:
+                return {"action": "raise", "amount": lg["max_to"]}
+            return {"action": "check" if lg["check"] else "call"}
+
+        play(ws, 4, choose, seen=seen)
+        ws.send_text(json.dumps({"type": "sit_out"}))
+        next_state(ws, lambda s: s["sitting_out"], seen=seen)
+    kinds: dict[str, int] = {}
+    parts: set[str] = set()
+    for m in seen:
+        m.pop("history", None)
+        out = protocol.check_sent(m)
+        kinds[type(out).__name__] = kinds.get(type(out).__name__, 0) + 1
+        if isinstance(out, protocol.TableState):
+            if out.hand is not None and out.hand.legal is not None:
+                parts.add("legal")
+            if out.coach is not None and out.coach.equity is not None:
+                parts.add("coach")
+            if out.last_result is not None:
+                parts.add("result")
+    assert set(kinds) == {"LobbyState", "TableState", "Hands", "Error", "Pong"}, kinds
+    assert parts == {"legal", "coach", "result"}
+
+
+def test_a_field_the_models_do_not_describe_fails() -> None:
+    msg = {"type": "error", "code": "malformed", "message": {"en": "x", "es": "x"}, "seq": None}
+    protocol.check_sent(msg)
+    with pytest.raises(msgspec.ValidationError, match="unknown field"):
+        protocol.check_sent({**msg, "hint": "x"})
+    with pytest.raises(msgspec.ValidationError):
+        protocol.check_sent({**msg, "message": "x"})
