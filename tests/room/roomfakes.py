@@ -168,6 +168,11 @@ class Room:
                     return
             t.poll()
             return
+        seq = t.seq
+        t.poll()  # a player who is leaving is checked or folded for at once
+        if t.seq != seq or t.hand is None:
+            return
+        hand = t.hand
         assert hand.actor is not None
         seat = t.table.seat_of(hand.actor)
         player = t.players[seat]
