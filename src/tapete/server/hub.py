@@ -24,6 +24,7 @@ from typing import Any
 
 import msgspec
 
+from tapete import words
 from tapete.core.hand import HandError
 from tapete.core.text import Text
 from tapete.server.config import Settings
@@ -60,6 +61,7 @@ HANDS_KEPT = 50  # hands listed on the page
 _LAST_TRACEBACK = [-1e9]  # when a failed message's traceback was last logged
 log = logging.getLogger("tapete.server")
 PONG = json.dumps({"type": "pong"})
+LOBBY_MONEY = words.money_format()  # how the lobby writes amounts: whole chips
 
 DEFAULT_NAME = Text("Hero", "Héroe")  # a player who gives no name
 YOU = Text(" (you)", " (tú)")  # after a name that is also a bot's
@@ -127,6 +129,7 @@ class Player:
             "options": {"structures": list(STRUCTURES), "blinds": [list(b) for b in BLINDS],
                         "min_buy_in_bb": MIN_BUY_IN_BB, "max_buy_in_bb": MAX_BUY_IN_BB},
             "notice": self.notice.to_json() if self.notice else None,
+            "money": LOBBY_MONEY,  # the bankroll is whole chips
         }
 
     def send_state(self) -> None:

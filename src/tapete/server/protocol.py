@@ -418,6 +418,7 @@ class LobbyState(_Out):
     me: Me
     options: LobbyOptions
     notice: Words | None
+    money: Money
 
 
 class TableState(_Out):
