@@ -120,7 +120,11 @@ class Room:
     """One table, six seated clients and a spectator, a manual clock and seeded decks; the
     same seeds play the same game, however often the table is thrown away and restored."""
 
-    def __init__(self, seed: int, config: TableConfig | None = None, players: int = 6) -> None:
+    def __init__(self, seed: int, config: TableConfig | None = None, players: int = 6,
+                 timeouts: bool = False) -> None:
+        # timeouts: now and then the player to act lets the clock run out, and a player sat
+        # out for it comes back between hands
+        self.timeouts = timeouts
         self.rng = random.Random(seed)
         self.deck_rng = random.Random(seed + 1)
         self.clock = ManualClock(1_000)
@@ -166,10 +170,17 @@ class Room:
                 if s is not None and s.chips + s.pending_chips == 0:
                     t.add_chips(p, 200)
                     return
+                if self.timeouts and s is not None and s.sitting_out:  # back, posting or not
+                    t.sit_in(p, post=self.rng.random() < 0.5)
+                    return
             t.poll()
             return
+        if self.timeouts and self.rng.random() < 0.03:  # the player to act lets the clock run out
+            deadline = t.deadline()
+            assert deadline is not None
+            self.clock.advance(deadline - self.clock.now_ms())
         seq = t.seq
-        t.poll()  # a player who is leaving is checked or folded for at once
+        t.poll()  # a timeout, or a player who is leaving checked or folded for at once
         if t.seq != seq or t.hand is None:
             return
         hand = t.hand

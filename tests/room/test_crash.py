@@ -33,11 +33,11 @@ def snapshot(t: RoomTable) -> object:
 
 
 def test_twenty_crashes_resume_exactly() -> None:
-    reference = Room(seed=7)
+    reference = Room(seed=7, timeouts=True)
     for _ in range(STEPS):
         reference.step()
     points = sorted(random.Random(99).sample(range(50, STEPS), 20))
-    room = Room(seed=7)
+    room = Room(seed=7, timeouts=True)
     kinds = {"mid-hand": 0, "between hands": 0, "after an append": 0}
     step = 0
     for k, point in enumerate(points):

@@ -8,7 +8,7 @@ from roomfakes import Room
 
 
 def test_six_clients_play_500_hands() -> None:
-    room = Room(seed=13)
+    room = Room(seed=13, timeouts=True)
     while room.table.hand_no < 500 or room.table.hand is not None:
         before = room.table.hand_no
         room.step()
@@ -25,6 +25,11 @@ def test_six_clients_play_500_hands() -> None:
     # somebody showed down: the spectator saw shown cards
     assert any(m["data"].get("event", {}).get("type") == "Shown"
                for m in room.spectator.messages)
+    # some ran out of time, were sat out and came back
+    timeouts = [r for r in room.log.read(room.table.table_id) if r.kind == "event"
+                and r.payload["event"].get("timed_out")]
+    assert len(timeouts) > 50
+    assert any(r.kind == "sit_in" for r in room.log.read(room.table.table_id))
     # the log reads back the whole history in order, gap-free
     seqs = [r.seq for r in room.log.read(room.table.table_id)]
     assert seqs == list(range(1, last + 1))
