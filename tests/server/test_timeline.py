@@ -1,0 +1,56 @@
+"""The replayer's timeline is built in one pass: the engine folds each event a bounded number
+of times, whatever the hand's length (rebuilding the hand for every frame folded the first
+event once per frame: the square of the length)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tapete.core import events as ev
+from tapete.core.cards import Deck
+from tapete.core.hand import Hand
+from tapete.core.rules import Rules, Structure
+from tapete.server.timeline import timeline
+
+
+def raise_war(actions: int) -> Hand:
+    """Heads-up, deep: min-raises, a call, then checks to the river (``actions`` in all)."""
+    rules = Rules(structure=Structure.NO_LIMIT, small_blind=1, big_blind=2)
+    hand = Hand(rules, [10**7, 10**7], deck=Deck(seed=2026), names=["Ana", "Bo"])
+    for _ in range(actions - 7):
+        hand.raise_to(hand.legal().min_to)
+    hand.act("call")
+    while not hand.done:
+        if hand.actor is None:
+            hand.settle()
+        else:
+            hand.act("check")
+    return hand
+
+
+@pytest.mark.parametrize("actions", [10, 100])
+def test_each_event_is_folded_twice_at_most(actions: int,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    hand = raise_war(actions)
+    assert sum(isinstance(e, ev.Acted) for e in hand.events) == actions
+    folded = [0]
+    apply = Hand.apply_unchecked
+
+    def counting(self: Hand, e: Any) -> None:
+        folded[0] += 1
+        apply(self, e)
+
+    try:
+        monkeypatch.setattr(Hand, "apply_unchecked", counting)
+    except (TypeError, AttributeError):  # the compiled engine's class cannot be patched
+        pytest.skip("the engine is compiled: run with TAPETE_PURE=1")
+    out = timeline(hand, equity=False)
+    n = len(hand.events)
+    assert folded[0] <= 2 * n  # the final state once, the frames once
+    # a frame per event, the hole cards of both players one frame, and the start
+    assert len(out["frames"]) == n
+    last = out["frames"][-1]
+    assert last["stacks"] == list(hand.stacks) and last["phase"] == "done"
+    assert [f["i"] for f in out["frames"]] == list(range(n))
