@@ -10,7 +10,8 @@ English and Spanish.
 - ``tapete_room_tables``: ``id`` (from :mod:`secrets`, unguessable: a private table is reached
   only by it), ``config`` (the JSON above), ``created``;
 - ``tapete_room_events``: ``table_id``, ``seq`` (1, 2, 3, ... per table: unique, gap-free),
-  ``kind``, ``payload`` (JSON), ``at`` (the table clock's milliseconds).
+  ``kind``, ``payload`` (JSON), ``at`` (when it was stored: Unix milliseconds, bookkeeping
+  only; the table's timers run on its own clock and never read it).
 
 :meth:`EventLog.append` writes a batch of records in one transaction and returns only once it
 is committed. It takes the sequence number the writer expects next: a writer that is not the
@@ -222,9 +223,13 @@ class EventLog:
         return int(value) if value is not None else 0
 
     def append(self, table_id: str, first_seq: int,
-               records: list[tuple[str, dict[str, Any]]], at: int) -> list[Record]:
-        """Store ``records`` as ``first_seq``, ``first_seq + 1``, ... in one transaction;
-        refused (nothing stored) unless ``first_seq`` follows the table's last record."""
+               records: list[tuple[str, dict[str, Any]]], at: int | None = None
+               ) -> list[Record]:
+        """Store ``records`` as ``first_seq``, ``first_seq + 1``, ... in one transaction
+        (``at``: Unix milliseconds, now unless given); refused (nothing stored) unless
+        ``first_seq`` follows the table's last record."""
+        if at is None:
+            at = time.time_ns() // 1_000_000
         out = [Record(first_seq + i, kind, payload, at)
                for i, (kind, payload) in enumerate(records)]
         if not out:

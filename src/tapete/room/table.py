@@ -364,7 +364,7 @@ class RoomTable:
             del self._replaying[:len(batch)]
         else:
             records = self.log.append(self.table_id, self.seq + 1,
-                                      [(k, _norm(p)) for k, p in batch], self.clock.now_ms())
+                                      [(k, _norm(p)) for k, p in batch])
         self.seq += len(records)
         self._move_money(records)
         if self.turn_seq is not None and self.turn_seq > self.seq - len(records):
