@@ -71,3 +71,28 @@ def test_one_task_owns_the_table() -> None:
         task.cancel()
 
     asyncio.run(main())
+
+
+def test_a_failed_store_leaves_nothing_and_the_copy_stops() -> None:
+    bank = FakeBank({"a": 1_000, "b": 1_000})
+    log = EventLog()
+    table = RoomTable.open(log, TableConfig(), bank, clock=ManualClock())
+    table.sit("a", "Ann", 100)
+    watcher = Client(None)
+    table.subscribe(watcher)
+
+    def down(*args: object, **kwargs: object) -> None:
+        raise OSError("the database is down")
+
+    real, table.log.append = table.log.append, down  # type: ignore[method-assign]
+    with pytest.raises(OSError):
+        table.sit("b", "Bob", 100)
+    table.log.append = real  # type: ignore[method-assign]
+    with pytest.raises(Refused):
+        table.sit("b", "Bob", 100)  # this copy is done
+    assert [m["kind"] for m in watcher.messages] == ["sat"]  # nothing published
+    assert bank.balances == {"a": 900, "b": 1_000}  # nothing moved
+    again = restore(log, table.table_id, bank, clock=ManualClock())
+    assert again.seat_of("b") is None
+    again.sit("b", "Bob", 100)
+    assert bank.balances == {"a": 900, "b": 900}

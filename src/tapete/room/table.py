@@ -17,6 +17,10 @@ changed nothing and stored nothing, or produces a batch of records that is
 2. then followed by the bankroll moves it implies (each keyed by its record, so made once),
 3. then published to every subscriber, filtered for that subscriber's viewer.
 
+If the store fails (the database is down, or another owner wrote first), the command raises,
+nothing was published or moved, and this copy refuses every later command: the table's next
+owner :func:`restore` s it from the log, which holds nothing of the failed command.
+
 Records (``kind``: ``payload``):
 
 - ``sat``: a player took a seat with a buy-in; ``chips``: chips added (``asked`` and
@@ -137,6 +141,7 @@ class RoomTable:
         self.raked = 0
         self.subscribers: list[Subscriber] = []
         self._replaying: list[Record] | None = None
+        self.broken = False  # a store failed: the table must be restored from its log
 
     @classmethod
     def open(cls, log: EventLog, config: TableConfig, bankroll: Bankroll,
@@ -352,6 +357,9 @@ class RoomTable:
         """Run one command: build its records (the state changes as they are built), store
         them, move the money, publish. While :func:`restore` replays, the records must be
         the stored ones instead."""
+        if self.broken:
+            raise Refused(Text("the table is restarting: try again in a moment",
+                               "la mesa se está reiniciando: inténtalo de nuevo en un momento"))
         batch: Batch = []
         step(command, batch)
         if self._replaying is not None:
@@ -363,8 +371,14 @@ class RoomTable:
             records = stored
             del self._replaying[:len(batch)]
         else:
-            records = self.log.append(self.table_id, self.seq + 1,
-                                      [(k, _norm(p)) for k, p in batch])
+            try:
+                records = self.log.append(self.table_id, self.seq + 1,
+                                          [(k, _norm(p)) for k, p in batch])
+            except BaseException:
+                # the state moved on but the log did not: this copy is done; whoever owns the
+                # table next restores it from the log, where nothing of the command is
+                self.broken = True
+                raise
         self.seq += len(records)
         self._move_money(records)
         if self.turn_seq is not None and self.turn_seq > self.seq - len(records):
