@@ -33,3 +33,19 @@ def test_six_clients_play_500_hands() -> None:
     # the log reads back the whole history in order, gap-free
     seqs = [r.seq for r in room.log.read(room.table.table_id)]
     assert seqs == list(range(1, last + 1))
+
+
+def test_the_lobby_summary() -> None:
+    room = Room(seed=21, players=3)
+    t = room.table
+    while t.hand_no < 5 or t.hand is not None:
+        room.step()
+    info = t.summary()
+    pots = [r for r in room.log.read(t.table_id) if r.kind == "event"
+            and r.payload["event"]["type"] == "Awarded"]
+    total = sum(r.payload["event"]["amount"] for r in pots)
+    assert info["taken"] == 3 and info["seats"] == 6 and info["hands"] == 5
+    assert info["spectators"] == 1  # the three players' clients are seated, one is not
+    assert info["average_pot"] == total // 5 and info["game"] == "nl"
+    room.restart()  # rebuilt from the log: the same figures
+    assert room.table.summary() == info

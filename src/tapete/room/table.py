@@ -71,6 +71,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, TypeVar
 
@@ -89,6 +90,7 @@ from tapete.room.money import Bankroll
 Batch = list[tuple[str, dict[str, Any]]]
 PRE, POST = "pre", "post"
 MAX_NAME = 20
+RECENT = 50  # the hands the lobby's average pot is taken over
 # the records that start a batch: a command, run again on restore
 _COMMANDS = ("sat", "chips", "sit_out", "sit_in", "leave", "start", "event", "void")
 
@@ -142,6 +144,7 @@ class RoomTable:
         self.subscribers: list[Subscriber] = []
         self._replaying: list[Record] | None = None
         self.broken = False  # a store failed: the table must be restored from its log
+        self.recent_pots: deque[int] = deque(maxlen=RECENT)  # the last hands' pots
 
     @classmethod
     def open(cls, log: EventLog, config: TableConfig, bankroll: Bankroll,
@@ -164,6 +167,19 @@ class RoomTable:
         """Every chip on the table: stacks (as they stood when the hand began, while one is
         in play) and chips waiting for the hand's end."""
         return sum(s.chips + s.pending_chips for s in self.table.seats if s is not None)
+
+    def summary(self) -> dict[str, Any]:
+        """What a lobby lists: the game, the stakes, the seats taken, the spectators, the
+        hands played and the average pot of the last hands (whole chips, rounded down)."""
+        c = self.config
+        seated = set(self.players.values())
+        pots = self.recent_pots
+        return {"table": self.table_id, "game": c.game.value, "small_blind": c.small_blind,
+                "big_blind": c.big_blind, "min_buy_in": c.min_buy_in,
+                "max_buy_in": c.max_buy_in, "seats": c.seats, "taken": len(self.players),
+                "spectators": sum(1 for x in self.subscribers if x.player not in seated),
+                "hands": self.hand_no, "average_pot": sum(pots) // len(pots) if pots else 0,
+                "public": c.public, "bots": c.bots}
 
     def connected(self, player: str) -> bool:
         return any(s.player == player for s in self.subscribers)
@@ -496,6 +512,7 @@ class RoomTable:
         if hand.done:
             self.turn_seq = None
             self.raked += sum(e.amount for e in hand.events if isinstance(e, ev.Raked))
+            self.recent_pots.append(hand.pot_total())
             refused = self.table.end_hand()
             batch.append(("end", {"hand_no": self.hand_no}))
             self._after_hand(refused, batch)
