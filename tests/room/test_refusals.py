@@ -140,3 +140,18 @@ def test_private_table_ids_are_unguessable() -> None:
     assert len(ids) == 50 and all(len(i) >= 24 for i in ids)
     with pytest.raises(Refused):
         log.config("guessed")
+
+
+def test_a_table_without_spectators() -> None:
+    log = EventLog()
+    bank = FakeBank({"a": 1_000})
+    table = RoomTable.open(log, TableConfig(public=False, spectators=False), bank,
+                           clock=ManualClock())
+    for viewer in (None, "a"):
+        with pytest.raises(Refused) as info:
+            table.subscribe(Client(viewer))
+        assert "spectators" in info.value.message.en and "espectadores" in info.value.message.es
+    table.sit("a", "Ann", 100)
+    seated = Client("a")
+    table.subscribe(seated)  # a player with a seat watches their table
+    assert [m["kind"] for m in seated.messages] == ["sat"] and table.subscribers == [seated]

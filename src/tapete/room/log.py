@@ -1,9 +1,9 @@
 """A table's settings and its append-only event log.
 
 :class:`TableConfig` is data: the game, the blinds, the buy-in range, the seats (2 to 9), the
-time to act and the time bank, bots or not, public or private, and what a crash does to the
-hand in play. ``TableConfig.from_json(c.to_json()) == c``; a malformed field is refused in
-English and Spanish.
+time to act and the time bank, bots or not, public or private, spectators or not, and what a
+crash does to the hand in play. ``TableConfig.from_json(c.to_json()) == c``; a malformed
+field is refused in English and Spanish.
 
 :class:`EventLog` stores every table's records with SQLAlchemy Core, in its own two tables:
 
@@ -78,7 +78,8 @@ class TableConfig:
     grace_per_bb_ms: int = 500
     grace_max_ms: int = 60_000
     bots: bool = False
-    public: bool = True
+    public: bool = True  # listed in the lobby; a private table is reached by its id only
+    spectators: bool = True  # whether someone without a seat may watch
     on_crash: OnCrash = OnCrash.RESUME
 
     def __post_init__(self) -> None:
@@ -86,7 +87,7 @@ class TableConfig:
             value = getattr(self, f.name)
             if f.name in ("game", "on_crash"):
                 continue
-            if f.name in ("bots", "public"):
+            if f.name in ("bots", "public", "spectators"):
                 if type(value) is not bool:
                     raise _bad(f.name, Text("true or false", "verdadero o falso"))
                 continue

@@ -5,9 +5,10 @@ The design
 :class:`RoomTable` is a plain class, not a task: every change goes through one of its
 methods (``sit``, ``add_chips``, ``sit_out``, ``sit_in``, ``leave``, ``act``, ``poll``), and
 **one** asyncio task per table calls them, one at a time (the server's WebSocket handlers put
-commands on that task's queue and await the answer: :class:`TableOwner`). Nothing in here
-awaits, sleeps or reads the wall clock, so the whole table is deterministic given its clock,
-its decks and its commands, and tests drive it directly.
+commands on that task's queue and await the answer: :class:`TableOwner`, which also ticks
+the timers). :class:`RoomTable` itself never awaits, sleeps or reads the wall clock (the log
+stamps its records with the time, for bookkeeping only), so a table is deterministic given
+its clock, its decks and its commands, and tests drive it directly.
 
 Each command either raises :class:`~tapete.room.errors.Refused` (in English and Spanish) having
 changed nothing and stored nothing, or produces a batch of records that is
@@ -19,7 +20,8 @@ changed nothing and stored nothing, or produces a batch of records that is
 
 If the store fails (the database is down, or another owner wrote first), the command raises,
 nothing was published or moved, and this copy refuses every later command: the table's next
-owner :func:`restore` s it from the log, which holds nothing of the failed command.
+owner rebuilds it with :func:`restore` from the log, which holds nothing of the failed
+command.
 
 Records (``kind``: ``payload``):
 
@@ -208,7 +210,12 @@ class RoomTable:
     # ------------------------------------------------------------------ subscribing
     def subscribe(self, sub: Subscriber, after: int = 0) -> None:
         """Send ``sub`` every record after ``after`` (0: the whole history) as its viewer may
-        see it, then every new one."""
+        see it, then every new one. Someone without a seat is refused where the table allows
+        no spectators."""
+        if not self.config.spectators and (sub.player is None
+                                           or self.seat_of(sub.player) is None):
+            raise Refused(Text("this table allows no spectators: take a seat to watch",
+                               "esta mesa no admite espectadores: siéntate para mirar"))
         context: list[str] = []
         for r in self.log.read(self.table_id):
             if r.kind == "start":
