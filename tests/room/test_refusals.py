@@ -3,15 +3,18 @@ every subscriber exactly as before."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from roomfakes import Client, FakeBank, Room
 
 from tapete.core.actions import Action
 from tapete.room.clock import ManualClock
 from tapete.room.errors import Refused
-from tapete.room.log import EventLog, TableConfig
+from tapete.room.log import EventLog, Game, OnCrash, TableConfig
 from tapete.room.table import RoomTable
 
 
@@ -155,3 +158,16 @@ def test_a_table_without_spectators() -> None:
     seated = Client("a")
     table.subscribe(seated)  # a player with a seat watches their table
     assert [m["kind"] for m in seated.messages] == ["sat"] and table.subscribers == [seated]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.builds(
+    TableConfig, game=st.sampled_from(list(Game)), small_blind=st.integers(1, 50),
+    big_blind=st.just(100), min_buy_in=st.integers(100, 1_000),
+    max_buy_in=st.integers(1_000, 10**12), seats=st.integers(2, 9),
+    act_ms=st.integers(1_000, 10**6), bank_ms=st.integers(0, 10**6),
+    bots=st.booleans(), public=st.booleans(), spectators=st.booleans(),
+    on_crash=st.sampled_from(list(OnCrash))))
+def test_settings_round_trip_through_json(config: TableConfig) -> None:
+    assert TableConfig.from_json(json.loads(json.dumps(config.to_json()))) == config
+    assert config.rules().big_blind == 100
