@@ -82,6 +82,7 @@ from tapete.core.actions import Action
 from tapete.core.cards import Deck
 from tapete.core.errors import BooksError, HandError
 from tapete.core.hand import Hand
+from tapete.core.setup import HandSetup
 from tapete.core.table import Table, TimeOutPolicy
 from tapete.core.text import Text
 from tapete.room.clock import Clock, SystemClock
@@ -95,6 +96,12 @@ MAX_NAME = 20
 RECENT = 50  # the hands the lobby's average pot is taken over
 # the records that start a batch: a command, run again on restore
 _COMMANDS = ("sat", "chips", "sit_out", "sit_in", "leave", "start", "event", "void")
+
+
+Agent = Callable[[HandSetup, list[ev.Event], int], Action]
+"""A player the table plays for (a bot seat): given the hand's public setup, the events its
+hand seat may see (``hand.events_for``) and that hand seat, the action it takes. A bot wraps
+itself as ``lambda setup, events, p: bot.decide(SeatView.from_events(setup, events, p))``."""
 
 
 class Subscriber(Protocol):
@@ -119,7 +126,7 @@ class RoomTable:
 
     def __init__(self, log: EventLog, table_id: str, config: TableConfig, bankroll: Bankroll,
                  *, clock: Clock | None = None, deck: Callable[[], Deck] | None = None,
-                 auto_start: bool = True) -> None:
+                 auto_start: bool = True, agents: dict[str, Agent] | None = None) -> None:
         self.log = log
         self.table_id = table_id
         self.config = config
@@ -127,6 +134,9 @@ class RoomTable:
         self.clock: Clock = clock if clock is not None else SystemClock()
         self.new_deck: Callable[[], Deck] = deck if deck is not None else Deck
         self.auto_start = auto_start
+        # the players the table plays for (bot seats), by player id; their actions are stored
+        # like anyone's, so restore needs no agent to rebuild what they did
+        self.agents: dict[str, Agent] = dict(agents or {})
         self.rules = config.rules()
         self.table = Table(self.rules, config.seats, min_buy_in=config.min_buy_in,
                            max_buy_in=config.max_buy_in, time_out_policy=TimeOutPolicy.SIT_OUT)
@@ -340,7 +350,8 @@ class RoomTable:
 
     def poll(self) -> None:
         """The timers: time the player to act out (or check or fold a player who is leaving),
-        and start the next hand when two players are ready."""
+        play for an agent whose turn it is, and start the next hand when two players are
+        ready. One step per call."""
         hand = self.hand
         if hand is not None and hand.actor is not None:
             seat = self.table.seat_of(hand.actor)
@@ -350,6 +361,17 @@ class RoomTable:
                 pool = self._pool(hand)
                 self._run(self._act, {"seat": seat, "action": None, "timed_out": True,
                                       "used": self.banks[self.hand_players[hand.actor]][pool]})
+                return
+            player = self.hand_players[hand.actor]
+            agent = self.agents.get(player)
+            if agent is not None and self.turn_seq is not None:
+                action = agent(hand.setup, hand.events_for(hand.actor), hand.actor)
+                try:
+                    self.act(player, self.turn_seq, action)
+                except Refused:  # an agent that answers wrong runs out of time at once
+                    pool = self._pool(hand)
+                    self._run(self._act, {"seat": seat, "action": None, "timed_out": True,
+                                          "used": self.banks[player][pool]})
             return
         if hand is None and self.auto_start and self.table.ready_count() >= 2:
             self.start_hand()
