@@ -35,8 +35,8 @@ def setup_of(row: HandRow) -> HandSetup:
 def rebuild(row: HandRow, for_player: bool = True) -> Hand:
     """A stored hand, replayed from its events; the cards the player never saw stay hidden."""
     you = row.setup.get("you")
+    events = [ev.from_json(e) for e in row.events]  # first: a bad event says what it is
     setup = setup_of(row)
-    events = [ev.from_json(e) for e in row.events]
     if for_player:
         shown = {e.player for e in events if isinstance(e, ev.Shown)}
         events = [ev.HoleDealt(e.player, None)
