@@ -59,10 +59,6 @@ def decode_link(code: str) -> dict[str, Any]:
     return timeline_of_record(record)
 
 
-def _decode_upload(data: bytes) -> str:
-    return decode_bytes(data)
-
-
 # ---------------------------------------------------------------------------- the work
 # (each job runs in a worker process and answers with its status and JSON text)
 
@@ -93,7 +89,7 @@ def upload_job(data: bytes, name: str, index: int, limit: int) -> tuple[int, byt
     def make() -> dict[str, Any]:
         if not data.strip():
             raise ReplayInputError(Text("the file is empty", "el archivo está vacío"))
-        return file_timeline(_decode_upload(data), name, index)
+        return file_timeline(decode_bytes(data), name, index)
 
     return _answer(make, limit)
 
