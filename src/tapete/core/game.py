@@ -60,24 +60,20 @@ class Game:
     streets: tuple[int, ...] = (3, 1, 1)
     form: HandForm = HandForm.ANY_FIVE
     high_low: bool = False
-    # street_of and cards_due for every board size, worked out once (the engine reads them)
+    # worked out once from the fields above (every hand reads them): ``board_cards``, the
+    # cards of a complete board; ``last_street``, the number of the last street (the river is
+    # 3 in hold'em, preflop 0); street_of and cards_due for every board size
+    board_cards: int = field(init=False, repr=False, compare=False)
+    last_street: int = field(init=False, repr=False, compare=False)
     street_at: tuple[int, ...] = field(init=False, repr=False, compare=False)
     due_at: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        sizes = range(sum(self.streets) + 1)
+        object.__setattr__(self, "board_cards", sum(self.streets))
+        object.__setattr__(self, "last_street", len(self.streets))
+        sizes = range(self.board_cards + 1)
         object.__setattr__(self, "street_at", tuple(self.street_of(k) for k in sizes))
         object.__setattr__(self, "due_at", tuple(self.cards_due(k) for k in sizes))
-
-    @property
-    def board_cards(self) -> int:
-        """The cards of a complete board."""
-        return sum(self.streets)
-
-    @property
-    def last_street(self) -> int:
-        """The number of the last street (the river is 3 in hold'em; preflop is 0)."""
-        return len(self.streets)
 
     def street_of(self, board_size: int) -> int:
         """The street the next board cards deal, on a board of ``board_size`` cards

@@ -473,8 +473,11 @@ def replay(record: HandRecord, *, decisions: bool = True, strict: bool = False,
             if kind == "hole":
                 p, cards = step[1], step[2]
                 if fast and hand.phase is deal and dealt < n and not hand.dealt[p] and (
-                        cards is None or (len(cards) == holes and len(set(cards)) == holes
-                                          and seen.isdisjoint(cards))):
+                        cards is None or (
+                            len(cards) == 2 and cards[0] != cards[1] and cards[0] not in seen
+                            and cards[1] not in seen if holes == 2
+                            else len(cards) == holes and len(set(cards)) == holes
+                            and seen.isdisjoint(cards))):
                     if cards is not None:
                         seen.update(cards)
                     hand.apply_unchecked(new(hole_dealt, (p, cards)))
