@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from tapete.core.cards import Card
+from tapete.core.game import HOLDEM, Game, best_hand
 from tapete.core.text import Text
-from tapete.eval.evaluator import evaluate
 
 # outs -> what the house pays per chip of premium when an out comes
 TYPICAL_ODDS: Mapping[int, Fraction] = {
@@ -65,9 +65,9 @@ class Quote:
 
 
 def _collected(player: int, holes: Mapping[int, Sequence[Card]], board: Sequence[Card],
-               pots: Sequence[tuple[int, Sequence[int]]]) -> Fraction:
+               pots: Sequence[tuple[int, Sequence[int]]], game: Game) -> Fraction:
     """What ``player`` collects from ``pots`` on a complete ``board`` (splits shared evenly)."""
-    strength = {p: evaluate((*h, *board)) for p, h in holes.items()}
+    strength = {p: best_hand(game, h, board) for p, h in holes.items()}
     got = Fraction(0)
     for amount, eligible in pots:
         live = [p for p in eligible if p in strength]
@@ -81,7 +81,7 @@ def _collected(player: int, holes: Mapping[int, Sequence[Card]], board: Sequence
 
 def quote(holes: Mapping[int, Sequence[Card]], board: Sequence[Card],
           pots: Sequence[tuple[int, Sequence[int]]], dead: Sequence[Card] = (),
-          odds: Mapping[int, Fraction] = TYPICAL_ODDS) -> Quote | None:
+          odds: Mapping[int, Fraction] = TYPICAL_ODDS, game: Game = HOLDEM) -> Quote | None:
     """Insurance for the leader against the next card, with the live players' ``holes``
     known and ``pots`` as (amount, eligible players); None when nobody leads (a tie now, or
     no card to come). The leader is the player who would collect the most on the next card's
@@ -94,7 +94,7 @@ def quote(holes: Mapping[int, Sequence[Card]], board: Sequence[Card],
         raise InsuranceError(Text("a card is dealt twice", "hay una carta repetida"))
     unseen = [c for c in range(52) if c not in seen]
     # the leader holds the best hand on the board as it is (five cards or more to compare)
-    now = {p: evaluate((*h, *board)) for p, h in holes.items()}
+    now = {p: best_hand(game, h, board) for p, h in holes.items()}
     top = max(now.values())
     leaders = [p for p, s in now.items() if s == top]
     if len(leaders) != 1:
@@ -104,7 +104,7 @@ def quote(holes: Mapping[int, Sequence[Card]], board: Sequence[Card],
     outs: list[Card] = []
     total = Fraction(0)
     for c in unseen:
-        got = _collected(leader, holes, (*board, c), pots)
+        got = _collected(leader, holes, (*board, c), pots, game)
         total += got
         if got < stake:
             outs.append(c)

@@ -43,6 +43,7 @@ from typing import Any
 
 from tapete.core import events as ev
 from tapete.core.cards import CardError, format_cards, parse_cards
+from tapete.core.game import Game, best_hand
 from tapete.core.hand import Hand, PotResult
 from tapete.core.pots import Pot, build_pots
 from tapete.core.rules import MinRaise, Rules, RulesError, Structure
@@ -904,12 +905,10 @@ def describe_stars(strength: int) -> str:
     return f"four of a kind, {many[r[0]]}"
 
 
-def _describe(hole: Sequence[int], board: Sequence[int]) -> str:
-    from tapete.eval.evaluator import evaluate
-
+def _describe(hole: Sequence[int], board: Sequence[int], game: Game) -> str:
     if len(hole) + len(board) < 5:
         return ""
-    return describe_stars(evaluate(tuple(hole) + tuple(board)))
+    return describe_stars(best_hand(game, hole, board))
 
 
 def write_hand(hand: Hand, *, hand_id: str | None = None, table: str = "tapete",
@@ -1057,7 +1056,7 @@ def write_hand(hand: Hand, *, hand_id: str | None = None, table: str = "tapete",
                 out.append("*** FIRST SHOW DOWN ***" if runs > 1 else "*** SHOW DOWN ***")
                 showdown_written = True
             shown_cards[e.player] = e.cards
-            desc = _describe(e.cards, boards[0])
+            desc = _describe(e.cards, boards[0], hand.rules.game)
             out.append(f"{names[e.player]}: shows [{format_cards(e.cards, ' ')}]"
                        + (f" ({desc})" if desc else ""))
         elif isinstance(e, ev.Mucked):
@@ -1081,7 +1080,7 @@ def write_hand(hand: Hand, *, hand_id: str | None = None, table: str = "tapete",
         if run > 0:
             out.append(f"*** {_RUN_WORDS[run]} SHOW DOWN ***")
             for p, cards in shown_cards.items():
-                desc = _describe(cards, boards[run])
+                desc = _describe(cards, boards[run], hand.rules.game)
                 out.append(f"{names[p]}: shows [{format_cards(cards, ' ')}]"
                            + (f" ({desc})" if desc else ""))
         for a in awards_by_run[run]:
@@ -1155,7 +1154,7 @@ def _summary(hand: Hand, boards: list[list[int]], runs: int,
             line += f" showed [{format_cards(cards, ' ')}]"
             parts = []
             for run in range(runs):
-                desc = _describe(cards, boards[run])
+                desc = _describe(cards, boards[run], hand.rules.game)
                 x = won_by_run.get(p, {}).get(run, 0)
                 with_ = f" with {desc}" if desc else ""
                 parts.append(f"won ({c(x)}){with_}" if x else f"lost{with_}")

@@ -270,7 +270,7 @@ def _frame(h: Hand, f: int, e: ev.Event | None, text: Text,
         if cards is None or h.folded[p]:
             strength.append(None)
         elif len(h.boards[0]) >= 3:
-            strength.append(words.strength(cards, h.boards).to_json())
+            strength.append(words.strength(cards, h.boards, h.rules.game).to_json())
         else:
             name = words.preflop_name(cards)
             strength.append({"en": name, "es": name})

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tapete.core.cards import Card, format_card
+from tapete.core.game import HOLDEM, Game, best_hand
 from tapete.core.text import Text
-from tapete.eval.evaluator import evaluate
 from tapete.eval.evaluator.tables import TABLES
 from tapete.words.catalog import N_, NC_, t, tc
 
@@ -134,15 +134,16 @@ def tie() -> Text:
     return t("a tie: their best five cards are of equal value")
 
 
-def best(hole: Sequence[Card], board: Sequence[Card]) -> int:
-    """The strength of the best hand that ``hole`` makes with ``board``."""
-    return evaluate(tuple(hole) + tuple(board))
+def best(hole: Sequence[Card], board: Sequence[Card], game: Game = HOLDEM) -> int:
+    """The strength of the best hand that ``hole`` makes with ``board`` in ``game``."""
+    return best_hand(game, hole, board)
 
 
-def strength(hole: Sequence[Card], boards: Sequence[Sequence[Card]]) -> Text:
+def strength(hole: Sequence[Card], boards: Sequence[Sequence[Card]],
+             game: Game = HOLDEM) -> Text:
     """What ``hole`` makes on each board of three cards or more, " / " between the boards of a
     run-it-more-than-once: "a pair of fives / two pair, fives and twos"."""
-    names = [name(best(hole, b)) for b in boards if len(b) >= 3]
+    names = [name(best(hole, b, game)) for b in boards if len(b) >= 3]
     return Text.join(names, " / ")
 
 

@@ -15,6 +15,7 @@ from babel.lists import format_list
 
 from tapete.core import events as ev
 from tapete.core.cards import Card, format_cards
+from tapete.core.game import Game
 from tapete.core.text import LANGS, Text
 from tapete.words import hands
 from tapete.words.catalog import t, tc, tn
@@ -140,7 +141,7 @@ def _board(e: ev.BoardDealt, runs: int) -> Text:
 
 
 def _shown(who: str, cards: Sequence[Card], boards: Sequence[Sequence[Card]],
-           others: Sequence[Sequence[Card]]) -> Text:
+           others: Sequence[Sequence[Card]], game: Game) -> Text:
     """ "Ana shows 3h As (a pair of fives, ace kicker)": the hand on each full enough board,
     with its kicker where it tells it from a hand shown before."""
     shown = format_cards(tuple(cards), " ")
@@ -148,8 +149,8 @@ def _shown(who: str, cards: Sequence[Card], boards: Sequence[Sequence[Card]],
     for b in boards:
         if len(b) < 3:
             continue
-        mine = hands.best(cards, b)
-        names.append(hands.name_against(mine, [hands.best(o, b) for o in others]))
+        mine = hands.best(cards, b, game)
+        names.append(hands.name_against(mine, [hands.best(o, b, game) for o in others]))
     if not names:
         return t("{who} shows {cards}", who=who, cards=shown)
     return t("{who} shows {cards} ({hand})", who=who, cards=shown,
@@ -175,7 +176,7 @@ def _line(e: ev.Event, names: Sequence[str], rules: Rules, stacks: Sequence[int]
                   e.runs)
     if isinstance(e, ev.Shown):
         others = [c for p, c in shown.items() if p != e.player]
-        return _shown(names[e.player], e.cards, boards, others)
+        return _shown(names[e.player], e.cards, boards, others, rules.game)
     if isinstance(e, ev.Mucked):
         return t("{who} mucks", who=names[e.player])
     if isinstance(e, ev.Raked):
@@ -265,7 +266,8 @@ def _clause(hand: Hand, index: int, run: int, won: Mapping[int, int],
     reason: Text | None = None
     if showdown:
         others = [p for p in _contenders(hand, index) if p not in won]
-        strength = {p: hands.best(hand.shown[p], board) for p in (*winners, *others)}
+        strength = {p: hands.best(hand.shown[p], board, hand.rules.game)
+                    for p in (*winners, *others)}
         top = strength[winners[0]]
         hand_t = hands.name_against(top, [strength[p] for p in others], after_with=True)
         if len(winners) > 1:

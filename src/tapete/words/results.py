@@ -50,7 +50,9 @@ def shown_hands(hand: Hand) -> list[dict[str, Any]]:
         entry: dict[str, Any] = {"player": p, "seat": hand.seats[p], "name": hand.names[p],
                                  "cards": format_cards(cards, " ").split()}
         if len(board) >= 3:
-            others = [hands.best(c, board) for q, c in hand.shown.items() if q != p]
-            entry["best"] = hands.name_against(hands.best(cards, board), others).to_json()
+            game = hand.rules.game
+            others = [hands.best(c, board, game) for q, c in hand.shown.items() if q != p]
+            entry["best"] = hands.name_against(hands.best(cards, board, game),
+                                               others).to_json()
         out.append(entry)
     return out
