@@ -6,30 +6,31 @@ included). Both engines get the same cards (PokerKit is dealt the cards tapete's
 every decision the legal options must agree: whether folding is allowed, the amount to check or
 call, the smallest and largest raise-to. At the end the finishing stacks must agree.
 
-Where PokerKit departs from the rules tapete follows (RULES.md, the seeds, the PokerStars
-rulings in ../shared/data/hh/pokerstars), the case is recognised, counted and excluded; any
-other disagreement fails. The departures (each with the rule that decides it):
+Where PokerKit departs from the rules tapete follows (docs/rules.md, cited below as "rules §N",
+and the PokerStars rulings of tests/data/pokerstars), the case is recognised, counted and
+excluded; any other disagreement fails. The departures (each with the rule that decides it):
 
 D1  Fixed-limit cap. PokerKit's stock fixed-limit hold'em allows 4 raises on every street on
-    top of the big blind, i.e. 5 bets preflop. RULES 1 (PokerStars, Robert's Rules): 4 bets a
+    top of the big blind, i.e. 5 bets preflop. rules §1 (PokerStars, Robert's Rules): 4 bets a
     street, the big blind counting as the first preflop. Here PokerKit's streets are built with
     the cap tapete uses (preflop ``cap - bets already posted``), so every decision is compared;
     ``test_d1_stock_pokerkit_caps_preflop_at_five_bets`` pins the stock behaviour.
 D2  Pot-limit minimum. PokerKit's pot-limit minimum raise is the TDA increment. Tapete's default
-    is the seeds' "last-bet" rule (after a raise to 7 the smallest raise is to 14: RULES PL-2);
+    is the room's "last-bet" rule (after a raise to 7 the smallest raise is to 14: rules PL-2);
     the random hands use ``min_raise="last-raise"``; ``test_d2_...`` pins the difference.
 D3  Short big blind (or straddle). A big blind posted all-in for less than the blind: PokerKit
-    makes the others face the short amount (and raise from it). RULES 1 and the PokerStars ruling in
-    hhp_mtt_nlhe_blind_posts_allin_side_pot.txt / posts-allin (big blind all-in short, the next
-    player calls the full blind): the others face the full big blind. Preflop decisions of such
-    hands are excluded once they differ; the hand is dropped when the call amounts diverge.
-D4  Straddle minimum raise. PokerKit: straddle + big blind. RULES 1: twice the straddle (the
+    makes the others face the short amount (and raise from it). rules §1 and the PokerStars
+    ruling in hhp_mtt_nlhe_blind_posts_allin_side_pot.txt / posts-allin (big blind all-in
+    short, the next player calls the full blind): the others face the full big blind. Preflop
+    decisions of such hands are excluded once they differ; the hand is dropped when the call
+    amounts diverge.
+D4  Straddle minimum raise. PokerKit: straddle + big blind. rules §1: twice the straddle (the
     straddle is the live bet being raised; TDA 45). Preflop decisions of straddled hands whose
     minimum differs; play continues with amounts legal in both.
 D5  Folding when checking is free: tapete refuses it; PokerKit allows it (with a warning) in
     cash-game mode, refuses it in tournament mode. The test uses tournament mode: no exclusion.
 D6  Odd chips. PokerKit gives the whole remainder of a split pot to the first winner, and
-    splits pots won by the same players as one; RULES 4 (POT-6): one chip at a time to the tied
+    splits pots won by the same players as one; rules §4 (POT-6): one chip at a time to the tied
     winners in seat order from the left of the button, pot by pot. Where the stacks differ, the
     test checks that only the odd chips moved and that tapete's split follows the rule.
 D7  (none: tapete and PokerKit agree that a raise needs an opponent who could put in more than
@@ -39,7 +40,7 @@ D8  A big-blind ante posted by a short big blind: tapete posts the blind first a
     from what is left (TDA: the blind has priority); PokerKit posts the ante first. Hands where
     this changes an amount are dropped.
 D9  Heads-up with a small blind equal to the big blind: PokerKit lets the big blind act first
-    preflop; RULES 3 (seed 004): heads-up the button posts the small blind and acts first
+    preflop; rules §3: heads-up the button posts the small blind and acts first
     preflop. Such hands are dropped.
 D10 Fixed-limit short all-in raises (Robert's Rules, "half-bet rule", which tapete follows for
     fixed limit): an all-in of less than half a bet is not a raise, and a player who has not
@@ -51,23 +52,23 @@ D11 A short all-in before any full bet or raise of the street: PokerKit's "last 
     until someone makes a full one, so any such all-in counts as a full raise and reopens the
     betting for the players who already acted (preflop: BB 100, three limp, all-in to 109,
     everyone calls, PokerKit lets the limpers raise; postflop: check, all-in bet of 1 at BB 2,
-    call, PokerKit lets the checker raise). RULES 2 (TDA, seeds 001/004, AI-1; Robert's Rules:
+    call, PokerKit lets the checker raise). rules §2 (TDA, AI-1; Robert's Rules:
     "a player who has already acted and is not facing a full-size wager may not subsequently
     raise an all-in bet that is less than the minimum bet"): tapete offers call or fold.
     Excluded decisions.
 D12 A player all-in for part of the ante. PokerKit puts every ante in one pot that the short
-    player can win. RULES 4 (levels cut at each all-in amount, antes included) and Robert's
+    player can win. rules §4 (levels cut at each all-in amount, antes included) and Robert's
     Rules: an equal part of every other ante goes to the main pot, the rest and all later bets
     to a side pot the short player cannot win. Hands whose stacks differ this way are dropped
     from the stack comparison (their decisions were compared).
 D13 Every other player is all-in for no more than a player's bet (say the big blind): PokerKit
-    still asks that player to act, with check as the only option; RULES 3 (seed 004): a street
+    still asks that player to act, with check as the only option; rules §3: a street
     closes when at most one player can still act and the bets are matched, so tapete asks
     nothing. The test answers PokerKit's check (counted) and goes on.
 D14 Three or more short all-ins that together make a full raise: once the running sum of short
     all-ins reaches a full raise PokerKit clears it (without reopening anything), so a further
     short all-in leaves the players who acted before them unable to raise (A bets 100, all-ins
-    to 150, 200 and 230: PokerKit lets A only call). RULES 2 (TDA; AI-2; Robert's Rules:
+    to 150, 200 and 230: PokerKit lets A only call). rules §2 (TDA; AI-2; Robert's Rules:
     "multiple all-in wagers, each too small to qualify as a raise, still act as a raise and
     reopen the betting if the resulting wager size to a player qualifies as a raise"): A faces
     130 more, a full raise, and may raise. Excluded decisions.
@@ -491,7 +492,7 @@ def test_d2_pot_limit_minimum_last_bet_differs_from_pokerkit() -> None:
         s.deal_hole(2)
     h.raise_to(7)
     s.complete_bet_or_raise_to(7)
-    assert h.legal().min_to == 14  # RULES PL-2 (seeds 000, 001)
+    assert h.legal().min_to == 14  # rules PL-2
     assert s.min_completion_betting_or_raising_to_amount == 12  # TDA increment
 
 
@@ -512,7 +513,7 @@ def test_d4_straddle_minimum_raise() -> None:
     s = pokerkit_state(rules, (200,) * 4)
     for _ in range(4):
         s.deal_hole(2)
-    assert h.legal().min_to == 8  # RULES 1: twice the straddle
+    assert h.legal().min_to == 8  # rules §1: twice the straddle
     assert s.min_completion_betting_or_raising_to_amount == 6
 
 
@@ -534,7 +535,7 @@ def test_d11_short_all_in_bet_does_not_reopen_for_a_checker() -> None:
     h.raise_to(1)  # the button's last chip: a bet below the big blind
     s.complete_bet_or_raise_to(1)
     assert h.actor == s.actor_index == 0
-    assert h.legal().min_to is None and h.legal().no_raise == "no-reopen"  # RULES 2
+    assert h.legal().min_to is None and h.legal().no_raise == "no-reopen"  # rules §2
     assert s.min_completion_betting_or_raising_to_amount is not None  # PokerKit reopens
 
 
@@ -549,7 +550,7 @@ def test_d13_pokerkit_asks_for_a_check_nobody_can_answer() -> None:
     s.fold()
     h.call()  # the button calls all-in for 103, less than the big blind
     s.check_or_call()
-    assert h.actor is None  # the big blind has nobody to bet against: no decision (RULES 3)
+    assert h.actor is None  # the big blind has nobody to bet against: no decision (rules §3)
     assert s.actor_index == 1 and s.checking_or_calling_amount == 0
     assert s.min_completion_betting_or_raising_to_amount is None
 
@@ -571,5 +572,5 @@ def test_d14_three_short_all_ins_reopen_for_the_bettor() -> None:
     h.call()  # E calls
     s.check_or_call()
     assert h.actor == s.actor_index == 0
-    assert h.legal().min_to == 330  # RULES 2, AI-2: A faces 130 more, a full raise
+    assert h.legal().min_to == 330  # rules §2, AI-2: A faces 130 more, a full raise
     assert s.min_completion_betting_or_raising_to_amount is None  # PokerKit: call or fold

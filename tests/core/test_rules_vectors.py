@@ -1,4 +1,4 @@
-"""Every worked example of RULES.md (the seeds restated) as a named test."""
+"""Every worked example of docs/rules.md as a named test."""
 
 from __future__ import annotations
 
@@ -448,7 +448,7 @@ def test_room_rules_refuse_anything_but_whole_chips(bad: dict[str, object]) -> N
 
 def test_the_last_player_in_a_side_pot_cannot_muck_it_away() -> None:
     # A all-in for 100; B and C build a side pot. B mucks; C is then the last contender of the
-    # side pot and cannot muck: the side pot can never go to A, who did not cover it (seed 003)
+    # side pot and cannot muck: the side pot can never go to A, who did not cover it
     from tapete.core.hand import HandError
 
     hand = Hand(Rules(NL, 5, 10), [100, 1000, 1000], button=2, deck=Deck(3))

@@ -1,7 +1,7 @@
 """Pots from contributions: main and side pots, uncalled chips, rake and the split of each pot.
 
 Pure functions over integers. Every pot is built from each player's *total contribution to the
-hand* (blinds, antes and dead chips included), cut at each all-in level (seed 003).
+hand* (blinds, antes and dead chips included), cut at each all-in level.
 """
 
 from __future__ import annotations
