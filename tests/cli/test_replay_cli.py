@@ -220,7 +220,7 @@ def test_run_it_twice_is_told_run_by_run(capsys: pytest.CaptureFixture[str]) -> 
     assert "Flop, run 1 [Qd Qs 4h]" in out and "River, run 2 [6s 8h 6h Td 6c]" in out
     assert "p1 Gamz11 shows [Ad Ks] (run 1: pair of queens; run 2: three of a kind, sixes)" \
         in out
-    assert ("Main pot $161.20 (p1 Gamz11, p4 Garnerus), rake $2.80: run 1: split: p1 Gamz11"
+    assert ("Pot $161.20 (p1 Gamz11, p4 Garnerus), rake $2.80: run 1: split: p1 Gamz11"
             " $40.30, p4 Garnerus $40.30 — pair of queens; run 2: split: p1 Gamz11 $40.30,"
             " p4 Garnerus $40.30 — three of a kind, sixes") in out
     # a cap table: the real stacks, and the cap said as the table's rule

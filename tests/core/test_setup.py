@@ -9,50 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from strategies import rules_st, setup_st
 from tapete.core.cards import Deck
 from tapete.core.errors import SetupError
 from tapete.core.hand import Hand
-from tapete.core.rules import MinRaise, Rules, RulesError, Structure
+from tapete.core.rules import MinRaise, Rules, RulesError
 from tapete.core.setup import HandSetup
-
-
-@st.composite
-def rules_st(draw: st.DrawFn) -> Rules:
-    structure = draw(st.sampled_from(list(Structure)))
-    bb = draw(st.integers(1, 400))
-    return Rules(
-        structure=structure, small_blind=draw(st.integers(0, bb)), big_blind=bb,
-        ante=draw(st.integers(0, bb)), big_blind_ante=draw(st.booleans()),
-        straddle=draw(st.sampled_from([0, bb, 2 * bb])),
-        small_bet=draw(st.sampled_from([0, bb])), big_bet=draw(st.sampled_from([0, 2 * bb])),
-        bet_cap=draw(st.sampled_from([None, 2, 4, 7])), cap_heads_up=draw(st.booleans()),
-        min_raise=draw(st.sampled_from([None, *MinRaise])),
-        rake_bps=draw(st.integers(0, 10_000)), rake_cap=draw(st.sampled_from([None, 0, 3 * bb])),
-        no_flop_no_drop=draw(st.booleans()), decimals=draw(st.integers(0, 3)),
-        currency=draw(st.sampled_from(["", "$", "€"])),
-        extra=tuple(draw(st.lists(st.tuples(st.text(max_size=5), st.text(max_size=5)),
-                                  max_size=2))),
-        rake_fixed=draw(st.sampled_from([None, (), (1, 0, 2)])),
-        hand_cap=draw(st.sampled_from([None, 40 * bb])))
-
-
-@st.composite
-def setup_st(draw: st.DrawFn) -> HandSetup:
-    rules = draw(rules_st())
-    n = draw(st.integers(2, 9))
-    bb = rules.big_blind
-    amounts = st.lists(st.sampled_from([0, 0, 0, rules.small_blind, bb]), min_size=n, max_size=n)
-    blinds = draw(amounts)
-    straddles = [0] * n
-    for p in draw(st.lists(st.integers(0, n - 1), max_size=2, unique=True)):
-        straddles[p] = draw(st.sampled_from([bb, 2 * bb, 4 * bb]))
-        blinds[p] = 0
-    return HandSetup(
-        rules, tuple(draw(st.lists(st.integers(1, 1000 * bb), min_size=n, max_size=n))),
-        draw(st.integers(0, n - 1)), tuple(blinds), tuple(straddles), tuple(draw(amounts)),
-        tuple(draw(amounts)), tuple(draw(st.lists(st.text(max_size=8), min_size=n, max_size=n))),
-        tuple(draw(st.lists(st.integers(0, 22), min_size=n, max_size=n))),
-        draw(st.text(max_size=12)))
 
 
 @given(rules_st())

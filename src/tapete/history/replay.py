@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from typing import Any, Final, NamedTuple
 
 from tapete.core import events as ev
-from tapete.core.cards import format_cards
+from tapete.core.cards import Card, format_cards
+from tapete.core.game import best_hand
 from tapete.core.hand import Hand, HandError, Phase
 from tapete.core.text import Text, chips
-from tapete.history import phh, pokerstars
 from tapete.history.record import HandRecord, Step
 
 
@@ -615,6 +615,8 @@ def _collect(res: ReplayResult, hand: Hand) -> None:
 
 def account(res: ReplayResult, lang: str = "en") -> str:
     """A readable account of a replayed hand, street by street, in English or Spanish."""
+    from tapete import words  # the narrator (and its evaluator): not for --json
+
     es = lang == "es"
     lines: list[str] = []
     title = res.source + (f" #{res.hand}" if res.hand else "")
@@ -633,8 +635,8 @@ def account(res: ReplayResult, lang: str = "en") -> str:
         label = res.label(p)
         return label if name == label else f"{label} {name}"
 
-    desc = _describe_rules(rules, lang)
-    lines.append(f"{title} — {desc}, " + (f"{hand.n} jugadores" if es else f"{hand.n} players"))
+    desc = words.describe_rules(rules).in_lang(lang)
+    lines.append(f"{title} — {desc}, " + words.players_count(hand.n).in_lang(lang))
     stacks = ", ".join(f"{who(p)} {c(hand.starting_stacks[p])}" for p in range(hand.n))
     lines.append(("  Fichas: " if es else "  Stacks: ") + stacks)
     street_words = (("Preflop", "Preflop"), ("Flop", "Flop"), ("Turn", "Turn"),
@@ -697,11 +699,11 @@ def account(res: ReplayResult, lang: str = "en") -> str:
         lines.append(("  Mano parcial: " if es else "  Partial hand: ") + note)
         for k, pot in enumerate(res.pots):
             players = ", ".join(who(p) for p in pot.players)
-            name = _pot_name(k, lang)
+            name = words.pot_name(k, len(res.pots)).in_lang(lang)
             lines.append(f"  {name} {c(pot.amount)} ({players})")
     else:
         for k, pot in enumerate(res.pots):
-            name = _pot_name(k, lang)
+            name = words.pot_name(k, len(res.pots)).in_lang(lang)
             players = ", ".join(who(p) for p in pot.players)
             rake = (f", rake {c(pot.rake)}" if pot.rake else "")
             contenders = [p for p in pot.players if not hand.folded[p] and p not in hand.mucked]
@@ -736,12 +738,6 @@ def account(res: ReplayResult, lang: str = "en") -> str:
     return "\n".join(lines)
 
 
-def _pot_name(k: int, lang: str) -> str:
-    if lang == "es":
-        return "Bote principal" if k == 0 else f"Bote secundario {k}"
-    return "Main pot" if k == 0 else f"Side pot {k}"
-
-
 def _run_word(run: int, lang: str) -> str:
     """The name of one run of the board: "run 2" ("tablero 2")."""
     return f"tablero {run + 1}" if lang == "es" else f"run {run + 1}"
@@ -762,14 +758,19 @@ def _won_words(got: Sequence[tuple[int, int]], who: Any, c: Any, es: bool) -> st
     return ("se reparten: " if es else "split: ") + ", ".join(f"{who(p)} {c(x)}" for p, x in got)
 
 
-def _why_run(hand: Hand, winners: Sequence[int], run: int, lang: str) -> str:
-    from tapete.eval.evaluator import describe, evaluate
+def _hand_name(hand: Hand, hole: Sequence[Card], board: Sequence[Card], lang: str) -> str:
+    """What ``hole`` makes with ``board`` in the hand's game, as the narrator names it."""
+    from tapete import words
 
+    return words.name(best_hand(hand.rules.game, hole, board)).in_lang(lang)
+
+
+def _why_run(hand: Hand, winners: Sequence[int], run: int, lang: str) -> str:
     board = hand.boards[run]
     hole = hand.hole[winners[0]] if winners else None
     if hole is None or len(board) < 5:
         return ""
-    return " — " + describe(evaluate(hole + tuple(board)), lang)
+    return " — " + _hand_name(hand, hole, board, lang)
 
 
 def _act_words(e: ev.Acted, c: Any, es: bool, hand: Hand | None = None) -> str:
@@ -787,22 +788,18 @@ def _act_words(e: ev.Acted, c: Any, es: bool, hand: Hand | None = None) -> str:
 
 
 def _strength(hand: Hand, p: int, lang: str) -> str:
-    from tapete.eval.evaluator import describe, evaluate
-
     hole = hand.hole[p]
     boards = [b for b in hand.boards if len(b) >= 3]
     if hole is None or not boards:
         return ""
     if len(hand.boards) == 1:
-        return f" ({describe(evaluate(hole + tuple(boards[0])), lang)})"
+        return f" ({_hand_name(hand, hole, boards[0], lang)})"
     # run more than once: the hand on each run's board
-    return " (" + "; ".join(f"{_run_word(r, lang)}: {describe(evaluate(hole + tuple(b)), lang)}"
+    return " (" + "; ".join(f"{_run_word(r, lang)}: {_hand_name(hand, hole, b, lang)}"
                             for r, b in enumerate(hand.boards) if len(b) >= 3) + ")"
 
 
 def _why_won(hand: Hand, pot: PotOut, lang: str) -> str:
-    from tapete.eval.evaluator import describe, evaluate
-
     es = lang == "es"
     live = [p for p in pot.players if not hand.folded[p] and p not in hand.mucked]
     if len(live) <= 1 or pot.winners is None:
@@ -815,31 +812,7 @@ def _why_won(hand: Hand, pot: PotOut, lang: str) -> str:
     hole = hand.hole[w]
     if hole is None or len(hand.boards[0]) < 5:
         return ""
-    return describe(evaluate(hole + tuple(hand.boards[0])), lang)
-
-
-def _describe_rules(rules: Any, lang: str) -> str:
-    from tapete.core.rules import Structure
-
-    c = rules
-    if lang == "es":
-        name = {Structure.NO_LIMIT: "Hold'em sin límite", Structure.POT_LIMIT:
-                "Hold'em límite del bote", Structure.FIXED_LIMIT: "Hold'em límite fijo"}
-    else:
-        name = {Structure.NO_LIMIT: "No-limit hold'em", Structure.POT_LIMIT:
-                "Pot-limit hold'em", Structure.FIXED_LIMIT: "Fixed-limit hold'em"}
-    s = f"{name[c.structure]} {chips(c.small_blind, c.decimals, c.currency, lang)}/" \
-        f"{chips(c.big_blind, c.decimals, c.currency, lang)}"
-    if c.ante:
-        s += f", ante {chips(c.ante, c.decimals, c.currency, lang)}"
-        if c.big_blind_ante:
-            s += " (de la ciega grande)" if lang == "es" else " (big blind ante)"
-    if c.straddle:
-        s += f", straddle {chips(c.straddle, c.decimals, c.currency, lang)}"
-    if c.hand_cap is not None:
-        cap = chips(c.hand_cap, c.decimals, c.currency, lang)
-        s += f", tope de {cap} por mano" if lang == "es" else f", capped at {cap} a hand"
-    return s
+    return _hand_name(hand, hole, hand.boards[0], lang)
 
 
 # ---------------------------------------------------------------------------- files
@@ -890,99 +863,3 @@ def _walk(folder: str, out: list[str]) -> None:
             _walk(base + name, out)
 
 
-def replay_file(path: str, *, decisions: bool = True, strict: bool = False) -> list[ReplayResult]:
-    """Replay every hand of one file, chosen by its type: ``.phh``/``.phhs`` (PHH), ``.txt``
-    (PokerStars text). Never raises: a file that cannot be read is one result with its
-    error."""
-    low = path.lower()
-    if low.endswith((".phh", ".phhs")):
-        # opened at once (a missing file is found by opening it): a folder of hand histories
-        # is thousands of small files
-        try:
-            text = _read_utf8(path)
-        except FileNotFoundError:
-            return [_no_such_file(path)]
-        except (OSError, UnicodeDecodeError) as exc:
-            return [failed(path, "", _unreadable(phh.file_problem(exc)))]
-        if "\r" in text:  # as text mode reads them
-            text = text.replace("\r\n", "\n").replace("\r", "\n")
-        out: list[ReplayResult] = []
-        for h in phh.read_text(text, path):
-            if h.record is None:
-                out.append(failed(path, h.hand, _unreadable(h.error or phh.UNREADABLE)))
-            else:
-                out.append(replay(h.record, decisions=decisions, strict=strict))
-        return out
-    if not os.path.exists(path):
-        return [_no_such_file(path)]
-    if low.endswith(".txt"):
-        return _replay_items(path, pokerstars, decisions, strict)
-    return [failed(path, "", _unsupported(path, "tapete reads .phh, .phhs and .txt"))]
-
-
-def _read_utf8(path: str) -> str:
-    """A file's text (UTF-8), in as few system calls as can be: its size, then one read."""
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        size = os.fstat(fd).st_size
-        data = os.read(fd, size + 1)
-        while len(data) > size:  # it grew meanwhile: the rest
-            more = os.read(fd, 1 << 16)
-            if not more:
-                break
-            data += more
-    finally:
-        os.close(fd)
-    return data.decode("utf-8")
-
-
-def _no_such_file(path: str) -> ReplayResult:
-    return failed(path, "", Text(f"no such file: {path}", f"no existe el archivo: {path}"))
-
-
-def _unreadable(msg: Text | str, unsupported: bool = False) -> Text:
-    """A reader's message, introduced in Spanish for a Spanish reader: the readers say why in
-    both languages (a game not supported yet says so itself); a plain string (another
-    reader's, English) is introduced the same way."""
-    if isinstance(msg, Text):
-        if unsupported:
-            return msg
-        return Text(msg.en, f"no se puede leer la mano: {msg.es}")
-    if unsupported:
-        return Text(msg, f"aún no se admite: {msg}")
-    return Text(msg, f"no se puede leer la mano: {msg}")
-
-
-def _unsupported(path: str, why: str) -> Text:
-    es = {"tapete reads .phh, .phhs and .txt": "tapete lee .phh, .phhs y .txt"}[why]
-    return Text(f"unsupported format: {path} ({why})", f"formato no admitido: {path} ({es})")
-
-
-def _replay_items(path: str, module: Any, decisions: bool, strict: bool) -> list[ReplayResult]:
-    """Replay what another reader's ``read_file`` gives: records, or (record | error) items."""
-    out: list[ReplayResult] = []
-    try:
-        items = list(module.read_file(path))
-    except Exception as exc:  # the reader's error is this file's error, never a traceback
-        return [failed(path, "", Text(f"cannot read {path}: {exc}",
-                                      f"no se puede leer {path}: {exc}"))]
-    for k, item in enumerate(items):
-        record = item if isinstance(item, HandRecord) else getattr(item, "record", None)
-        if isinstance(record, HandRecord):
-            if not record.source:
-                record.source = path
-            res = replay(record, decisions=decisions, strict=strict)
-            check = getattr(module, "reconcile_text", None)
-            if check is not None and res.error is None and res.engine is not None \
-                    and res.engine.done:
-                res.mismatches = list(check(record, res.engine))
-            out.append(res)
-        else:
-            error = getattr(item, "error", None)
-            msg: Text | str = error if isinstance(error, Text) else str(error or item)
-            hand = str(getattr(item, "hand", "") or getattr(item, "hand_id", "") or k + 1)
-            out.append(failed(path, hand, _unreadable(msg, bool(getattr(item, "unsupported",
-                                                                          False)))))
-    if not out:
-        out.append(failed(path, "", Text("no hand in this file", "no hay manos en este archivo")))
-    return out
