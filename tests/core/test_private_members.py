@@ -17,7 +17,7 @@ CORE = PACKAGE / "core"
 
 def private_members() -> set[str]:
     """Hand's private names: its methods and the attributes its methods set on self."""
-    tree = ast.parse(Path(hand_module.__file__).with_suffix(".py").read_text("utf-8"))
+    tree = ast.parse((PACKAGE / "core" / "hand.py").read_text("utf-8"))
     names: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.ClassDef) and node.name == "Hand":

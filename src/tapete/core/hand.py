@@ -323,6 +323,9 @@ class Hand:
         if straddles is not None:
             st = list(straddles)
         elif blinds is not None:
+            if len(blinds) != n or not _whole_chips(blinds):  # before reading them as ints
+                raise HandError(Text("blinds: one non-negative amount per player is needed",
+                                     "blinds: hace falta una cantidad no negativa por jugador"))
             # a record without straddles: its blinds above the big blind are the straddles
             bb_amount = r.big_blind
             st = [x if type(x) is int and x > bb_amount else 0 for x in blinds]

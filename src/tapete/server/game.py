@@ -31,6 +31,7 @@ from tapete import words
 from tapete.core import events as ev
 from tapete.core.actions import Action
 from tapete.core.cards import Deck, format_card, format_cards
+from tapete.core.errors import MalformedAction
 from tapete.core.hand import Hand, HandError, Phase
 from tapete.core.rules import Rules, Structure
 from tapete.core.table import Table, TimeOutPolicy
@@ -384,15 +385,14 @@ class Game:
             raise Refused("stale", Text(
                 "That action was for an earlier decision; the table has moved on.",
                 "Esa acción era para una decisión anterior; la mesa ya ha avanzado."))
-        if action in ("raise", "bet") and amount is None:
-            raise Refused("malformed", Text("A bet or raise needs an amount.",
-                                            "Una apuesta o subida necesita una cantidad."))
+        try:  # the page's action, read by the one codec (an amount only for a bet or raise)
+            move = Action.from_wire({"action": action} if amount is None
+                                    else {"action": action, "amount": amount})
+        except MalformedAction as exc:
+            raise Refused("malformed", exc.message) from None
         before = len(hand.events)
         try:
-            if action in ("raise", "bet"):
-                hand.raise_to(amount, player=d.player)
-            else:
-                hand.act(action, None, player=d.player)
+            hand.apply(move, d.player)
         except HandError as exc:
             raise Refused("illegal", exc.message) from None
         self.decision = None
