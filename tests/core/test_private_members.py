@@ -9,7 +9,6 @@ import ast
 from pathlib import Path
 
 import tapete
-from tapete.core import hand as hand_module
 
 PACKAGE = Path(tapete.__file__).parent
 CORE = PACKAGE / "core"
