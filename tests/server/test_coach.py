@@ -48,8 +48,8 @@ def test_advice_against_ranges_is_lower_for_junk_facing_a_three_bet() -> None:
     hand = three_bet_hand("AsAh")
     seat = hand.actor
     assert seat is not None
-    ranges = reader.ranges(reader.view(hand, seat))
-    view = hand.view(seat)
+    view = reader.view(hand, seat)
+    ranges = reader.ranges(view)
     read = coach.advice(view, 4000, seed=1, ranges=ranges)
     blind = coach.advice(view, 4000, seed=1)
     assert read["against"]["en"] == "against their likely ranges"
@@ -100,9 +100,9 @@ def test_players_yet_to_act_hold_their_positions_opening_ranges() -> None:
     assert bb_weights.sum() == R.N_COMBOS and "any two cards" in bb_words.en
     assert "cualquier mano" in bb_words.es
 
-    advice = coach.advice(hand.view(seat), 4000, seed=1, ranges=reader.ranges(view))
+    advice = coach.advice(coach.Reader.view(hand, seat), 4000, seed=1, ranges=reader.ranges(view))
     assert [r["name"] for r in advice["ranges"]] == list(got)
-    assert advice["equity"] < coach.advice(hand.view(seat), 4000, seed=1)["equity"]
+    assert advice["equity"] < coach.advice(coach.Reader.view(hand, seat), 4000, seed=1)["equity"]
 
     raised = first_in_hand(raise_first=True)  # p3 raised, p4 folded: the cutoff to act
     seat = raised.actor
@@ -121,7 +121,7 @@ def test_pot_odds_are_the_call_over_the_pot_after_calling() -> None:
     hand = first_in_hand()
     seat = hand.actor
     assert seat is not None
-    advice = coach.advice(hand.view(seat), 500, seed=1)
+    advice = coach.advice(coach.Reader.view(hand, seat), 500, seed=1)
     assert (advice["call"], advice["pot_odds"]) == (2, 40.0)
     assert advice["verdict"]["en"].startswith(
         "Pot odds: calling 2 to win 3 needs 40% equity; you have about ")
@@ -139,8 +139,9 @@ def test_pot_odds_of_a_short_all_in_count_only_what_it_can_win() -> None:
     hand.raise_to(100)  # the button, first to act heads-up
     seat = hand.actor
     assert seat == 1
-    view = hand.view(seat)
-    assert view["legal"]["call"] == 28 and view["pot"] == 102
+    page = hand.view(seat)
+    assert page["legal"]["call"] == 28 and page["pot"] == 102
+    view = coach.Reader.view(hand, seat)  # the coach reads the engine's view of the seat
     assert coach.winnable(view, 28) == 32
     advice = coach.advice(view, 500, seed=1)
     assert advice["pot_odds"] == 46.7
@@ -171,7 +172,7 @@ for board in ("2c7d8h", "Ts", "Jd", ""):  # every player asks at every turn, and
     while hand.actor is not None:
         seat = hand.actor
         seen = reader.view(hand, seat)
-        answers.append(coach.advice(hand.view(seat), 500, ranges=reader.ranges(seen)))
+        answers.append(coach.advice(coach.Reader.view(hand, seat), 500, ranges=reader.ranges(seen)))
         hand.check_or_call()
     if board:
         hand.deal_board(parse_cards(board))

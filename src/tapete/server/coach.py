@@ -24,13 +24,16 @@ import random
 import threading
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tapete.core import events as ev
-from tapete.core.cards import Card, parse_cards
+from tapete.core.cards import Card
 from tapete.core.hand import Hand
 from tapete.core.text import Text
 from tapete.eval.evaluator import evaluate
+
+if TYPE_CHECKING:
+    from tapete.bots import SeatView
 
 
 class Reader:
@@ -135,27 +138,23 @@ def equity(hole: Sequence[Card], board: Sequence[Card], opponents: int, samples:
     return won / samples
 
 
-def winnable(view: dict[str, Any], call: int) -> int:
+def winnable(view: SeatView, call: int) -> int:
     """The pot that calling ``call`` plays for: everything in it, but from each player no more
     than the caller will have put in (the rest of a bigger bet is not the caller's to win)."""
-    players = view["players"]
-    me = players[view["you"]]
-    cap = int(me["total"]) + call
-    return sum(int(p["total"]) if p is me else min(int(p["total"]), cap) for p in players)
+    me = view.seat
+    cap = view.totals[me] + call
+    return sum(x if p == me else min(x, cap) for p, x in enumerate(view.totals))
 
 
-def advice(view: dict[str, Any], samples: int, seed: int | None = None,
+def advice(view: SeatView, samples: int, seed: int | None = None,
            ranges: Sequence[tuple[str, Any, Text]] | None = None) -> dict[str, Any]:
-    """Equity, pot odds and the equity a call needs, from the player's own view only:
-    against the opponents' read ``ranges`` (see :class:`Reader`) when given, else against
-    random hands."""
-    me = view["players"][view["you"]]
-    if not me["cards"]:
+    """Equity, pot odds and the equity a call needs, from the player's own view only (the
+    engine's :class:`~tapete.bots.SeatView`, never the page's strings): against the
+    opponents' read ``ranges`` (see :class:`Reader`) when given, else against random hands."""
+    if not view.hole:
         return {}
-    hole = parse_cards(me["cards"])
-    board = parse_cards(view["boards"][0]) if view["boards"] and view["boards"][0] else ()
-    opponents = sum(1 for i, p in enumerate(view["players"])
-                    if i != view["you"] and not p["folded"] and p["has_cards"])
+    hole, board = view.hole, view.board
+    opponents = sum(1 for p in range(view.n) if p != view.seat and not view.folded[p])
     read = bool(ranges) and len(ranges or ()) == opponents
     if read and ranges:
         eq = range_equity(hole, board, [w for _, w, _ in ranges], samples, seed)
@@ -167,9 +166,9 @@ def advice(view: dict[str, Any], samples: int, seed: int | None = None,
                            "against": against.to_json()}
     if read and ranges:
         out["ranges"] = [{"name": name, "words": words.to_json()} for name, _, words in ranges]
-    legal = view.get("legal")
-    if legal and legal.get("call"):
-        call = int(legal["call"])
+    legal = view.legal
+    if legal is not None and legal.call:
+        call = legal.call
         pot = winnable(view, call)
         need = call / (pot + call)
         out["call"] = call

@@ -475,13 +475,12 @@ class Game:
         if seq in self.coach_advice or seq in self._coaching:
             return
         self._coaching.add(seq)
-        view = hand.view(self.human_index)
         reader = self.reader
-        seen = reader.view(hand, self.human_index) if reader is not None else None
+        seen = coach.Reader.view(hand, self.human_index)  # the seat's view, as the engine has it
 
         def advise() -> dict[str, Any]:
-            ranges = reader.ranges(seen) if reader is not None and seen is not None else None
-            return coach.advice(view, self.settings.coach_samples, ranges=ranges)
+            ranges = reader.ranges(seen) if reader is not None else None
+            return coach.advice(seen, self.settings.coach_samples, ranges=ranges)
 
         async def work() -> None:
             try:
