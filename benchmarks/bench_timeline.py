@@ -22,30 +22,13 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "tests"))  # the hand the timeline test builds too
 
-from tapete.core.cards import Deck  # noqa: E402
+from samples import raise_war  # noqa: E402
 from tapete.core.hand import Hand  # noqa: E402
-from tapete.core.rules import Rules, Structure  # noqa: E402
 from tapete.server.timeline import timeline  # noqa: E402
-
-
-def raise_war(actions: int) -> Hand:
-    """A heads-up hand of exactly ``actions`` actions (at least 8): min-raises, a call, then
-    a check from each player on the flop, the turn and the river."""
-    rules = Rules(structure=Structure.NO_LIMIT, small_blind=1, big_blind=2)
-    hand = Hand(rules, [10**7, 10**7], deck=Deck(seed=2026), names=["Ana", "Bo"])
-    for _ in range(actions - 7):
-        hand.raise_to(hand.legal().min_to)
-    hand.act("call")
-    while not hand.done:
-        if hand.actor is None:  # the showdown
-            hand.settle()
-        else:
-            hand.act("check")
-    acted = sum(1 for e in hand.events if type(e).__name__ == "Acted")
-    assert acted == actions, acted
-    return hand
 
 
 def best(hand: Hand, repeat: int, equity: bool) -> float:

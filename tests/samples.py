@@ -1,6 +1,26 @@
-"""Hand histories several test files share."""
+"""Hand histories and hands several test files (and benchmarks) share."""
 
 from __future__ import annotations
+
+from tapete.core.cards import Deck
+from tapete.core.hand import Hand
+from tapete.core.rules import Rules, Structure
+
+
+def raise_war(actions: int) -> Hand:
+    """A heads-up, deep hand of exactly ``actions`` actions (at least 8): min-raises, a call,
+    then a check from each player on the flop, the turn and the river."""
+    rules = Rules(structure=Structure.NO_LIMIT, small_blind=1, big_blind=2)
+    hand = Hand(rules, [10**7, 10**7], deck=Deck(seed=2026), names=["Ana", "Bo"])
+    for _ in range(actions - 7):
+        hand.raise_to(hand.legal().min_to)
+    hand.act("call")
+    while not hand.done:
+        if hand.actor is None:  # the showdown
+            hand.settle()
+        else:
+            hand.act("check")
+    return hand
 
 # Ana all-in preflop with aces against Bruno's kings, heads-up: the flop and the turn are run
 # out with every hand known (insurance quotes), and Ana doubles up (3,000 -> 6,000 chips: ICM)

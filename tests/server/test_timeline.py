@@ -8,26 +8,10 @@ from typing import Any
 
 import pytest
 
+from samples import raise_war
 from tapete.core import events as ev
-from tapete.core.cards import Deck
 from tapete.core.hand import Hand
-from tapete.core.rules import Rules, Structure
 from tapete.server.timeline import timeline
-
-
-def raise_war(actions: int) -> Hand:
-    """Heads-up, deep: min-raises, a call, then checks to the river (``actions`` in all)."""
-    rules = Rules(structure=Structure.NO_LIMIT, small_blind=1, big_blind=2)
-    hand = Hand(rules, [10**7, 10**7], deck=Deck(seed=2026), names=["Ana", "Bo"])
-    for _ in range(actions - 7):
-        hand.raise_to(hand.legal().min_to)
-    hand.act("call")
-    while not hand.done:
-        if hand.actor is None:
-            hand.settle()
-        else:
-            hand.act("check")
-    return hand
 
 
 @pytest.mark.parametrize("actions", [10, 100])
