@@ -188,6 +188,16 @@ print(late[int(len(late) * 0.99)])
 """
 
 
+def seated_reader(app: Any, srv: LiveServer) -> tuple[RawWS, Any]:
+    """A raw client with a small receive buffer, seated at a table: it and its hub player."""
+    cookie = cookie_of(srv)
+    raw = RawWS(srv.port, cookie, rcvbuf=4096)
+    raw.send_json({"type": "sit", "structure": "nl", "blinds": 0})
+    hub = app.state.hub
+    assert wait_for(lambda: getattr(hub.players.get(pid_of(cookie)), "game", None), 20)
+    return raw, hub.players[pid_of(cookie)]
+
+
 def weather(seconds: float) -> subprocess.Popen[str]:
     return subprocess.Popen([sys.executable, "-c", WEATHER, str(seconds)],
                             stdout=subprocess.PIPE, text=True)
@@ -284,12 +294,7 @@ def test_a_client_that_never_reads_costs_a_bounded_amount(tmp_path: Path) -> Non
     lax = Limits(rate=1e9, burst=10**9, flood_close=10**9, send_timeout=60)
     app = create_app(settings(tmp_path, limits=lax))
     with live(app) as srv:
-        cookie = cookie_of(srv)
-        raw = RawWS(srv.port, cookie, rcvbuf=4096)
-        raw.send_json({"type": "sit", "structure": "nl", "blinds": 0})
-        hub = app.state.hub
-        assert wait_for(lambda: getattr(hub.players.get(pid_of(cookie)), "game", None), 20)
-        player = hub.players[pid_of(cookie)]
+        raw, player = seated_reader(app, srv)
         (box,) = player.outboxes
         handled: list[int] = []
         handle = player.handle
@@ -325,12 +330,7 @@ def test_a_client_too_slow_to_read_is_closed(tmp_path: Path) -> None:
     limits = Limits(rate=1e9, burst=10**9, flood_close=10**9, send_timeout=0.3)
     app = create_app(settings(tmp_path, limits=limits))
     with live(app) as srv:
-        cookie = cookie_of(srv)
-        raw = RawWS(srv.port, cookie, rcvbuf=4096)
-        raw.send_json({"type": "sit", "structure": "nl", "blinds": 0})
-        hub = app.state.hub
-        assert wait_for(lambda: getattr(hub.players.get(pid_of(cookie)), "game", None), 20)
-        player = hub.players[pid_of(cookie)]
+        raw, player = seated_reader(app, srv)
         pre = frame(b'{"type":"pre","value":null}') * 100
         with contextlib.suppress(OSError):
             for _ in range(200):  # enough to fill every buffer on the way
