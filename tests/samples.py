@@ -2,9 +2,23 @@
 
 from __future__ import annotations
 
+import time
+
+from tapete.core import events as ev
 from tapete.core.cards import Deck
 from tapete.core.hand import Hand
 from tapete.core.rules import Rules, Structure
+from tapete.server.storage import HandRow
+from tapete.server.stored import stored_setup
+
+
+def stored_row(hand: Hand, player_id: str, hand_id: str) -> HandRow:
+    """A finished hand as the practice table stores it (the rules and setup by their codecs),
+    for the person at player 0; its net is left at 0, so that storing it moves no chips."""
+    setup = {**stored_setup(hand, 0), "hand_id": hand_id}
+    return HandRow(hand_id=hand_id, player_id=player_id, session="s", number=1,
+                   played_at=time.time(), rules=hand.rules.to_json(), setup=setup,
+                   events=[ev.to_json(e) for e in hand.events], net=0, summary={})
 
 
 def raise_war(actions: int) -> Hand:

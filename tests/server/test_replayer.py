@@ -8,13 +8,12 @@ the engine's settled pots.
 from __future__ import annotations
 
 import dataclasses
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from samples import ABC
+from samples import ABC, stored_row
 from tapete.core import events as ev
 from tapete.core.hand import Hand
 from tapete.eval.equity import equity
@@ -338,21 +337,13 @@ def test_http_shared_link(client: Any) -> None:
 def test_http_stored_hand(client: Any) -> None:
     from test_server import cookie_pid
 
-    from tapete.server.game import rules_json
-    from tapete.server.storage import HandRow
 
     client.get("/api/me")  # an identity for this client
     app = client.app
     pid = cookie_pid(client)
     hand = replay(phh.loads(ABC)).engine
     assert hand is not None
-    row = HandRow(hand_id="h-abc", player_id=pid, session="s", number=1,
-                  played_at=time.time(), rules=rules_json(hand.rules),
-                  setup={"stacks": list(hand.starting_stacks), "button": hand.button,
-                         "blinds": list(hand.blinds), "antes": list(hand.antes),
-                         "dead": list(hand.dead), "names": list(hand.names),
-                         "seats": list(hand.seats), "hand_id": "h-abc", "you": 0},
-                  events=[ev.to_json(e) for e in hand.events], net=0, summary={})
+    row = stored_row(hand, pid, "h-abc")
     storage = app.state.storage
     storage.new_player(pid)  # a visitor is stored once there is something to keep
     storage.save_hand(row)

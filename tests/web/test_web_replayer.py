@@ -17,7 +17,7 @@ import pytest
 
 from browser import ARTIFACTS as ALL_ARTIFACTS
 from browser import LiveServer, chromium, require_chromium
-from samples import ABC, ALL_IN_ACES_KINGS
+from samples import ABC, ALL_IN_ACES_KINGS, stored_row
 
 playwright_sync = require_chromium()
 
@@ -290,8 +290,6 @@ def test_phone_width(server: LiveServer, browser: Any) -> None:
 
 def test_stored_hand_by_id(server: LiveServer, browser: Any) -> None:
     from tapete.history import phh
-    from tapete.server.game import rules_json
-    from tapete.server.storage import HandRow
 
     page = browser.new_page(viewport={"width": 1100, "height": 800}, locale="en-US")
     hub = server.app.state.hub
@@ -304,13 +302,7 @@ def test_stored_hand_by_id(server: LiveServer, browser: Any) -> None:
     (pid,) = set(hub.players) - before
     hand = replay(phh.loads(ABC)).engine
     assert hand is not None
-    row = HandRow(hand_id="stored-abc", player_id=pid, session="s", number=1,
-                  played_at=time.time(), rules=rules_json(hand.rules),
-                  setup={"stacks": list(hand.starting_stacks), "button": hand.button,
-                         "blinds": list(hand.blinds), "antes": list(hand.antes),
-                         "dead": list(hand.dead), "names": list(hand.names),
-                         "seats": list(hand.seats), "hand_id": "stored-abc", "you": 0},
-                  events=[ev.to_json(e) for e in hand.events], net=0, summary={})
+    row = stored_row(hand, pid, "stored-abc")
     storage = server.app.state.storage
     if storage.get_player(pid) is None:  # a visitor is stored once there is something to keep
         storage.new_player(pid)
