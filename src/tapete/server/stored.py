@@ -12,7 +12,6 @@ from typing import Any
 
 from tapete.core import events as ev
 from tapete.core.hand import Hand
-from tapete.core.rules import Rules
 from tapete.core.setup import HandSetup
 from tapete.server.storage import HandRow
 
@@ -29,7 +28,7 @@ def setup_of(row: HandRow) -> HandSetup:
     setup = {k: v for k, v in row.setup.items() if k != "you"}
     if "straddles" not in setup:  # an older row: blinds, antes, dead; no straddles
         setup["straddles"] = [0] * len(setup["stacks"])
-    return HandSetup.from_json({**setup, "rules": Rules.from_json(row.rules).to_json()})
+    return HandSetup.from_json({**setup, "rules": row.rules})  # older rules: fields left out
 
 
 def rebuild(row: HandRow, for_player: bool = True) -> Hand:
