@@ -8,6 +8,7 @@ from tapete.core.cards import parse_cards
 from tapete.core.hand import Hand
 from tapete.core.rules import Rules
 from tapete.server import coach
+from tapete.server.views import hand_view
 
 pytest.importorskip("tapete.bots")
 
@@ -139,7 +140,7 @@ def test_pot_odds_of_a_short_all_in_count_only_what_it_can_win() -> None:
     hand.raise_to(100)  # the button, first to act heads-up
     seat = hand.actor
     assert seat == 1
-    page = hand.view(seat)
+    page = hand_view(hand, seat)  # what the page is sent
     assert page["legal"]["call"] == 28 and page["pot"] == 102
     view = coach.Reader.view(hand, seat)  # the coach reads the engine's view of the seat
     assert coach.winnable(view, 28) == 32
@@ -155,6 +156,7 @@ from tapete.core.cards import parse_cards
 from tapete.core.hand import Hand
 from tapete.core.rules import Rules
 from tapete.server import coach
+from tapete.server.views import hand_view
 import tapete.eval.equity as E
 from tapete.eval.evaluator import bulk
 
@@ -215,6 +217,7 @@ def test_the_warm_up_starts_once_and_loads_what_advice_then_needs() -> None:
 EXIT_WHILE_WARMING = """
 import atexit
 from tapete.server import coach
+from tapete.server.views import hand_view
 started = []
 atexit.register(lambda: print("alive" if started[0].is_alive() else "done"))  # runs last
 started.append(coach.start_warm_up())

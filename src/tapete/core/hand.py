@@ -1286,52 +1286,6 @@ class Hand:
         """Each player's result: finishing stack minus starting stack."""
         return [s - s0 for s, s0 in zip(self.stacks, self.starting_stacks, strict=True)]
 
-    def view(self, viewer: int | None) -> dict[str, Any]:
-        """What one seat may see (None: a spectator): others' hole cards only once shown."""
-        players = []
-        for p in range(self.n):
-            hole = self.hole[p]
-            visible = hole is not None and (p == viewer or p in self.shown)
-            players.append({
-                "name": self.names[p],
-                "seat": self.seats[p],
-                "stack": self.stacks[p],
-                "bet": self.bets[p],
-                "total": self.totals[p],
-                "folded": self.folded[p],
-                "all_in": self.all_in[p],
-                "cards": [format_card(c) for c in hole] if visible and hole else None,
-                "has_cards": self.dealt[p] and not self.folded[p] and p not in self.mucked,
-            })
-        out: dict[str, Any] = {
-            "hand_id": self.hand_id,
-            "phase": self.phase.value,
-            "street": self.street,
-            "button": self.button,
-            "players": players,
-            "boards": [[format_card(c) for c in b] for b in self.boards],
-            "pot": self.pot_total(),
-            "pots": [{"amount": x.amount, "eligible": list(x.eligible)} for x in self.pots()],
-            "actor": self.actor,
-            "you": viewer,
-        }
-        if viewer is not None and self.actor == viewer and self.phase is Phase.BETTING:
-            lg = self.legal()
-            out["legal"] = {
-                "fold": lg.fold, "check": lg.check, "call": lg.call, "call_to": lg.call_to,
-                "min_to": lg.min_to, "max_to": lg.max_to, "is_bet": lg.is_bet,
-                "min_reason": lg.explain_min().to_json(),
-                "max_reason": lg.explain_max().to_json(),
-            }
-        if self.done:
-            out["results"] = [
-                {"amount": r.amount, "eligible": list(r.eligible), "winners": list(r.winners),
-                 "shares": [list(s) for s in r.shares], "rake": r.rake}
-                for r in self.results]
-            out["returned"] = list(self.returned)
-            out["net"] = self.net()
-        return out
-
     def events_for(self, viewer: int | None) -> list[Event]:
         """The event list with the hole cards this viewer may not see hidden."""
         out: list[Event] = []

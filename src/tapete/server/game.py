@@ -43,6 +43,7 @@ from tapete.server.money import Purse
 from tapete.server.storage import HandRow
 from tapete.server.stored import stored_setup
 from tapete.server.transport import Outbox as Outbox  # re-exported: hub imports it from here
+from tapete.server.views import hand_view
 
 log = logging.getLogger("tapete.server")
 
@@ -513,7 +514,7 @@ class Game:
             hand.rules, hand.starting_stacks, hand.events[:upto], button=hand.button,
             blinds=hand.blinds, antes=hand.antes, dead=hand.dead, names=hand.names,
             seats=hand.seats, hand_id=hand.hand_id)
-        view = part.view(self.human_index)
+        view = hand_view(part, self.human_index)
         # the hands that will be shown are tabled for the run-out (all-in: cards face up)
         for p, cards in hand.shown.items():
             view["players"][p]["cards"] = [format_card(c) for c in cards]
@@ -574,7 +575,7 @@ class Game:
         }
         if hi is None:  # a hand the person watched (sitting out): not one of their hands
             self.last_result = result
-            self.last_view = hand.view(hi)
+            self.last_view = hand_view(hand, hi)
             self.hand = None
             self.broadcast()
             return
@@ -604,7 +605,7 @@ class Game:
         finally:
             self._holding = False
         self.last_result = result
-        self.last_view = hand.view(hi)
+        self.last_view = hand_view(hand, hi)
         self.on_hand(summary)
         self.hand = None
         self.broadcast()
@@ -622,11 +623,9 @@ class Game:
         view: dict[str, Any] | None = None
         log_lines: list[dict[str, str]] | None = None
         if hand is not None:
-            view = self.frame if self.frame is not None else hand.view(hi)
+            view = self.frame if self.frame is not None else hand_view(hand, hi)
             if self.decision is None or self.frame is not None:
                 view.pop("legal", None)
-            elif "legal" in view:  # "Call 80 (all-in)": the engine says when a call is all-in
-                view["legal"]["call_all_in"] = hand.legal().call_all_in
             upto = self.frame_events if self.frame is not None else len(hand.events)
             log_lines = [x.to_json() for x in words.log_lines(hand, hand.events[:upto])]
             for p, last in enumerate(last_actions(hand.n, hand.events[:upto])):

@@ -1,0 +1,64 @@
+"""What a page is shown of a hand: the engine's state as data for one viewer.
+
+The engine hands out cards as :class:`~tapete.core.cards.Card` values and the betting answer
+as :class:`~tapete.core.betting.Legal`; this module, on the server, writes them the way the
+protocol sends them (cards as "As", "Td": ``docs/protocol.md``, ``HandView``). The practice
+table and the room tables both show hands through it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tapete.core.cards import format_card
+from tapete.core.hand import Hand, Phase
+
+
+def hand_view(hand: Hand, viewer: int | None) -> dict[str, Any]:
+    """What the hand seat ``viewer`` may see (None: a spectator): another seat's hole cards
+    only once they are shown; the legal options only for the seat to act."""
+    shown = hand.shown
+    players = []
+    for p in range(hand.n):
+        hole = hand.hole[p]
+        visible = hole is not None and (p == viewer or p in shown)
+        players.append({
+            "name": hand.names[p],
+            "seat": hand.seats[p],
+            "stack": hand.stacks[p],
+            "bet": hand.bets[p],
+            "total": hand.totals[p],
+            "folded": hand.folded[p],
+            "all_in": hand.all_in[p],
+            "cards": [format_card(c) for c in hole] if visible and hole else None,
+            "has_cards": hand.dealt[p] and not hand.folded[p] and p not in hand.mucked,
+        })
+    out: dict[str, Any] = {
+        "hand_id": hand.hand_id,
+        "phase": hand.phase.value,
+        "street": hand.street,
+        "button": hand.button,
+        "players": players,
+        "boards": [[format_card(c) for c in b] for b in hand.boards],
+        "pot": hand.pot_total(),
+        "pots": [{"amount": x.amount, "eligible": list(x.eligible)} for x in hand.pots()],
+        "actor": hand.actor,
+        "you": viewer,
+    }
+    if viewer is not None and hand.actor == viewer and hand.phase is Phase.BETTING:
+        lg = hand.legal()
+        out["legal"] = {
+            "fold": lg.fold, "check": lg.check, "call": lg.call, "call_to": lg.call_to,
+            "call_all_in": lg.call_all_in,
+            "min_to": lg.min_to, "max_to": lg.max_to, "is_bet": lg.is_bet,
+            "min_reason": lg.explain_min().to_json(),
+            "max_reason": lg.explain_max().to_json(),
+        }
+    if hand.done:
+        out["results"] = [
+            {"amount": r.amount, "eligible": list(r.eligible), "winners": list(r.winners),
+             "shares": [list(s) for s in r.shares], "rake": r.rake}
+            for r in hand.results]
+        out["returned"] = list(hand.returned)
+        out["net"] = hand.net()
+    return out
