@@ -126,7 +126,8 @@ class RoomTable:
 
     def __init__(self, log: EventLog, table_id: str, config: TableConfig, bankroll: Bankroll,
                  *, clock: Clock | None = None, deck: Callable[[], Deck] | None = None,
-                 auto_start: bool = True, agents: dict[str, Agent] | None = None) -> None:
+                 auto_start: bool = True, agents: dict[str, Agent] | None = None,
+                 think_ms: int = 0) -> None:
         self.log = log
         self.table_id = table_id
         self.config = config
@@ -137,6 +138,7 @@ class RoomTable:
         # the players the table plays for (bot seats), by player id; their actions are stored
         # like anyone's, so restore needs no agent to rebuild what they did
         self.agents: dict[str, Agent] = dict(agents or {})
+        self.think_ms = think_ms  # how long an agent waits before it plays (people watch)
         self.rules = config.rules()
         self.table = Table(self.rules, config.seats, min_buy_in=config.min_buy_in,
                            max_buy_in=config.max_buy_in, time_out_policy=TimeOutPolicy.SIT_OUT)
@@ -157,6 +159,9 @@ class RoomTable:
         self._replaying: list[Record] | None = None
         self.broken = False  # a store failed: the table must be restored from its log
         self.recent_pots: deque[int] = deque(maxlen=RECENT)  # the last hands' pots
+        self.hand_starts: deque[int] = deque(maxlen=RECENT)  # when they began (clock ms)
+        self.last_hand: Hand | None = None  # the hand that ended last, for its result
+        self.last_players: list[str] = []  # its player of each hand seat
 
     @classmethod
     def open(cls, log: EventLog, config: TableConfig, bankroll: Bankroll,
@@ -364,7 +369,8 @@ class RoomTable:
                 return
             player = self.hand_players[hand.actor]
             agent = self.agents.get(player)
-            if agent is not None and self.turn_seq is not None:
+            if agent is not None and self.turn_seq is not None and \
+                    self.clock.now_ms() >= self.turn_at + self.think_ms:
                 action = agent(hand.setup, hand.events_for(hand.actor), hand.actor)
                 try:
                     self.act(player, self.turn_seq, action)
@@ -505,6 +511,7 @@ class RoomTable:
         deck = Deck.stacked(tuple(c["deck"]))
         hand = self.table.start_hand(deck, hand_id=f"{self.table_id}-{self.hand_no}")
         self.hand_players = [self.players[s] for s in self.table.hand_seats]
+        self.hand_starts.append(self.clock.now_ms())
         cfg = self.config
         for p in self.hand_players:
             self.dealt[p] += 1
@@ -542,6 +549,7 @@ class RoomTable:
             self.turn_seq = None
             self.raked += sum(e.amount for e in hand.events if isinstance(e, ev.Raked))
             self.recent_pots.append(hand.pot_total())
+            self.last_hand, self.last_players = hand, list(self.hand_players)
             refused = self.table.end_hand()
             batch.append(("end", {"hand_no": self.hand_no}))
             self._after_hand(refused, batch)
@@ -674,6 +682,16 @@ class TableOwner:
         self.tick_s = tick_s
         self.inbox: asyncio.Queue[tuple[Callable[[], Any], asyncio.Future[Any]]] = \
             asyncio.Queue(queue_size)
+
+    def submit(self, job: Callable[[], T]) -> asyncio.Future[T] | None:
+        """Queue ``job`` now, in order with every other command; None when the queue is
+        full (the caller tells its client to try again)."""
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        try:
+            self.inbox.put_nowait((job, future))
+        except asyncio.QueueFull:
+            return None
+        return future
 
     async def call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()

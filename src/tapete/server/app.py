@@ -40,11 +40,13 @@ from starlette.websockets import WebSocket
 
 from tapete.core import events as ev
 from tapete.core.text import Text
+from tapete.room.errors import Refused as RoomRefused
 from tapete.server import coach, work
 from tapete.server.analysis import routes as analysis_routes
 from tapete.server.config import Settings, make_key, read_key
 from tapete.server.hub import Hub, Player
 from tapete.server.replayer import routes as replay_routes
+from tapete.server.rooms import NO_TABLE, Connection, Room
 from tapete.server.storage import HandRow, Storage, meta_table
 from tapete.server.stored import rebuild as rebuild
 from tapete.server.transport import (
@@ -64,6 +66,11 @@ MAX_LISTED = 200  # hands in /api/hands, newest first
 SERVER_ERROR = Text("Something went wrong on the server; it has been logged. Try again.",
                     "Algo falló en el servidor; quedó registrado. Vuelve a intentarlo.")
 NO_HAND = Text("no such hand", "no existe esa mano")
+NO_IDENTITY = Text("No player identity: reload the page.",
+                   "Sin identidad de jugador: recarga la página.")
+FOREIGN_PAGE = Text("This request came from another site's page.",
+                    "Esta petición vino de la página de otro sitio.")
+NOT_JSON = Text("The request is not valid JSON.", "La petición no es JSON válido.")
 log = logging.getLogger("tapete.server")
 
 
@@ -111,6 +118,12 @@ def _key_in_database(storage: Storage) -> bool:
             meta_table.c.key == "secret_key")).first() is not None
 
 
+def _same_origin(headers: Headers) -> bool:
+    """A browser's request from this server's own page (or from no page: a program)."""
+    origin = headers.get("origin")
+    return not origin or urlparse(origin).netloc.lower() == headers.get("host", "").lower()
+
+
 def _hostname(header: str) -> str:
     """The host of a Host header, without its port or an IPv6 address's brackets."""
     host = header.strip().lower()
@@ -153,6 +166,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     storage = Storage(settings.db_url(), settings.starting_bankroll)
     secret = signing_key(settings, storage)
     hub = Hub(settings, storage)
+    room = Room(hub, think_ms=int(settings.think_delay * 1000))
     limits = settings.limits
     quiet_uvicorn()
 
@@ -200,19 +214,88 @@ def create_app(settings: Settings | None = None) -> Starlette:
         return JSONResponse({"hand_id": row.hand_id, "rules": row.rules,
                              "setup": row.setup, "summary": row.summary, "events": events})
 
+    # ------------------------------------------------------------------ the room
+    async def room_page(request: Request) -> Response:
+        _player(request, hub)
+        resp = FileResponse(WEB_DIR / "room" / "index.html")
+        resp.headers["Cache-Control"] = "no-cache"
+        return resp
+
+    async def room_table_page(request: Request) -> Response:
+        _player(request, hub)
+        if room.get(str(request.path_params["table_id"])) is None:
+            return PlainTextResponse(f"{NO_TABLE.en}\n{NO_TABLE.es}\n", status_code=404)
+        resp = FileResponse(WEB_DIR / "table" / "index.html")
+        resp.headers["Cache-Control"] = "no-cache"
+        return resp
+
+    async def room_tables(request: Request) -> Response:
+        if request.method == "GET":
+            return JSONResponse(room.listing())
+        if not _same_origin(request.headers):
+            return JSONResponse({"error": FOREIGN_PAGE.to_json()}, status_code=403)
+        p = _player(request, hub)
+        try:
+            body = await request.json()
+        except ValueError:
+            return JSONResponse({"error": NOT_JSON.to_json()}, status_code=400)
+        try:
+            table_id = room.create_for(p.id, body)
+        except RoomRefused as exc:
+            return JSONResponse({"error": exc.to_json()}, status_code=400)
+        return JSONResponse({"table": table_id, "url": f"/t/{table_id}"}, status_code=201)
+
+    async def room_ws(ws: WebSocket) -> None:
+        if not _same_origin(ws.headers):
+            await ws.close(code=4403)
+            return
+        pid = ws.session.get("pid") if "session" in ws.scope else None
+        running = room.get(str(ws.path_params["table_id"]))
+        await ws.accept()
+        if not isinstance(pid, str) or not pid:
+            await ws.send_text(error_message("no_identity", NO_IDENTITY))
+            await ws.close(code=4401)
+            return
+        if running is None:
+            await ws.send_text(error_message("no_table", NO_TABLE))
+            await ws.close(code=4404)
+            return
+        if sum(1 for c in running.connections if c.player == pid) >= limits.max_tabs:
+            await ws.send_text(error_message("too_many_tabs", TOO_MANY_TABS))
+            await ws.close(code=CLOSE_POLICY)
+            return
+        query = ws.query_params
+        try:
+            after = max(0, int(query.get("after", "0")))
+        except ValueError:
+            after = 0
+        box = Outbox(limits)
+        conn = Connection(room, running, box, pid, records=query.get("records") == "1")
+        try:
+            await running.owner.call(running.table.subscribe, conn, after)
+        except RoomRefused as exc:
+            await ws.send_text(error_message("no_spectators", exc.message))
+            await ws.close(code=4403)
+            return
+        running.connections.add(conn)
+        conn.schedule_state()
+        try:
+            await serve(ws, box, conn.handle)
+        finally:
+            running.connections.discard(conn)
+            with contextlib.suppress(Exception):
+                await running.owner.call(running.table.unsubscribe, conn)
+
     async def ws_endpoint(ws: WebSocket) -> None:
         # a browser's page must be this server's own (its Host checked by HostCheck)
-        origin = ws.headers.get("origin")
-        if origin and urlparse(origin).netloc.lower() != ws.headers.get("host", "").lower():
+        if not _same_origin(ws.headers):
             await ws.close(code=4403)
             return
         pid = ws.session.get("pid") if "session" in ws.scope else None
         p = hub.player(pid, create=True) if isinstance(pid, str) and pid else None
         await ws.accept()
         if p is None:
-            await ws.send_json({"type": "error", "code": "no_identity", "message": {
-                "en": "No player identity: reload the page.",
-                "es": "Sin identidad de jugador: recarga la página."}})
+            await ws.send_text(error_message("no_identity", NO_IDENTITY))
             await ws.close(code=4401)
             return
         if len(p.outboxes) >= limits.max_tabs:
@@ -240,7 +323,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         # the bots' and the coach's numba kernels load in the background, once per process:
         # the first decision and the coach's first answer do not wait for them
         coach.start_warm_up()
+        await room.start()
         yield
+        await room.stop()
         await hub.close()
         storage.close()
         work.shutdown()  # the replayer's worker processes
@@ -254,6 +339,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *replay_routes(WEB_DIR),  # the web replayer: /replay, /api/replay/...
         *analysis_routes(),  # its tournament equity: /api/icm
         WebSocketRoute("/ws", ws_endpoint),
+        Route("/room", room_page),
+        Route("/api/room/tables", room_tables, methods=["GET", "POST"]),
+        Route("/t/{table_id}", room_table_page),
+        WebSocketRoute("/ws/t/{table_id}", room_ws),
         Mount("/web", StaticFiles(directory=WEB_DIR), name="web"),
     ]
     middleware = [Middleware(HostCheck, allowed_hosts=settings.allowed_hosts),
@@ -262,6 +351,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan,
                     exception_handlers={Exception: server_error})
     app.state.hub = hub
+    app.state.room = room
     app.state.storage = storage
     app.state.settings = settings
     return app

@@ -95,10 +95,26 @@ class Ping(_Message, tag="ping"):
     """Ask for a ``pong``."""
 
 
+class TakeSeat(_Message, tag="take_seat"):
+    """At a room table: sit down, buying in for ``buy_in`` chips (within the table's range,
+    from the bankroll), under ``name`` (unique at the table), in seat ``seat_number`` (0-based;
+    the first free seat when absent)."""
+
+    buy_in: int
+    name: str
+    seat_number: int | msgspec.UnsetType = msgspec.UNSET
+
+
 ClientMessage = Sit | Act | Pre | AddChips | SitOut | SitIn | Leave | Next | Coach | Reset | Ping
 CLIENT_MESSAGES: dict[str, type[_Message]] = {
     str(cls.__struct_config__.tag): cls for cls in get_args(ClientMessage)}
 _decoder = msgspec.json.Decoder(ClientMessage)
+
+# what a client may send at a room table (``/ws/t/{table}``)
+RoomMessage = TakeSeat | Act | Pre | AddChips | SitOut | SitIn | Leave | Ping
+ROOM_MESSAGES: dict[str, type[_Message]] = {
+    str(cls.__struct_config__.tag): cls for cls in get_args(RoomMessage)}
+_room_decoder = msgspec.json.Decoder(RoomMessage)
 
 
 def malformed(en: str, es: str) -> Refused:
@@ -108,15 +124,29 @@ def malformed(en: str, es: str) -> Refused:
 def parse(raw: str) -> ClientMessage:
     """A message from the page as its model; raises :class:`Refused` with a clear reason (in
     both languages) when it is not one."""
+    _check_size(raw)
+    try:
+        return _decoder.decode(raw)
+    except (msgspec.ValidationError, msgspec.DecodeError):
+        raise explain(raw) from None
+
+
+def parse_room(raw: str) -> RoomMessage:
+    """A message from a client at a room table, as :func:`parse` does for the practice
+    table."""
+    _check_size(raw)
+    try:
+        return _room_decoder.decode(raw)
+    except (msgspec.ValidationError, msgspec.DecodeError):
+        raise explain(raw, ROOM_MESSAGES) from None
+
+
+def _check_size(raw: str) -> None:
     if len(raw) > MAX_MESSAGE:
         raise malformed("The message is too long.", "El mensaje es demasiado largo.")
     # nesting is bounded before anything recurses into it; the count skips most messages
     if raw.count("[") + raw.count("{") > MAX_DEPTH:
         _check_depth(raw)
-    try:
-        return _decoder.decode(raw)
-    except (msgspec.ValidationError, msgspec.DecodeError):
-        raise explain(raw) from None
 
 
 def _check_depth(raw: str) -> None:
@@ -135,7 +165,7 @@ def _check_depth(raw: str) -> None:
             depth -= 1
 
 
-def explain(raw: str) -> Refused:
+def explain(raw: str, messages: dict[str, type[_Message]] | None = None) -> Refused:
     """Why a message that msgspec refused is not one the page may send, read off the models:
     not JSON, not an object, an unknown type, a field naming a seat, an unknown field, a
     wrong type, a value outside its choices, a missing field (in that order)."""
@@ -147,7 +177,8 @@ def explain(raw: str) -> Refused:
         return malformed("A message must be a JSON object.",
                          "Un mensaje debe ser un objeto JSON.")
     kind = msg.get("type")
-    cls = CLIENT_MESSAGES.get(kind) if isinstance(kind, str) else None
+    cls = (CLIENT_MESSAGES if messages is None else messages).get(kind) \
+        if isinstance(kind, str) else None
     if cls is None:
         return malformed(f"Unknown message type {kind!r}.",
                          f"Tipo de mensaje desconocido {kind!r}.")
@@ -421,6 +452,43 @@ class LobbyState(_Out):
     money: Money
 
 
+class RoomConfig(_Out):
+    """A room table's settings (``tapete.room.log.TableConfig``): times in milliseconds,
+    amounts in chips."""
+
+    game: Literal["nl", "pl", "fl"]
+    small_blind: int
+    big_blind: int
+    min_buy_in: int
+    max_buy_in: int
+    seats: int
+    act_ms: int
+    bank_ms: int
+    bank_add_ms: int
+    bank_every: int
+    bank_max_ms: int
+    grace_base_ms: int
+    grace_per_bb_ms: int
+    grace_max_ms: int
+    bots: bool
+    public: bool
+    spectators: bool
+    on_crash: Literal["resume", "void"]
+
+
+class RoomInfo(_Out):
+    """At a room table: which table, its last record's ``seq``, its settings, whether the
+    viewer has a seat, the hands dealt, the spectators watching, the server's time."""
+
+    table: str
+    seq: int
+    config: RoomConfig
+    seated: bool
+    hand_no: int
+    spectators: int
+    at: int
+
+
 class TableState(_Out):
     """``state`` at a table (``lobby: false``): the whole table as this seat sees it."""
 
@@ -450,6 +518,38 @@ class TableState(_Out):
     notice: Words | None
     money: Money
     me: Me
+    room: RoomInfo | None = None
+
+
+class RoomRecord(_Out):
+    """At a room table, with ``?records=1``: one record of the table's log as this viewer
+    may see it (another seat's hole cards hidden, never the deck or a player's id), numbered
+    gap-free by ``seq``."""
+
+    type: Literal["record"]
+    table: str
+    seq: int
+    kind: str
+    data: dict[str, Any]
+
+
+class TableSummary(_Out):
+    """A public room table as ``GET /api/room/tables`` lists it."""
+
+    table: str
+    game: Literal["nl", "pl", "fl"]
+    small_blind: int
+    big_blind: int
+    min_buy_in: int
+    max_buy_in: int
+    seats: int
+    taken: int
+    spectators: int
+    hands: int
+    average_pot: int
+    hands_per_hour: int
+    public: bool
+    bots: bool
 
 
 class Hands(_Out):
@@ -469,14 +569,16 @@ class Pong(_Out):
     type: Literal["pong"]
 
 
-SERVER_MESSAGES: tuple[type[_Out], ...] = (LobbyState, TableState, Hands, Error, Pong)
+SERVER_MESSAGES: tuple[type[_Out], ...] = (LobbyState, TableState, Hands, Error, Pong,
+                                           RoomRecord)
 
 
 def check_sent(message: dict[str, Any]) -> _Out:
     """A message the server sent, as its model (raises ``msgspec.ValidationError`` when it
     does not fit one: a field that is not described, one missing, a wrong type)."""
     kind = message.get("type")
-    models: dict[str, type[_Out]] = {"hands": Hands, "error": Error, "pong": Pong}
+    models: dict[str, type[_Out]] = {"hands": Hands, "error": Error, "pong": Pong,
+                                     "record": RoomRecord}
     model = (LobbyState if message.get("lobby") else TableState) if kind == "state" \
         else models[str(kind)]
     out: _Out = msgspec.convert(message, model, strict=True)

@@ -104,8 +104,18 @@ ledger_table = Table(
     Column("balance", BigInteger, nullable=False),  # bankroll + at_table after the change
 )
 
+# room_in / room_out: chips to a room table and back (the room table keeps their books: its
+# log, tapete.room), each made once per key (room_moves)
 LEDGER_KINDS = ("new", "buy_in", "top_up", "refund", "result", "cash_out", "restart", "reset",
-                "adjust")
+                "adjust", "room_in", "room_out")
+
+# the room's moves of money already made, by the key of the table record that made them
+room_moves_table = Table(
+    "tapete_room_moves", metadata,
+    Column("key", String(160), primary_key=True),  # "<table id>:<seq>"
+    Column("player_id", String(64), nullable=False),
+    Column("bankroll", BigInteger, nullable=False),  # the change of the bankroll
+)
 
 
 @dataclass(slots=True)
@@ -286,6 +296,38 @@ class Storage:
             _ledger(conn, pid, kind, bankroll, at_table, hand.hand_id if hand else None,
                     row.bankroll + row.at_table)
             return row
+
+    def move_once(self, key: str, pid: str, bankroll: int) -> bool | None:
+        """A room table's move of ``bankroll`` chips (negative: to the table), made once per
+        ``key`` whatever happens: with its ledger row (``room_in`` or ``room_out``) and the
+        key, in one transaction. True: made now; False: made before (nothing changes); None:
+        refused (an unknown player, or a bankroll that would go below zero)."""
+        p, m = players_table.c, room_moves_table.c
+        kind = "room_in" if bankroll < 0 else "room_out"
+        with self._write() as conn:
+            if conn.execute(select(m.key).where(m.key == key)).first() is not None:
+                return False
+            done = conn.execute(update(players_table).where(
+                p.id == pid, p.bankroll + bankroll >= 0,
+            ).values(bankroll=p.bankroll + bankroll, updated=time.time()))
+            if not done.rowcount:
+                return None
+            conn.execute(insert(room_moves_table).values(key=key, player_id=pid,
+                                                         bankroll=bankroll))
+            row = _player(conn, pid)
+            assert row is not None
+            _ledger(conn, pid, kind, bankroll, 0, None, row.bankroll + row.at_table)
+            return True
+
+    def room_moves(self, pid: str | None = None) -> int:
+        """The sum of the room's moves of money (of one player): minus the chips the room
+        tables hold, taken in and not yet given back."""
+        m = room_moves_table.c
+        query = select(func.coalesce(func.sum(m.bankroll), 0))
+        if pid is not None:
+            query = query.where(m.player_id == pid)
+        with self.engine.connect() as conn:
+            return int(conn.execute(query).scalar_one())
 
     def add_money(self, pid: str, bankroll: int = 0, at_table: int = 0) -> PlayerRow | None:
         """:meth:`move` without naming its kind: a buy-in or a cash-out by its signs, an

@@ -1,0 +1,578 @@
+"""The room on the server: shared tables where people play each other, with bots on request.
+
+Each table is a :class:`tapete.room.table.RoomTable`, owned by one task (a
+:class:`~tapete.room.table.TableOwner`): every command a connection sends is queued there and
+run one at a time, and the table stores each record in its log (the server's database) before
+anyone is told. This module plugs the room into the server:
+
+- :class:`RoomBankroll`: the room's :class:`~tapete.room.money.Bankroll` over the players'
+  money (:meth:`Storage.move_once`: a move made once per key, with its ledger row), kept in
+  step with the bankroll the server holds in memory (the practice table's ``Purse``);
+- :class:`Room`: the tables of this process, created, listed for the lobby, restored from
+  their logs when the server starts (a hand a crash interrupted goes on, or is voided, by the
+  table's rule), bot seats filled and emptied between hands;
+- :class:`Connection`: one browser tab or client at one table. It sends ``state`` (the whole
+  table as its viewer sees it, the same message the practice table sends, with ``room``) and,
+  when the client asks for them (``?records=1``), every ``record`` of the table's log as the
+  viewer may see it, numbered gap-free by ``seq`` (resume with ``?after=SEQ``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import random
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from tapete import words
+from tapete.bots import SeatView, make_bot
+from tapete.core.actions import Action
+from tapete.core.cards import format_card
+from tapete.core.errors import BooksError, HandError
+from tapete.core.events import Event
+from tapete.core.hand import Hand
+from tapete.core.setup import HandSetup
+from tapete.core.text import Text
+from tapete.room.errors import Refused as RoomRefused
+from tapete.room.log import EventLog, TableConfig
+from tapete.room.table import Agent, RoomTable, TableOwner, restore
+from tapete.server.game import Refused, rules_json, send
+from tapete.server.protocol import (
+    Act,
+    AddChips,
+    Leave,
+    Ping,
+    Pre,
+    SitIn,
+    SitOut,
+    TakeSeat,
+    parse_room,
+)
+from tapete.server.transport import Outbox
+from tapete.server.views import hand_view
+
+if TYPE_CHECKING:
+    from tapete.server.hub import Hub
+
+log = logging.getLogger("tapete.server")
+BOT_PREFIX = "bot:"
+BOT_STYLES = ("tag", "lag", "nit", "station", "maniac")
+BOT_NAMES = ("Ana", "Bruno", "Carla", "Diego", "Elena", "Fede", "Gala", "Hugo")
+PONG = json.dumps({"type": "pong"})
+# what a person chooses when opening a table (the rest are the room's)
+CHOSEN = ("game", "small_blind", "big_blind", "min_buy_in", "max_buy_in", "seats", "act_ms",
+          "bank_ms", "bots", "public", "spectators")
+MAX_SETTING = 10**9
+MAX_TABLES = 2000  # tables in one process
+MAX_TABLES_EACH = 10  # tables one identity may open
+NO_TABLE = Text("There is no such table: check the link.",
+                "No existe esa mesa: revisa el enlace.")
+
+
+def is_bot(player: str) -> bool:
+    return player.startswith(BOT_PREFIX)
+
+
+class RoomBankroll:
+    """The room's bankroll: the players' money as the server holds it (:class:`Hub`), each
+    move stored once per key in the same transaction as its ledger row. A move the room asks
+    for again (a restore after a crash) changes nothing the second time."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+
+    def balance(self, player: str) -> int:
+        p = self.hub.player(player, create=True)
+        assert p is not None
+        return p.bankroll
+
+    def take(self, player: str, amount: int, key: str) -> bool:
+        return self._move(player, -amount, key)
+
+    def give(self, player: str, amount: int, key: str) -> None:
+        if not self._move(player, amount, key):
+            raise BooksError(f"the bankroll of {player} refused {amount} chips back ({key})")
+
+    def _move(self, player: str, delta: int, key: str) -> bool:
+        p = self.hub.player(player, create=True)
+        assert p is not None
+        p._store()
+        made = self.hub.storage.move_once(key, player, delta)
+        if made is None:
+            return False
+        if made:  # made now (not by an earlier process): the bankroll in memory follows
+            p.purse.bankroll += delta
+            p.purse.version += 1
+            if p.game is None:
+                p.send_state()
+        return True
+
+
+# ---------------------------------------------------------------------------- bots
+def bot_agent(style: str, seed: int) -> Agent:
+    """A bot of the project's (``tapete.bots``) playing a room seat from its own view."""
+    bot = make_bot(style, seed)
+
+    def decide(setup: HandSetup, events: list[Event], p: int) -> Action:
+        return bot.decide(SeatView.from_events(setup, events, p)).action
+
+    return decide
+
+
+@dataclass(eq=False)
+class Running:
+    """A table this process owns: the table, its owner task, its connections."""
+
+    table: RoomTable
+    owner: TableOwner
+    task: asyncio.Task[None] | None = None
+    connections: set[Connection] = field(default_factory=set)
+    bots: dict[str, str] = field(default_factory=dict)  # bot player id -> style
+
+    def hands_per_hour(self) -> int:
+        """Hands an hour over the last hands (0 until two were dealt)."""
+        starts = self.table.hand_starts
+        if len(starts) < 2:
+            return 0
+        span = starts[-1] - starts[0]
+        return int(3_600_000 * (len(starts) - 1) / span) if span > 0 else 0
+
+
+class Room:
+    """The room of this process: its tables, by id."""
+
+    def __init__(self, hub: Hub, *, tick_s: float = 0.2, think_ms: int = 700,
+                 bot_seed: int | None = None) -> None:
+        self.hub = hub
+        self.storage = hub.storage
+        self.log = EventLog(hub.storage.engine)
+        self.bankroll = RoomBankroll(hub)
+        self.tick_s = tick_s
+        self.think_ms = think_ms
+        self.random = random.Random(bot_seed)
+        self.tables: dict[str, Running] = {}
+        self.created: dict[str, int] = {}  # tables opened, by identity
+        self.started = False
+
+    # ------------------------------------------------------------------ tables
+    def _agents(self, table_id: str, seats: int) -> tuple[dict[str, Agent], dict[str, str]]:
+        agents: dict[str, Agent] = {}
+        styles: dict[str, str] = {}
+        for i in range(seats):
+            pid = f"{BOT_PREFIX}{table_id}:{i}"
+            style = BOT_STYLES[i % len(BOT_STYLES)]
+            agents[pid] = bot_agent(style, self.random.randrange(2**32))
+            styles[pid] = style
+        return agents, styles
+
+    def _run(self, table: RoomTable, styles: dict[str, str]) -> Running:
+        running = Running(table, TableOwner(table, tick_s=self.tick_s), bots=styles)
+        self.tables[table.table_id] = running
+        if self.started:
+            self._start(running)
+        return running
+
+    def _start(self, running: Running) -> None:
+        running.task = asyncio.get_running_loop().create_task(self._own(running))
+
+    async def _own(self, running: Running) -> None:
+        tend = asyncio.get_running_loop().create_task(self._tend_loop(running))
+        try:
+            await running.owner.run()
+        finally:
+            tend.cancel()
+
+    def create(self, config: TableConfig) -> str:
+        """A new table (its id is unguessable: a private table is reached by it alone)."""
+        table_id = secrets.token_urlsafe(9)
+        agents, styles = self._agents(table_id, config.seats)
+        table = RoomTable(self.log, self.log.create_table(config, table_id), config,
+                          self.bankroll, agents=agents, think_ms=self.think_ms)
+        self._run(table, styles)
+        return table_id
+
+    def create_for(self, player: str, settings: object) -> str:
+        """A table a person asked for (the lobby's form): the settings a person may choose,
+        checked, within the room's limits."""
+        if not isinstance(settings, dict):
+            raise RoomRefused(Text("a table's settings are a JSON object",
+                                   "los ajustes de una mesa son un objeto JSON"))
+        for key, value in settings.items():
+            if key not in CHOSEN:
+                raise RoomRefused(Text(f"{str(key)[:40]!r} is not a setting you choose",
+                                       f"{str(key)[:40]!r} no es un ajuste que se elija"))
+            if type(value) is int and not 0 <= value <= MAX_SETTING:
+                raise RoomRefused(Text(f"{key} is 0 to {MAX_SETTING:,}",
+                                       f"{key} va de 0 a {MAX_SETTING:,}".replace(",", ".")))
+        if len(self.tables) >= MAX_TABLES:
+            raise RoomRefused(Text("The room is full: join a table from the lobby.",
+                                   "La sala está llena: únete a una mesa del vestíbulo."))
+        made = self.created.get(player, 0)
+        if made >= MAX_TABLES_EACH:
+            raise RoomRefused(Text(f"You have opened {made} tables: play at one of them.",
+                                   f"Has abierto {made} mesas: juega en una de ellas."))
+        config = TableConfig.from_json(settings)
+        table_id = self.create(config)
+        self.created[player] = made + 1
+        return table_id
+
+    async def start(self) -> None:
+        """Restore every stored table (a hand a crash interrupted goes on by the table's rule)
+        and start its owner."""
+        self.started = True
+        for table_id in await asyncio.to_thread(self.log.table_ids):
+            if table_id in self.tables:
+                continue
+            config = self.log.config(table_id)
+            agents, styles = self._agents(table_id, config.seats)
+            try:
+                table = restore(self.log, table_id, self.bankroll, agents=agents,
+                                think_ms=self.think_ms)
+            except Exception:  # one broken log does not keep the room closed
+                log.exception("table %s could not be restored", table_id)
+                continue
+            self._run(table, styles)
+        for running in self.tables.values():
+            if running.task is None:
+                self._start(running)
+
+    async def stop(self) -> None:
+        for running in self.tables.values():
+            if running.task is not None:
+                running.task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await running.task
+
+    def listing(self) -> list[dict[str, Any]]:
+        """The public tables, for the lobby."""
+        out = []
+        for r in self.tables.values():
+            if r.table.config.public:
+                s = r.table.summary()
+                s["spectators"] = sum(1 for c in r.connections
+                                      if r.table.seat_of(c.player or "") is None)
+                s["hands_per_hour"] = r.hands_per_hour()
+                out.append(s)
+        return out
+
+    # ------------------------------------------------------------------ bots between hands
+    async def _tend_loop(self, running: Running) -> None:
+        while True:
+            await asyncio.sleep(max(self.tick_s, 0.2))
+            try:
+                await running.owner.call(self._tend, running)
+            except (RoomRefused, HandError):
+                pass
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("tending table %s failed", running.table.table_id)
+
+    def _tend(self, running: Running) -> None:
+        """Between hands: bots fill the table, leaving one seat free for a person, and give
+        their seats up as people come; a bot short of chips adds them."""
+        table = running.table
+        if table.hand is not None or not table.config.bots or table.broken:
+            return
+        c = table.config
+        seated = table.players
+        people = [p for p in seated.values() if not is_bot(p)]
+        bots = [p for p in seated.values() if is_bot(p) and table.seat_of(p) not in table.leaving]
+        free = c.seats - len(seated)
+        if not people:
+            for p in bots:  # nobody to play with: the bots stand up
+                table.leave(p)
+            return
+        if free == 0 and bots:
+            table.leave(bots[-1])
+            return
+        if free > 1:
+            idle = [p for p in running.bots if table.seat_of(p) is None]
+            if idle:
+                pid = idle[0]
+                if self.bankroll.balance(pid) < c.max_buy_in:
+                    self._refill(pid)
+                used = {s.name.casefold() for s in table.table.seats if s is not None}
+                name = next((n for n in BOT_NAMES if n.casefold() not in used), "Bot")
+                if name.casefold() in used:
+                    name = f"Bot {pid.rsplit(':', 1)[-1]}"
+                table.sit(pid, name, c.max_buy_in)
+                return
+        for p in bots:
+            seat = table.seat_of(p)
+            s = table.table.seats[seat] if seat is not None else None
+            if s is not None and s.chips + s.pending_chips < c.min_buy_in:
+                if self.bankroll.balance(p) < c.max_buy_in:
+                    self._refill(p)
+                table.add_chips(p, c.max_buy_in - s.chips - s.pending_chips)
+                return
+
+    def _refill(self, pid: str) -> None:
+        """A bot out of chips gets a new bankroll (a reset in its ledger)."""
+        p = self.hub.player(pid, create=True)
+        assert p is not None
+        p._store()
+        row = self.storage.reset_bankroll(pid)
+        if row is not None:
+            p.purse.bankroll = row.bankroll
+            p.purse.version += 1
+
+    # ------------------------------------------------------------------ connections
+    def get(self, table_id: str) -> Running | None:
+        return self.tables.get(table_id)
+
+
+class Connection:
+    """One client at one table: a :class:`~tapete.room.table.Subscriber` whose messages go
+    to its outbox. ``player`` is its identity (a spectator's too: watching, it has no seat)."""
+
+    def __init__(self, room: Room, running: Running, box: Outbox, player: str, *,
+                 records: bool = False) -> None:
+        self.room = room
+        self.running = running
+        self.box = box
+        self._player = player
+        self.records = records
+        self.pre_action: str | None = None
+        self._scheduled = False
+
+    @property
+    def player(self) -> str | None:
+        return self._player
+
+    # the table calls this for every record, inside its command: the state follows once
+    def send(self, message: dict[str, Any]) -> None:
+        if self.records:
+            send(self.box, json.dumps({"type": "record", **message}, separators=(",", ":")))
+        self.schedule_state()
+
+    def schedule_state(self) -> None:
+        if not self._scheduled:
+            self._scheduled = True
+            asyncio.get_running_loop().call_soon(self._send_state)
+
+    def _send_state(self) -> None:
+        self._scheduled = False
+        if self.box.closing:
+            return
+        send(self.box, json.dumps(state(self.running, self._player, self.room),
+                                  separators=(",", ":")), state=True)
+        self._pre_act()
+
+    def _pre_act(self) -> None:
+        """A pre-action chosen before the turn is played when the turn comes (check/fold:
+        check when free, else fold; call any: check or call whatever it costs)."""
+        rt = self.running.table
+        hand = rt.hand
+        if self.pre_action is None or hand is None or hand.actor is None \
+                or rt.turn_seq is None or rt.hand_players[hand.actor] != self._player:
+            return
+        legal = hand.legal()
+        if self.pre_action == "call_any":
+            action = Action.check_or_call(legal)
+        else:
+            action = Action.check() if legal.check else Action.fold()
+        self.pre_action = None
+        pid, seq = self._player, rt.turn_seq
+        future = self.running.owner.submit(lambda: rt.act(pid, seq, action))
+        if future is not None:
+            future.add_done_callback(lambda f: self._done(f, seq))
+
+    # ------------------------------------------------------------------ messages
+    def handle(self, raw: str) -> None:
+        """A message from the client: decoded here, run by the table's owner, in order."""
+        try:
+            msg = parse_room(raw)
+        except Refused as exc:
+            self._error(exc.code, exc.message)
+            return
+        if isinstance(msg, Ping):
+            send(self.box, PONG)
+            return
+        if isinstance(msg, Pre):
+            self.pre_action = msg.value
+            self.schedule_state()
+            return
+        table = self.running.table
+        pid = self._player
+        job: Any
+        if isinstance(msg, TakeSeat):
+            seat = None if msg.seat_number is msgspec.UNSET else msg.seat_number
+            name = msg.name
+
+            def job() -> None:
+                table.sit(pid, name, msg.buy_in, seat)
+        elif isinstance(msg, Act):
+            try:
+                action = Action.from_wire({"action": msg.action} if msg.amount is msgspec.UNSET
+                                          else {"action": msg.action, "amount": msg.amount})
+            except HandError as exc:
+                self._error("malformed", exc.message, msg.seq)
+                return
+
+            def job() -> None:
+                table.act(pid, msg.seq, action)
+        elif isinstance(msg, AddChips):
+            def job() -> None:
+                table.add_chips(pid, msg.amount)
+        elif isinstance(msg, SitOut):
+            def job() -> None:
+                table.sit_out(pid)
+        elif isinstance(msg, SitIn):
+            def job() -> None:
+                table.sit_in(pid, msg.post)
+        elif isinstance(msg, Leave):
+            def job() -> None:
+                table.leave(pid)
+        else:  # pragma: no cover - the decoder knows only the messages above
+            return
+        seq = msg.seq if isinstance(msg, Act) else None
+        future = self.running.owner.submit(job)
+        if future is None:
+            self._error("busy", Text("The table is busy: try again in a moment.",
+                                     "La mesa está ocupada: inténtalo de nuevo en un momento."),
+                        seq)
+            return
+        future.add_done_callback(lambda f: self._done(f, seq))
+
+    def _done(self, future: asyncio.Future[Any], seq: int | None) -> None:
+        if future.cancelled():
+            return
+        exc = future.exception()
+        if exc is None:
+            self.schedule_state()
+        elif isinstance(exc, RoomRefused):
+            code = "stale" if "decision" in exc.message.en and "is over" in exc.message.en \
+                else "refused"
+            self._error(code, exc.message, seq)
+        elif isinstance(exc, HandError):
+            self._error("illegal", exc.message, seq)
+        else:
+            log.error("a room command failed: %s", type(exc).__name__, exc_info=exc)
+            self._error("internal", Text("The server could not handle that message.",
+                                         "El servidor no pudo procesar ese mensaje."), seq)
+
+    def _error(self, code: str, message: Text, seq: int | None = None) -> None:
+        send(self.box, json.dumps({"type": "error", "code": code,
+                                   "message": message.to_json(), "seq": seq}))
+        self.schedule_state()
+
+
+# ---------------------------------------------------------------------------- the state
+def _result(hand: Hand, you: int | None, number: int) -> dict[str, Any]:
+    net = hand.net()[you] if you is not None else 0
+    return {
+        "hand_id": hand.hand_id, "number": number, "played": you is not None,
+        "pots": words.pot_lines(hand), "breakdown": words.breakdown(hand).to_json(),
+        "shown": words.shown_hands(hand), "board": [format_card(c) for c in hand.board],
+        "net": net, "explanations": [],
+        "log": [t.to_json() for t in words.log_lines(hand)],
+    }
+
+
+def _last_actions(hand: Hand) -> list[dict[str, Any] | None]:
+    from tapete.server.game import last_actions
+
+    return last_actions(hand.n, hand.events)
+
+
+def state(running: Running, player: str | None, room: Room) -> dict[str, Any]:
+    """The table as ``player`` sees it: the practice table's ``state`` message (the same
+    page draws both), with ``room``: the table's settings and where the viewer stands."""
+    rt = running.table
+    t = rt.table
+    c = rt.config
+    hand = rt.hand
+    my_seat = rt.seat_of(player) if player else None
+    you: int | None = None
+    view: dict[str, Any] | None = None
+    log_lines: list[dict[str, str]] | None = None
+    decision: dict[str, Any] | None = None
+    now = rt.clock.now_ms()
+    if hand is not None:
+        if my_seat is not None and my_seat in t.hand_seats:
+            you = t.hand_seats.index(my_seat)
+        view = hand_view(hand, you)
+        for p, last in enumerate(_last_actions(hand)):
+            view["players"][p]["last_action"] = last
+        log_lines = [x.to_json() for x in words.log_lines(hand)]
+        if you is not None and hand.actor == you and rt.turn_seq is not None:
+            deadline = rt.deadline() or now
+            pool = rt._pool(hand)
+            bank = rt.banks[player or ""][pool]
+            left_total = max(0, deadline - now)  # act time (and grace), then the bank
+            decision = {"seq": rt.turn_seq, "action_time": c.act_ms / 1000,
+                        "time_left": max(0, left_total - bank) / 1000,
+                        "bank": min(bank, left_total) / 1000,
+                        "summary": hand.legal().summary().to_json()}
+        else:
+            view.pop("legal", None)
+    elif rt.last_hand is not None:
+        lp = rt.last_players
+        you = lp.index(player) if player in lp else None
+        view = hand_view(rt.last_hand, you)
+    seats: list[dict[str, Any] | None] = []
+    for i, s in enumerate(t.seats):
+        if s is None:
+            seats.append(None)
+            continue
+        pid = rt.players.get(i, "")
+        seats.append({"seat": i, "name": s.name, "bot": is_bot(pid),
+                      "style": running.bots.get(pid), "chips": s.chips + s.pending_chips,
+                      "sitting_out": s.sitting_out or s.sit_out_after_hand,
+                      "leaving": i in rt.leaving, "you": i == my_seat})
+    me = t.seats[my_seat] if my_seat is not None else None
+    person = room.hub.player(player, create=True) if player else None
+    at_table = in_pot = 0
+    if me is not None:
+        at_table = me.chips + me.pending_chips
+        if hand is not None and you is not None:
+            at_table = hand.stacks[you] + me.pending_chips
+            in_pot = hand.totals[you]
+    bankroll = person.bankroll if person is not None else 0
+    last_result = None
+    if rt.last_hand is not None:
+        lp = rt.last_players
+        last_result = _result(rt.last_hand, lp.index(player) if player in lp else None,
+                              rt.hand_no)
+    conn_pre = None
+    for conn in running.connections:
+        if conn.player == player and conn.pre_action:
+            conn_pre = conn.pre_action
+    bank_now = 0.0
+    if player and player in rt.banks:
+        pool = rt._pool(hand) if hand is not None else "pre"
+        bank_now = rt.banks[player][pool] / 1000
+    return {
+        "type": "state", "lobby": False,
+        "seq": decision["seq"] if decision else None,
+        "rules": {**rules_json(rt.rules), "key": c.game.value, "blinds": 0},
+        "seats": seats,
+        "button_seat": t.button_seat, "sb_seat": t.small_blind_seat, "bb_seat": t.big_blind_seat,
+        "hand": view, "live": hand is not None, "log": log_lines, "decision": decision,
+        "pre_action": conn_pre, "coach_on": False, "coach": None, "last_result": last_result,
+        "sitting_out": bool(me and (me.sitting_out or me.sit_out_after_hand)),
+        "owes_blinds": bool(me and (me.missed_big or me.missed_small)),
+        "waiting_for_big_blind": bool(me and me.waiting_for_big_blind and not me.post_now),
+        "sat_out_reason": None,
+        "waiting": hand is None and t.ready_count() < 2,
+        "leaving": my_seat is not None and my_seat in rt.leaving,
+        "time_bank": bank_now, "notice": None,
+        "money": words.money_format(rt.rules.decimals, rt.rules.currency),
+        "me": {"bankroll": bankroll, "at_table": at_table, "in_pot": in_pot,
+               "total": bankroll + at_table + in_pot,
+               "starting": room.hub.settings.starting_bankroll,
+               "version": person.purse.version if person is not None else 0},
+        "room": {"table": rt.table_id, "seq": rt.seq, "config": c.to_json(),
+                 "seated": my_seat is not None, "hand_no": rt.hand_no,
+                 "spectators": sum(1 for x in running.connections
+                                   if rt.seat_of(x.player or "") is None),
+                 "at": int(time.time())},
+    }
