@@ -60,7 +60,9 @@ def test_text_account_in_both_languages(capsys: pytest.CaptureFixture[str]) -> N
     assert code == 0
     assert "Turn [Jc 3d 5c 4h]" in out and "raises to 1,067,100 (all-in)" in out
     assert "River [Jc 3d 5c 4h Jh]" in out
-    assert "p3 Tom Dwan wins 1,109,500 — straight, seven high" in out
+    assert "p1 Phil Ivey takes back 572,100 (uncalled)" in out
+    assert "p3 Tom Dwan wins the pot, 1,109,500, with a straight, seven high — between" \
+        " p1 Phil Ivey and p3 Tom Dwan" in out
     assert "1 hands: 1 complete, 0 partial, 0 with errors" in out
     code, out = _run(capsys, "--lang", "es", str(DWAN))
     assert code == 0
@@ -218,11 +220,10 @@ def test_run_it_twice_is_told_run_by_run(capsys: pytest.CaptureFixture[str]) -> 
     code, out = _run(capsys, "--lang", "en", str(src))
     assert code == 0
     assert "Flop, run 1 [Qd Qs 4h]" in out and "River, run 2 [6s 8h 6h Td 6c]" in out
-    assert "p1 Gamz11 shows [Ad Ks] (run 1: pair of queens; run 2: three of a kind, sixes)" \
-        in out
-    assert ("Pot $161.20 (p1 Gamz11, p4 Garnerus), rake $2.80: run 1: split: p1 Gamz11"
-            " $40.30, p4 Garnerus $40.30 — pair of queens; run 2: split: p1 Gamz11 $40.30,"
-            " p4 Garnerus $40.30 — three of a kind, sixes") in out
+    assert "p1 Gamz11 shows Ad Ks (pair of queens / three of a kind, sixes)" in out
+    assert ("Pot, $161.20, run 2 times: p1 Gamz11 and p4 Garnerus split $80.60 with a pair of"
+            " queens in run 1 and p1 Gamz11 and p4 Garnerus split $80.60 with three of a kind,"
+            " sixes in run 2 (rake $2.80)") in out
     # a cap table: the real stacks, and the cap said as the table's rule
     assert "capped at $80.00 a hand" in out
     assert "Stacks: p5 willybeer22 $385.96, p6 fede_carita $78.98, p1 Gamz11 $433.06" in out
@@ -231,10 +232,11 @@ def test_run_it_twice_is_told_run_by_run(capsys: pytest.CaptureFixture[str]) -> 
     code, out = _run(capsys, "--lang", "es", str(src))
     assert code == 0
     assert "Flop, tablero 1 [Qd Qs 4h]" in out and "River, tablero 2 [6s 8h 6h Td 6c]" in out
-    assert "(tablero 1: pareja de reinas; tablero 2: trío de seises)" in out
-    assert "tablero 2: se reparten: p1 Gamz11 40,30 $, p4 Garnerus 40,30 $ — trío de seises" \
-        in out
-    assert "Fichas: p5 willybeer22 385,96 $" in out and "(llega al tope de 80,00 $)" in out
+    assert "(pareja de reinas / trío de seises)" in out
+    assert "p1 Gamz11 y p4 Garnerus se reparten 80,60\u00a0US$ con trío de seises en el" \
+        " tablero 2" in out
+    assert "Fichas: p5 willybeer22 385,96\u00a0US$" in out
+    assert "(llega al tope de 80,00\u00a0US$)" in out
 
 
 def test_what_is_inferred_is_said_in_words(capsys: pytest.CaptureFixture[str]) -> None:

@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
+import pytest
+
+from tapete import words
+from tapete.core import events as ev
 from tapete.core.cards import parse_cards
 from tapete.core.rules import Rules
+from tapete.core.text import Text
+from tapete.history.formats import replay_any
 from tapete.history.record import HandRecord
-from tapete.history.replay import dumps_json, replay
+from tapete.history.replay import account, account_lines, dumps_json, replay
 
 
 def test_records_with_the_button_anywhere_are_reported_in_phh_order() -> None:
@@ -25,3 +32,94 @@ def test_records_with_the_button_anywhere_are_reported_in_phh_order() -> None:
     assert [d["actor"] for d in out["decisions"]] == ["p3", "p1", "p2"]
     assert [d["action"] for d in out["decisions"]] == ["p3 cbr 6", "p1 f", "p2 f"]
     assert out["pots"][0]["winners"] == ["p3"] and out["returned"] == [0, 0, 4]
+
+
+# ---------------------------------------------------------------------------- the account
+
+DATA = Path(__file__).parents[1] / "data"
+ACCOUNTED = [
+    DATA / "phh" / "pokerkit-repo-d782667" / "data" / "dwan-ivey-2009.phh",
+    DATA / "phh" / "phh-dataset" / "data" / "wsop" / "2019" / "42" / "3" / "00-01-07.phh",
+    DATA / "pokerstars" / "hhsmithy_cash_nlhe_cap_run_it_twice_split_rake.txt",
+    DATA / "pokerstars" / "hhsmithy_cash_nlhe_side_pot_rake.txt",
+    DATA / "pokerstars" / "hhp_mtt_nlhe_blind_posts_allin_side_pot.txt",
+    DATA / "pokerstars" / "pokerregion_mtt_nlhe_ante_side_pot.txt",
+]
+STREETS = ("Preflop", "Flop", "Turn", "River")
+
+
+def _told(text: str) -> list[str]:
+    """The event lines of an account's streets ("Flop [Jc 3d 5c]: a; b" gives a, b)."""
+    out: list[str] = []
+    for line in text.splitlines()[1:]:
+        line = line.strip()
+        if line.startswith(STREETS) and ": " in line:
+            out.extend(line.split(": ", 1)[1].split("; "))
+    return out
+
+
+@pytest.mark.parametrize("path", ACCOUNTED, ids=lambda p: p.name)
+def test_the_account_s_event_lines_are_the_narrator_s(path: Path) -> None:
+    """Every line of an event in ``tapete replay``'s account is the narrator's line for that
+    event (words.event_line, as the table's log writes it), in both languages; an action the
+    file leaves out is the narrator's line said as not in the file."""
+    for res in replay_any(str(path)):
+        hand = res.engine
+        assert hand is not None and res.error is None
+        names = [f"{res.label(p)} {hand.names[p]}" for p in range(hand.n)]
+        count = len(hand.results)
+        log = words.log_lines(hand, names=names)
+        expected: list[Text | None] = []  # None: a hand shown, named against the others
+        for k, e in enumerate(hand.events):
+            if isinstance(e, ev.Posted | ev.Acted | ev.Returned | ev.Mucked):
+                line = words.event_line(hand, e, count, names=names)
+                expected.append(words.not_in_file(line) if k in res.inferred_at else line)
+            elif isinstance(e, ev.Shown):
+                expected.append(None)
+        assert any(isinstance(e, ev.Acted) for e in hand.events)
+        for lang in ("en", "es"):
+            told = _told(account(res, lang))
+            assert len(told) == len(expected), (path.name, lang)
+            for got, want in zip(told, expected, strict=True):
+                if want is None:
+                    assert got in [x.in_lang(lang) for x in log], (got, lang)
+                else:
+                    assert got == want.in_lang(lang)
+        if res.inferred_at:
+            assert "(not in the file)" in account(res, "en")
+            assert "(no está en el archivo)" in account(res, "es")
+
+
+def test_the_account_is_the_narrator_s_in_every_line() -> None:
+    """Every line of the account comes from tapete.words in both languages at once (Text), and
+    history/replay.py's account writes no words of its own and chooses no language."""
+    import ast
+    import inspect
+    import textwrap
+
+    from tapete.history import replay as module
+
+    res = next(iter(replay_any(str(ACCOUNTED[0]))))
+    lines = account_lines(res)
+    assert account(res, "en").splitlines() == [lines[0].en, *("  " + x.en for x in lines[1:])]
+    assert account(res, "es").splitlines() == [lines[0].es, *("  " + x.es for x in lines[1:])]
+    assert lines[1].es.startswith("Fichas: ") and lines[-1].es.startswith("Fichas finales: ")
+    for fn in (module.account, module.account_lines):
+        tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+        fns = [f for f in ast.walk(tree) if isinstance(f, ast.FunctionDef)]
+        # the docstrings, and the language a caller gets by default
+        docs = {id(f.body[0].value) for f in fns if isinstance(f.body[0], ast.Expr)}
+        docs |= {id(d) for f in fns for d in f.args.defaults}
+        literals = [x.value for x in ast.walk(tree) if isinstance(x, ast.Constant)
+                    and isinstance(x.value, str) and id(x) not in docs]
+        assert literals and not [x for x in literals if any(c.isalpha() for c in x)], literals
+
+
+def test_a_partial_hand_and_its_open_pots_in_both_languages() -> None:
+    hands = [r for p in (DATA / "phh" / "phh-dataset").rglob("*.phhs") for r in replay_any(str(p))]
+    res = next(r for r in hands if r.partial and r.pots)
+    assert res.note is not None
+    en, es = account(res, "en"), account(res, "es")
+    assert f"Partial hand: {res.note.en}" in en and f"Mano parcial: {res.note.es}" in es
+    pot = words.pot_name(0, len(res.pots))
+    assert f"\n  {pot.en}, " in en and f"\n  {pot.es}, " in es

@@ -16,9 +16,8 @@ from typing import Any, Final, NamedTuple
 
 from tapete.core import events as ev
 from tapete.core.cards import Card, format_cards
-from tapete.core.game import best_hand
 from tapete.core.hand import Hand, HandError, Phase
-from tapete.core.text import Text, chips
+from tapete.core.text import Text
 from tapete.history.record import HandRecord, Step
 
 
@@ -613,206 +612,93 @@ def _collect(res: ReplayResult, hand: Hand) -> None:
 
 # ---------------------------------------------------------------------------- the account
 
-def account(res: ReplayResult, lang: str = "en") -> str:
-    """A readable account of a replayed hand, street by street, in English or Spanish."""
-    from tapete import words  # the narrator (and its evaluator): not for --json
+# the events whose lines the account leaves to others: the hole cards (one line of their own,
+# the cards the file knows), the awards and the rake (the pots' sentences), the end. The
+# boards and the choice to run the rest more than once are the streets' headings
+_UNTOLD: Final = (ev.HoleDealt, ev.Awarded, ev.Raked, ev.Ended)
 
-    es = lang == "es"
-    lines: list[str] = []
+
+def account(res: ReplayResult, lang: str = "en") -> str:
+    """A readable account of a replayed hand, street by street, in English or Spanish (the
+    lines of :func:`account_lines`, each after the first indented)."""
+    return "\n  ".join([line.in_lang(lang) for line in account_lines(res)])
+
+
+def account_lines(res: ReplayResult) -> list[Text]:
+    """The account's lines in every language, all of them the narrator's
+    (:mod:`tapete.words`): the title, the stacks, the hole cards the file knows, each street
+    with its board and the lines of its events as the table's log writes them (an action the
+    file leaves out said as not in the file), then the pots as sentences and the finishing
+    stacks, or the error, or why a partial hand stops. Players are named by their PHH label
+    and their name ("p3 Tom Dwan")."""
+    from tapete import words  # the narrator (and its evaluator): not for --json
+    from tapete.words import account as say
+
     title = res.source + (f" #{res.hand}" if res.hand else "")
     hand = res.engine
     if hand is None:
-        err = res.error.in_lang(lang) if res.error else ""
-        lines.append(f"{title}: {'ERROR' if not es else 'ERROR'}: {err}")
-        return "\n".join(lines)
+        return [say.unreadable(title, res.error if res.error is not None else Text("", ""))]
     rules = hand.rules
-
-    def c(x: int) -> str:
-        return chips(x, rules.decimals, rules.currency, lang)
-
-    def who(p: int) -> str:
-        name = hand.names[p]
+    n = hand.n
+    names: list[str] = []
+    for p in range(n):
         label = res.label(p)
-        return label if name == label else f"{label} {name}"
-
-    desc = words.describe_rules(rules).in_lang(lang)
-    lines.append(f"{title} — {desc}, " + words.players_count(hand.n).in_lang(lang))
-    stacks = ", ".join(f"{who(p)} {c(hand.starting_stacks[p])}" for p in range(hand.n))
-    lines.append(("  Fichas: " if es else "  Stacks: ") + stacks)
-    street_words = (("Preflop", "Preflop"), ("Flop", "Flop"), ("Turn", "Turn"),
-                    ("River", "River"))
-    current: list[str] = []
-    header = street_words[0][1 if es else 0]
-    kinds_es = {ev.ANTE: "ante", ev.SMALL_BLIND: "ciega pequeña", ev.BIG_BLIND: "ciega grande",
-                ev.STRADDLE: "straddle", ev.DEAD: "ciega muerta", ev.BLIND: "ciega"}
-
-    holes: list[str] = []
+        names.append(label if hand.names[p] == label else f"{label} {hand.names[p]}")
+    out = [say.title(title, rules, n),
+           say.stacks([(names[p], hand.starting_stacks[p]) for p in range(n)], rules)]
+    told = [(k, e) for k, e in enumerate(hand.events) if not isinstance(e, _UNTOLD)]
+    said = dict(zip([k for k, _ in told],
+                    words.log_lines(hand, [e for _, e in told], names=names), strict=True))
     inferred = set(res.inferred_at)
-    not_in_file = " (no está en el archivo)" if es else " (not in the file)"
+    holes: list[tuple[str, Sequence[Card]]] = []
+    current: list[Text] = []
+    heading = say.street(0)
+    on_board = False  # the heading is a board's: said even when nobody was left to act
     runs = 1  # boards dealt once the players chose to run the rest more than once are named
 
     def flush() -> None:
         if holes:
-            lines.append(("  Cartas: " if es else "  Hole cards: ") + ", ".join(holes))
+            out.append(say.hole_cards(holes))
             holes.clear()
-        if current:
-            lines.append(f"  {header}: " + "; ".join(current))
+        if current or on_board:
+            out.append(say.street_line(heading, current))
             current.clear()
-        elif header[:1] in "FTR":  # a board dealt with nobody left to act (all-in run-out)
-            lines.append(f"  {header}")
 
     for k, e in enumerate(hand.events):
-        if isinstance(e, ev.Posted):
-            kind = kinds_es.get(e.kind, e.kind) if es else e.kind
-            current.append(f"{who(e.player)} " + (f"pone {kind} {c(e.amount)}" if es
-                                                  else f"posts {kind} {c(e.amount)}")
-                           + (_all_in_words(hand, e.player, c, es) if e.all_in else ""))
-        elif isinstance(e, ev.HoleDealt):
+        if isinstance(e, ev.HoleDealt):
             if e.cards is not None:
-                holes.append(f"{who(e.player)} [{format_cards(e.cards, ' ')}]")
+                holes.append((names[e.player], e.cards))
         elif isinstance(e, ev.BoardDealt):
-            if current or holes or header[:1] in "FTR":
+            if current or holes or on_board:
                 flush()
-            name = street_words[min(e.street, 3)][1 if es else 0]
-            board = format_cards(hand.boards[e.run][: 3 + max(0, e.street - 1)], " ")
-            if runs > 1:
-                name += f", {_run_word(e.run, lang)}"
-            header = f"{name} [{board}]"
+            board = hand.boards[e.run][: 3 + max(0, e.street - 1)]
+            heading = say.street(e.street, board, e.run if runs > 1 else None)
+            on_board = True
         elif isinstance(e, ev.RunsChosen):
-            runs = e.runs
-        elif isinstance(e, ev.Acted):
-            current.append(f"{who(e.player)} " + _act_words(e, c, es, hand)
-                           + (not_in_file if k in inferred else ""))
-        elif isinstance(e, ev.Returned):
-            current.append(f"{c(e.amount)} " + (f"no igualadas vuelven a {who(e.player)}" if es
-                                                else f"uncalled, returned to {who(e.player)}"))
-        elif isinstance(e, ev.Shown):
-            current.append(f"{who(e.player)} " + ("enseña" if es else "shows")
-                           + f" [{format_cards(e.cards, ' ')}]" + _strength(hand, e.player, lang))
-        elif isinstance(e, ev.Mucked):
-            current.append(f"{who(e.player)} " + ("tira sus cartas" if es else "mucks"))
+            runs = e.runs  # the boards' headings say it
+        elif k in said:
+            line = said[k]
+            current.append(words.not_in_file(line) if k in inferred else line)
     flush()
     if res.error is not None:
-        lines.append(("  ERROR: " if not es else "  ERROR: ") + res.error.in_lang(lang))
+        out.append(say.error(res.error))
     elif res.partial:
-        note = res.note.in_lang(lang) if res.note else ""
-        lines.append(("  Mano parcial: " if es else "  Partial hand: ") + note)
+        out.append(say.partial(res.note if res.note is not None else Text("", "")))
         for k, pot in enumerate(res.pots):
-            players = ", ".join(who(p) for p in pot.players)
-            name = words.pot_name(k, len(res.pots)).in_lang(lang)
-            lines.append(f"  {name} {c(pot.amount)} ({players})")
+            out.append(say.open_pot(k, len(res.pots), pot.amount,
+                                    [names[p] for p in pot.players], rules))
     else:
         for k, pot in enumerate(res.pots):
-            name = words.pot_name(k, len(res.pots)).in_lang(lang)
-            players = ", ".join(who(p) for p in pot.players)
-            rake = (f", rake {c(pot.rake)}" if pot.rake else "")
-            contenders = [p for p in pot.players if not hand.folded[p] and p not in hand.mucked]
-            if len(hand.boards) > 1 and len(contenders) > 1:
-                # run more than once: each run's share of the pot, its winners and their hand
-                parts = []
-                for run in range(len(hand.boards)):
-                    got = [(a.player, a.amount) for a in hand.events
-                           if isinstance(a, ev.Awarded) and a.pot == k and a.run == run]
-                    parts.append(f"{_run_word(run, lang)}: "
-                                 + _won_words(got, who, c, es)
-                                 + _why_run(hand, [p for p, _ in got], run, lang))
-                lines.append(f"  {name} {c(pot.amount)} ({players}){rake}: " + "; ".join(parts))
-                continue
-            why = _why_won(hand, pot, lang)
-            if pot.winners is not None and len(pot.winners) == 1:
-                won = f"{who(pot.winners[0])} {'gana' if es else 'wins'} {c(pot.amount)}"
-            else:
-                won = ("se reparten: " if es else "split: ") + ", ".join(
-                    f"{who(p)} {c(x)}" for p, x in pot.shares)
-            lines.append(f"  {name} {c(pot.amount)} ({players}){rake}: {won}"
-                         f"{' — ' + why if why else ''}")
-        fin = ", ".join(f"{who(p)} {c(x)}" for p, x in enumerate(hand.stacks))
-        lines.append(("  Fichas finales: " if es else "  Finishing stacks: ") + fin)
-        agree = res.stated_stacks_agree
-        if agree is False:
-            lines.append("  Nota: las fichas finales del archivo son otras" if es
-                         else "  Note: the file states other finishing stacks")
+            result = words.pot_result(hand, k, len(res.pots), pot.amount, pot.rake,
+                                      names=names)
+            out.append(say.settled_pot(result, [names[p] for p in pot.players]))
+        out.append(say.finishing_stacks([(names[p], x) for p, x in enumerate(hand.stacks)],
+                                        rules))
+        if res.stated_stacks_agree is False:
+            out.append(say.other_finishing_stacks())
         for m in res.mismatches:
-            lines.append(("  NO CUADRA con el resumen del archivo: " if es
-                          else "  DOES NOT MATCH the file's summary: ") + m.in_lang(lang))
-    return "\n".join(lines)
-
-
-def _run_word(run: int, lang: str) -> str:
-    """The name of one run of the board: "run 2" ("tablero 2")."""
-    return f"tablero {run + 1}" if lang == "es" else f"run {run + 1}"
-
-
-def _all_in_words(hand: Hand, p: int, c: Any, es: bool) -> str:
-    """" (all-in)", or in a cap game, for a player with chips behind, " (reaches the cap)"."""
-    cap = hand.rules.hand_cap
-    if cap is not None and hand.starting_stacks[p] > cap:
-        return f" (llega al tope de {c(cap)})" if es else f" (reaches the {c(cap)} cap)"
-    return " (all-in)"
-
-
-def _won_words(got: Sequence[tuple[int, int]], who: Any, c: Any, es: bool) -> str:
-    if len(got) == 1:
-        p, x = got[0]
-        return f"{who(p)} {'gana' if es else 'wins'} {c(x)}"
-    return ("se reparten: " if es else "split: ") + ", ".join(f"{who(p)} {c(x)}" for p, x in got)
-
-
-def _hand_name(hand: Hand, hole: Sequence[Card], board: Sequence[Card], lang: str) -> str:
-    """What ``hole`` makes with ``board`` in the hand's game, as the narrator names it."""
-    from tapete import words
-
-    return words.name(best_hand(hand.rules.game, hole, board)).in_lang(lang)
-
-
-def _why_run(hand: Hand, winners: Sequence[int], run: int, lang: str) -> str:
-    board = hand.boards[run]
-    hole = hand.hole[winners[0]] if winners else None
-    if hole is None or len(board) < 5:
-        return ""
-    return " — " + _hand_name(hand, hole, board, lang)
-
-
-def _act_words(e: ev.Acted, c: Any, es: bool, hand: Hand | None = None) -> str:
-    tail = "" if not e.all_in else (
-        _all_in_words(hand, e.player, c, es) if hand is not None else " (all-in)")
-    if e.action == ev.FOLD:
-        return "se retira" if es else "folds"
-    if e.action == ev.CHECK:
-        return "pasa" if es else "checks"
-    if e.action == ev.CALL:
-        return (f"iguala {c(e.added)}" if es else f"calls {c(e.added)}") + tail
-    if e.action == ev.BET:
-        return (f"apuesta {c(e.to)}" if es else f"bets {c(e.to)}") + tail
-    return (f"sube a {c(e.to)}" if es else f"raises to {c(e.to)}") + tail
-
-
-def _strength(hand: Hand, p: int, lang: str) -> str:
-    hole = hand.hole[p]
-    boards = [b for b in hand.boards if len(b) >= 3]
-    if hole is None or not boards:
-        return ""
-    if len(hand.boards) == 1:
-        return f" ({_hand_name(hand, hole, boards[0], lang)})"
-    # run more than once: the hand on each run's board
-    return " (" + "; ".join(f"{_run_word(r, lang)}: {_hand_name(hand, hole, b, lang)}"
-                            for r, b in enumerate(hand.boards) if len(b) >= 3) + ")"
-
-
-def _why_won(hand: Hand, pot: PotOut, lang: str) -> str:
-    es = lang == "es"
-    live = [p for p in pot.players if not hand.folded[p] and p not in hand.mucked]
-    if len(live) <= 1 or pot.winners is None:
-        others = sum(1 for f in hand.folded if not f) > 1
-        if not others:
-            return "los demás se retiraron" if es else "the others folded"
-        return "los demás tiraron sus cartas" if es and hand.mucked else (
-            "the others mucked" if hand.mucked else "")
-    w = pot.winners[0]
-    hole = hand.hole[w]
-    if hole is None or len(hand.boards[0]) < 5:
-        return ""
-    return _hand_name(hand, hole, hand.boards[0], lang)
+            out.append(say.mismatch(m))
+    return out
 
 
 # ---------------------------------------------------------------------------- files

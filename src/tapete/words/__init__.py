@@ -1,10 +1,11 @@
 """Every sentence about a hand, once, in English and Spanish.
 
-The table's log and results, the web replayer and the hand lists take their words from here
-(``tapete replay``'s account and the PokerStars writer are to follow): event lines, pot names,
-hand names with their kickers, results as sentences, rules described, and money and numbers
-by locale. The messages are gettext catalogues read with Babel (:mod:`.catalog`): English is
-the source, ``locale/es/LC_MESSAGES/tapete.po`` the Spanish.
+The table's log and results, the web replayer, the hand lists and ``tapete replay``'s
+account (its headings in :mod:`.account`) take their words from here (the PokerStars writer is
+to follow): event lines, pot names, hand names with their kickers, results as sentences, rules
+described, and money and numbers by locale. The messages are gettext catalogues read with
+Babel (:mod:`.catalog`): English is the source, ``locale/es/LC_MESSAGES/tapete.po`` the
+Spanish.
 """
 
 from __future__ import annotations

@@ -255,10 +255,11 @@ def _contenders(hand: Hand, index: int) -> list[int]:
 
 
 def _clause(hand: Hand, index: int, run: int, won: Mapping[int, int],
-            count: int, amount: int | None) -> tuple[Text, Text | None]:
+            count: int, amount: int | None,
+            names: Sequence[str] | None = None) -> tuple[Text, Text | None]:
     """Who won pot ``index`` on board ``run`` and with what, and one line of why when a kicker
     or a tie decided. ``amount`` None: the clause of one run of several."""
-    names, rules = hand.names, hand.rules
+    names, rules = names or hand.names, hand.rules
     winners = sorted(won)
     board = hand.boards[run] if run < len(hand.boards) else hand.boards[0]
     showdown = len(board) >= 5 and all(p in hand.shown for p in winners)
@@ -310,11 +311,12 @@ def _clause(hand: Hand, index: int, run: int, won: Mapping[int, int],
     return line, reason
 
 
-def pot_result(hand: Hand, index: int, count: int, amount: int, rake: int) -> Text:
+def pot_result(hand: Hand, index: int, count: int, amount: int, rake: int, *,
+               names: Sequence[str] | None = None) -> Text:
     """How pot ``index`` (of ``count``) of a finished hand ended, as a sentence: "Elena wins
     the main pot, 381, with a pair of sevens"; with the rake taken from it, and one line of why
     when a kicker or a tie decided: "Ana wins the pot, 22, with a pair of fives, ace kicker
-    (kicker: ace against Auditor's queen)"."""
+    (kicker: ace against Auditor's queen)". ``names``: other labels for the players."""
     runs = _awards(hand, index)
     if len(runs) <= 1:
         won = next(iter(runs.values()), {})
@@ -323,12 +325,12 @@ def pot_result(hand: Hand, index: int, count: int, amount: int, rake: int) -> Te
                      amount=money_text(amount, hand.rules))
             reason = None
         else:
-            line, reason = _clause(hand, index, next(iter(runs)), won, count, amount)
+            line, reason = _clause(hand, index, next(iter(runs)), won, count, amount, names)
     else:
         clauses = []
         reasons = []
         for run in sorted(runs):
-            c, r = _clause(hand, index, run, runs[run], count, None)
+            c, r = _clause(hand, index, run, runs[run], count, None, names)
             clauses.append(c)
             if r is not None:
                 reasons.append(t("run {run}: {why}", run=run + 1, why=r))
