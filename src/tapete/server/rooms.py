@@ -277,7 +277,8 @@ class Room:
 
     def _tend(self, running: Running) -> None:
         """Between hands: bots fill the table, leaving one seat free for a person, and give
-        their seats up as people come; a bot short of chips adds them."""
+        their seats up as people come (one at a time); a bot short of chips adds them. All in
+        one command, so the next hand is dealt to the table as it is then."""
         table = running.table
         if table.hand is not None or not table.config.bots or table.broken:
             return
@@ -285,26 +286,13 @@ class Room:
         seated = table.players
         people = [p for p in seated.values() if not is_bot(p)]
         bots = [p for p in seated.values() if is_bot(p) and table.seat_of(p) not in table.leaving]
-        free = c.seats - len(seated)
         if not people:
             for p in bots:  # nobody to play with: the bots stand up
                 table.leave(p)
             return
-        if free == 0 and bots:
+        if c.seats - len(seated) == 0 and bots:
             table.leave(bots[-1])
             return
-        if free > 1:
-            idle = [p for p in running.bots if table.seat_of(p) is None]
-            if idle:
-                pid = idle[0]
-                if self.bankroll.balance(pid) < c.max_buy_in:
-                    self._refill(pid)
-                used = {s.name.casefold() for s in table.table.seats if s is not None}
-                name = next((n for n in BOT_NAMES if n.casefold() not in used), "Bot")
-                if name.casefold() in used:
-                    name = f"Bot {pid.rsplit(':', 1)[-1]}"
-                table.sit(pid, name, c.max_buy_in)
-                return
         for p in bots:
             seat = table.seat_of(p)
             s = table.table.seats[seat] if seat is not None else None
@@ -312,7 +300,15 @@ class Room:
                 if self.bankroll.balance(p) < c.max_buy_in:
                     self._refill(p)
                 table.add_chips(p, c.max_buy_in - s.chips - s.pending_chips)
-                return
+        idle = [p for p in running.bots if table.seat_of(p) is None]
+        while c.seats - len(table.players) > 1 and idle:
+            pid = idle.pop(0)
+            if self.bankroll.balance(pid) < c.max_buy_in:
+                self._refill(pid)
+            used = {s.name.casefold() for s in table.table.seats if s is not None}
+            name = next((n for n in BOT_NAMES if n.casefold() not in used),
+                        f"Bot {pid.rsplit(':', 1)[-1]}")
+            table.sit(pid, name, c.max_buy_in, wait_for_big_blind=False)
 
     def _refill(self, pid: str) -> None:
         """A bot out of chips gets a new bankroll (a reset in its ledger)."""

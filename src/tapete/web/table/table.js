@@ -8,9 +8,13 @@ import { detectLang, setLang, lang, t, tn, tx, chips, potName, setMoneyFormat, t
 import { cardEl, setCards } from "../common/cards.js";
 
 const $ = (id) => document.getElementById(id);
-const SEATS = 6;
-// seat positions around the oval, in % of the table box; seat 0 (you) at the bottom
-const POS = [[50, 99], [7, 76], [9, 20], [50, 1], [91, 20], [93, 76]];
+// a room table (/t/ID: people play each other) or the practice table (/: you and five bots)
+const ROOM = (location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)$/) || [])[1] || null;
+let SEATS = 6;
+// seat positions around the oval, in % of the table box; your seat at the bottom
+const POS6 = [[50, 99], [7, 76], [9, 20], [50, 1], [91, 20], [93, 76]];
+let POS = POS6;
+let layoutKey = "6:0";
 // where each seat's bet stands: that far from the seat towards the middle of the felt
 const BET_TOWARDS = [0.42, 0.45];
 const OPPONENT_STYLES = [["Ana", "tag"], ["Bruno", "lag"], ["Carla", "nit"], ["Diego", "station"], ["Elena", "maniac"]];
@@ -38,7 +42,7 @@ const seen = { hand: null, street: null, bets: [], board: [] };
 // ------------------------------------------------------------------ connection
 function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  ws = new WebSocket(`${proto}//${location.host}/ws`);
+  ws = new WebSocket(`${proto}//${location.host}${ROOM ? `/ws/t/${ROOM}` : "/ws"}`);
   ws.onopen = () => { $("conn").classList.add("ok"); };
   ws.onmessage = (e) => {
     const msg = JSON.parse(e.data);
@@ -90,20 +94,47 @@ function betPos(i) {
   return [x + (50 - x) * BET_TOWARDS[0], y + (50 - y) * BET_TOWARDS[1]];
 }
 
+// The chairs of a room table around the oval, yours (or the first, watching) at the bottom,
+// the others clockwise as at the practice table.
+function positions(n, anchor) {
+  if (n === 6 && anchor === 0) return POS6;
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    const a = (2 * Math.PI * ((i - anchor + n) % n)) / n;
+    out.push([50 - 44 * Math.sin(a), 50 + 49 * Math.cos(a)]);
+  }
+  return out;
+}
+
+function layout(s) {
+  const n = s.seats.length;
+  const mineAt = s.seats.findIndex((x) => x && x.you);
+  const anchor = mineAt >= 0 ? mineAt : 0;
+  const key = `${n}:${anchor}`;
+  if (key === layoutKey) return;
+  layoutKey = key;
+  SEATS = n;
+  POS = positions(n, anchor);
+  buildSeats();
+  seen.bets = [];
+}
+
 function buildSeats() {
   const wrap = $("seats");
   wrap.replaceChildren();
   for (let i = 0; i < SEATS; i++) {
     const [x, y] = POS[i];
     const seat = document.createElement("div");
-    seat.className = "seat" + (i === 0 ? " me" : "");
+    seat.className = "seat";
     seat.id = `seat-${i}`;
     seat.setAttribute("data-testid", `seat-${i}`);
     seat.style.left = `${x}%`;
     seat.style.top = `${y}%`;
     seat.innerHTML = `<div class="hole"></div><div class="plate"><div class="name"></div>
       <div class="style"></div><div class="stack"></div></div><div class="best"></div>
-      <div class="last" data-testid="last-${i}" hidden></div>`;
+      <div class="last" data-testid="last-${i}" hidden></div>
+      <button class="sit-here" data-testid="sit-here-${i}" hidden></button>`;
+    seat.querySelector(".sit-here").onclick = () => openTakeSeat(i);
     wrap.append(seat);
     const bet = document.createElement("div");
     const [bx, by] = betPos(i);
@@ -183,6 +214,8 @@ function actionText(a) {
 function render() {
   const s = state;
   document.body.dataset.lobby = s.lobby ? "1" : "0";
+  if (!s.lobby) layout(s);
+  if (ROOM) renderRoomBar(s);
   $("bankroll").textContent = chips(s.me.total);
   const inPlay = s.me.at_table + (s.me.in_pot || 0);  // the stack as the board is shown + the pot
   $("at-table").textContent = inPlay ? `(${chips(inPlay)} ${t("atTable")})` : "";
@@ -253,12 +286,19 @@ function renderRoom(s) {
   const newStreet = !!h && !newHand && h.street !== seen.street;
   if (newHand) seen.bets = [];
 
+  const seated = !ROOM || (s.room && s.room.seated);
   for (let i = 0; i < SEATS; i++) {
     const el = $(`seat-${i}`);
     const seat = s.seats[i];
     const p = bySeat[i];
-    el.hidden = !seat;
-    if (!seat) continue;
+    // an empty chair at a room table: "Sit here" for whoever is watching
+    const sitHere = el.querySelector(".sit-here");
+    sitHere.hidden = !!seat || seated;
+    sitHere.textContent = t("sitHere");
+    el.classList.toggle("empty", !seat);
+    el.hidden = !seat && sitHere.hidden;
+    el.classList.toggle("me", !!(seat && seat.you));
+    if (!seat) { el.querySelector(".name").textContent = ""; el.querySelector(".stack").textContent = ""; showHole(el, i, [], null); continue; }
     el.querySelector(".name").textContent = seat.name + (seat.you ? ` (${t("you")})` : "");
     el.querySelector(".style").textContent = seat.bot ? styleName(seat.style) : "";
     const stack = p ? p.stack : seat.chips;
@@ -587,7 +627,7 @@ function act(action) {
 
 function renderActions(s, h) {
   const lg = legalNow();
-  const meSeat = s.seats[0];
+  const meSeat = s.seats.find((x) => x && x.you) || null;
   const inHand = !!(s.live && h && h.you != null);
   const me = inHand ? h.players[h.you] : null;
   $("decide").hidden = !lg;
@@ -654,9 +694,13 @@ function renderActions(s, h) {
   $("away-text").textContent = busted ? t("busted")
     : `${awayWhy} ${s.owes_blinds ? t("owesBlinds") : t("botsPlayOn")}`;
   $("sit-out").checked = !!s.sitting_out;
-  $("btn-next").hidden = !(h && h.phase === "done");
+  $("btn-next").hidden = !!ROOM || !(h && h.phase === "done");
   const waitingBB = !inHand && !s.sitting_out && meSeat && meSeat.chips > 0 && (s.live || s.waiting_for_big_blind);
-  $("status").textContent = tx(s.notice) || (lg ? tx(s.decision.summary) : (waitingBB ? t("waitingBB") : ""));
+  // watching a room table: nothing to play, a seat to pick
+  const watching = !!ROOM && !meSeat;
+  $("more").hidden = watching;
+  $("status").textContent = tx(s.notice) || (lg ? tx(s.decision.summary) : (waitingBB ? t("waitingBB")
+    : (watching ? t("watchingPick") : (ROOM && s.waiting ? t("waitingPlayers") : ""))));
 }
 
 function tickTimer() {
@@ -842,7 +886,23 @@ function wire() {
   // the person folds or unfolds the coach: that holds from then on (a click on its first line
   // toggles it after this handler)
   $("coach-head").addEventListener("click", () => { coachOpened = !$("coach").open; });
-  $("leave").onclick = () => send({ type: "leave" });
+  $("leave").onclick = () => {
+    if (ROOM && !(state && state.room && state.room.seated)) location.href = "/room";
+    else send({ type: "leave" });
+  };
+  $("take-seat").onsubmit = (e) => {
+    e.preventDefault();
+    const name = $("seat-name").value.trim();
+    localStorage.setItem("tapete.name", name);
+    send({ type: "take_seat", seat_number: Number($("take-seat").dataset.seat), name: name || t("defaultName"),
+           buy_in: Math.round(Number($("seat-buyin").value)) });
+    $("take-seat").hidden = true;
+  };
+  $("take-cancel").onclick = () => { $("take-seat").hidden = true; };
+  $("copy-link").onclick = async () => {
+    const url = location.href.split("?")[0];
+    try { await navigator.clipboard.writeText(url); toast(t("linkCopied")); } catch { toast(url); }
+  };
   $("reset").onclick = () => { if (confirm(t("resetConfirm"))) send({ type: "reset" }); };
   $("blinds").onchange = updateBuyIn;
   $("sit-form").onsubmit = (e) => {
@@ -886,8 +946,10 @@ function wire() {
   $("btn-post").onclick = () => send({ type: "sit_in", post: true });
   const addChips = () => {
     const bb = state.rules.big_blind;
-    const have = state.seats[0] ? state.seats[0].chips : 0;
-    send({ type: "add_chips", amount: Math.max(1, 100 * bb - have) });
+    const mineSeat = state.seats.find((x) => x && x.you);
+    const have = mineSeat ? mineSeat.chips : 0;
+    const top = state.room ? state.room.config.max_buy_in : 100 * bb;
+    send({ type: "add_chips", amount: Math.max(1, top - have) });
   };
   $("btn-add").onclick = addChips;
   $("btn-add2").onclick = addChips;
@@ -928,8 +990,42 @@ function wire() {
   window.addEventListener("resize", () => { measure(); if (state && !state.lobby) placeMarkers(state, state.hand); });
 }
 
+// ------------------------------------------------------------------ a room table
+function renderRoomBar(s) {
+  document.body.dataset.room = "1";
+  const seated = !!(s.room && s.room.seated);
+  document.body.dataset.seated = seated ? "1" : "0";
+  $("leave").textContent = seated ? t("leave") : t("toLobby");
+  $("leave").hidden = false;
+  const c = s.room ? s.room.config : null;
+  if (c) {
+    $("room-title").textContent = `${t(c.game)} ${chips(c.small_blind)}/${chips(c.big_blind)}`
+      + (s.room.spectators ? ` · ${tn("watching", s.room.spectators)}` : "");
+  }
+}
+
+function openTakeSeat(i) {
+  const c = state && state.room ? state.room.config : null;
+  if (!c) return;
+  const f = $("take-seat");
+  f.dataset.seat = String(i);
+  const inp = $("seat-buyin");
+  inp.min = String(c.min_buy_in);
+  inp.max = String(Math.min(c.max_buy_in, state.me.bankroll));
+  inp.value = String(Math.min(c.max_buy_in, state.me.bankroll));
+  $("seat-range").textContent = `${chips(c.min_buy_in)} – ${chips(c.max_buy_in)}`;
+  $("seat-name").value = localStorage.getItem("tapete.name") || "";
+  f.hidden = false;
+  $("seat-name").focus();
+}
+
 setLang(detectLang());
 translate();
+if (ROOM) {
+  document.body.dataset.room = "1";
+  for (const id of ["coach-toggle", "reset"]) { const el = $(id); (el.closest("label") || el).hidden = true; }
+  $("btn-next").hidden = true;
+}
 buildSeats();
 wire();
 connect();

@@ -1,0 +1,83 @@
+// The room's lobby: the public tables, live (asked again every few seconds), and the form that
+// opens a table. Every amount is written by the same rule as the tables' (i18n.js chips).
+import { detectLang, setLang, lang, t, tx, chips, translate } from "../common/i18n.js";
+
+const $ = (id) => document.getElementById(id);
+let tables = [];
+
+async function refresh() {
+  try {
+    const [me, list] = await Promise.all([
+      fetch("/api/me").then((r) => r.json()),
+      fetch("/api/room/tables").then((r) => r.json()),
+    ]);
+    $("bankroll").textContent = chips(me.bankroll);
+    tables = list;
+    render();
+  } catch {
+    // the server is restarting: the next round asks again
+  }
+}
+
+function cell(text, cls) {
+  const td = document.createElement("td");
+  td.textContent = text;
+  if (cls) td.className = cls;
+  return td;
+}
+
+function render() {
+  const body = $("tables");
+  body.replaceChildren(...tables.map((x) => {
+    const tr = document.createElement("tr");
+    tr.dataset.table = x.table;
+    tr.append(
+      cell(t(x.game) + (x.bots ? ` · ${t("withBots")}` : "")),
+      cell(`${chips(x.small_blind)}/${chips(x.big_blind)}`),
+      cell(`${chips(x.min_buy_in)} – ${chips(x.max_buy_in)}`),
+      cell(`${x.taken}/${x.seats}`, "num"),
+      cell(String(x.spectators), "num"),
+      cell(chips(x.average_pot), "num"),
+      cell(String(x.hands_per_hour), "num"),
+    );
+    const td = document.createElement("td");
+    const a = document.createElement("a");
+    a.className = "join";
+    a.href = `/t/${x.table}`;
+    a.textContent = x.taken < x.seats ? t("join") : t("watch");
+    a.setAttribute("data-testid", `join-${x.table}`);
+    td.append(a);
+    tr.append(td);
+    return tr;
+  }));
+  $("no-tables").hidden = tables.length > 0;
+}
+
+async function create(e) {
+  e.preventDefault();
+  const [sb, bb] = $("stakes").value.split("/").map(Number);
+  const minBb = Math.round(Number($("min-bb").value));
+  const maxBb = Math.round(Number($("max-bb").value));
+  const body = {
+    game: document.querySelector("input[name=game]:checked").value,
+    small_blind: sb, big_blind: bb,
+    min_buy_in: minBb * bb, max_buy_in: maxBb * bb,
+    seats: Number($("seats").value),
+    act_ms: 1000 * Number($("act").value), bank_ms: 1000 * Number($("bank").value),
+    bots: $("bots").checked, public: !$("private").checked, spectators: $("spectators").checked,
+  };
+  $("create-error").textContent = "";
+  const r = await fetch("/api/room/tables", {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+  });
+  const answer = await r.json();
+  if (!r.ok) { $("create-error").textContent = tx(answer.error); return; }
+  location.href = answer.url;
+}
+
+setLang(detectLang());
+translate();
+$("lang").onclick = () => { setLang(lang() === "es" ? "en" : "es"); translate(); render(); };
+$("create").onsubmit = create;
+refresh();
+setInterval(refresh, 3000);
