@@ -19,6 +19,7 @@ from tapete.core.text import Text
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("tapete.cli.play", "practise in the browser against five bots"),
+    "serve": ("tapete.cli.serve", "run the room: people play each other (and the practice table)"),
     "replay": ("tapete.cli.replay", "replay hand histories (PHH, PokerStars) and check them"),
     "convert": ("tapete.cli.convert", "convert hand histories between PHH and PokerStars text"),
     "equity": ("tapete.cli.equity", "equity of hands or ranges, exact or Monte Carlo"),

@@ -60,7 +60,9 @@ def allowed_hosts(host: str, names: list[str]) -> tuple[str, ...] | Text:
     return tuple(dict.fromkeys(hosts))
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, room: bool = False) -> int:
+    """Serve the practice table (``tapete play``), or the room with it (``tapete serve``:
+    the same app; ``room`` only changes the page it points to and says)."""
     import uvicorn
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
@@ -103,10 +105,11 @@ def run(args: argparse.Namespace) -> int:
         return fail("play", Text(f"cannot open the database: {why}",
                                  f"no se puede abrir la base de datos: {why}"), lang)
     host = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
-    url = f"http://{host}:{args.port}/"
+    url = f"http://{host}:{args.port}/" + ("room" if room else "")
 
     where = make_url(settings.db_url()).render_as_string(hide_password=True)
-    print(f"tapete: the practice table is at {url}  (data: {where}; Ctrl+C to stop)")
+    what = "the room" if room else "the practice table"
+    print(f"tapete: {what} is at {url}  (data: {where}; Ctrl+C to stop)", flush=True)
     if not args.no_browser:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
     # uvicorn's keepalive pings (a client that does not answer is closed) and frame bound
