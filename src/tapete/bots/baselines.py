@@ -8,8 +8,11 @@ from dataclasses import dataclass
 
 from tapete.bots.view import Decision, SeatView, bet_or_raise
 from tapete.core.actions import CALL, CHECK, FOLD, Action
-from tapete.core.text import Text
+from tapete.core.catalog import N_, t
 from tapete.words import money_text
+
+# what a bot says for an action with no amount, its reason after the colon (message ids)
+_SAY = {FOLD: N_("I fold: {why}"), CHECK: N_("I check: {why}"), CALL: N_("I call: {why}")}
 
 
 @dataclass(slots=True)
@@ -30,18 +33,15 @@ class RandomBot:
         if legal.min_to is not None and legal.max_to is not None:
             kinds.append(None)  # a bet or raise, its amount drawn below
         kind = kinds[self.rng.randrange(len(kinds))]
-        why = Text("chosen at random among the legal actions",
-                   "elegido al azar entre las acciones legales")
+        why = t("chosen at random among the legal actions")
         if kind is None:
             assert legal.min_to is not None and legal.max_to is not None
             to = self.rng.randint(legal.min_to, legal.max_to)
             c = money_text(to, view.rules)
-            word = Text(f"I bet {c.en}: ", f"Apuesto {c.es}: ") if legal.is_bet else \
-                Text(f"I raise to {c.en}: ", f"Subo a {c.es}: ")
-            return Decision(bet_or_raise(legal, to), word + why)
-        word = {FOLD: Text("I fold: ", "Me retiro: "), CHECK: Text("I check: ", "Paso: "),
-                CALL: Text("I call: ", "Igualo: ")}[kind.kind]
-        return Decision(kind, word + why)
+            say = t("I bet {amount}: {why}", amount=c, why=why) if legal.is_bet else \
+                t("I raise to {amount}: {why}", amount=c, why=why)
+            return Decision(bet_or_raise(legal, to), say)
+        return Decision(kind, t(_SAY[kind.kind], why=why))
 
     def hand_over(self, view: SeatView) -> None:
         pass
@@ -63,10 +63,8 @@ class CallerBot:
         if legal is None:
             raise ValueError("this seat is not to act")
         if legal.check:
-            return Decision(Action.check(), Text("I check: I always check or call",
-                                                 "Paso: siempre paso o igualo"))
-        return Decision(Action.call(), Text("I call: I always check or call",
-                                            "Igualo: siempre paso o igualo"))
+            return Decision(Action.check(), t("I check: {why}", why=t("I always check or call")))
+        return Decision(Action.call(), t("I call: {why}", why=t("I always check or call")))
 
     def hand_over(self, view: SeatView) -> None:
         pass

@@ -23,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tapete.core.cards import RANKS, Card
+from tapete.core.catalog import N_, t
 from tapete.core.game import Game, HandForm
 from tapete.core.text import Text
 from tapete.eval.equity import hand_vs_ranges as _hand_vs_ranges
@@ -65,11 +66,8 @@ class NotHoldem(ValueError):
     and Spanish."""
 
     def __init__(self, game: Game) -> None:
-        self.message = Text(
-            f"{game.name}: this bot reads hold'em ranges (two hole cards, the best five of"
-            " seven) and does not play this game",
-            f"{game.name}: este bot lee rangos de hold'em (dos cartas propias, las cinco mejores"
-            " de siete) y no juega este juego")
+        self.message = t("{game}: this bot reads hold'em ranges (two hole cards, the best five"
+                         " of seven) and does not play this game", game=game.name)
         super().__init__(self.message.en)
 
 
@@ -124,13 +122,13 @@ def full_range() -> Weights:
 
 # ---------------------------------------------------------------------------- board classes
 MONSTER, TWO_PAIR, TOP_PAIR, WEAK_PAIR, DRAW, AIR = range(6)
-CLASS_WORDS = (
-    Text("very strong hands", "manos muy fuertes"),
-    Text("two pairs", "dobles parejas"),
-    Text("top pairs", "parejas altas"),
-    Text("weak pairs", "parejas débiles"),
-    Text("draws", "proyectos"),
-    Text("air", "aire"),
+CLASS_WORDS = (  # message ids: t(CLASS_WORDS[c])
+    N_("very strong hands"),
+    N_("two pairs"),
+    N_("top pairs"),
+    N_("weak pairs"),
+    N_("draws"),
+    N_("air"),
 )
 _CAT = [Category.HIGH_CARD] + [category(s) for s in range(1, CLASSES + 1)]
 
@@ -220,12 +218,12 @@ class BoardInfo:
 
     def texture(self) -> Text:
         if self.suit_max >= 3 and len(self.board) >= 3:
-            return Text("a suited board", "un tablero con color")
+            return t("a suited board")
         if self.paired:
-            return Text("a paired board", "un tablero doblado")
+            return t("a paired board")
         if self.wet:
-            return Text("a wet board", "un tablero húmedo")
-        return Text("a dry board", "un tablero seco")
+            return t("a wet board")
+        return t("a dry board")
 
 
 @lru_cache(maxsize=256)
@@ -335,20 +333,19 @@ def range_words(weights: Weights, board: tuple[Card, ...]) -> Text:
     width before the flop ("about 20 % of hands")."""
     if len(board) < 3:
         pct = round(100 * float(np.sum(weights)) / N_COMBOS)
-        return Text(f"about {pct} % of hands", f"cerca del {pct} % de las manos")
+        return t("about {pct} % of hands", pct=pct)
     comp = composition(weights, board)
     order = sorted(range(6), key=lambda c: -comp[c])
-    words = CLASS_WORDS[order[0]]
+    words = t(CLASS_WORDS[order[0]])
     if comp[order[1]] >= 0.2:
-        second = CLASS_WORDS[order[1]]
-        words = Text(f"{words.en} and {second.en}", f"{words.es} y {second.es}")
+        words = t("{first} and {second}", first=words, second=t(CLASS_WORDS[order[1]]))
     return words
 
 
 def describe(weights: Weights, board: tuple[Card, ...]) -> Text:
     """"a range of top pairs and draws"."""
     w = range_words(weights, board)
-    return Text(f"a range of {w.en}", f"un rango de {w.es}")
+    return t("a range of {words}", words=w)
 
 
 def hand_class(hole: Sequence[Card], board: Sequence[Card]) -> int:

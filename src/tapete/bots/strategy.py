@@ -21,6 +21,7 @@ from tapete.bots.view import Decision, SeatView, bet_or_raise
 from tapete.core import events as ev
 from tapete.core.actions import Action
 from tapete.core.betting import Legal
+from tapete.core.catalog import N_, t, tn
 from tapete.core.rules import Structure
 from tapete.core.text import Text
 from tapete.words import money_text
@@ -84,12 +85,13 @@ STYLES: dict[str, Style] = {
 
 # Opening range by the number of players still to act behind (blinds included).
 _OPEN = {1: 0.40, 2: 0.45, 3: 0.28, 4: 0.21, 5: 0.17, 6: 0.14, 7: 0.12}
-_BUTTON = Text("the button", "el botón")
-_SMALL_BLIND = Text("the small blind", "la ciega pequeña")
-_BIG_BLIND = Text("the big blind", "la ciega grande")
-_STRADDLE = Text("the straddle", "el straddle")
-_BEFORE_BUTTON = {1: Text("the cutoff", "el cutoff"), 2: Text("the hijack", "el hijack")}
-_EARLY = Text("early position", "primera posición")
+# the positions' names (message ids)
+_BUTTON = N_("the button")
+_SMALL_BLIND = N_("the small blind")
+_BIG_BLIND = N_("the big blind")
+_STRADDLE = N_("the straddle")
+_BEFORE_BUTTON = {1: N_("the cutoff"), 2: N_("the hijack")}
+_EARLY = N_("early position")
 _AGGRESSIVE = (ev.BET, ev.RAISE)
 
 
@@ -172,14 +174,14 @@ def position_name(view: SeatView, seat: int) -> Text:
     n = view.n
     after = (seat - view.button) % n
     if after == 0:
-        return _BUTTON
+        return t(_BUTTON)
     if after == 2 or n == 2:
-        return _BIG_BLIND
+        return t(_BIG_BLIND)
     if after == 1:
-        return _SMALL_BLIND
+        return t(_SMALL_BLIND)
     if view.setup.straddles[seat]:
-        return _STRADDLE
-    return _BEFORE_BUTTON.get((view.button - seat) % n, _EARLY)
+        return t(_STRADDLE)
+    return t(_BEFORE_BUTTON.get((view.button - seat) % n, _EARLY))
 
 
 def open_width(view: SeatView, seat: int) -> float:
@@ -381,23 +383,23 @@ class StyleBot:
         allin = to == legal.stack + legal.bet
         c = money_text(to, view.rules)
         if allin:
-            head = Text(f"I go all-in ({c.en})", f"Voy all-in ({c.es})")
+            say = t("I go all-in ({amount}): {why}", amount=c, why=why)
         elif legal.is_bet:
-            head = Text(f"I bet {c.en}", f"Apuesto {c.es}")
+            say = t("I bet {amount}: {why}", amount=c, why=why)
         else:
-            head = Text(f"I raise to {c.en}", f"Subo a {c.es}")
-        return Decision(bet_or_raise(legal, to), head + Text(": ", ": ") + why)
+            say = t("I raise to {amount}: {why}", amount=c, why=why)
+        return Decision(bet_or_raise(legal, to), say)
 
     def _call(self, view: SeatView, legal: Legal, why: Text) -> Decision:
         if legal.check:
-            return Decision(Action.check(), Text("I check: ", "Paso: ") + why)
+            return Decision(Action.check(), t("I check: {why}", why=why))
         c = money_text(legal.call, view.rules)
-        return Decision(Action.call(), Text(f"I call {c.en}: ", f"Igualo {c.es}: ") + why)
+        return Decision(Action.call(), t("I call {amount}: {why}", amount=c, why=why))
 
     def _fold(self, legal: Legal, why: Text) -> Decision:
         if legal.check:
-            return Decision(Action.check(), Text("I check: ", "Paso: ") + why)
-        return Decision(Action.fold(), Text("I fold: ", "Me retiro: ") + why)
+            return Decision(Action.check(), t("I check: {why}", why=why))
+        return Decision(Action.fold(), t("I fold: {why}", why=why))
 
     # ------------------------------------------------------------------ preflop
     def _preflop(self, view: SeatView, legal: Legal) -> Decision:
@@ -426,26 +428,23 @@ class StyleBot:
                 soft = self._softness(view, behind + limping)
                 width = min(1.0, width * soft * (1.25 if limping else 1.0))
             in_range = p <= width * jitter
-            why_in = Text(f"{hand} is in my top {_pct(width)} % from {pos.en}",
-                          f"{hand} está en mi {_pct(width)} % mejor desde {pos.es}")
+            why_in = t("{hand} is in my top {pct} % from {position}", hand=hand,
+                       pct=_pct(width), position=pos)
             if st.exploit and soft > 1.05:
-                why_in = why_in + Text(", wider against loose players",
-                                       ", más amplio contra jugadores flojos")
-            why_out = Text(f"{hand} is outside my top {_pct(width)} % from {pos.en}",
-                           f"{hand} queda fuera de mi {_pct(width)} % mejor desde {pos.es}")
+                why_in = t("{why}, wider against loose players", why=why_in)
+            why_out = t("{hand} is outside my top {pct} % from {position}", hand=hand,
+                        pct=_pct(width), position=pos)
             if legal.check:  # the big blind in a limped pot
                 if can_raise and p <= width * 0.35 * jitter:
                     to = legal.level + (3 + limpers) * bb
-                    return self._raise(view, legal, to, Text(
-                        f"{hand} is strong enough to punish the limpers",
-                        f"{hand} es bastante fuerte para castigar a los que entraron"))
-                return self._call(view, legal, Text(f"{hand}, free to see the flop",
-                                                    f"{hand}, veo el flop gratis"))
+                    return self._raise(view, legal, to, t(
+                        "{hand} is strong enough to punish the limpers", hand=hand))
+                return self._call(view, legal, t("{hand}, free to see the flop", hand=hand))
             if in_range and can_raise and (not st.limp or p <= 0.05):
                 if eff_bb <= 15 and view.rules.structure is Structure.NO_LIMIT:
-                    return self._raise(view, legal, legal.max_to or 0, Text(
-                        f"{hand} with {eff_bb:.0f} big blinds: all-in or fold",
-                        f"{hand} con {eff_bb:.0f} ciegas grandes: all-in o nada"))
+                    return self._raise(view, legal, legal.max_to or 0, t(
+                        "{hand} with {big_blinds} big blinds: all-in or fold", hand=hand,
+                        big_blinds=round(eff_bb)))
                 size = st.open_size + limpers + (0.5 if players_behind(view, seat) == 1 else 0)
                 return self._raise(view, legal, round(size * bb), why_in)
             if in_range or (players_behind(view, seat) == 1 and p <= width * 1.6
@@ -467,13 +466,13 @@ class StyleBot:
             size_bb = last.to / bb
             if size_bb > 4:
                 defend *= (4 / size_bb) ** 0.7
-            what = Text(f"an open from {raiser_pos.en}", f"una apertura desde {raiser_pos.es}")
+            what = t("an open from {position}", position=raiser_pos)
         elif n_raises == 2:
             attack, defend = st.four * scale, st.call3 * scale
-            what = Text("a 3-bet", "un 3-bet")
+            what = t("a 3-bet")
         else:
             attack, defend = st.jam * scale * 0.6, st.jam * scale * 0.4
-            what = Text(f"a {n_raises + 1}-bet", f"un {n_raises + 1}-bet")
+            what = t("a {n}-bet", n=n_raises + 1)
         if st.exploit:  # a loose raiser's range is weak: re-raise and defend wider
             soft = self._softness(view, [last.player])
             attack *= soft
@@ -485,8 +484,8 @@ class StyleBot:
         attack *= jitter
         defend *= jitter
         if can_raise and p <= attack:
-            why = Text(f"{hand} is in my top {_pct(attack)} % against {what.en}",
-                       f"{hand} está en mi {_pct(attack)} % mejor contra {what.es}")
+            why = t("{hand} is in my top {pct} % against {what}", hand=hand, pct=_pct(attack),
+                    what=what)
             if n_raises >= 3 or eff_bb <= 30:
                 return self._raise(view, legal, legal.max_to or 0, why)
             ip = players_behind(view, seat) >= 2 and n_raises == 1
@@ -496,16 +495,14 @@ class StyleBot:
             to = round(last.to * mult + limpers * bb)
             return self._raise(view, legal, to, why)
         if p <= attack + defend:
-            return self._call(view, legal, Text(
-                f"{hand} is in my calling range against {what.en}; the price is {_pct(price)} %",
-                f"{hand} está en mi rango de igualar contra {what.es}; el precio es "
-                f"{_pct(price)} %"))
+            return self._call(view, legal, t(
+                "{hand} is in my calling range against {what}; the price is {pct} %",
+                hand=hand, what=what, pct=_pct(price)))
         if can_raise and n_raises == 1 and not committed and p <= 0.5 \
                 and self.rng.random() < st.bluff * 0.12:
-            return self._raise(view, legal, round(last.to * 3.2), Text(
-                f"a 3-bet bluff with {hand}", f"un 3-bet de farol con {hand}"))
-        return self._fold(legal, Text(
-            f"{hand} is too weak against {what.en}", f"{hand} es demasiado débil contra {what.es}"))
+            return self._raise(view, legal, round(last.to * 3.2), t(
+                "a 3-bet bluff with {hand}", hand=hand))
+        return self._fold(legal, t("{hand} is too weak against {what}", hand=hand, what=what))
 
     def _preflop_committed(self, view: SeatView, legal: Legal, hand: str,
                            price: float) -> Decision:
@@ -522,12 +519,10 @@ class StyleBot:
         behind = sum(1 for q in view.opponents() if q not in involved and not view.all_in[q])
         need = price + st.call_margin + 0.02 * behind
         k = len(involved)
-        versus = R.describe(ranges[0], ()) if k == 1 else Text(
-            f"{k} players' ranges", f"los rangos de {k} jugadores")
-        why = Text(f"{hand} has {_pct(eq)} % equity against {versus.en}, "
-                   f"the price is {_pct(price)} %",
-                   f"{hand} tiene {_pct(eq)} % de equity contra {versus.es}; "
-                   f"el precio es {_pct(price)} %")
+        versus = R.describe(ranges[0], ()) if k == 1 else tn(
+            "{n} player's range", "{n} players' ranges", k)
+        why = t("{hand} has {equity} % equity against {versus}, the price is {price} %",
+                hand=hand, equity=_pct(eq), versus=versus, price=_pct(price))
         if eq < need:
             return self._fold(legal, why)
         norm = min(1.0, eq * (k + 1) / 2) if k > 1 else eq
@@ -555,10 +550,9 @@ class StyleBot:
         else:
             merged = np.sum(ranges, axis=0)
             words = R.range_words(merged, board)
-            versus = Text(f"{k} ranges of mostly {words.en}",
-                          f"{k} rangos de sobre todo {words.es}")
-        eq_txt = Text(f"{_pct(eq)} % equity against {versus.en}",
-                      f"{_pct(eq)} % de equity contra {versus.es}")
+            versus = tn("{n} range of mostly {words}", "{n} ranges of mostly {words}", k,
+                        words=words)
+        eq_txt = t("{equity} % equity against {versus}", equity=_pct(eq), versus=versus)
         others = [view.stacks[q] for q in opps]
         eff = min(legal.stack, max(others, default=legal.stack))
         spr = eff / max(1, pot)
@@ -575,12 +569,12 @@ class StyleBot:
             if legal.can_raise and norm >= st.raise_at:
                 frac = self._size(norm, info, value=True, spr=spr, street=view.street)
                 to = legal.call_to + round(frac * (pot + legal.call))
-                return self._raise(view, legal, to, eq_txt + Text(
-                    "; raising for value", "; subo por valor"))
+                return self._raise(view, legal, to, t("{equity}; raising for value",
+                                                      equity=eq_txt))
             if legal.can_raise and draw and rng.random() < st.bluff_raise:
                 to = legal.call_to + round(st.sizes[1] * (pot + legal.call))
-                return self._raise(view, legal, to, eq_txt + Text(
-                    "; a semi-bluff with my draw", "; un semifarol con mi proyecto"))
+                return self._raise(view, legal, to, t("{equity}; a semi-bluff with my draw",
+                                                      equity=eq_txt))
             if st.exploit and k == 1 and legal.can_raise and not limit and eq < need \
                     and mine >= R.WEAK_PAIR:
                 # a bettor who folds to raises more than the price asks: raise it as a bluff
@@ -589,14 +583,12 @@ class StyleBot:
                 risk = to - legal.bet
                 edge = self._fold_rate(view, opps) - risk / (risk + pot)
                 if edge > 0.05 and rng.random() < min(1.0, st.exploit * edge):
-                    return self._raise(view, legal, to, eq_txt + Text(
-                        "; a bluff raise: this player folds too often",
-                        "; una subida de farol: este jugador se retira demasiado"))
+                    return self._raise(view, legal, to, t(
+                        "{equity}; a bluff raise: this player folds too often", equity=eq_txt))
+            why = t("{equity}, the price is {price} %", equity=eq_txt, price=_pct(price))
             if eq >= need:
-                return self._call(view, legal, eq_txt + Text(
-                    f", the price is {_pct(price)} %", f"; el precio es {_pct(price)} %"))
-            return self._fold(legal, eq_txt + Text(
-                f", the price is {_pct(price)} %", f"; el precio es {_pct(price)} %"))
+                return self._call(view, legal, why)
+            return self._fold(legal, why)
 
         folds = self._fold_rate(view, opps)
         bet_at = st.bet_at - 0.1 * max(0.0, 1.0 - folds / 0.4)  # thinner against callers
@@ -607,8 +599,7 @@ class StyleBot:
                     frac = min(1.5, frac * (1.0 + st.exploit * (0.4 - folds) / 0.4))
                 if norm >= 0.7 and k == 1 and self._size_blind(view, opps[0]):
                     frac = max(frac, 1.5 if spr > 2 else 10.0)  # they call big bets as often
-            return self._bet(view, legal, frac, info, eq_txt,
-                             Text("for value", "por valor"))
+            return self._bet(view, legal, frac, info, eq_txt, t("for value"))
         aggressor = any(a.player == view.seat and a.action in _AGGRESSIVE
                         for a in view.actions if a.street == view.street - 1)
         bluff = st.bluff * (1.5 if aggressor else 1.0) * (1.4 if draw else 1.0)
@@ -622,9 +613,8 @@ class StyleBot:
             bluff *= 0.3  # showdown value: no need to bet it
         if legal.can_raise and rng.random() < bluff:
             frac = self._size(norm, info, value=False, spr=spr, street=view.street)
-            return self._bet(view, legal, frac, info, eq_txt, Text("as a bluff", "de farol"))
-        return self._call(view, legal, eq_txt + Text(
-            ", not enough to bet", ", no basta para apostar"))
+            return self._bet(view, legal, frac, info, eq_txt, t("as a bluff"))
+        return self._call(view, legal, t("{equity}, not enough to bet", equity=eq_txt))
 
     def _bet(self, view: SeatView, legal: Legal, frac: float, info: R.BoardInfo,
              eq_txt: Text, purpose: Text) -> Decision:
@@ -632,9 +622,9 @@ class StyleBot:
         pot = view.pot
         to = self._raise_to(view, legal, round(frac * pot))
         size = self._size_words(10.0 if to == legal.stack + legal.bet else to / max(1, pot))
-        return self._raise(view, legal, to, eq_txt + Text(
-            f"; betting {size.en} {purpose.en} on {info.texture().en}",
-            f"; apuesto {size.es} {purpose.es} en {info.texture().es}"))
+        return self._raise(view, legal, to, t(
+            "{equity}; betting {size} {purpose} on {board}", equity=eq_txt, size=size,
+            purpose=purpose, board=info.texture()))
 
     def _size(self, norm: float, info: R.BoardInfo, *, value: bool, spr: float,
               street: int) -> float:
@@ -652,15 +642,15 @@ class StyleBot:
     @staticmethod
     def _size_words(frac: float) -> Text:
         if frac >= 10:
-            return Text("everything", "todo")
+            return t("everything")
         if frac > 1.05:
-            return Text("an overbet", "una sobreapuesta")
+            return t("an overbet")
         if frac >= 0.95:
-            return Text("the pot", "el bote")
+            return t("the pot")
         if frac >= 0.72:
-            return Text("three quarters of the pot", "tres cuartos del bote")
+            return t("three quarters of the pot")
         if frac >= 0.6:
-            return Text("two thirds of the pot", "dos tercios del bote")
+            return t("two thirds of the pot")
         if frac >= 0.45:
-            return Text("half the pot", "medio bote")
-        return Text("a third of the pot", "un tercio del bote")
+            return t("half the pot")
+        return t("a third of the pot")

@@ -14,9 +14,11 @@ from decimal import Decimal, localcontext
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
-from babel import Locale
 from babel.numbers import format_currency, format_decimal, get_currency_symbol
 
+from tapete.core.catalog import babel_locale as _locale
+from tapete.core.catalog import number as number
+from tapete.core.catalog import number_pattern as _pattern
 from tapete.core.text import LANGS, Text
 
 if TYPE_CHECKING:
@@ -27,23 +29,6 @@ if TYPE_CHECKING:
 CODES = {"$": "USD", "€": "EUR", "£": "GBP"}
 _MARK = "¤"
 _DIGITS = re.compile(r"[#0][#0,.]*")
-
-
-@cache
-def _locale(lang: str) -> Locale:
-    return Locale.parse(lang)
-
-
-def _pattern(decimals: int) -> str:
-    return "#,##0" + ("." + "0" * decimals if decimals else "")
-
-
-@lru_cache(maxsize=1 << 16)
-def number(n: int, lang: str = "en") -> str:
-    """A whole number of ``lang``: ``number(1234, "es") == "1.234"``."""
-    with localcontext() as ctx:
-        ctx.prec = max(ctx.prec, len(str(n)) + 4)
-        return str(format_decimal(n, format=_pattern(0), locale=_locale(lang)))
 
 
 @lru_cache(maxsize=1 << 16)  # a table's log writes the same few amounts again and again
