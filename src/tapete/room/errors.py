@@ -9,9 +9,10 @@ class Refused(ValueError):
     """A command the table refused, with the reason in English and Spanish. The table, its
     log and every subscriber are exactly as they were before the command."""
 
-    def __init__(self, message: Text) -> None:
+    def __init__(self, message: Text, code: str = "refused") -> None:
         super().__init__(message.en)
         self.message = message
+        self.code = code  # for programs: refused, illegal (an action the rules forbid), stale
 
     def in_lang(self, lang: str) -> str:
         return self.message.in_lang(lang)

@@ -344,7 +344,7 @@ class RoomTable:
                 f"decision {seq} is over (already played, perhaps from another tab): the"
                 f" decision now is {self.turn_seq}",
                 f"la decisión {seq} ya pasó (quizá se jugó desde otra pestaña): la decisión"
-                f" ahora es {self.turn_seq}"))
+                f" ahora es {self.turn_seq}"), code="stale")
         if self.table.seat_of(hand.actor) != seat:
             raise Refused(Text(f"it is not your turn: {hand.names[hand.actor]} is to act",
                                f"no es tu turno: le toca a {hand.names[hand.actor]}"))
@@ -534,7 +534,7 @@ class RoomTable:
             else:
                 hand.apply(Action.from_wire(c["action"]))
         except HandError as exc:
-            raise Refused(exc.message) from None
+            raise Refused(exc.message, code="illegal") from None
         self.banks[player][pool] -= c["used"]
         self._hand_events(hand, before, batch, bank={"pool": pool, "used": c["used"]})
 

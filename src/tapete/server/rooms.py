@@ -445,9 +445,7 @@ class Connection:
         if exc is None:
             self.schedule_state()
         elif isinstance(exc, RoomRefused):
-            code = "stale" if "decision" in exc.message.en and "is over" in exc.message.en \
-                else "refused"
-            self._error(code, exc.message, seq)
+            self._error(exc.code, exc.message, seq)
         elif isinstance(exc, HandError):
             self._error("illegal", exc.message, seq)
         else:

@@ -1,0 +1,402 @@
+"""The room over real WebSockets: people (here scripted clients) play each other at one table.
+
+Every message each client receives is checked: no other seat's hole cards before they are
+shown (in the records and in the states), the chips of every hand balance (contributions =
+awards + returns + rake, and the stacks after it), the table's chips are conserved from hand to
+hand, and the records are numbered without a gap. Bad input gets a clear error in both
+languages and changes nothing. The number of hands is ``TAPETE_ROOM_HANDS`` (CI: the default).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from test_server import settings
+from test_transport import pid_of
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+from browser import LiveServer
+from tapete.server import create_app
+from tapete.server.protocol import check_sent
+
+HANDS = int(os.environ.get("TAPETE_ROOM_HANDS", "120"))
+Msg = dict[str, Any]
+
+
+@pytest.fixture
+def srv(tmp_path: Path) -> Iterator[LiveServer]:
+    app = create_app(settings(tmp_path))
+    with LiveServer(app) as s:
+        yield s
+
+
+def identity(srv: LiveServer) -> str:
+    return str(httpx.get(srv.url).cookies["tapete_id"])
+
+
+def open_table(srv: LiveServer, cookie: str, **config: Any) -> str:
+    r = httpx.post(srv.url + "api/room/tables", json={"act_ms": 60_000, "bank_ms": 0, **config},
+                   cookies={"tapete_id": cookie})
+    assert r.status_code == 201, r.text
+    return str(r.json()["table"])
+
+
+def ws(srv: LiveServer, table: str, cookie: str, query: str = "records=1") -> Any:
+    return connect(f"ws://127.0.0.1:{srv.port}/ws/t/{table}?{query}",
+                   additional_headers={"Cookie": f"tapete_id={cookie}"}, open_timeout=10)
+
+
+def recv(w: Any, timeout: float = 10.0) -> Msg:
+    msg: Msg = json.loads(w.recv(timeout=timeout))
+    check_sent(msg)  # every message fits its model (docs/protocol.md)
+    return msg
+
+
+def until(w: Any, pred: Any, timeout: float = 10.0) -> Msg:
+    end = time.monotonic() + timeout
+    while True:
+        m = recv(w, max(0.05, end - time.monotonic()))
+        if pred(m):
+            return m
+
+
+class Player(threading.Thread):
+    """One scripted person: sits down, answers every decision with a random legal action,
+    and checks everything it is sent."""
+
+    def __init__(self, srv: LiveServer, table: str, cookie: str, name: str, seed: int,
+                 hands: int, done: threading.Event, sits: bool = True) -> None:
+        super().__init__(daemon=True)
+        self.sits = sits
+        self.srv, self.table, self.cookie, self.name = srv, table, cookie, name
+        self.rng = random.Random(seed)
+        self.hands, self.done = hands, done
+        self.problems: list[str] = []
+        self.ends = 0
+        self.seqs: list[int] = []
+        self.you: int | None = None
+        self.shown: set[int] = set()
+        self.money: dict[str, int] = {}
+        self.stacks: list[int] = []
+
+    def problem(self, text: str) -> None:
+        if len(self.problems) < 20:
+            self.problems.append(f"{self.name}: {text}")
+
+    def run(self) -> None:
+        try:
+            with ws(self.srv, self.table, self.cookie) as w:
+                if self.sits:
+                    w.send(json.dumps({"type": "take_seat", "buy_in": 200, "name": self.name}))
+                acted: int | None = None
+                added = False
+                while not self.done.is_set():
+                    try:
+                        m = recv(w, 30)
+                    except TimeoutError:
+                        self.problem("nothing received for 30 s")
+                        return
+                    if m["type"] == "record":
+                        self.record(m)
+                        if self.ends >= self.hands:
+                            self.done.set()
+                    elif m["type"] == "state":
+                        self.state(m)
+                        mine = next((x for x in m["seats"] if x and x["you"]), None)
+                        if mine is not None and mine["chips"] == 0 and not added:
+                            added = True  # busted: buy back in (once per bust)
+                            w.send(json.dumps({"type": "add_chips", "amount": 200}))
+                        elif mine is not None and mine["chips"] > 0:
+                            added = False
+                        d = m["decision"]
+                        if d is not None and d["seq"] != acted:
+                            acted = d["seq"]
+                            w.send(json.dumps(self.choose(d["seq"], m["hand"]["legal"])))
+                    elif m["type"] == "error" and m["code"] != "stale":
+                        self.problem(f"error {m['code']}: {m['message']['en']}")
+        except (ConnectionClosed, OSError) as exc:
+            if not self.done.is_set():
+                self.problem(f"connection lost: {exc!r}")
+        except Exception as exc:  # a check that raised: the test reports it
+            self.problem(f"{type(exc).__name__}: {exc}")
+            self.done.set()
+
+    def choose(self, seq: int, lg: Msg) -> Msg:
+        options: list[Msg] = [{"action": "check"} if lg["check"] else {"action": "call"}] * 3
+        if lg["fold"] and not lg["check"]:
+            options.append({"action": "fold"})
+        if lg["min_to"] is not None:
+            kind = "bet" if lg["is_bet"] else "raise"
+            options.append({"action": kind, "amount": lg["min_to"]})
+            if self.rng.random() < 0.2:
+                options.append({"action": kind, "amount": lg["max_to"]})
+        return {"type": "act", "seq": seq, **self.rng.choice(options)}
+
+    def record(self, m: Msg) -> None:
+        if self.seqs and m["seq"] != self.seqs[-1] + 1:
+            self.problem(f"record {m['seq']} after {self.seqs[-1]}")
+        self.seqs.append(m["seq"])
+        kind, data = m["kind"], m["data"]
+        if kind == "start":
+            self.you = data["you"]
+            self.shown = set()
+            self.money = {"in": 0, "out": 0}
+            self.stacks = list(data["setup"]["stacks"])
+            if "deck" in data or "players" in data:
+                self.problem("a start record shows the deck or the players' ids")
+        elif kind == "event":
+            e = data["event"]
+            t = e["type"]
+            if t == "HoleDealt" and e["cards"] is not None and e["player"] != self.you:
+                self.problem(f"saw the hole cards of player {e['player']} (I am {self.you})")
+            elif t == "Shown":
+                self.shown.add(e["player"])
+            elif t in ("Posted", "Acted"):
+                self.money["in"] += e["amount"] if t == "Posted" else e["added"]
+            elif t in ("Awarded", "Returned", "Raked"):
+                self.money["out"] += e["amount"]
+            elif t == "Ended":
+                if self.money["in"] != self.money["out"]:
+                    self.problem(f"hand books: in {self.money['in']}, out {self.money['out']}")
+                raked = 0  # the room's tables take no rake
+                if sum(e["stacks"]) != sum(self.stacks) - raked:
+                    self.problem(f"stacks {sum(self.stacks)} -> {sum(e['stacks'])}")
+        elif kind == "end":
+            self.ends += 1
+        elif "player" in data:
+            self.problem(f"a {kind} record names a player id")
+
+    def state(self, m: Msg) -> None:
+        h = m["hand"]
+        if h is not None and m["live"]:
+            for p, pl in enumerate(h["players"]):
+                if pl["cards"] is not None and p != h["you"] and p not in self.shown:
+                    self.problem(f"a state shows player {p}'s cards (I am {h['you']})")
+
+
+def test_six_people_play_one_table_and_every_message_is_checked(srv: LiveServer) -> None:
+    cookies = [identity(srv) for _ in range(6)]
+    table = open_table(srv, cookies[0])
+    done = threading.Event()
+    players = [Player(srv, table, c, f"P{i}", seed=i, hands=HANDS, done=done)
+               for i, c in enumerate(cookies)]
+    # a spectator: sees the table, never a hole card before it is shown
+    watcher = Player(srv, table, identity(srv), "watcher", seed=99, hands=HANDS, done=done,
+                     sits=False)
+    for p in [watcher, *players]:
+        p.start()
+    for p in players:
+        p.join(HANDS * 2 + 60)
+    done.set()
+    watcher.join(10)
+    problems = [x for p in [*players, watcher] for x in p.problems]
+    assert problems == [], (problems, [p.ends for p in players])
+    assert max(p.ends for p in players) >= HANDS
+    assert watcher.ends >= HANDS - 1 and watcher.you is None
+    app = srv.app
+    rt = app.state.room.get(table).table
+    rt.check_books()  # chips in, less chips out, are on the table
+    storage = app.state.hub.storage
+    # every chip the bankrolls gave (buy-ins and chips added, each moved once) is on the table
+    assert storage.room_moves() == -rt.table_chips()
+    assert rt.table_chips() >= 6 * 200 and rt.hand_no >= HANDS
+    for c in cookies:
+        assert storage.books(pid_of(c)) == []
+
+
+# ------------------------------------------------------------------ bad input
+def test_bad_input_is_refused_in_both_languages_and_changes_nothing(srv: LiveServer) -> None:
+    a, b, c = identity(srv), identity(srv), identity(srv)
+    table = open_table(srv, a, seats=2)
+    with ws(srv, table, a) as wa, ws(srv, table, b) as wb:
+        recv(wa)
+        recv(wb)
+
+        def refused(w: Any, msg: Msg | str, code: str) -> Msg:
+            w.send(msg if isinstance(msg, str) else json.dumps(msg))
+            err = until(w, lambda m: m["type"] == "error")
+            assert err["code"] == code, err
+            assert err["message"]["en"] and err["message"]["es"] != err["message"]["en"]
+            return err
+
+        # malformed, forged and oversized messages
+        refused(wa, "{not json", "malformed")
+        refused(wa, {"type": "take_seat", "buy_in": 200, "name": "A", "seat": 1}, "forged")
+        refused(wa, {"type": "take_seat", "buy_in": "200", "name": "A"}, "malformed")
+        refused(wa, {"type": "sit", "structure": "nl", "blinds": 0}, "malformed")  # practice
+        refused(wa, json.dumps({"type": "ping", "x": "y" * 5000}), "malformed")
+        # buy-ins out of range, huge or negative
+        refused(wa, {"type": "take_seat", "buy_in": 10**30, "name": "A"}, "refused")
+        refused(wa, {"type": "take_seat", "buy_in": -5, "name": "A"}, "refused")
+        refused(wa, {"type": "take_seat", "buy_in": 100_000, "name": "A"}, "refused")
+        refused(wa, {"type": "take_seat", "buy_in": 200, "name": "A", "seat_number": 7},
+                "refused")
+        # acting without a seat
+        refused(wa, {"type": "act", "seq": 1, "action": "fold"}, "refused")
+        assert app_money(srv, a) == 10_000
+        wa.send(json.dumps({"type": "take_seat", "buy_in": 200, "name": "Ana"}))
+        refused(wb, {"type": "take_seat", "buy_in": 200, "name": "ana"}, "refused")  # taken
+        wb.send(json.dumps({"type": "take_seat", "buy_in": 150, "name": "Bea"}))
+        st = until(wa, lambda m: m["type"] == "state" and m["hand"] is not None and m["live"])
+        # the table is full: a third person is refused a seat
+        with ws(srv, table, c) as wc:
+            refused(wc, {"type": "take_seat", "buy_in": 200, "name": "Cid"}, "refused")
+        # the one not to act acts: refused; a stale decision: refused as stale
+        h = st["hand"]
+        w_act, w_wait = (wa, wb) if h["actor"] == h["you"] else (wb, wa)
+        s_act = st if w_act is wa else \
+            until(wb, lambda m: m["type"] == "state" and m["decision"] is not None)
+        assert s_act["decision"] is not None
+        seq = s_act["decision"]["seq"]
+        refused(w_wait, {"type": "act", "seq": seq, "action": "fold"}, "refused")
+        refused(w_act, {"type": "act", "seq": seq - 1, "action": "fold"}, "stale")
+        # an illegal amount: refused, saying what is legal
+        err = refused(w_act, {"type": "act", "seq": seq, "action": "raise", "amount": 3},
+                      "illegal")
+        assert "raise" in err["message"]["en"].lower()
+        assert st["room"]["seated"] is True
+    rt = srv.app.state.room.get(table).table
+    rt.check_books()
+    assert rt.table_chips() == 350
+
+
+def app_money(srv: LiveServer, cookie: str) -> int:
+    return int(srv.app.state.hub.player(pid_of(cookie)).bankroll)
+
+
+def test_a_wrong_or_guessed_table_id_is_refused(srv: LiveServer) -> None:
+    a = identity(srv)
+    table = open_table(srv, a, public=False)
+    assert all(t["table"] != table for t in httpx.get(srv.url + "api/room/tables").json())
+    assert httpx.get(srv.url + f"t/{table}").status_code == 200
+    for guess in ("nope", table[:-1] + ("A" if table[-1] != "A" else "B")):
+        assert httpx.get(srv.url + f"t/{guess}").status_code == 404
+        with ws(srv, guess, a) as w:
+            err = recv(w)
+            assert err["type"] == "error" and err["code"] == "no_table"
+            assert err["message"]["es"].startswith("No existe")
+            with pytest.raises(ConnectionClosed):
+                recv(w)
+    bad = httpx.post(srv.url + "api/room/tables", json={"seats": 12},
+                     cookies={"tapete_id": a})
+    assert bad.status_code == 400 and bad.json()["error"]["es"]
+    bad = httpx.post(srv.url + "api/room/tables", json={"deck": [1, 2]},
+                     cookies={"tapete_id": a})
+    assert bad.status_code == 400
+    foreign = httpx.post(srv.url + "api/room/tables", json={}, cookies={"tapete_id": a},
+                         headers={"Origin": "http://evil.example"})
+    assert foreign.status_code == 403
+
+
+def test_a_table_without_spectators_refuses_watchers(srv: LiveServer) -> None:
+    a, b = identity(srv), identity(srv)
+    table = open_table(srv, a, spectators=False)
+    with ws(srv, table, b) as w:
+        err = recv(w)
+        assert err["code"] == "no_spectators" and err["message"]["es"]
+
+
+def test_two_tabs_of_one_person_see_one_seat_and_one_action_wins(srv: LiveServer) -> None:
+    a, b = identity(srv), identity(srv)
+    table = open_table(srv, a, seats=2)
+    with ws(srv, table, a) as t1, ws(srv, table, a) as t2, ws(srv, table, b) as wb:
+        t1.send(json.dumps({"type": "take_seat", "buy_in": 200, "name": "Ana"}))
+        wb.send(json.dumps({"type": "take_seat", "buy_in": 200, "name": "Bea"}))
+        # heads-up, the button (the small blind) acts first: wait until Ana is to act
+        while True:
+            s1 = until(t1, lambda m: m["type"] == "state" and m["live"])
+            if s1["decision"] is not None:
+                break
+            sb = until(wb, lambda m: m["type"] == "state" and m["decision"] is not None)
+            lg = sb["hand"]["legal"]
+            wb.send(json.dumps({"type": "act", "seq": sb["decision"]["seq"],
+                                "action": "check" if lg["check"] else "call"}))
+        s2 = until(t2, lambda m: m["type"] == "state" and m["decision"] is not None
+                   and m["decision"]["seq"] == s1["decision"]["seq"])
+        assert s2["hand"]["you"] == s1["hand"]["you"]  # the same seat, the same cards
+        assert s2["hand"]["players"][s2["hand"]["you"]]["cards"] == \
+            s1["hand"]["players"][s1["hand"]["you"]]["cards"]
+        seq = s1["decision"]["seq"]
+        lg = s1["hand"]["legal"]
+        call = {"type": "act", "seq": seq, "action": "check" if lg["check"] else "call"}
+        t1.send(json.dumps(call))
+        until(t1, lambda m: m["type"] == "record" and m["kind"] == "event"
+              and m["data"]["event"]["type"] == "Acted")
+        t2.send(json.dumps({"type": "act", "seq": seq, "action": "fold"}))
+        err = until(t2, lambda m: m["type"] == "error")
+        assert err["code"] == "stale" and "another tab" in err["message"]["en"]
+
+
+def test_a_reconnect_resumes_the_records_after_the_last_one_seen(srv: LiveServer) -> None:
+    a, b = identity(srv), identity(srv)
+    table = open_table(srv, a, seats=2)
+    seen: list[int] = []
+    with ws(srv, table, a) as wa, ws(srv, table, b) as wb:
+        wa.send(json.dumps({"type": "take_seat", "buy_in": 200, "name": "Ana"}))
+        wb.send(json.dumps({"type": "take_seat", "buy_in": 200, "name": "Bea"}))
+        until(wa, lambda m: m["type"] == "record" and m["kind"] == "turn")
+        # the records so far, then the connection drops
+        with ws(srv, table, a, "records=1") as again:
+            while True:
+                m = recv(again, 2)
+                if m["type"] == "record":
+                    seen.append(m["seq"])
+                if m["type"] == "state":
+                    break
+        last = seen[-1]
+        # whoever is to act folds while Ana's second tab is away
+        for w in (wa, wb):
+            m = until(w, lambda m: m["type"] == "state" and m["live"])
+            if m["decision"] is not None:
+                w.send(json.dumps({"type": "act", "seq": m["decision"]["seq"],
+                                   "action": "fold"}))
+        until(wb, lambda m: m["type"] == "record" and m["kind"] == "end")
+        with ws(srv, table, a, f"records=1&after={last}") as back:
+            got = []
+            while True:
+                m = recv(back, 2)
+                if m["type"] == "state":
+                    break
+                got.append(m["seq"])
+        assert got and got[0] == last + 1 and got == list(range(last + 1, last + 1 + len(got)))
+
+
+def test_two_hundred_connections_at_once(srv: LiveServer) -> None:
+    a = identity(srv)
+    table = open_table(srv, a)
+    cookies = [identity(srv) for _ in range(20)]
+    answers: list[str] = []
+    lock = threading.Lock()
+
+    def one(k: int) -> None:
+        try:
+            with ws(srv, table, cookies[k % 20], "") as w:
+                m = json.loads(w.recv(timeout=20))
+                code = m["type"] if m["type"] != "error" else m["code"]
+        except Exception as exc:  # counted: the test says which
+            code = type(exc).__name__
+        with lock:
+            answers.append(code)
+
+    threads = [threading.Thread(target=one, args=(k,)) for k in range(200)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    # every connection got the table, or (past the tabs one identity may open) a clear no
+    assert len(answers) == 200
+    assert set(answers) <= {"state", "too_many_tabs"}, sorted(set(answers))
+    assert answers.count("state") >= 20
+    # and the server still serves
+    with ws(srv, table, a) as w:
+        assert recv(w)["type"] == "state"
