@@ -135,6 +135,35 @@ class Running:
     task: asyncio.Task[None] | None = None
     connections: set[Connection] = field(default_factory=set)
     bots: dict[str, str] = field(default_factory=dict)  # bot player id -> style
+    # what every viewer is shown alike, made once per change of the hand (not per viewer)
+    _public: tuple[Any, ...] = ()
+    _results: dict[tuple[str, int | None], dict[str, Any]] = field(default_factory=dict)
+    _config: dict[str, Any] | None = None
+
+    def config_json(self) -> dict[str, Any]:
+        if self._config is None:
+            self._config = self.table.config.to_json()
+        return self._config
+
+    def public(self, hand: Hand) -> tuple[list[dict[str, str]], list[dict[str, Any] | None]]:
+        """The hand's story so far and each player's last action, for every viewer alike."""
+        key = (hand.hand_id, len(hand.events))
+        if not self._public or self._public[0] != key:
+            from tapete.server.game import last_actions
+
+            self._public = (key, [x.to_json() for x in words.log_lines(hand)],
+                            last_actions(hand.n, hand.events))
+        return self._public[1], self._public[2]
+
+    def result(self, hand: Hand, you: int | None, number: int) -> dict[str, Any]:
+        """The last hand's result as seat ``you`` is shown it (made once per seat)."""
+        key = (hand.hand_id, you)
+        got = self._results.get(key)
+        if got is None:
+            if self._results and next(iter(self._results))[0] != hand.hand_id:
+                self._results.clear()
+            got = self._results[key] = _result(hand, you, number)
+        return got
 
     def hands_per_hour(self) -> int:
         """Hands an hour over the last hands (0 until two were dealt)."""
@@ -471,12 +500,6 @@ def _result(hand: Hand, you: int | None, number: int) -> dict[str, Any]:
     }
 
 
-def _last_actions(hand: Hand) -> list[dict[str, Any] | None]:
-    from tapete.server.game import last_actions
-
-    return last_actions(hand.n, hand.events)
-
-
 def state(running: Running, player: str | None, room: Room) -> dict[str, Any]:
     """The table as ``player`` sees it: the practice table's ``state`` message (the same
     page draws both), with ``room``: the table's settings and where the viewer stands."""
@@ -494,9 +517,9 @@ def state(running: Running, player: str | None, room: Room) -> dict[str, Any]:
         if my_seat is not None and my_seat in t.hand_seats:
             you = t.hand_seats.index(my_seat)
         view = hand_view(hand, you)
-        for p, last in enumerate(_last_actions(hand)):
+        log_lines, lasts = running.public(hand)
+        for p, last in enumerate(lasts):
             view["players"][p]["last_action"] = last
-        log_lines = [x.to_json() for x in words.log_lines(hand)]
         if you is not None and hand.actor == you and rt.turn_seq is not None:
             deadline = rt.deadline() or now
             pool = rt._pool(hand)
@@ -534,8 +557,8 @@ def state(running: Running, player: str | None, room: Room) -> dict[str, Any]:
     last_result = None
     if rt.last_hand is not None:
         lp = rt.last_players
-        last_result = _result(rt.last_hand, lp.index(player) if player in lp else None,
-                              rt.hand_no)
+        last_result = running.result(rt.last_hand, lp.index(player) if player in lp else None,
+                                     rt.hand_no)
     conn_pre = None
     for conn in running.connections:
         if conn.player == player and conn.pre_action:
@@ -564,7 +587,7 @@ def state(running: Running, player: str | None, room: Room) -> dict[str, Any]:
                "total": bankroll + at_table + in_pot,
                "starting": room.hub.settings.starting_bankroll,
                "version": person.purse.version if person is not None else 0},
-        "room": {"table": rt.table_id, "seq": rt.seq, "config": c.to_json(),
+        "room": {"table": rt.table_id, "seq": rt.seq, "config": running.config_json(),
                  "seated": my_seat is not None, "hand_no": rt.hand_no,
                  "spectators": sum(1 for x in running.connections
                                    if rt.seat_of(x.player or "") is None),
