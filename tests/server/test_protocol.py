@@ -16,19 +16,22 @@ from starlette.testclient import TestClient
 from test_server import client as client  # noqa: F401 (the fixture)
 from test_server import next_state, play
 
-from tapete.server import protocol
+from tapete.server import protocol, replay_protocol
 from tapete.server.game import Refused
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 
 
 def models() -> list[type[msgspec.Struct]]:
-    """Every model of the protocol: the page's messages and every part of the server's."""
+    """Every model of the protocol: the page's messages and every part of the server's, and
+    the replayer's HTTP answers (tapete.server.replay_protocol)."""
     out = []
-    for value in vars(protocol).values():
-        if isinstance(value, type) and issubclass(value, msgspec.Struct) \
-                and value.__module__ == protocol.__name__ and not value.__name__.startswith("_"):
-            out.append(value)
+    for module in (protocol, replay_protocol):
+        for value in vars(module).values():
+            if isinstance(value, type) and issubclass(value, msgspec.Struct) \
+                    and value.__module__ == module.__name__ \
+                    and not value.__name__.startswith("_"):
+                out.append(value)
     return out
 
 
@@ -70,8 +73,9 @@ def test_the_documentation_check_can_fail() -> None:
     text = DOC.read_text(encoding="utf-8")
     row = "| `call_all_in` | boolean |"
     assert row in text
-    cut = "\n".join(line for line in text.splitlines() if not line.startswith(row))
-    assert undocumented(cut) == ["LegalOptions: ['call_all_in']"]
+    lines = text.splitlines()
+    lines.remove(next(line for line in lines if line.startswith(row)))  # LegalOptions' row
+    assert undocumented("\n".join(lines)) == ["LegalOptions: ['call_all_in']"]
     extra = text.replace("### `Pong` (`pong`)\n", "### `Pong` (`pong`)\n| `hint` | x | y |\n")
     assert undocumented(extra) == ["Pong: ['hint']"]
     assert undocumented(text + "\n### `Ghost`\n") == ["Ghost is no model"]

@@ -2,7 +2,9 @@
 
 Every frame's pots, stacks, bets and returns are checked against the engine driven through its
 public methods step by step; equity against :mod:`tapete.eval.equity`; the final breakdown against
-the engine's settled pots.
+the engine's settled pots. Every answer of the routes fits its model of
+:mod:`tapete.server.replay_protocol` (the client below checks each one), and so does the timeline
+of every hand of the test files.
 """
 
 from __future__ import annotations
@@ -11,21 +13,25 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from samples import ABC, stored_row
 from tapete.core import events as ev
 from tapete.core.hand import Hand
+from tapete.core.text import Text
 from tapete.eval.equity import equity
 from tapete.history import phh, pokerstars
 from tapete.history.record import HandRecord
 from tapete.history.replay import replay
 from tapete.server import local, replayer
+from tapete.server import replay_protocol as rp
 from tapete.server.replayer import (
     ReplayInputError,
     decode_link,
     encode_hand,
     file_timeline,
+    record_answer,
     timeline,
     timeline_of_record,
 )
@@ -280,6 +286,20 @@ def test_timeline_of_a_stored_style_hand_with_hidden_cards() -> None:
 
 # ---------------------------------------------------------------------------- HTTP
 
+CHECKED: list[tuple[str, int]] = []  # the answers the client below checked: (path, status)
+
+
+def check_answer(response: Any) -> None:
+    """An answer of the replayer's routes fits its model (a 400 with no body aside: nobody is
+    left to read it)."""
+    response.read()
+    path = response.url.path
+    if path.startswith(tuple(rp.ANSWERS)) and response.content:
+        assert response.headers["content-type"] == "application/json"
+        rp.check_answer(path, response.status_code, response.content)
+        CHECKED.append((path, response.status_code))
+
+
 @pytest.fixture()
 def client(tmp_path: Path) -> Any:
     from starlette.testclient import TestClient
@@ -288,6 +308,7 @@ def client(tmp_path: Path) -> Any:
 
     app = create_app(Settings(data_dir=tmp_path, think_delay=0.0))
     with TestClient(app) as c:
+        c.event_hooks = {"request": [], "response": [check_answer]}
         yield c
 
 
@@ -321,6 +342,7 @@ def test_http_bad_files(client: Any) -> None:
     assert r.status_code == 200 and r.json()["timeline"]["error"]["en"]
     r = client.post("/api/replay/upload?name=big.txt", content=b"x" * (replayer.MAX_UPLOAD + 1))
     assert r.status_code == 413
+    assert ("/api/replay/upload", 413) in CHECKED and ("/api/replay/upload", 400) in CHECKED
 
 
 def test_http_shared_link(client: Any) -> None:
@@ -393,7 +415,9 @@ def test_every_test_file_and_a_sample_of_the_phh_dataset() -> None:
         records.extend(h.record for h in phh.read_file(str(path)) if h.record is not None)
     assert len(records) > 300
     for record in records:
-        tl = timeline_of_record(record, equity=False)
+        body = rp.encode(record_answer(record, equity=False))
+        rp.check_answer("/api/replay/link", 200, body)  # strict: each field's type as well
+        tl = msgspec.json.decode(body)
         engine = replay(record, decisions=False).engine
         assert engine is not None
         last = tl["frames"][-1]
@@ -406,3 +430,59 @@ def _card(c: int) -> str:
     from tapete.core.cards import format_card
 
     return format_card(c)
+
+
+# ---------------------------------------------------------------------------- the models
+
+def test_the_icm_answer_and_its_refusal(client: Any) -> None:
+    r = client.post("/api/icm", json={"start": [3000, 7000], "end": [6000, 4000],
+                                      "prizes": "70 30"})
+    assert r.status_code == 200 and r.json()["players"][0]["change"] == "+12.00"
+    r = client.post("/api/icm", json={"start": [3000], "end": "x", "prizes": "70 30"})
+    assert r.status_code == 400 and r.json()["error"]["es"]
+    assert CHECKED[-2:] == [("/api/icm", 200), ("/api/icm", 400)]
+
+
+def test_every_engine_event_has_its_model_field_for_field() -> None:
+    assert set(rp.EVENT_MODELS) == set(ev.EVENT_TYPES.values())
+    for cls, model in rp.EVENT_MODELS.items():
+        assert model.__struct_config__.tag == cls.__name__
+        assert tuple(f.encode_name for f in msgspec.structs.fields(model)) == cls._fields
+    e = ev.BoardDealt(1, (0, 51, 12))
+    assert rp.event(e) == rp.BoardDealtEvent(street=1, cards=[0, 51, 12], run=0)
+    assert msgspec.json.decode(rp.encode(rp.event(e))) == ev.to_json(e)
+
+
+def test_an_answer_that_does_not_fit_its_model_is_refused() -> None:
+    body = rp.encode(record_answer(phh.loads(ABC), equity=False))
+    assert isinstance(rp.check_answer("/api/replay/link", 200, body), rp.Timeline)
+    tl = msgspec.json.decode(body)
+    with pytest.raises(msgspec.ValidationError, match="unknown field"):
+        rp.check_answer("/api/replay/link", 200, msgspec.json.encode({**tl, "hint": "x"}))
+    tl["frames"][1]["pot_total"] = "15"
+    with pytest.raises(msgspec.ValidationError, match="pot_total"):
+        rp.check_answer("/api/replay/hand/h-1", 200, msgspec.json.encode(tl))
+    del tl["frames"][1]["pot_total"]
+    with pytest.raises(msgspec.ValidationError, match="missing required field"):
+        rp.check_answer("/api/replay/hand/h-1", 200, msgspec.json.encode(tl))
+    # a refusal is an ErrorAnswer, whatever the route
+    refusal = rp.encode(rp.error(Text("no", "no")))
+    assert isinstance(rp.check_answer("/api/replay/upload", 422, refusal), rp.ErrorAnswer)
+    with pytest.raises(msgspec.ValidationError):
+        rp.check_answer("/api/replay/upload", 200, refusal)
+    with pytest.raises(KeyError):
+        rp.check_answer("/api/me", 200, b"{}")
+
+
+def test_the_replayer_models_are_documented_and_the_check_can_fail() -> None:
+    from test_protocol import DOC, undocumented
+
+    text = DOC.read_text(encoding="utf-8")
+    for model in (rp.Timeline, rp.Frame, rp.FileAnswer, rp.ActedEvent, rp.ErrorAnswer):
+        assert f"### `{model.__name__}`" in text
+    row = "| `pot_total` | integer |"
+    assert text.count(row) == 1
+    cut = "\n".join(line for line in text.splitlines() if not line.startswith(row))
+    assert undocumented(cut) == ["Frame: ['pot_total']"]
+    extra = text.replace("### `ErrorAnswer`\n", "### `ErrorAnswer`\n| `hint` | x | y |\n")
+    assert undocumented(extra) == ["ErrorAnswer: ['hint']"]

@@ -3,7 +3,9 @@
 Both are pure functions of a hand's stacks and cards (``tapete.icm``, ``tapete.insurance``);
 this module turns them into what the page shows, in both languages, and serves ``/api/icm``:
 the question is read with its cap and priced in a worker process (:mod:`.work`), with a
-deadline, since an exact sum over many players and paid places can take minutes.
+deadline, since an exact sum over many players and paid places can take minutes. What it sends
+is a model of :mod:`.replay_protocol` (:class:`~.replay_protocol.IcmAnswer`,
+:class:`~.replay_protocol.Insurance`, :class:`~.replay_protocol.ErrorAnswer`).
 """
 
 from __future__ import annotations
@@ -12,8 +14,8 @@ import json
 import logging
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
 
+import msgspec
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
@@ -23,6 +25,7 @@ from tapete.core.hand import Hand, Phase
 from tapete.core.text import Text, chips
 from tapete.eval.icm import IcmError, icm_table
 from tapete.eval.insurance import InsuranceError, quote
+from tapete.server import replay_protocol as rp
 from tapete.server import work
 
 CASH_OUT_FEE_BPS = 100  # a cash-out keeps 1 % for the house, as the rooms that offer it do
@@ -61,11 +64,13 @@ def icm_job(data: bytes) -> tuple[int, bytes]:
         if not isinstance(prizes, str):
             raise IcmError(Text("give the prizes, first place first: 50 30 20",
                                 "indica los premios, del primero al último: 50 30 20"))
-        status, out = 200, icm_table(start, end, prizes)
+        # icm_table's JSON values, as their model: no field the model does not describe
+        out: rp.IcmAnswer | rp.ErrorAnswer = msgspec.convert(
+            icm_table(start, end, prizes), rp.IcmAnswer, strict=True)
+        status = 200
     except IcmError as exc:
-        status, out = 400, {"error": exc.message.to_json()}
-    return status, json.dumps(out, ensure_ascii=False, allow_nan=False,
-                              separators=(",", ":")).encode("utf-8")
+        status, out = 400, rp.error(exc.message)
+    return status, rp.encode(out)
 
 
 async def _icm(request: Request) -> Response:
@@ -96,7 +101,7 @@ def routes() -> list[BaseRoute]:
 
 
 def insurance_note(hand: Hand, known: Sequence[tuple[Card, ...] | None]
-                   ) -> dict[str, Any] | None:
+                   ) -> rp.Insurance | None:
     """The insurance and cash-out the player ahead could take now: only once the betting is
     over, on the flop or the turn of a single board, with every live hand known."""
     if not hand.betting_over or hand.phase is not Phase.DEAL or len(hand.boards) != 1 \
@@ -147,6 +152,6 @@ def insurance_note(hand: Hand, known: Sequence[tuple[Card, ...] | None]
               f"{ratio(q.odds, 'es')} a 1 (justo: {ratio(q.fair_odds, 'es')} a 1): cubrir el "
               f"bote cuesta {c(q.premium, 'es')} (justo {c(q.fair_premium, 'es')}). "
               f"Cash-out: {cash_es} ({cash_fee_es} tras una comisión del 1 %).")
-    return {"leader": q.leader, "outs": [format_card(x) for x in q.outs], "unseen": q.unseen,
-            "stake": q.stake, "premium": q.premium, "cash_out": q.cash_out(CASH_OUT_FEE_BPS),
-            "text": Text(en, es).to_json()}
+    return rp.Insurance(leader=q.leader, outs=[format_card(x) for x in q.outs],
+                        unseen=q.unseen, stake=q.stake, premium=q.premium,
+                        cash_out=q.cash_out(CASH_OUT_FEE_BPS), text=rp.said(Text(en, es)))

@@ -9,24 +9,26 @@ module only reads requests and answers them.
 What a visitor sends is bounded (a body of ``MAX_UPLOAD`` bytes, read with its cap; a link of
 ``MAX_LINK`` characters; an answer of ``MAX_RESPONSE`` bytes; and what :mod:`.timeline` bounds)
 and worked on in a worker process (:mod:`.work`): the event loop that deals the tables only
-reads the body and waits for the JSON text of the answer.
+reads the body and waits for the JSON text of the answer. Every answer is a model of
+:mod:`.replay_protocol`, encoded with msgspec: nothing is sent that it does not describe.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import secrets
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import msgspec
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from tapete.core.text import Text
 from tapete.history.formats import decode as decode_bytes
+from tapete.server import replay_protocol as rp
 from tapete.server import sharelink, work
 from tapete.server.sharelink import MAX_LINK as MAX_LINK
 from tapete.server.sharelink import encode as encode_hand
@@ -34,10 +36,13 @@ from tapete.server.timeline import MAX_EVENTS as MAX_EVENTS
 from tapete.server.timeline import MAX_LISTED as MAX_LISTED
 from tapete.server.timeline import ReplayInputError as ReplayInputError
 from tapete.server.timeline import breakdown as breakdown
+from tapete.server.timeline import file_answer as file_answer
 from tapete.server.timeline import file_timeline as file_timeline
 from tapete.server.timeline import parse_text as parse_text
+from tapete.server.timeline import record_answer as record_answer
 from tapete.server.timeline import street_equity as street_equity
 from tapete.server.timeline import timeline as timeline
+from tapete.server.timeline import timeline_answer as timeline_answer
 from tapete.server.timeline import timeline_of_record as timeline_of_record
 
 if TYPE_CHECKING:
@@ -50,68 +55,67 @@ DEADLINE = 60.0  # seconds of work for one request (an 8 MB file takes a few)
 log = logging.getLogger("tapete.server")
 
 
-def decode_link(code: str) -> dict[str, Any]:
+def link_answer(code: str) -> rp.Timeline:
     """The timeline of a shared link's code (raises :class:`ReplayInputError`)."""
     try:
         record = sharelink.decode(code)
     except sharelink.LinkError as exc:
         raise ReplayInputError(exc.message) from None
-    return timeline_of_record(record)
+    return record_answer(record)
+
+
+def decode_link(code: str) -> dict[str, Any]:
+    """:func:`link_answer` as plain JSON values."""
+    out: dict[str, Any] = msgspec.json.decode(rp.encode(link_answer(code)))
+    return out
 
 
 # ---------------------------------------------------------------------------- the work
 # (each job runs in a worker process and answers with its status and JSON text)
 
-def _json(content: Any) -> bytes:
-    """JSON text as Starlette's ``JSONResponse`` writes it."""
-    return json.dumps(content, ensure_ascii=False, allow_nan=False, indent=None,
-                      separators=(",", ":")).encode("utf-8")
-
-
-def _answer(make: Callable[[], dict[str, Any]], limit: int) -> tuple[int, bytes]:
+def _answer(make: Callable[[], rp.Timeline | rp.FileAnswer], limit: int) -> tuple[int, bytes]:
     """The status and JSON text of what ``make`` gives, or of its refusal; an answer over
     ``limit`` bytes is refused."""
     try:
-        body = _json(make())
+        body = rp.encode(make())
     except ReplayInputError as exc:
-        return exc.status, _json({"error": exc.message.to_json()})
+        return exc.status, rp.encode(rp.error(exc.message))
     if len(body) > limit:
         size = f"{limit // 1048576} MB" if limit >= 1048576 else f"{limit} bytes"
-        return 422, _json({"error": Text(
+        return 422, rp.encode(rp.error(Text(
             f"this replay would be too large to send (more than {size})",
-            f"esta reproducción sería demasiado grande para enviarla (más de {size})"
-        ).to_json()})
+            f"esta reproducción sería demasiado grande para enviarla (más de {size})")))
     return 200, body
 
 
 def upload_job(data: bytes, name: str, index: int, limit: int) -> tuple[int, bytes]:
     """An uploaded file: its hands and the timeline of one (``/api/replay/upload``)."""
-    def make() -> dict[str, Any]:
+    def make() -> rp.FileAnswer:
         if not data.strip():
             raise ReplayInputError(Text("the file is empty", "el archivo está vacío"))
-        return file_timeline(decode_bytes(data), name, index)
+        return file_answer(decode_bytes(data), name, index)
 
     return _answer(make, limit)
 
 
 def file_job(text: str, name: str, index: int, limit: int) -> tuple[int, bytes]:
     """A preloaded file (``/api/replay/file/{key}``)."""
-    return _answer(lambda: file_timeline(text, name, index), limit)
+    return _answer(lambda: file_answer(text, name, index), limit)
 
 
 def link_job(data: bytes, limit: int) -> tuple[int, bytes]:
     """A shared link's code (``/api/replay/link``)."""
-    return _answer(lambda: decode_link(data.decode("ascii", "replace")), limit)
+    return _answer(lambda: link_answer(data.decode("ascii", "replace")), limit)
 
 
 def stored_job(row: HandRow, limit: int) -> tuple[int, bytes]:
     """A hand of the practice room's storage (``/api/replay/hand/{id}``)."""
     from tapete.server.stored import rebuild
 
-    def make() -> dict[str, Any]:
+    def make() -> rp.Timeline:
         hand = rebuild(row)
-        return timeline(hand, title=f"#{row.number}", source="tapete",
-                        share=encode_hand(hand), partial=not hand.done)
+        return timeline_answer(hand, title=f"#{row.number}", source="tapete",
+                               share=encode_hand(hand), partial=not hand.done)
 
     return _answer(make, limit)
 
@@ -126,8 +130,9 @@ _FILE_TOO_LARGE = Text("the file is too large (8 MB at most)",
 _LINK_TOO_LONG = Text("this shared link is too long", "este enlace compartido es demasiado largo")
 
 
-def _error(message: Text, status: int) -> JSONResponse:
-    return JSONResponse({"error": message.to_json()}, status_code=status)
+def _error(message: Text, status: int) -> Response:
+    return Response(rp.encode(rp.error(message)), status_code=status,
+                    media_type="application/json")
 
 
 def _guard(handler: Any, too_large: Text = _FILE_TOO_LARGE) -> Any:

@@ -8,6 +8,10 @@ record's shown cards count from the deal), else against any two cards for the un
 (Monte Carlo, seeded); it is computed once per board and set of live players and cached.
 The final frame carries the pot breakdown in words.
 
+The frames are the models of :mod:`.replay_protocol` (:func:`timeline_answer`,
+:func:`record_answer`, :func:`file_answer`: what the routes encode and send); :func:`timeline`,
+:func:`timeline_of_record` and :func:`file_timeline` give the same as plain JSON values.
+
 Every state comes from the engine: one hand is folded over the events
 (:meth:`Hand.apply_unchecked`, the fold :meth:`Hand.from_events` uses) and each frame reads it
 as it stands after its event, so the pots and legal ranges shown are the engine's own and the
@@ -25,6 +29,8 @@ import re
 from functools import lru_cache
 from typing import Any
 
+import msgspec
+
 from tapete import words
 from tapete.core import events as ev
 from tapete.core.cards import Card, format_card
@@ -33,8 +39,11 @@ from tapete.core.text import Text
 from tapete.history.formats import POKERSTARS, Read, detect, read_any
 from tapete.history.record import HandRecord
 from tapete.history.replay import replay
+from tapete.server import replay_protocol as rp
 from tapete.server import sharelink
 from tapete.server.analysis import insurance_note
+from tapete.server.protocol import Money, Words
+from tapete.server.replay_protocol import said
 from tapete.server.work import MAX_DIGITS
 
 MAX_LISTED = 5000  # hands listed from one file
@@ -122,6 +131,12 @@ def street_equity(hands: tuple[tuple[Card, ...] | None, ...],
 
 # ---------------------------------------------------------------------------- the timeline
 
+def _plain(answer: msgspec.Struct) -> dict[str, Any]:
+    """An answer as the JSON values it is sent as (dicts, lists: a pair is a list too)."""
+    out: dict[str, Any] = msgspec.json.decode(msgspec.json.encode(answer))
+    return out
+
+
 def _known_cards(hand: Hand) -> list[tuple[Card, ...] | None]:
     """Every player's cards as the whole record knows them (dealt face up, or shown later)."""
     known: list[tuple[Card, ...] | None] = [None] * hand.n
@@ -132,6 +147,12 @@ def _known_cards(hand: Hand) -> list[tuple[Card, ...] | None]:
 
 
 def breakdown(hand: Hand) -> dict[str, Any] | None:
+    """:func:`breakdown_answer` as plain JSON values."""
+    out = breakdown_answer(hand)
+    return None if out is None else _plain(out)
+
+
+def breakdown_answer(hand: Hand) -> rp.Breakdown | None:
     """The settled pots of a finished hand, from its events: amounts after rake, who could win
     each, who won what, the rake and the chips returned; and the whole in words."""
     if not hand.done:
@@ -146,7 +167,7 @@ def breakdown(hand: Hand) -> dict[str, Any] | None:
             shares.setdefault(e.pot, {})
             shares[e.pot][e.player] = shares[e.pot].get(e.player, 0) + e.amount
     count = max(len(pots), max(shares, default=-1) + 1)
-    items: list[dict[str, Any]] = []
+    items: list[rp.BreakdownPot | rp.BreakdownReturn] = []
     parts: list[Text] = []
     for i in range(count):
         pot = pots[i] if i < len(pots) else None
@@ -157,41 +178,45 @@ def breakdown(hand: Hand) -> dict[str, Any] | None:
         rk = rake.get(i, 0)
         text = words.pot_result(hand, i, count, amount, rk)
         parts.append(text)
-        items.append({"kind": "pot", "index": i, "amount": amount, "rake": rk,
-                      "eligible": eligible, "winners": winners,
-                      "shares": [[p, x] for p, x in sorted(won.items())],
-                      "text": text.to_json()})
+        items.append(rp.BreakdownPot(index=i, amount=amount, rake=rk, eligible=eligible,
+                                     winners=winners, shares=sorted(won.items()),
+                                     text=said(text)))
     for e in hand.events:
         if isinstance(e, ev.Returned):
             text = words.returned(hand, e.player, e.amount)
             parts.append(text)
-            items.append({"kind": "returned", "player": e.player, "amount": e.amount,
-                          "text": text.to_json()})
-    return {"items": items, "text": words.sentences(parts).to_json(),
-            "rake": sum(rake.values())}
+            items.append(rp.BreakdownReturn(player=e.player, amount=e.amount,
+                                            text=said(text)))
+    return rp.Breakdown(items=items, text=said(words.sentences(parts)), rake=sum(rake.values()))
 
 
-def _legal_json(h: Hand) -> dict[str, Any] | None:
+def _legal(h: Hand) -> rp.FrameLegal | None:
     if h.phase is not Phase.BETTING or h.actor is None:
         return None
     lg = h.legal()
-    out: dict[str, Any] = {
-        "player": lg.player, "fold": lg.fold, "check": lg.check, "call": lg.call,
-        "call_to": lg.call_to, "call_all_in": lg.call_all_in, "min_to": lg.min_to,
-        "max_to": lg.max_to, "is_bet": lg.is_bet, "summary": lg.summary().to_json(),
-    }
     if lg.min_to is None:
-        out["why"] = [lg.explain_no_raise().to_json()]
+        why = [lg.explain_no_raise()]
     elif lg.min_to == lg.max_to:
-        out["why"] = [lg.explain_min().to_json()]
+        why = [lg.explain_min()]
     else:
-        out["why"] = [lg.explain_min().to_json(), lg.explain_max().to_json()]
-    return out
+        why = [lg.explain_min(), lg.explain_max()]
+    return rp.FrameLegal(
+        player=lg.player, fold=lg.fold, check=lg.check, call=lg.call, call_to=lg.call_to,
+        call_all_in=lg.call_all_in, min_to=lg.min_to, max_to=lg.max_to, is_bet=lg.is_bet,
+        summary=said(lg.summary()), why=[said(x) for x in why])
 
 
 def timeline(hand: Hand, *, title: str = "", source: str = "", error: Text | None = None,
              partial: bool = False, note: Text | None = None,
              share: str | None = None, equity: bool = True) -> dict[str, Any]:
+    """:func:`timeline_answer` as plain JSON values."""
+    return _plain(timeline_answer(hand, title=title, source=source, error=error,
+                                  partial=partial, note=note, share=share, equity=equity))
+
+
+def timeline_answer(hand: Hand, *, title: str = "", source: str = "",
+                    error: Text | None = None, partial: bool = False, note: Text | None = None,
+                    share: str | None = None, equity: bool = True) -> rp.Timeline:
     """The frames of a hand (finished, partial, or stopped by an illegal action)."""
     rules = hand.rules
     setup = sharelink.setup_json(hand)
@@ -208,7 +233,7 @@ def timeline(hand: Hand, *, title: str = "", source: str = "", error: Text | Non
     for k in range(len(events) - 1, -1, -1):
         e = events[k]
         following[k] = e if isinstance(e, ev.Acted) else following[k + 1]
-    frames: list[dict[str, Any]] = []
+    frames: list[rp.Frame] = []
     streets: list[int | None] = [0, None, None, None]
     h = Hand.from_events(rules, stacks, [], **setup)  # folded on, one event at a time
     awarded = [0] * h.n
@@ -232,90 +257,94 @@ def timeline(hand: Hand, *, title: str = "", source: str = "", error: Text | Non
                 and streets[min(last.street, 3)] is None:
             streets[min(last.street, 3)] = f
         frames.append(_frame(h, f, last, text, known, following[cut], pot_count, awarded, equity))
-    result = breakdown(final)
     r = rules
-    return {
-        "title": title or (f"#{hand.hand_id}" if hand.hand_id else ""),
-        "source": source,
-        "hand_id": hand.hand_id,
-        "game": words.describe_rules(r).to_json(),
-        "decimals": r.decimals,
-        "currency": r.currency,
-        "money": words.money_format(r.decimals, r.currency),
-        "big_blind": r.big_blind,
-        "button": hand.button,
-        "players": [{"name": hand.names[p], "seat": hand.seats[p], "start": stacks[p],
-                     "cards": [format_card(x) for x in cards] if cards else None}
-                    for p, cards in enumerate(known)],
-        "frames": frames,
-        "streets": streets,
-        "result": result,
-        "error": error.to_json() if error is not None else None,
-        "partial": partial,
-        "note": note.to_json() if note is not None else None,
-        "share": share,
-        "street_names": [[street_name(s, "en"), street_name(s, "es")] for s in range(4)],
-        "mismatches": [],
-    }
+    return rp.Timeline(
+        title=title or (f"#{hand.hand_id}" if hand.hand_id else ""),
+        source=source,
+        hand_id=hand.hand_id,
+        game=said(words.describe_rules(r)),
+        decimals=r.decimals,
+        currency=r.currency,
+        money=msgspec.convert(words.money_format(r.decimals, r.currency), Money),
+        big_blind=r.big_blind,
+        button=hand.button,
+        players=[rp.ReplayPlayer(name=hand.names[p], seat=hand.seats[p], start=stacks[p],
+                                 cards=[format_card(x) for x in cards] if cards else None)
+                 for p, cards in enumerate(known)],
+        frames=frames,
+        streets=streets,
+        result=breakdown_answer(final),
+        error=said(error) if error is not None else None,
+        partial=partial,
+        note=said(note) if note is not None else None,
+        share=share,
+        street_names=[(street_name(s, "en"), street_name(s, "es")) for s in range(4)],
+        mismatches=[],
+    )
 
 
 def _frame(h: Hand, f: int, e: ev.Event | None, text: Text,
            known: list[tuple[Card, ...] | None], upcoming: ev.Acted | None, pot_count: int,
-           awarded: list[int], equity: bool) -> dict[str, Any]:
+           awarded: list[int], equity: bool) -> rp.Frame:
     """One frame: the hand ``h`` as it stands after event ``e`` (None: before any)."""
     live = [p for p in range(h.n) if not h.folded[p] and p not in h.mucked]
-    strength: list[dict[str, str] | None] = []
+    strength: list[Words | None] = []
     for p in range(h.n):
         cards = known[p]
         if cards is None or h.folded[p]:
             strength.append(None)
         elif len(h.boards[0]) >= 3:
-            strength.append(words.strength(cards, h.boards, h.rules.game).to_json())
+            strength.append(said(words.strength(cards, h.boards, h.rules.game)))
         else:
             name = words.preflop_name(cards)
-            strength.append({"en": name, "es": name})
-    eq: dict[str, Any] | None = None
+            strength.append(Words(name, name))
+    eq: rp.FrameEquity | None = None
     if equity and len(live) >= 2 and h.phase is not Phase.DONE:
         got = street_equity(tuple(known[p] for p in live), tuple(tuple(b) for b in h.boards))
         if got is not None:
             values: list[float | None] = [None] * h.n
             for p, x in zip(live, got[0], strict=True):
                 values[p] = x
-            eq = {"exact": got[1], "values": values,
-                  "unknown": [p for p in live if known[p] is None]}
+            eq = rp.FrameEquity(exact=got[1], values=values,
+                                unknown=[p for p in live if known[p] is None])
     betting = h.actor is not None and h.phase is Phase.BETTING
-    nxt = words.event_line(h, upcoming, pot_count).to_json() \
+    nxt = said(words.event_line(h, upcoming, pot_count)) \
         if betting and upcoming is not None else None
-    return {
-        "i": f,
-        "event": ev.to_json(e) if e is not None else None,
-        "text": text.to_json(),
-        "street": h.street,
-        "phase": h.phase.value,
-        "stacks": list(h.stacks),
-        "bets": list(h.bets),
-        "totals": list(h.totals),
-        "folded": list(h.folded),
-        "all_in": list(h.all_in),
-        "mucked": sorted(h.mucked),
-        "shown": sorted(h.shown),
-        "boards": [[format_card(x) for x in b] for b in h.boards],
-        "pots": [{"amount": p.amount, "eligible": list(p.eligible)} for p in h.pots()],
-        "pot_total": h.pot_total(),
-        "returned": list(h.returned),
-        "awarded": list(awarded),
-        "rake": h.rake,
-        "actor": h.actor if h.phase is Phase.BETTING else None,
-        "legal": _legal_json(h),
-        "next": nxt,
-        "strength": strength,
-        "equity": eq,
-        "insurance": insurance_note(h, known) if equity else None,
-    }
+    return rp.Frame(
+        i=f,
+        event=rp.event(e) if e is not None else None,
+        text=said(text),
+        street=h.street,
+        phase=h.phase.value,
+        stacks=list(h.stacks),
+        bets=list(h.bets),
+        totals=list(h.totals),
+        folded=list(h.folded),
+        all_in=list(h.all_in),
+        mucked=sorted(h.mucked),
+        shown=sorted(h.shown),
+        boards=[[format_card(x) for x in b] for b in h.boards],
+        pots=[rp.FramePot(amount=p.amount, eligible=list(p.eligible)) for p in h.pots()],
+        pot_total=h.pot_total(),
+        returned=list(h.returned),
+        awarded=list(awarded),
+        rake=h.rake,
+        actor=h.actor if h.phase is Phase.BETTING else None,
+        legal=_legal(h),
+        next=nxt,
+        strength=strength,
+        equity=eq,
+        insurance=insurance_note(h, known) if equity else None,
+    )
 
 
 def timeline_of_record(record: HandRecord, *, title: str = "", equity: bool = True,
                        ) -> dict[str, Any]:
+    """:func:`record_answer` as plain JSON values."""
+    return _plain(record_answer(record, title=title, equity=equity))
+
+
+def record_answer(record: HandRecord, *, title: str = "", equity: bool = True) -> rp.Timeline:
     """Replay a record through the engine and give its timeline; an illegal action gives the
     frames up to it and the engine's message."""
     check_record(record)
@@ -327,14 +356,14 @@ def timeline_of_record(record: HandRecord, *, title: str = "", equity: bool = Tr
     share = None
     if res.error is None:
         share = sharelink.encode(hand)
-    out = timeline(hand, title=title or (f"#{record.hand_id}" if record.hand_id else ""),
-                   source=record.source, error=res.error, partial=res.partial, note=res.note,
-                   share=share, equity=equity)
+    out = timeline_answer(hand, title=title or (f"#{record.hand_id}" if record.hand_id else ""),
+                          source=record.source, error=res.error, partial=res.partial,
+                          note=res.note, share=share, equity=equity)
     if record.extra.get("format") == POKERSTARS and res.error is None and hand.done:
         # what the file's own SUMMARY says that the engine does not reproduce (as the CLI does)
         from tapete.history.pokerstars import reconcile_text
 
-        out["mismatches"] = [m.to_json() for m in reconcile_text(record, hand)]
+        out.mismatches = [said(m) for m in reconcile_text(record, hand)]
     return out
 
 
@@ -367,27 +396,26 @@ def _parsed(item: Read) -> Parsed:
 
 
 def file_timeline(text: str, name: str, index: int = 0) -> dict[str, Any]:
+    """:func:`file_answer` as plain JSON values."""
+    return _plain(file_answer(text, name, index))
+
+
+def file_answer(text: str, name: str, index: int = 0) -> rp.FileAnswer:
     """The hands of a file and the timeline of one of them (the first by default)."""
     hands = parse_text(text, name)
     if not hands:
         raise ReplayInputError(Text("no hand in this file", "no hay manos en este archivo"))
-    listing: list[dict[str, Any]] = []
-    for k, (label, record, err) in enumerate(hands):
-        item: dict[str, Any] = {"index": k, "label": label or str(k + 1)}
-        if record is not None:
-            item["players"] = len(record.stacks)
-        if err is not None:
-            item["error"] = err.to_json()
-        listing.append(item)
+    listing = [rp.ListedHand(index=k, label=label or str(k + 1),
+                             players=len(record.stacks) if record is not None else msgspec.UNSET,
+                             error=said(err) if err is not None else msgspec.UNSET)
+               for k, (label, record, err) in enumerate(hands)]
     if not 0 <= index < len(hands):
         index = 0
     label, record, err = hands[index]
-    out: dict[str, Any] = {"name": name, "hands": listing, "selected": index}
     if record is None:
-        out["timeline"] = None
-        out["error"] = (err or Text("unreadable hand", "mano ilegible")).to_json()
-    else:
-        if not record.source:
-            record.source = name
-        out["timeline"] = timeline_of_record(record, title=f"{name} #{label or index + 1}")
-    return out
+        return rp.FileAnswer(name=name, hands=listing, selected=index, timeline=None,
+                             error=said(err or Text("unreadable hand", "mano ilegible")))
+    if not record.source:
+        record.source = name
+    return rp.FileAnswer(name=name, hands=listing, selected=index,
+                         timeline=record_answer(record, title=f"{name} #{label or index + 1}"))

@@ -1,6 +1,8 @@
 // The hand replayer. The server replays the hand through the engine and sends a timeline, one
 // frame per event (stacks, bets, pots, boards, the legal options, strengths, equity); this page
-// only draws frames and moves between them. No build step.
+// only draws frames and moves between them. No build step. What each route answers is known by
+// the route (tapete.server.replay_protocol, docs/protocol.md): a Timeline, a FileAnswer, an
+// IcmAnswer, or an ErrorAnswer for any other status; the page reads only their fields.
 import { detectLang, setLang, lang, tx, chips, potName } from "../common/i18n.js";
 import { cardEl, setCards } from "../common/cards.js";
 
@@ -76,12 +78,12 @@ function w(key) {
 }
 
 const S = {
-  data: null, // the file response ({hands, selected, timeline}) or null
-  tl: null, // the timeline
+  data: null, // the file's answer (a FileAnswer: {name, hands, selected, timeline}) or null
+  tl: null, // the timeline (a Timeline)
   step: 0,
   timer: null,
   source: null, // {kind: "stored", id} | {kind: "file", key} | {kind: "link", code} | {kind: "upload", file}
-  icm: null, // the server's ICM answer for this hand, or null
+  icm: null, // what fetchJSON gave for this hand's ICM question ({answer} or {failed}), or null
 };
 
 // ------------------------------------------------------------------ amounts and words
@@ -115,19 +117,18 @@ function showError(msg) {
 }
 
 // ------------------------------------------------------------------ loading
+/** {answer}: the route's answer (status 200); {failed}: why there is none, in words (an
+ * ErrorAnswer's error, or the status, or the network). */
 async function fetchJSON(url, opts) {
   $("loading").hidden = false;
   try {
     const r = await fetch(url, opts);
     let body = null;
     try { body = await r.json(); } catch { body = null; }
-    if (!r.ok || !body) {
-      const msg = body && body.error ? body.error : { en: `HTTP ${r.status}`, es: `HTTP ${r.status}` };
-      return { error: msg };
-    }
-    return body;
+    if (r.ok && body) return { answer: body };
+    return { failed: (!r.ok && body && body.error) || { en: `HTTP ${r.status}`, es: `HTTP ${r.status}` } };
   } catch {
-    return { error: { en: W.network[0], es: W.network[1] } };
+    return { failed: { en: W.network[0], es: W.network[1] } };
   } finally {
     $("loading").hidden = true;
   }
@@ -148,16 +149,16 @@ async function loadFromLocation() {
   if ((m = path.match(/^\/replay\/f\/([^/]+)$/))) {
     S.source = { kind: "file", key: m[1] };
     const hand = Number(q.get("hand") || 0);
-    return show(await fetchJSON(`/api/replay/file/${encodeURIComponent(m[1])}?hand=${hand}`), step);
+    return showFile(await fetchJSON(`/api/replay/file/${encodeURIComponent(m[1])}?hand=${hand}`), step);
   }
   if ((m = path.match(/^\/replay\/([^/]+)$/))) {
     S.source = { kind: "stored", id: decodeURIComponent(m[1]) };
-    return show(await fetchJSON(`/api/replay/hand/${encodeURIComponent(S.source.id)}`), step);
+    return showTimeline(await fetchJSON(`/api/replay/hand/${encodeURIComponent(S.source.id)}`), step);
   }
   const code = h.get("h") || q.get("h");
   if (code) {
     S.source = { kind: "link", code };
-    return show(await fetchJSON("/api/replay/link", { method: "POST", body: code }), step);
+    return showTimeline(await fetchJSON("/api/replay/link", { method: "POST", body: code }), step);
   }
   $("welcome").hidden = false;
   $("room").hidden = true;
@@ -168,8 +169,7 @@ async function upload(file, hand = 0) {
   stop();
   S.source = { kind: "upload", file };
   const url = `/api/replay/upload?name=${encodeURIComponent(file.name || "upload")}&hand=${hand}`;
-  const res = await fetchJSON(url, { method: "POST", body: file });
-  show(res, null);
+  showFile(await fetchJSON(url, { method: "POST", body: file }), null);
 }
 
 async function selectHand(k) {
@@ -178,8 +178,7 @@ async function selectHand(k) {
   if (src && src.kind === "upload") return upload(src.file, k);
   if (src && src.kind === "file") {
     S.step = 0;
-    const res = await fetchJSON(`/api/replay/file/${encodeURIComponent(src.key)}?hand=${k}`);
-    return show(res, null);
+    return showFile(await fetchJSON(`/api/replay/file/${encodeURIComponent(src.key)}?hand=${k}`), null);
   }
 }
 
@@ -201,8 +200,7 @@ function clearHand() {
 }
 
 /** Why the hand could not be opened; an upload says which file. */
-function failure(res) {
-  const why = res && res.error ? res.error : { en: W.network[0], es: W.network[1] };
+function failure(why) {
   const src = S.source;
   if (!src || src.kind !== "upload") return why;
   const name = src.file.name || "upload";
@@ -213,26 +211,40 @@ function failure(res) {
   };
 }
 
-function show(res, step) {
-  if (!res || res.error && !res.timeline && !res.frames) {
-    clearHand();
-    S.data = res && res.hands ? res : null;
-    renderHandList();
-    showError(failure(res));
-    // a file with other hands keeps its list, to pick another one; else the welcome again
-    const others = !!(S.data && S.data.hands && S.data.hands.length > 1);
-    $("room").hidden = !others;
-    $("welcome").hidden = others;
-    return;
-  }
+/** A file's answer: its hands, and the timeline of one (null when that hand cannot be read). */
+function showFile(got, step) {
+  const file = got.answer || null;
+  if (file && file.timeline) show(file, file.timeline, step);
+  else fail(file, file ? file.error : got.failed);
+}
+
+/** A hand's answer: its timeline. */
+function showTimeline(got, step) {
+  if (got.answer) show(null, got.answer, step);
+  else fail(null, got.failed);
+}
+
+/** No hand to show: why, and a file with other hands keeps its list to pick another one; else
+ * the welcome again. */
+function fail(file, why) {
+  clearHand();
+  S.data = file;
+  renderHandList();
+  showError(failure(why || { en: W.network[0], es: W.network[1] }));
+  const others = !!(file && file.hands.length > 1);
+  $("room").hidden = !others;
+  $("welcome").hidden = others;
+}
+
+function show(file, tl, step) {
   showError(null);
-  if (res.frames) { S.data = null; S.tl = res; } else { S.data = res; S.tl = res.timeline; }
+  S.data = file;
+  S.tl = tl;
   $("welcome").hidden = true;
   $("room").hidden = false;
   buildSeats();
   renderHandList();
   renderLog();
-  const tl = S.tl;
   $("scrub").max = String(tl.frames.length - 1);
   $("hand-title").textContent = `${tl.title || ""} · ${tx(tl.game)}`;
   if (tl.error) showError(`${w("illegal")}: ${tx(tl.error)}`);
@@ -259,6 +271,7 @@ function buildSeats() {
   const n = tl.players.length;
   const seats = $("seats");
   seats.replaceChildren();
+  $("table").classList.toggle("crowded", n >= 7);  // a phone's felt makes room for the board
   tl.players.forEach((p, k) => {
     const a = seatAngle(k, n);
     const el = document.createElement("div");
@@ -409,9 +422,18 @@ function render() {
   // log and result
   for (const li of $("log").children) li.classList.toggle("on", +li.dataset.step === S.step);
   const on = $("log").querySelector("li.on");
-  if (on && on.scrollIntoView) on.scrollIntoView({ block: "nearest" });
+  if (on) keepInBox($("log"), on);
   renderResult(last);
   updateUrl();
+}
+
+/** Scroll a list's own box so that an item is in it; never the page (on a phone the log is
+ * below the table: scrolling the page to it would take the table out of sight at each step). */
+function keepInBox(box, item) {
+  const b = box.getBoundingClientRect();
+  const r = item.getBoundingClientRect();
+  if (r.top < b.top) box.scrollTop -= b.top - r.top;
+  else if (r.bottom > b.bottom) box.scrollTop += r.bottom - b.bottom;
 }
 
 function currentStreet() {
@@ -472,7 +494,7 @@ function renderLog() {
 function renderHandList() {
   const box = $("hand-list-box");
   const d = S.data;
-  if (!d || !d.hands || d.hands.length < 2) { box.hidden = true; return; }
+  if (!d || d.hands.length < 2) { box.hidden = true; return; }
   box.hidden = false;
   const sel = $("hand-list");
   sel.replaceChildren(...d.hands.map((h) => {
@@ -486,7 +508,7 @@ function renderHandList() {
 
 function renderMismatches() {
   const box = $("mismatches");
-  const list = S.tl && S.tl.mismatches ? S.tl.mismatches : [];
+  const list = S.tl ? S.tl.mismatches : [];
   box.hidden = !list.length;
   box.textContent = list.length ? `${w("mismatch")}: ${list.map((m) => tx(m)).join("; ")}` : "";
 }
@@ -499,20 +521,20 @@ async function priceStacks() {
   const body = JSON.stringify({
     start: tl.players.map((p) => p.start), end: last.stacks, prizes: $("prizes").value,
   });
-  const res = await fetchJSON("/api/icm", { method: "POST", body, headers: { "Content-Type": "application/json" } });
-  S.icm = res;
+  S.icm = await fetchJSON("/api/icm", { method: "POST", body, headers: { "Content-Type": "application/json" } });
   renderIcm();
 }
 
 function renderIcm() {
   const table = $("icm");
   const err = $("icm-error");
-  const res = S.icm;
-  err.hidden = !(res && res.error);
-  err.textContent = res && res.error ? tx(res.error) : "";
-  table.hidden = !(res && res.players);
+  const failed = S.icm && S.icm.failed;
+  const res = S.icm && S.icm.answer;
+  err.hidden = !failed;
+  err.textContent = failed ? tx(failed) : "";
+  table.hidden = !res;
   table.replaceChildren();
-  if (!res || !res.players) return;
+  if (!res) return;
   const row = (cells, head) => {
     const tr = document.createElement("tr");
     for (const c of cells) {
