@@ -127,7 +127,7 @@ class RoomTable:
     def __init__(self, log: EventLog, table_id: str, config: TableConfig, bankroll: Bankroll,
                  *, clock: Clock | None = None, deck: Callable[[], Deck] | None = None,
                  auto_start: bool = True, agents: dict[str, Agent] | None = None,
-                 think_ms: int = 0) -> None:
+                 think_ms: int = 0, pause_ms: int = 0) -> None:
         self.log = log
         self.table_id = table_id
         self.config = config
@@ -139,6 +139,8 @@ class RoomTable:
         # like anyone's, so restore needs no agent to rebuild what they did
         self.agents: dict[str, Agent] = dict(agents or {})
         self.think_ms = think_ms  # how long an agent waits before it plays (people watch)
+        self.pause_ms = pause_ms  # between a hand's end and the next deal (its result shown)
+        self.ended_at = 0  # when the last hand ended (clock ms)
         self.rules = config.rules()
         self.table = Table(self.rules, config.seats, min_buy_in=config.min_buy_in,
                            max_buy_in=config.max_buy_in, time_out_policy=TimeOutPolicy.SIT_OUT)
@@ -379,7 +381,8 @@ class RoomTable:
                     self._run(self._act, {"seat": seat, "action": None, "timed_out": True,
                                           "used": self.banks[player][pool]})
             return
-        if hand is None and self.auto_start and self.table.ready_count() >= 2:
+        if hand is None and self.auto_start and self.table.ready_count() >= 2 and \
+                self.clock.now_ms() >= self.ended_at + self.pause_ms:
             self.start_hand()
 
     def start_hand(self) -> None:
@@ -550,6 +553,7 @@ class RoomTable:
             self.raked += sum(e.amount for e in hand.events if isinstance(e, ev.Raked))
             self.recent_pots.append(hand.pot_total())
             self.last_hand, self.last_players = hand, list(self.hand_players)
+            self.ended_at = self.clock.now_ms()
             refused = self.table.end_hand()
             batch.append(("end", {"hand_no": self.hand_no}))
             self._after_hand(refused, batch)

@@ -166,7 +166,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
     storage = Storage(settings.db_url(), settings.starting_bankroll)
     secret = signing_key(settings, storage)
     hub = Hub(settings, storage)
-    room = Room(hub, think_ms=int(settings.think_delay * 1000))
+    room = Room(hub, think_ms=int(settings.think_delay * 1000),
+                pause_ms=int(settings.result_pause * 1000))
     limits = settings.limits
     quiet_uvicorn()
 

@@ -178,13 +178,14 @@ class Room:
     """The room of this process: its tables, by id."""
 
     def __init__(self, hub: Hub, *, tick_s: float = 0.2, think_ms: int = 700,
-                 bot_seed: int | None = None) -> None:
+                 pause_ms: int = 3000, bot_seed: int | None = None) -> None:
         self.hub = hub
         self.storage = hub.storage
         self.log = EventLog(hub.storage.engine)
         self.bankroll = RoomBankroll(hub)
         self.tick_s = tick_s
         self.think_ms = think_ms
+        self.pause_ms = pause_ms
         self.random = random.Random(bot_seed)
         self.tables: dict[str, Running] = {}
         self.created: dict[str, int] = {}  # tables opened, by identity
@@ -223,7 +224,8 @@ class Room:
         table_id = secrets.token_urlsafe(9)
         agents, styles = self._agents(table_id, config.seats)
         table = RoomTable(self.log, self.log.create_table(config, table_id), config,
-                          self.bankroll, agents=agents, think_ms=self.think_ms)
+                          self.bankroll, agents=agents, think_ms=self.think_ms,
+                          pause_ms=self.pause_ms)
         self._run(table, styles)
         return table_id
 
@@ -263,7 +265,7 @@ class Room:
             agents, styles = self._agents(table_id, config.seats)
             try:
                 table = restore(self.log, table_id, self.bankroll, agents=agents,
-                                think_ms=self.think_ms)
+                                think_ms=self.think_ms, pause_ms=self.pause_ms)
             except Exception:  # one broken log does not keep the room closed
                 log.exception("table %s could not be restored", table_id)
                 continue

@@ -793,6 +793,7 @@ function renderResult(s) {
     ol.append(li);
   }
   el.append(ol);
+  if (ROOM) return;  // a room table has no coach: people's reasons are their own
   const ex = document.createElement("div");
   ex.className = "explain";
   const h = document.createElement("h3");
