@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -166,6 +165,7 @@ def test_three_people_and_a_spectator_at_a_private_table(server: LiveServer,
     running = server.app.state.room.get(table_id)
     log = server.app.state.room.log
     shown_at: dict[tuple[str, int], int] = {}
+    current = 0
     for r in log.read(table_id):
         if r.kind == "event" and r.payload["event"]["type"] == "Shown":
             shown_at[(f"{table_id}-{current}", r.payload["event"]["player"])] = r.seq
