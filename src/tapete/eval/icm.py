@@ -24,6 +24,7 @@ from fractions import Fraction
 from math import comb
 from typing import Any
 
+from tapete.core.catalog import t
 from tapete.core.text import Text
 
 # the exact sum runs over every set of players who could fill the paid places ahead of a
@@ -43,23 +44,20 @@ class IcmError(ValueError):
 
 def _check(stacks: Sequence[object], prizes: Sequence[object], positive: bool) -> None:
     if len(stacks) < 1:
-        raise IcmError(Text("at least one player is needed", "hace falta al menos un jugador"))
+        raise IcmError(t("at least one player is needed"))
     for s in stacks:
         if type(s) is not int or s < 0 or (positive and s == 0):
-            raise IcmError(Text(
-                f"stacks are whole, positive numbers of chips, not {s!r}",
-                f"las fichas de cada jugador son un número entero y positivo, no {s!r}"))
+            raise IcmError(t("stacks are whole, positive numbers of chips, not {value}",
+                             value=repr(s)))
     for p in prizes:
         if type(p) is not int or p < 0:
-            raise IcmError(Text(
-                f"prizes are whole, non-negative amounts of the smallest unit, not {p!r}",
-                f"los premios son cantidades enteras y no negativas de la unidad mínima, no {p!r}"))
+            raise IcmError(t(
+                "prizes are whole, non-negative amounts of the smallest unit, not {value}",
+                value=repr(p)))
     if len(prizes) > len(stacks):
-        raise IcmError(Text(
-            f"{len(prizes)} prizes for {len(stacks)} players: give only the places still to be"
-            " decided",
-            f"{len(prizes)} premios para {len(stacks)} jugadores: indica solo los puestos que"
-            " quedan por decidir"))
+        raise IcmError(t(
+            "{prizes} prizes for {players} players: give only the places still to be decided",
+            prizes=len(prizes), players=len(stacks)))
 
 
 def parse_prizes(text: str) -> tuple[list[int], int]:
@@ -75,36 +73,32 @@ def parse_prizes(text: str) -> tuple[list[int], int]:
     error, so a note that the list was sorted would be lost; the message shows the order to
     type instead."""
     shown = text.strip()[:60]
-    bad = Text(f"prizes are numbers with a point for decimals: {shown}",
-               f"los premios son números con punto decimal: {shown}")
+    bad = t("prizes are numbers with a point for decimals: {prizes}", prizes=shown)
     if re.search(r"\d,\d", text):
         raise IcmError(bad)
     parts = text.replace(",", " ").replace(";", " ").split()
     if not parts or len(parts) > 1000:
-        raise IcmError(Text("give the prizes, first place first: 50 30 20",
-                            "indica los premios, del primero al último: 50 30 20"))
+        raise IcmError(t("give the prizes, first place first: 50 30 20"))
     try:
-        values = [Decimal(t) for t in parts]
+        values = [Decimal(x) for x in parts]
     except InvalidOperation:
         raise IcmError(bad) from None
     if any(not v.is_finite() or v > 10**15 for v in values):
         raise IcmError(bad)
-    negative = next((t for t, v in zip(parts, values, strict=True) if v < 0), None)
+    negative = next((x for x, v in zip(parts, values, strict=True) if v < 0), None)
     if negative is not None:
-        raise IcmError(Text(f"a prize cannot be negative: {negative[:30]}",
-                            f"un premio no puede ser negativo: {negative[:30]}"))
+        raise IcmError(t("a prize cannot be negative: {prize}", prize=negative[:30]))
     digits = [max(0, -int(v.as_tuple().exponent)) for v in values]
     if max(digits) > 6:
         raise IcmError(bad)
     for place, (a, b) in enumerate(itertools.pairwise(values), 2):
         if b > a:
-            order = " ".join(t for _, t in sorted(zip(values, parts, strict=True),
+            order = " ".join(x for _, x in sorted(zip(values, parts, strict=True),
                                                   key=lambda vt: vt[0], reverse=True))[:60]
-            raise IcmError(Text(
-                f"prizes go first place first, largest to smallest, but place {place} pays"
-                f" more than place {place - 1}: did you mean {order}?",
-                f"los premios van del primer puesto al último, de mayor a menor, pero el"
-                f" puesto {place} paga más que el {place - 1}: ¿querías decir {order}?"))
+            raise IcmError(t(
+                "prizes go first place first, largest to smallest, but place {place} pays more"
+                " than place {above}: did you mean {order}?",
+                place=place, above=place - 1, order=order))
     decimals = max(digits)
     return [int(v.scaleb(decimals)) for v in values], decimals
 
@@ -121,11 +115,8 @@ def equities(stacks: Sequence[int], prizes: Sequence[int]) -> list[Fraction]:
         paid -= 1  # unpaid places change nobody's equity
     n = len(stacks)
     if not exact_is_practical(n, paid):
-        raise IcmError(Text(
-            f"{n} players and {paid} paid places are too many to price exactly: use"
-            " sampled_equities",
-            f"{n} jugadores y {paid} puestos pagados son demasiados para un cálculo exacto:"
-            " usa sampled_equities"))
+        raise IcmError(t("{players} players and {paid} paid places are too many to price"
+                         " exactly: use sampled_equities", players=n, paid=paid))
     total = sum(stacks)
     equity = [Fraction(0)] * n
     # the sets of players who took the places so far, with their probability and their chips
@@ -168,7 +159,7 @@ def sampled_equities(stacks: Sequence[int], prizes: Sequence[int], samples: int 
 
     _check(stacks, prizes, positive=True)
     if samples < 1:
-        raise IcmError(Text("at least one sample is needed", "hace falta al menos una muestra"))
+        raise IcmError(t("at least one sample is needed"))
     paid = len(prizes)
     while paid and not prizes[paid - 1]:
         paid -= 1
@@ -192,7 +183,7 @@ def sampled_equities(stacks: Sequence[int], prizes: Sequence[int], samples: int 
             np.add.at(won, ranked.ravel(), np.tile(pay, k))
             done += k
         totals = [int(x) for x in won]
-    return [Fraction(t, samples) for t in totals]
+    return [Fraction(x, samples) for x in totals]
 
 
 def after_hand(start: Sequence[int], end: Sequence[int], prizes: Sequence[int]
@@ -201,8 +192,7 @@ def after_hand(start: Sequence[int], end: Sequence[int], prizes: Sequence[int]
     places being decided, the one who started the hand with more chips placed higher, equal
     starting stacks sharing their places' prizes; the others are priced on what is left."""
     if len(start) != len(end):
-        raise IcmError(Text("one stack before and after the hand per player",
-                            "hace falta una cantidad de fichas antes y después por jugador"))
+        raise IcmError(t("one stack before and after the hand per player"))
     _check(start, prizes, positive=True)
     _check(end, [], positive=False)
     n = len(start)
@@ -231,8 +221,7 @@ def expected(outcomes: Sequence[tuple[Fraction, Sequence[int]]], start: Sequence
     """Equities averaged over a hand's outcomes: (probability, stacks after the hand) pairs
     whose probabilities add up to 1, each priced by :func:`after_hand` from ``start``."""
     if sum(p for p, _ in outcomes) != 1:
-        raise IcmError(Text("the outcomes' probabilities must add up to 1",
-                            "las probabilidades de los resultados deben sumar 1"))
+        raise IcmError(t("the outcomes' probabilities must add up to 1"))
     out = [Fraction(0)] * len(start)
     for chance, end in outcomes:
         for i, x in enumerate(after_hand(start, end, prizes)):

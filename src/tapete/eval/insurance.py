@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from tapete.core.cards import Card
+from tapete.core.catalog import t
 from tapete.core.game import HOLDEM, Game, best_hand
 from tapete.core.text import Text
 
@@ -87,11 +88,10 @@ def quote(holes: Mapping[int, Sequence[Card]], board: Sequence[Card],
     no card to come). The leader is the player who would collect the most on the next card's
     average and who collects the most with no card at all (the best hand now)."""
     if not 3 <= len(board) <= 4:
-        raise InsuranceError(Text("insurance is sold on the flop or the turn",
-                                  "el seguro se vende en el flop o en el turn"))
+        raise InsuranceError(t("insurance is sold on the flop or the turn"))
     seen = {*board, *dead, *(c for h in holes.values() for c in h)}
     if len(seen) != len(board) + len(dead) + sum(len(h) for h in holes.values()):
-        raise InsuranceError(Text("a card is dealt twice", "hay una carta repetida"))
+        raise InsuranceError(t("a card is dealt twice"))
     unseen = [c for c in range(52) if c not in seen]
     # the leader holds the best hand on the board as it is (five cards or more to compare)
     now = {p: best_hand(game, h, board) for p, h in holes.items()}
