@@ -13,6 +13,7 @@ from tapete.core.cards import Deck, parse_cards
 from tapete.core.hand import Hand
 from tapete.core.rules import MinRaise, Rules, Structure
 from tapete.history import phh
+from tapete.history.record import FOLD, bet_or_raise
 from tapete.history.replay import replay
 
 DATA = Path(__file__).parents[1] / "data" / "phh"
@@ -106,7 +107,8 @@ currency_symbol = '$'
     assert rec.stacks == [20030, 8160, 19700]
     assert rec.blinds == [50, 100, 0] and rec.antes == [0, 0, 25]
     assert rec.rules.big_blind == 100 and rec.rules.small_blind == 50
-    assert ("act", 0, "cbr", 305) in rec.steps
+    assert ("act", 0, bet_or_raise(305)) in rec.steps
+    assert ("act", 2, FOLD) in rec.steps
     res = replay(rec)
     assert res.error is None and res.finishing_stacks == [20030 + 125, 8060, 19700 - 25]
 

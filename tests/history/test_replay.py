@@ -9,6 +9,7 @@ import pytest
 
 from tapete import words
 from tapete.core import events as ev
+from tapete.core.actions import Action
 from tapete.core.cards import parse_cards
 from tapete.core.rules import Rules
 from tapete.core.text import Text
@@ -22,8 +23,8 @@ def test_records_with_the_button_anywhere_are_reported_in_phh_order() -> None:
     record = HandRecord(
         rules=Rules(small_blind=1, big_blind=2), stacks=[100, 200, 300], button=0,
         steps=[("hole", 0, parse_cards("AsAd")), ("hole", 1, parse_cards("KsKd")),
-               ("hole", 2, parse_cards("QsQd")), ("act", 0, "cbr", 6), ("act", 1, "f", None),
-               ("act", 2, "f", None)],
+               ("hole", 2, parse_cards("QsQd")), ("act", 0, Action.raise_to(6)),
+               ("act", 1, Action.fold()), ("act", 2, Action.fold())],
         names=["Button", "Small", "Big"], source="x.txt")
     res = replay(record)
     assert res.error is None and res.finishing_stacks == [103, 199, 298]
@@ -123,3 +124,71 @@ def test_a_partial_hand_and_its_open_pots_in_both_languages() -> None:
     assert f"Partial hand: {res.note.en}" in en and f"Mano parcial: {res.note.es}" in es
     pot = words.pot_name(0, len(res.pots))
     assert f"\n  {pot.en}, " in en and f"\n  {pot.es}, " in es
+
+
+# ---------------------------------------------------------------------------- actions in records
+
+def test_records_carry_actions() -> None:
+    """Every reader's betting steps are ("act", player, Action): PokerStars text says which
+    action it was; PHH's "cc" and "cbr" are a check or call and a bet or raise, as the hand
+    makes them (record.CHECK_OR_CALL, record.bet_or_raise)."""
+    from tapete.history import record as rec
+
+    kinds: set[str] = set()
+    for path in (*ACCOUNTED, *sorted((DATA / "pokerstars").glob("hhsmithy_cash_nlhe*.txt"))):
+        for res in replay_any(str(path)):
+            assert res.record is not None and res.error is None
+            acts = [s for s in res.record.steps if s[0] == "act"]
+            assert acts and all(len(s) == 3 and isinstance(s[2], Action) for s in acts)
+            if path.suffix == ".txt":
+                kinds.update(s[2].kind for s in acts)
+            else:
+                assert {s[2] for s in acts if s[2].to is None} <= {rec.FOLD, rec.CHECK_OR_CALL}
+                assert all(s[2] == rec.bet_or_raise(s[2].to) for s in acts if s[2].to)
+    assert kinds == {ev.FOLD, ev.CHECK, ev.CALL, ev.BET, ev.RAISE}
+
+
+def _three_way(steps: list[tuple[object, ...]]) -> HandRecord:
+    return HandRecord(rules=Rules(small_blind=1, big_blind=2), stacks=[100, 200, 300], button=0,
+                      steps=[("hole", 0, parse_cards("AsAd")), ("hole", 1, parse_cards("KsKd")),
+                             ("hole", 2, parse_cards("QsQd")), *steps], names=["A", "B", "C"])
+
+
+def test_a_check_or_a_call_is_the_one_the_hand_allows() -> None:
+    """A record's check or call is played as whichever the hand allows (PHH's cc), and a bet
+    or raise to a total as the street makes it; both ways, fast or through the public methods,
+    give the same events."""
+    exact = [("act", 0, Action.raise_to(6)), ("act", 1, Action.call()),
+             ("act", 2, Action.call()), ("board", parse_cards("2c7d9s")),
+             ("act", 1, Action.check()), ("act", 2, Action.bet(10)), ("act", 0, Action.fold()),
+             ("act", 1, Action.fold())]
+    loose = [("act", 0, Action.bet(6)), ("act", 1, Action.check()), ("act", 2, Action.call()),
+             ("board", parse_cards("2c7d9s")), ("act", 1, Action.call()),
+             ("act", 2, Action.raise_to(10)), ("act", 0, Action.fold()),
+             ("act", 1, Action.fold())]
+    events = []
+    for steps in (exact, loose):
+        for fast in (True, False):
+            res = replay(_three_way(steps), fast=fast)
+            assert res.error is None and res.engine is not None and res.engine.done
+            events.append(res.engine.events)
+    assert all(e == events[0] for e in events)
+    acts = [(e.player, e.action, e.to) for e in events[0] if isinstance(e, ev.Acted)]
+    assert acts[:5] == [(0, ev.RAISE, 6), (1, ev.CALL, 6), (2, ev.CALL, 6), (1, ev.CHECK, 0),
+                        (2, ev.BET, 10)]
+
+
+def test_steps_in_phh_verbs_still_replay() -> None:
+    """A shared link writes its steps in PHH's verbs ("act", p, "cbr", 6): replay reads them
+    as the actions they are, and says a bad one in its words."""
+    new = replay(_three_way([("act", 0, Action.raise_to(6)), ("act", 1, Action.fold()),
+                             ("act", 2, Action.call()), ("board", parse_cards("2c7d9s"))]))
+    old = replay(_three_way([("act", 0, "cbr", 6), ("act", 1, "f"), ("act", 2, "cc", None),
+                             ("board", parse_cards("2c7d9s"))]))
+    assert old.error is None and old.engine is not None and new.engine is not None
+    assert old.engine.events == new.engine.events
+    assert [d.action for d in old.decisions] == [d.action for d in new.decisions] == [
+        "p3 cbr 6", "p1 f", "p2 cc"]
+    bad = replay(_three_way([("act", 0, "raise", 6)]))
+    assert bad.error is not None and 'action 4 "p3 raise 6"' in bad.error.en
+    assert "acción desconocida" in bad.error.es

@@ -61,7 +61,14 @@ from typing import Any
 from tapete.core.cards import RANKS, SUITS, CardError, format_cards, parse_cards
 from tapete.core.rules import MinRaise, Rules, RulesError, Structure
 from tapete.core.text import Text
-from tapete.history.record import HandRecord, Step
+from tapete.history.record import (
+    CHECK_OR_CALL,
+    FOLD,
+    HandRecord,
+    Step,
+    acted,
+    bet_or_raise,
+)
 
 VARIANTS = {"NT": Structure.NO_LIMIT, "FT": Structure.FIXED_LIMIT, "PT": Structure.POT_LIMIT}
 CODES = {v: k for k, v in VARIANTS.items()}
@@ -618,8 +625,8 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
     except (KeyError, TypeError):
         parsed = _read_actions(actions, n)
     for st in parsed:  # a decimal bet (kept as its text until the unit is known)
-        if st[0] == "act" and type(st[3]) is str:
-            raw_bet: str = st[3]
+        if st[0] == "act" and type(st[2]) is str:
+            raw_bet: str = st[2]
             bet_places = len(raw_bet) - raw_bet.index(".") - 1
             if bet_places > places:
                 places = bet_places
@@ -751,11 +758,11 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
     if places:
         steps: list[Step] = []
         for st in parsed:
-            if st[0] == "act" and st[3] is not None:
-                raw = st[3]
+            if st[0] == "act" and (type(st[2]) is str or st[2].to is not None):
+                raw = st[2] if type(st[2]) is str else st[2].to
                 amount = raw * scale if type(raw) is int else _unit(Decimal(raw), scale,
                                                                      "actions")
-                steps.append(("act", st[1], "cbr", amount))
+                steps.append(("act", st[1], bet_or_raise(amount)))
             else:
                 steps.append(st)
     else:
@@ -943,9 +950,9 @@ def _action(action: str) -> Step:
         p = _player(first, action)
         if size == 2:
             if verb == "cc":
-                return ("act", p, "cc", None)
+                return ("act", p, CHECK_OR_CALL)
             if verb == "f":
-                return ("act", p, "f", None)
+                return ("act", p, FOLD)
             if verb == "sm":
                 return ("muck", p)
         elif size == 3:
@@ -967,7 +974,9 @@ def _action(action: str) -> Step:
                     raise PhhError(Text(
                         f"action {action!r}: a bet or raise must be positive",
                         f"acción {action!r}: una apuesta o subida debe ser positiva"))
-                return ("act", p, "cbr", amount)
+                # a decimal amount stays text here, in the action's place, until the hand's
+                # unit is known (read_hand scales it)
+                return ("act", p, bet_or_raise(amount) if type(amount) is int else amount)
             if verb == "sm":
                 if w[2] == "-":
                     return ("show", p, None)
@@ -1112,12 +1121,9 @@ def dumps(hand: Any, *, extra: dict[str, Any] | None = None, table: str = "",
                 raise PhhError(_RUN_TWICE)
             acts.append(f"d db {format_cards(e.cards)}")
         elif t is ev.Acted:
-            if e.action == ev.FOLD:
-                acts.append(f"{who(e.player)} f")
-            elif e.action in (ev.CHECK, ev.CALL):
-                acts.append(f"{who(e.player)} cc")
-            else:
-                acts.append(f"{who(e.player)} cbr {amt(e.to)}")
+            a = acted(e)  # PHH's notation, an amount in the file's units
+            acts.append(f"{who(e.player)} " + (a.to_phh() if a.to is None
+                                               else f"cbr {amt(a.to)}"))
         elif t is ev.Shown:
             acts.append(f"{who(e.player)} sm {format_cards(e.cards)}")
         elif t is ev.Mucked:

@@ -42,6 +42,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from tapete.core import events as ev
+from tapete.core.actions import Action
 from tapete.core.cards import CardError, format_cards, parse_cards
 from tapete.core.game import Game, best_hand
 from tapete.core.hand import Hand, PotResult
@@ -55,7 +56,7 @@ from tapete.history.phh import (
     rules_problem,
     too_many_digits,
 )
-from tapete.history.record import HandRecord, Step
+from tapete.history.record import CALL, CHECK, FOLD, HandRecord, Step, acted
 
 __all__ = ["ParseError", "read_file", "read_text", "read_bytes", "reconcile", "reconcile_text",
            "write_hand", "write_hands", "format_amount", "parse_amount"]
@@ -613,10 +614,10 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
             if groups and hole[p] is None:
                 hole[p] = _cards(groups[0], lineno)
                 hole_text[p] = line
-            add(("act", p, "f", None), line, lineno)
+            add(("act", p, FOLD), line, lineno)
             continue
         if body == "checks":
-            add(("act", p, "cc", None), line, lineno)
+            add(("act", p, CHECK), line, lineno)
             continue
         m = re.match(r"calls (" + _AMOUNT + r")$", body)
         if m:
@@ -624,7 +625,7 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
             street_bet[p] += x
             put_in[p] += x
             allin[p] = allin[p] or all_in
-            add(("act", p, "cc", None), line, lineno)
+            add(("act", p, CALL), line, lineno)
             continue
         m = re.match(r"bets (" + _AMOUNT + r")$", body)
         if m:
@@ -632,7 +633,7 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
             street_bet[p] += x
             put_in[p] += x
             allin[p] = allin[p] or all_in
-            add(("act", p, "cbr", street_bet[p]), line, lineno)
+            add(("act", p, Action(ev.BET, street_bet[p])), line, lineno)
             continue
         m = re.match(r"raises (" + _AMOUNT + r") to (" + _AMOUNT + r")$", body)
         if m:
@@ -640,7 +641,7 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
             put_in[p] += to - street_bet[p]
             street_bet[p] = to
             allin[p] = allin[p] or all_in
-            add(("act", p, "cbr", to), line, lineno)
+            add(("act", p, Action(ev.RAISE, to)), line, lineno)
             continue
         m = re.match(r"shows \[([^\]]*)\]", body)
         if m:
@@ -1020,16 +1021,18 @@ def write_hand(hand: Hand, *, hand_id: str | None = None, table: str = "tapete",
             p = e.player
             put[p] += e.added
             allin = all_in_words(p) if e.all_in else ""
-            if e.action == ev.FOLD:
+            action = acted(e)
+            kind, to = action.kind, action.to
+            if kind == ev.FOLD:
                 out.append(f"{names[p]}: folds")
-            elif e.action == ev.CHECK:
+            elif kind == ev.CHECK:
                 out.append(f"{names[p]}: checks")
-            elif e.action == ev.CALL:
+            elif kind == ev.CALL:
                 out.append(f"{names[p]}: calls {c(e.added)}{allin}")
-            elif e.action == ev.BET:
-                out.append(f"{names[p]}: bets {c(e.to - bets[p])}{allin}")
-            else:
-                out.append(f"{names[p]}: raises {c(e.to - level)} to {c(e.to)}{allin}")
+            elif kind == ev.BET and to is not None:
+                out.append(f"{names[p]}: bets {c(to - bets[p])}{allin}")
+            elif to is not None:
+                out.append(f"{names[p]}: raises {c(to - level)} to {c(to)}{allin}")
             bets[p] = e.to
             level = max(level, e.to)
         elif isinstance(e, ev.RunsChosen):

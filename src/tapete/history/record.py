@@ -9,15 +9,58 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
+from tapete.core import events as ev
+from tapete.core.actions import Action
 from tapete.core.cards import Card
+from tapete.core.errors import MalformedAction
 from tapete.core.rules import Rules
+from tapete.core.text import Text
 
-# Steps: ("hole", player, cards | None), ("board", cards), ("act", player, "f"|"cc"|"cbr", to),
-# ("show", player, cards | None), ("muck", player), ("runs", count).
+# Steps, tagged tuples: ("hole", player, cards | None), ("board", cards), ("act", player,
+# Action), ("show", player, cards | None), ("muck", player), ("runs", count).
 # A show with None shows the cards the record already knows (unknown ones cannot settle a pot).
+#
+# A betting step carries a tapete.core.actions.Action. A file may not tell a check from a call
+# (PHH's "cc") or a bet from a raise (PHH's "cbr"): the hand does, when it is played. So replay
+# plays a record's check or call as whichever of the two the hand allows the player, and a bet
+# or raise as one to that street total, whichever the street makes it; a reader that cannot
+# tell writes CHECK_OR_CALL (a call) and bet_or_raise(to) (a bet), as the PHH reader does.
 Step = tuple[Any, ...]
+
+FOLD: Final = Action.fold()
+CHECK: Final = Action.check()
+CALL: Final = Action.call()
+# PHH's "cc", a check or a call: the file does not say which (see above)
+CHECK_OR_CALL: Final = CALL
+
+
+def bet_or_raise(to: int) -> Action:
+    """PHH's "cbr": a bet or a raise to ``to``, the street total (see above)."""
+    return Action(ev.BET, to)
+
+
+def from_phh_verb(verb: str, to: int | None = None) -> Action:
+    """The action of a step written in PHH's verbs, ``"f"``, ``"cc"``, ``"cbr"`` and its
+    amount (how records were written before they carried actions, and how a shared link
+    still writes them)."""
+    if verb == "f":
+        return FOLD
+    if verb == "cc":
+        return CHECK_OR_CALL
+    if verb == "cbr" and type(to) is int:
+        return bet_or_raise(to)
+    raise MalformedAction(Text(f"unknown action {verb!r} {to!r}",
+                               f"acción desconocida {verb!r} {to!r}"))
+
+
+def acted(e: ev.Acted) -> Action:
+    """The action an engine event records (the amount only for a bet or a raise)."""
+    kind = e.action
+    if kind == ev.BET or kind == ev.RAISE:
+        return Action(kind, e.to)
+    return Action(kind)
 
 
 @dataclass(slots=True)

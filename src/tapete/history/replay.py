@@ -15,10 +15,11 @@ from dataclasses import dataclass, field
 from typing import Any, Final, NamedTuple
 
 from tapete.core import events as ev
+from tapete.core.actions import Action
 from tapete.core.cards import Card, format_cards
 from tapete.core.hand import Hand, HandError, Phase
 from tapete.core.text import Text
-from tapete.history.record import HandRecord, Step
+from tapete.history.record import HandRecord, Step, from_phh_verb
 
 
 class Decision(NamedTuple):
@@ -351,9 +352,12 @@ def step_text(step: Step, decimals: int = 0, button: int = -1, players: int = 0)
     if kind == "hole":
         return f"d dh {who} " + (format_cards(step[2]) if step[2] is not None else "????")
     if kind == "act":
-        if step[2] == "cbr":
-            return f"{who} cbr {Amount(step[3], decimals)}"
-        return f"{who} {step[2]}"
+        if type(step[2]) is str:  # PHH's verbs, as a shared link still writes a step
+            return " ".join([who, *(str(x) for x in step[2:] if x is not None)])
+        action: Action = step[2]
+        if action.to is not None:
+            return f"{who} cbr {Amount(action.to, decimals)}"
+        return f"{who} {action.to_phh()}"
     if kind == "show":
         return f"{who} sm " + (format_cards(step[2]) if step[2] is not None else "-")
     if kind == "muck":
@@ -409,6 +413,7 @@ def replay(record: HandRecord, *, decisions: bool = True, strict: bool = False,
     # time it is read
     new = _new
     acted, hole_dealt, board_dealt, decision = _ACTED, _HOLE_DEALT, _BOARD_DEALT, Decision
+    fold, check, call_, bet_, raise_ = ev.FOLD, ev.CHECK, ev.CALL, ev.BET, ev.RAISE
     i = 0
     dealt = 0  # hole cards dealt through the fast path
     holes: int = hand.game.hole_cards  # each player's, as the game deals them
@@ -418,6 +423,11 @@ def replay(record: HandRecord, *, decisions: bool = True, strict: bool = False,
             kind: str = step[0]  # typed, the compiled comparisons are a string's, not generic
             if kind == "act":
                 p: int = step[1]
+                raw = step[2]
+                # PHH's verbs ("cbr", 700), as a shared link still writes a step: read here
+                a: Action = raw if type(raw) is not str \
+                    else from_phh_verb(raw, step[3] if len(step) > 3 else None)
+                act: str = a.kind
                 actor = hand.actor
                 if actor != p and hand.phase is betting and not strict \
                         and not hand.folded[p] and not hand.all_in[p]:
@@ -425,7 +435,6 @@ def replay(record: HandRecord, *, decisions: bool = True, strict: bool = False,
                     actor = hand.actor
                 # the engine has a player to act only while the betting is open
                 on = actor is not None and hand.phase is betting
-                verb: str = step[2]
                 lg = None
                 if decisions and on:
                     lg = hand.legal()
@@ -435,10 +444,10 @@ def replay(record: HandRecord, *, decisions: bool = True, strict: bool = False,
                                                None if lg.check else lg.call, lg.min_to,
                                                lg.max_to, text, False)))
                 if actor != p or not on or not fast:
-                    _act_slow(hand, p, step)
+                    _act_slow(hand, p, a)
                     continue
                 bet = hand.bets[p]
-                if verb == "cc":
+                if act in (call_, check):  # whichever the hand allows (record.py)
                     to_call = hand.level - bet
                     if to_call <= 0:
                         hand.apply_unchecked(new(acted, (p, ev.CHECK, bet, 0, False, False)))
@@ -447,22 +456,22 @@ def replay(record: HandRecord, *, decisions: bool = True, strict: bool = False,
                         call = to_call if to_call < stack else stack
                         hand.apply_unchecked(new(acted, (p, ev.CALL, bet + call, call,
                                                          call == stack, False)))
-                elif verb == "f" and hand.level > bet:
+                elif act == fold and hand.level > bet:
                     hand.apply_unchecked(new(acted, (p, ev.FOLD, bet, 0, False, False)))
-                elif verb == "cbr":
+                elif act in (raise_, bet_):  # to that total, whichever the street makes
                     if lg is None:
                         lg = hand.legal()
-                    to = step[3]
-                    if lg.min_to is None or lg.max_to is None or not (
-                            lg.min_to <= to <= lg.max_to) or type(to) is not int:
-                        _act_slow(hand, p, step)
+                    to = a.to
+                    if lg.min_to is None or lg.max_to is None or type(to) is not int or not (
+                            lg.min_to <= to <= lg.max_to):
+                        _act_slow(hand, p, a)
                         continue
                     added = to - bet
                     hand.apply_unchecked(new(acted, (p, ev.BET if lg.is_bet else ev.RAISE,
                                                      to, added, added == hand.live_stack(p),
                                                      False)))
                 else:
-                    _act_slow(hand, p, step)
+                    _act_slow(hand, p, a)
                     continue
                 if hand.phase is not betting:  # nothing happens by itself while one is to act
                     hand.advance()
@@ -540,16 +549,18 @@ def replay(record: HandRecord, *, decisions: bool = True, strict: bool = False,
     return res
 
 
-def _act_slow(hand: Hand, p: int, step: Step) -> None:
-    verb = step[2]
-    if verb == "f":
+def _act_slow(hand: Hand, p: int, action: Action) -> None:
+    """A record's action through the hand's public methods (its errors say what was legal):
+    a check or a call as the one the hand allows, a bet or a raise to the amount (record.py)."""
+    kind = action.kind
+    if kind == ev.FOLD:
         hand.fold(p)
-    elif verb == "cc":
+    elif kind == ev.CHECK or kind == ev.CALL:
         hand.check_or_call(p)
-    elif verb == "cbr":
-        hand.raise_to(step[3], p)
+    elif kind == ev.BET or kind == ev.RAISE:
+        hand.raise_to(action.to, p)
     else:
-        raise HandError(Text(f"unknown action {verb!r}", f"acción desconocida {verb!r}"))
+        raise HandError(Text(f"unknown action {kind!r}", f"acción desconocida {kind!r}"))
 
 
 def _infer(res: ReplayResult, hand: Hand, until: int, decisions: bool) -> None:
