@@ -17,6 +17,7 @@ import threading
 import webbrowser
 from pathlib import Path
 
+from tapete.core.catalog import t
 from tapete.core.text import Text
 
 
@@ -52,10 +53,8 @@ def allowed_hosts(host: str, names: list[str]) -> tuple[str, ...] | Text:
         wild = name.startswith("*")
         if not name or "*" in name[1:] or (wild and not name.startswith("*.")) or name == "*" \
                 or "/" in name or (":" in name and not name.startswith("[")):
-            return Text(f"--allowed-host takes a host name (poker.example.org, *.example.org),"
-                        f" without a port, not {name[:60]!r}",
-                        f"--allowed-host lleva un nombre de host (poker.example.org,"
-                        f" *.example.org), sin puerto, no {name[:60]!r}")
+            return t("--allowed-host takes a host name (poker.example.org, *.example.org),"
+                     " without a port, not {name}", name=repr(name[:60]))
         hosts.append(name)
     return tuple(dict.fromkeys(hosts))
 
@@ -83,27 +82,23 @@ def run(args: argparse.Namespace, room: bool = False) -> int:
         try:
             make_url(args.database).get_dialect()
         except (ArgumentError, NoSuchModuleError, ValueError):
-            return fail("play", Text(
-                f"--database is not a database URL tapete can open: {args.database[:80]}"
+            return fail("play", t(
+                "--database is not a database URL tapete can open: {url}"
                 " (sqlite:///FILE or postgresql+psycopg://user:pass@host/db)",
-                f"--database no es una URL de base de datos que tapete pueda abrir:"
-                f" {args.database[:80]} (sqlite:///ARCHIVO o"
-                " postgresql+psycopg://usuario:clave@servidor/base)"), lang)
+                url=args.database[:80]), lang)
     data_dir = args.data_dir or default_data_dir()
     if args.database is None and data_dir.exists() and not data_dir.is_dir():
-        return fail("play", Text(f"--data-dir {data_dir} is a file: give a folder",
-                                 f"--data-dir {data_dir} es un archivo: indica una carpeta"),
-                    lang)
+        return fail("play", t("--data-dir {folder} is a file: give a folder",
+                              folder=str(data_dir)), lang)
     settings = Settings(
         data_dir=data_dir, database_url=args.database,
         think_delay=args.think, action_time=args.action_time, time_bank=args.time_bank,
-        allowed_hosts=hosts)
+        allowed_hosts=hosts, room_on_crash=getattr(args, "on_crash", "resume"))
     try:
         app = create_app(settings)
     except (OSError, RuntimeError, SQLAlchemyError) as exc:  # unreachable server, no driver...
         why = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else type(exc).__name__
-        return fail("play", Text(f"cannot open the database: {why}",
-                                 f"no se puede abrir la base de datos: {why}"), lang)
+        return fail("play", t("cannot open the database: {why}", why=why), lang)
     host = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
     url = f"http://{host}:{args.port}/" + ("room" if room else "")
 

@@ -20,6 +20,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(no_browser=True)
     parser.add_argument("--browser", dest="no_browser", action="store_false",
                         help="open a browser on the lobby")
+    parser.add_argument("--on-crash", choices=("resume", "void"), default="resume",
+                        help="after a crash, the hand in play at a table goes on (resume, the"
+                             " default) or is called off with every chip back (void)")
 
 
 def run(args: argparse.Namespace) -> int:

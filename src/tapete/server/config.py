@@ -71,6 +71,7 @@ class Settings:
     coach_samples: int = 3000
     allowed_hosts: tuple[str, ...] = LOOPBACK_HOSTS
     limits: Limits = field(default_factory=Limits)
+    room_on_crash: str = "resume"
 
     def db_url(self) -> str:
         if self.database_url:

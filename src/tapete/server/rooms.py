@@ -249,7 +249,8 @@ class Room:
         if made >= MAX_TABLES_EACH:
             raise RoomRefused(Text(f"You have opened {made} tables: play at one of them.",
                                    f"Has abierto {made} mesas: juega en una de ellas."))
-        config = TableConfig.from_json(settings)
+        config = TableConfig.from_json({"on_crash": self.hub.settings.room_on_crash,
+                                        **settings})
         table_id = self.create(config)
         self.created[player] = made + 1
         return table_id
