@@ -17,6 +17,7 @@ export const WORDS = {
   waitingPlayers: ["Waiting for another player…", "Esperando a otro jugador…"],
   roomPageTitle: ["tapete · Room", "tapete · Sala"],
   roomName: ["Room", "Sala"],
+  roomLink: ["Play people", "Jugar con personas"],
   practiceLink: ["Practice table", "Mesa de práctica"],
   replayerLink: ["Replayer", "Reproductor"],
   publicTables: ["Public tables", "Mesas públicas"],
