@@ -253,6 +253,44 @@ def test_the_page_reads_only_sent_fields_and_calls_all_in(server: Server,
     assert unknown == [], unknown
 
 
+def test_the_room_table_page_reads_only_sent_fields(server: Server, browser: Any) -> None:
+    """The same page at a room table (/t/ID): watching, taking a seat, playing with bots."""
+    page = browser.new_page(viewport={"width": 1366, "height": 768}, locale="en-US")
+    page.add_init_script(RECORDER)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.url + "room")
+    page.check("[data-testid=bots]")
+    page.click("[data-testid=create]")
+    page.wait_for_url("**/t/*")
+    running = server.app.state.room.get(page.url.rsplit("/", 1)[-1])
+    page.locator(".sit-here:visible").first.click()
+    page.fill("[data-testid=seat-name]", "Max")
+    page.click("[data-testid=take-seat-ok]")
+    page.wait_for_function("() => document.body.dataset.seated === '1'")
+    pre = False
+    while running.table.hand_no < 6:
+        if not pre and page.is_visible("[data-testid=pre-call-any]"):
+            page.check("[data-testid=pre-call-any]")  # played for me when my turn comes
+            pre = True
+        elif page.is_enabled("[data-testid=btn-call]") and \
+                page.is_visible("[data-testid=btn-call]"):
+            page.click("[data-testid=btn-call]")
+        for button in ("btn-add", "btn-back"):
+            if page.is_visible(f"[data-testid={button}]"):
+                page.click(f"[data-testid={button}]")
+        page.wait_for_timeout(30)
+    page.screenshot(path=str(ARTIFACTS / "room-table.png"))
+    written = page.evaluate("[...window.__written]")
+    reads = sorted(r for r in page.evaluate("[...window.__reads]")
+                   if not any(r == w or r.startswith((w + ".", w + "[")) for w in written))
+    assert errors == [] and pre
+    assert {"TableState.room.seated", "TableState.room.config.max_buy_in",
+            "TableState.room.config.game"} <= set(reads)
+    unknown = [r for r in reads if not resolves(r)]
+    assert unknown == [], unknown
+
+
 # ---------------------------------------------------------------------------- the replayer
 
 # Before the replayer's scripts: the JSON answer of each replayer route is wrapped, its root
