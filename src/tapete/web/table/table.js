@@ -1026,6 +1026,8 @@ if (ROOM) {
   document.body.dataset.room = "1";
   for (const id of ["coach-toggle", "reset"]) { const el = $(id); (el.closest("label") || el).hidden = true; }
   $("btn-next").hidden = true;
+  // a room table's hands are not kept in your practice hand list
+  document.querySelector(".tabs [data-tab=hands]").hidden = true;
 }
 buildSeats();
 wire();
