@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tapete.core.pots import Pot, build_pots, split, take_rake, uncalled
+from tapete.core.pots import Pot, build_pots, dead_money, split, take_rake, uncalled
 from tapete.core.rules import Rules
 
 
@@ -75,3 +75,114 @@ def test_pots_hold_every_chip_called(contributions: list[int], data: st.DataObje
     assert sum(x.amount for x in pots) == sum(called)
     for pot in pots:
         assert pot.eligible and all(not folded[q] for q in pot.eligible)
+
+
+# ---------------------------------------------------------------------------- dead money
+# Dead money (a dead blind, the one ante a big blind posts for the table) matches nobody's bet:
+# the levels are cut from the live chips and the dead ones go to the main pot (docs/rules.md,
+# TDA). The engine and the PokerStars reader cut pots this one way.
+
+def _chips(contributions: list[int], pots: list[Pot]) -> None:
+    assert sum(p.amount for p in pots) == sum(contributions)  # every chip in a pot
+
+
+def test_dead_money_is_the_dead_blinds_and_a_lone_ante() -> None:
+    assert dead_money([0, 0, 0], [1, 0, 0]) == [1, 0, 0]
+    assert dead_money([0, 0, 2], [0, 0, 0]) == [0, 0, 2]  # a big-blind ante: dead
+    assert dead_money([1, 1, 1], [0, 1, 0]) == [0, 1, 0]  # everyone's antes: live
+    assert dead_money([0, 0, 2], [0, 1, 0]) == [0, 1, 2]
+    assert dead_money([], []) == []
+
+
+def test_a_dead_blind_goes_to_the_main_pot_and_matches_no_bet() -> None:
+    # A posts a dead small blind of 1 and 10 live; B and C put in 10: all three may win
+    totals = [11, 10, 10]
+    dead = dead_money([0, 0, 0], [1, 0, 0])
+    pots = build_pots(totals, [False] * 3, [False] * 3, dead)
+    assert pots == [Pot(31, (0, 1, 2))]
+    _chips(totals, pots)
+    # cut without it, the dead chip would be a level only A reached
+    assert build_pots(totals, [False] * 3, [False] * 3) == [Pot(31, (0,))]
+    # no dead money: the same as without the argument
+    assert build_pots([10, 10, 4], [False, False, True], [False] * 3, [0, 0, 0]) == [
+        Pot(24, (0, 1))]
+
+
+def test_a_lone_ante_goes_to_the_main_pot() -> None:
+    # a big-blind ante: the button and the small blind put in 2, the big blind 2 and the
+    # table's ante of 2
+    totals = [2, 2, 4]
+    dead = dead_money([0, 0, 2], [0, 0, 0])
+    pots = build_pots(totals, [False] * 3, [False] * 3, dead)
+    assert pots == [Pot(8, (0, 1, 2))]
+    _chips(totals, pots)
+    # the others folded: the big blind's alone
+    assert build_pots(totals, [True, True, False], [False] * 3, dead) == [Pot(8, (2,))]
+
+
+def test_an_all_in_side_pot_with_dead_money() -> None:
+    # A is all-in for 5; B posts a dead blind of 1 and 20 live; C puts in 20; the big blind's
+    # ante of 2 (C's, the only one) is dead too: A may win the main pot, dead chips and all
+    totals = [5, 21, 22]
+    dead = dead_money([0, 0, 2], [0, 1, 0])
+    assert dead == [0, 1, 2]
+    pots = build_pots(totals, [False] * 3, [True, False, False], dead)
+    assert pots == [Pot(15 + 3, (0, 1, 2)), Pot(30, (1, 2))]
+    _chips(totals, pots)
+    # B folds: C alone in the side pot, B's chips stay in the pots
+    pots = build_pots(totals, [False, True, False], [True, False, False], dead)
+    assert pots == [Pot(18, (0, 2)), Pot(30, (2,))]
+    _chips(totals, pots)
+
+
+def test_only_dead_money_is_one_pot_for_the_players_still_in() -> None:
+    pots = build_pots([1, 0, 2], [False, True, False], [False] * 3, [1, 0, 2])
+    assert pots == [Pot(3, (0, 2))]
+
+
+@given(st.lists(st.integers(0, 500), min_size=2, max_size=9), st.data())
+def test_pots_with_dead_money_hold_every_chip(contributions: list[int],
+                                             data: st.DataObject) -> None:
+    n = len(contributions)
+    folded = data.draw(st.lists(st.booleans(), min_size=n, max_size=n))
+    all_in = data.draw(st.lists(st.booleans(), min_size=n, max_size=n))
+    if all(folded):
+        folded[0] = False
+    dead = [data.draw(st.integers(0, c)) for c in contributions]
+    live = [c - d for c, d in zip(contributions, dead, strict=True)]
+    p, back = uncalled(live)
+    called = list(contributions)
+    if back:
+        called[p] -= back
+    pots = build_pots(called, folded, all_in, dead)
+    _chips(called, pots)
+    for pot in pots:
+        assert pot.eligible and all(not folded[q] for q in pot.eligible)
+    if any(dead) and pots:  # the dead chips are all in the main pot, on top of its live ones
+        rest = build_pots([c - d for c, d in zip(called, dead, strict=True)], folded, all_in)
+        assert pots[0].amount == (rest[0].amount if rest else 0) + sum(dead)
+        assert pots[1:] == rest[1:]
+
+
+def test_the_engine_cuts_its_pots_with_dead_money_the_same_way() -> None:
+    """The hand's pots are build_pots of its totals with its dead money: a dead blind, a
+    big-blind ante, and a short stack all-in."""
+    from tapete.core import events as ev
+    from tapete.core.cards import Deck
+    from tapete.core.hand import Hand
+
+    rules = Rules(small_blind=1, big_blind=2, ante=2, big_blind_ante=True)
+    hand = Hand(rules, [5, 100, 100, 100], button=0, dead=[0, 0, 0, 1], deck=Deck(seed=1))
+    hand.raise_to(20, 3)  # after the big blind; the button calls all-in for 5, the blinds call
+    hand.call(0)
+    hand.call(1)
+    hand.call(2)
+    posted = [e for e in hand.events if isinstance(e, ev.Posted)]
+    antes = [sum(e.amount for e in posted if e.player == p and e.kind == ev.ANTE)
+             for p in range(4)]
+    dead = [sum(e.amount for e in posted if e.player == p and e.kind == ev.DEAD)
+            for p in range(4)]
+    assert sum(antes) == 2 and sum(dead) == 1
+    want = build_pots(hand.totals, hand.folded, hand.all_in, dead_money(antes, dead))
+    assert hand.pots() == want and len(want) > 1
+    _chips(hand.totals, want)

@@ -1204,14 +1204,7 @@ class Hand:
         return list(self._pots)
 
     def _build_pots(self) -> list[Pot]:
-        dead = _total(self.dead_in)
-        if not dead:
-            return build_pots(self.totals, self.folded, self.all_in)
-        live = [t - d for t, d in zip(self.totals, self.dead_in, strict=True)]
-        pots = build_pots(live, self.folded, self.all_in)
-        if not pots:
-            return [Pot(dead, tuple(p for p in range(self.n) if not self.folded[p]))]
-        return [Pot(pots[0].amount + dead, pots[0].eligible), *pots[1:]]
+        return build_pots(self.totals, self.folded, self.all_in, self.dead_in)
 
     def _settle(self) -> None:
         n = self.n

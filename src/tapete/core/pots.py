@@ -43,14 +43,37 @@ def uncalled(contributions: Sequence[int]) -> tuple[int, int]:
     return top, first - second
 
 
+def dead_money(antes: Sequence[int], dead_blinds: Sequence[int]) -> list[int]:
+    """The part of each player's contribution that is dead money, given what each posted as
+    an ante and as a dead blind: the dead blinds, and the ante when only one player posts one
+    (a big-blind ante, posted for the table). Dead money matches nobody's bet (see
+    :func:`build_pots`)."""
+    lone = len(antes) - list(antes).count(0) == 1
+    return [d + a if lone else d for a, d in zip(antes, dead_blinds, strict=True)]
+
+
 def build_pots(
-    contributions: Sequence[int], folded: Sequence[bool], all_in: Sequence[bool]
+    contributions: Sequence[int], folded: Sequence[bool], all_in: Sequence[bool],
+    dead: Sequence[int] | None = None,
 ) -> list[Pot]:
     """Cut the contributions into pots. Call after uncalled chips have been returned.
 
     Levels are cut at each all-in amount of a player still in the hand; levels with the same
     eligible players are shown as one pot. Folded chips stay in the pots.
+
+    ``dead``: the part of each contribution that is dead money (:func:`dead_money`): it
+    matches nobody's bet, so the levels are cut from the rest of the contributions and the
+    dead chips go to the main pot (TDA); with no other chips in, they are one pot for the
+    players still in the hand.
     """
+    if dead is not None:
+        dead_total = sum(dead)
+        if dead_total:
+            rest = build_pots([c - d for c, d in zip(contributions, dead, strict=True)],
+                              folded, all_in)
+            if not rest:
+                return [Pot(dead_total, tuple(i for i, f in enumerate(folded) if not f))]
+            return [Pot(rest[0].amount + dead_total, rest[0].eligible), *rest[1:]]
     live = [i for i, f in enumerate(folded) if not f]
     top = max((contributions[i] for i in live), default=0)
     if not any(all_in[i] and contributions[i] < top for i in live):

@@ -46,7 +46,7 @@ from tapete.core.actions import Action
 from tapete.core.cards import CardError, format_cards, parse_cards
 from tapete.core.game import Game, best_hand
 from tapete.core.hand import Hand, PotResult
-from tapete.core.pots import Pot, build_pots
+from tapete.core.pots import build_pots, dead_money
 from tapete.core.rules import MinRaise, Rules, RulesError, Structure
 from tapete.core.text import Text
 from tapete.history.phh import (
@@ -718,14 +718,10 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
     if stated_rake is not None:
         rake_fixed = (stated_rake,)
         if len(stated_pots) > 1:
-            # as the engine cuts them: dead money (dead blinds, a lone ante) in the main pot
-            single = sum(1 for x in ante_paid if x) == 1
-            dead_in = [dead_paid[p] + (ante_paid[p] if single else 0) for p in range(n)]
-            live = [put_in[p] - dead_in[p] for p in range(n)]
-            pots = build_pots(live, folded, [allin[p] or put_in[p] >= stacks[p]
-                                             for p in range(n)])
-            if pots and sum(dead_in):
-                pots[0] = Pot(pots[0].amount + sum(dead_in), pots[0].eligible)
+            # as the engine cuts them, dead money (dead blinds, a lone ante) in the main pot
+            pots = build_pots(put_in, folded, [allin[p] or put_in[p] >= stacks[p]
+                                               for p in range(n)],
+                              dead_money(ante_paid, dead_paid))
             if len(pots) == len(stated_pots):
                 per_pot = tuple(pot.amount - s for pot, s in zip(pots, stated_pots,
                                                                    strict=True))
