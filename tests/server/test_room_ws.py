@@ -400,3 +400,57 @@ def test_two_hundred_connections_at_once(srv: LiveServer) -> None:
     # and the server still serves
     with ws(srv, table, a) as w:
         assert recv(w)["type"] == "state"
+
+
+def test_a_store_that_fails_loses_nothing_and_the_table_goes_on(
+        srv: LiveServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The database refuses one write (it is down a moment): the command that needed it is
+    refused, nothing of it was sent, and the table, rebuilt from its log, plays on."""
+    a, b = identity(srv), identity(srv)
+    table = open_table(srv, a, seats=2)
+    room = srv.app.state.room
+    log = room.log
+    real = log.append
+    fail = {"left": 0}
+
+    def flaky(*args: Any, **kwargs: Any) -> Any:
+        if fail["left"]:
+            fail["left"] -= 1
+            raise OSError("the database is down")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(log, "append", flaky)
+    with ws(srv, table, a) as wa, ws(srv, table, b) as wb:
+        wa.send(json.dumps({"type": "take_seat", "buy_in": 200, "name": "Ana"}))
+        wb.send(json.dumps({"type": "take_seat", "buy_in": 200, "name": "Bea"}))
+        seqs: dict[Any, list[int]] = {wa: [], wb: []}
+
+        def turn() -> tuple[Any, Msg]:
+            end = time.monotonic() + 15
+            while time.monotonic() < end:
+                for w in (wa, wb):
+                    try:
+                        m = recv(w, 0.2)
+                    except TimeoutError:
+                        continue
+                    if m["type"] == "record":
+                        seqs[w].append(m["seq"])
+                    if m["type"] == "state" and m["decision"] is not None:
+                        return w, m
+            raise AssertionError("nobody was asked to act for 15 s")
+
+        w, m = turn()
+        before = room.get(table).table.seq
+        fail["left"] = 1
+        w.send(json.dumps({"type": "act", "seq": m["decision"]["seq"], "action": "call"}))
+        err = until(w, lambda x: x["type"] == "error")
+        assert err["code"] == "internal" and err["message"]["es"]
+        # rebuilt from the log: the same decision is asked for again, and play goes on
+        w, m = turn()
+        running = room.get(table)
+        assert running.table.seq == before and not running.table.broken
+        w.send(json.dumps({"type": "act", "seq": m["decision"]["seq"], "action": "fold"}))
+        until(wa, lambda x: x["type"] == "record" and x["kind"] == "end")
+    for got in seqs.values():
+        assert got == list(range(got[0], got[0] + len(got)))  # nothing lost, nothing twice
+    room.get(table).table.check_books()

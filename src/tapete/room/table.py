@@ -703,7 +703,10 @@ class TableOwner:
         return await future
 
     async def run(self, stop: Callable[[], Awaitable[bool]] | None = None) -> None:
-        while stop is None or not await stop():
+        """Run commands and tick until ``stop`` says so, or until the table is broken (a
+        store failed: whoever runs this restores the table from its log and runs it again).
+        An error of the timers' own (``poll``) is raised: the table's state is in doubt."""
+        while (stop is None or not await stop()) and not self.table.broken:
             try:
                 job, future = await asyncio.wait_for(self.inbox.get(), self.tick_s)
             except TimeoutError:
@@ -713,4 +716,5 @@ class TableOwner:
                 future.set_result(job())
             except Exception as exc:  # the caller's to handle: a Refused, most often
                 future.set_exception(exc)
-            self.table.poll()
+            if not self.table.broken:
+                self.table.poll()

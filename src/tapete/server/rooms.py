@@ -213,11 +213,40 @@ class Room:
         running.task = asyncio.get_running_loop().create_task(self._own(running))
 
     async def _own(self, running: Running) -> None:
+        """Own the table until the server stops. When a store fails or the timers fail, the
+        table is rebuilt from its log (what was stored is all there is: nothing unstored was
+        sent to anyone) and goes on, its connections with it."""
         tend = asyncio.get_running_loop().create_task(self._tend_loop(running))
         try:
-            await running.owner.run()
+            while True:
+                try:
+                    await running.owner.run()
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("table %s failed: restoring it from its log",
+                                  running.table.table_id)
+                await asyncio.sleep(1.0)  # a database that is down: do not spin
+                with contextlib.suppress(Exception):
+                    self.reopen(running)
         finally:
             tend.cancel()
+
+    def reopen(self, running: Running) -> None:
+        """Rebuild ``running``'s table from its log, keeping its subscribers."""
+        old = running.table
+        try:
+            table = restore(self.log, old.table_id, self.bankroll, agents=old.agents,
+                            think_ms=self.think_ms, pause_ms=self.pause_ms)
+        except Exception:
+            log.exception("table %s could not be restored yet", old.table_id)
+            raise
+        table.subscribers = list(old.subscribers)
+        old.broken = True  # the old copy answers nothing more
+        running.table = running.owner.table = table
+        running._public, running._results = (), {}
+        for conn in running.connections:
+            conn.schedule_state()
 
     def create(self, config: TableConfig) -> str:
         """A new table (its id is unguessable: a private table is reached by it alone)."""
