@@ -15,6 +15,7 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
+from tapete.core.catalog import NC_, t, tc
 from tapete.core.text import Text
 
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -39,29 +40,38 @@ def output_problem(path: str, option: str) -> Text | None:
     """Why the file that ``option`` names cannot be written, before any work is done (None
     when it can be: the folder it goes in exists and may be written to)."""
     if os.path.isdir(path):
-        return Text(f"{option} {path} is a folder: give the name of the file to write",
-                    f"{option} {path} es una carpeta: indica el nombre del archivo que escribir")
+        return t("{option} {path} is a folder: give the name of the file to write",
+                 option=option, path=path)
     folder = os.path.dirname(path) or os.curdir
     if not os.path.exists(folder):
-        return Text(f"no such folder: {folder} (for {option} {path})",
-                    f"no existe la carpeta: {folder} (de {option} {path})")
+        return t("no such folder: {folder} (for {option} {path})", folder=folder,
+                 option=option, path=path)
     if not os.path.isdir(folder):
-        return Text(f"{folder} is not a folder (for {option} {path})",
-                    f"{folder} no es una carpeta (de {option} {path})")
+        return t("{folder} is not a folder (for {option} {path})", folder=folder,
+                 option=option, path=path)
     if not os.access(path if os.path.exists(path) else folder, os.W_OK):
-        return Text(f"no permission to write {path} ({option})",
-                    f"no hay permiso para escribir {path} ({option})")
+        return t("no permission to write {path} ({option})", path=path, option=option)
     return None
+
+
+# the usual reasons a file cannot be written, by errno: the English is the C library's (what
+# ``strerror`` says), the other languages' from the catalogue; any other reason is the
+# system's own words
+_SYSTEM_REASONS = {
+    errno.ENOSPC: NC_("system error", "No space left on device"),
+    errno.EACCES: NC_("system error", "Permission denied"),
+    errno.EPERM: NC_("system error", "Operation not permitted"),
+    errno.ENOENT: NC_("system error", "No such file or directory"),
+    errno.EISDIR: NC_("system error", "Is a directory"),
+    errno.EROFS: NC_("system error", "Read-only file system"),
+}
 
 
 def write_problem(path: str, exc: OSError) -> Text:
     """Why writing ``path`` failed after all (the disk is full, the folder went away...)."""
-    why = exc.strerror or type(exc).__name__
-    por = {errno.ENOSPC: "no queda espacio en el disco", errno.EACCES: "no hay permiso",
-           errno.EPERM: "no hay permiso", errno.ENOENT: "la carpeta no existe",
-           errno.EISDIR: "es una carpeta", errno.EROFS: "el disco es de solo lectura",
-           }.get(exc.errno or 0, why)
-    return Text(f"cannot write {path}: {why}", f"no se puede escribir {path}: {por}")
+    known = _SYSTEM_REASONS.get(exc.errno or 0)
+    why = tc(*known) if known else exc.strerror or type(exc).__name__
+    return t("cannot write {path}: {why}", path=path, why=why)
 
 
 def port_problem(port: str, host: str = "127.0.0.1") -> Text | None:
@@ -70,8 +80,7 @@ def port_problem(port: str, host: str = "127.0.0.1") -> Text | None:
     binding it as the server will, address reuse on (so only a listening socket counts),
     before anything is printed or started."""
     if not port.isdecimal() or not 1 <= int(port) <= 65535:
-        return Text(f"--port takes a number from 1 to 65535, not {port[:20]}",
-                    f"--port lleva un número del 1 al 65535, no {port[:20]}")
+        return t("--port takes a number from 1 to 65535, not {port}", port=port[:20])
     try:
         family = socket.getaddrinfo(host, int(port), type=socket.SOCK_STREAM)[0][0]
         with socket.socket(family, socket.SOCK_STREAM) as s:
@@ -79,13 +88,10 @@ def port_problem(port: str, host: str = "127.0.0.1") -> Text | None:
             s.bind((host, int(port)))
     except OSError as exc:  # socket.gaierror too: an address that is not one
         if exc.errno == errno.EADDRINUSE:
-            return Text(f"port {port} is in use (another program, or another tapete):"
-                        " choose another with --port",
-                        f"el puerto {port} está ocupado (otro programa, u otro tapete):"
-                        " elige otro con --port")
+            return t("port {port} is in use (another program, or another tapete): choose"
+                     " another with --port", port=port)
         why = exc.strerror or type(exc).__name__
-        return Text(f"cannot listen on {host} port {port}: {why}",
-                    f"no se puede escuchar en {host}, puerto {port}: {why}")
+        return t("cannot listen on {host} port {port}: {why}", host=host, port=port, why=why)
     return None
 
 

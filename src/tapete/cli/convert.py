@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from tapete.core.catalog import t
 from tapete.core.hand import Hand
 from tapete.core.text import Text
 from tapete.history import phh, pokerstars
@@ -59,8 +60,7 @@ def hands(path: str, fmt: str | None = None) -> Iterator[Converted]:
         label = record.hand_id or record.source
         res = replay(record)
         if res.error is not None or res.engine is None:
-            yield Converted(None, label, res.error or Text("cannot replay",
-                                                           "no se puede reproducir"))
+            yield Converted(None, label, res.error or t("cannot replay"))
             continue
         yield Converted(res.engine, label, extra=record.extra)
 
@@ -68,15 +68,13 @@ def hands(path: str, fmt: str | None = None) -> Iterator[Converted]:
 def convert(path: str, to: str, fmt: str | None = None, hero: str | None = None,
             lang: str = "en") -> tuple[str, list[str]]:
     """(the converted text, the errors of the hands left out, in ``lang``)."""
-    es = lang == "es"
-    hand_word = "mano" if es else "hand"
     errors: list[str] = []
     parts: list[str] = []
     done: list[tuple[str, Hand, dict[str, Any]]] = []
     for c in hands(path, fmt):
         if c.hand is None:
-            why = (c.error or Text("cannot replay", "no se puede reproducir")).in_lang(lang)
-            errors.append(f"{path}: {hand_word} {c.label or '?'}: {why}")
+            errors.append(t("{path}: hand {hand}: {why}", path=path, hand=c.label or "?",
+                            why=c.error or t("cannot replay")).in_lang(lang))
         else:
             done.append((c.label, c.hand, c.extra or {}))
     if to == "pokerstars":
@@ -100,12 +98,12 @@ def convert(path: str, to: str, fmt: str | None = None, hero: str | None = None,
                              date=str(extra.get("date") or ""),
                              max_seats=seats if isinstance(seats, int) else 0)
         except phh.PhhError as exc:
-            what = "no se puede escribir en PHH" if es else "cannot be written as PHH"
-            errors.append(f"{path}: {hand_word} {label or k}: {what}: {exc.in_lang(lang)}")
+            errors.append(t("{path}: hand {hand}: cannot be written as PHH: {why}", path=path,
+                            hand=label or str(k), why=exc.message).in_lang(lang))
             continue
         parts.append(text)
     if len(parts) > 1:
-        return "".join(f"[{k}]\n{t}\n" for k, t in enumerate(parts, 1)), errors
+        return "".join(f"[{k}]\n{part}\n" for k, part in enumerate(parts, 1)), errors
     return "".join(parts), errors
 
 
@@ -116,12 +114,10 @@ def run(args: argparse.Namespace) -> int:
     lang = getattr(args, "lang", None) or default_lang()
     source = str(args.input)
     if os.path.isdir(source):
-        return fail("convert", Text(f"{source} is a folder: give one hand-history file",
-                                    f"{source} es una carpeta: indica un archivo de historiales"),
-                    lang)
+        return fail("convert", t("{path} is a folder: give one hand-history file",
+                                 path=source), lang)
     if not os.path.exists(source):
-        return fail("convert", Text(f"no such file: {source}", f"no existe el archivo: {source}"),
-                    lang)
+        return fail("convert", t("no such file: {path}", path=source), lang)
     problem = output_problem(args.output, "-o") if args.output else None
     if problem is not None:  # said before the work, not after it
         return fail("convert", problem, lang)

@@ -23,9 +23,9 @@ from typing import TextIO
 
 from tapete.bots import BOT_NAMES
 from tapete.bots.match import MatchResult, run_match
+from tapete.core.catalog import t
 from tapete.core.hand import Hand
 from tapete.core.rules import Structure
-from tapete.core.text import Text
 
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2",
            "#7f7f7f", "#17becf")
@@ -178,28 +178,22 @@ def run(args: argparse.Namespace) -> int:
     names = [b.strip() for b in str(args.bots).split(",") if b.strip()]
     unknown = [b for b in names if b.lower() not in BOT_NAMES]
     if unknown:
-        return fail("simulate", Text(
-            f"unknown bot {unknown[0]!r}; choose from {', '.join(BOT_NAMES)}",
-            f"no hay ningún bot {unknown[0]!r}; elige entre {', '.join(BOT_NAMES)}"), lang)
+        return fail("simulate", t("unknown bot {bot}; choose from {bots}",
+                                  bot=repr(unknown[0]), bots=", ".join(BOT_NAMES)), lang)
     if not 2 <= len(names) <= 9:
-        return fail("simulate", Text("give 2 to 9 bots, one per seat",
-                                     "indica de 2 a 9 bots, uno por asiento"), lang)
+        return fail("simulate", t("give 2 to 9 bots, one per seat"), lang)
     if args.hands < 1:
-        return fail("simulate", Text("--hands must be at least 1",
-                                     "--hands tiene que ser al menos 1"), lang)
+        return fail("simulate", t("--hands must be at least 1"), lang)
     chart = args.chart
     if chart and not chart.lower().endswith((".svg", ".png")):
-        return fail("simulate", Text("--chart takes a .svg or .png file name",
-                                     "--chart lleva un nombre de archivo .svg o .png"), lang)
+        return fail("simulate", t("--chart takes a .svg or .png file name"), lang)
     if chart and chart.lower().endswith(".png"):
         try:
             import matplotlib  # type: ignore[import-not-found, unused-ignore]  # noqa: F401
         except ImportError:
-            return fail("simulate", Text(
+            return fail("simulate", t(
                 "a PNG chart needs matplotlib, which is not installed (pip install matplotlib);"
-                " an .svg chart needs nothing",
-                "un gráfico PNG necesita matplotlib, que no está instalado (pip install"
-                " matplotlib); un gráfico .svg no necesita nada"), lang)
+                " an .svg chart needs nothing"), lang)
     problem = output_problem(chart, "--chart") if chart else None
     if problem is not None:  # said before the match is played, not after
         return fail("simulate", problem, lang)
@@ -209,8 +203,7 @@ def run(args: argparse.Namespace) -> int:
 
         folder = str(args.phh)
         if os.path.exists(folder) and not os.path.isdir(folder):
-            return fail("simulate", Text(f"--phh {folder} is a file: give a folder",
-                                         f"--phh {folder} es un archivo: indica una carpeta"),
+            return fail("simulate", t("--phh {folder} is a file: give a folder", folder=folder),
                         lang)
         try:
             os.makedirs(folder, exist_ok=True)
