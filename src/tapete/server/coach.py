@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from tapete.core import events as ev
 from tapete.core.cards import Card
+from tapete.core.catalog import N_, t
 from tapete.core.hand import Hand
 from tapete.core.text import Text
 from tapete.eval.evaluator import evaluate
@@ -78,20 +79,17 @@ class Reader:
             if not raised and view.bets[p] == max(view.bets):
                 # the big blind of a pot nobody raised: it checks, and sees the flop with
                 # any two cards (as the bots do), whatever it would open elsewhere
-                out.append((view.names[p], R.full_range(), Text(
-                    f"yet to act: any two cards, as {where.en} sees the flop free if nobody "
-                    "raises",
-                    f"aún no ha hablado: cualquier mano, porque {where.es} ve el flop gratis "
-                    "si nadie sube")))
+                out.append((view.names[p], R.full_range(), t(
+                    "yet to act: any two cards, as {position} sees the flop free if nobody"
+                    " raises", position=where)))
                 continue
             stats = self.bot.stats.get(view.names[p])
             loose = stats.looseness() if stats is not None else 1.0
             weights = R.top_range(min(1.0, open_width(view, p) * loose))
             pct = round(100 * float(weights.sum()) / R.N_COMBOS)
-            out.append((view.names[p], weights, Text(
-                f"yet to act: about {pct} % of hands, an opening range from {where.en}",
-                f"aún no ha hablado: cerca del {pct} % de las manos, un rango de apertura "
-                f"desde {where.es}")))
+            out.append((view.names[p], weights, t(
+                "yet to act: about {pct} % of hands, an opening range from {position}", pct=pct,
+                position=where)))
         return out
 
 
@@ -158,10 +156,10 @@ def advice(view: SeatView, samples: int, seed: int | None = None,
     read = bool(ranges) and len(ranges or ()) == opponents
     if read and ranges:
         eq = range_equity(hole, board, [w for _, w, _ in ranges], samples, seed)
-        against = Text("against their likely ranges", "contra sus rangos probables")
+        against = t("against their likely ranges")
     else:
         eq = equity(hole, board, opponents, samples, seed)
-        against = Text("against random hands", "contra manos al azar")
+        against = t("against random hands")
     out: dict[str, Any] = {"equity": round(eq * 100, 1), "opponents": opponents,
                            "against": against.to_json()}
     if read and ranges:
@@ -174,15 +172,16 @@ def advice(view: SeatView, samples: int, seed: int | None = None,
         out["call"] = call
         out["pot_odds"] = round(need * 100, 1)
         good = eq >= need
-        price = Text(f"Pot odds: calling {call:,} to win {pot:,} needs {need:.0%} equity",
-                     f"Precio: igualar {call:,} para ganar {pot:,} necesita un {need:.0%}"
-                     " de equity".replace(",", "."))
-        verdict = (Text(f"; you have about {eq:.0%} {against.en}: the price is right.",
-                        f"; tienes cerca del {eq:.0%} {against.es}: el precio es bueno.")
-                   if good else
-                   Text(f"; you have about {eq:.0%} {against.en}: too expensive.",
-                        f"; tienes cerca del {eq:.0%} {against.es}: demasiado caro."))
-        out["verdict"] = (price + verdict).to_json()
+        # the amounts written as numbers of each language ("1,500" / "1.500"), the shares
+        # as percentages
+        if good:
+            verdict = N_("Pot odds: calling {call} to win {pot} needs {need} equity; you have"
+                         " about {equity} {against}: the price is right.")
+        else:
+            verdict = N_("Pot odds: calling {call} to win {pot} needs {need} equity; you have"
+                         " about {equity} {against}: too expensive.")
+        shares = {"need": f"{need:.0%}", "equity": f"{eq:.0%}"}
+        out["verdict"] = t(verdict, call=call, pot=pot, against=against, **shares).to_json()
     return out
 
 
