@@ -161,7 +161,7 @@ class RoomTable:
         self._replaying: list[Record] | None = None
         self.broken = False  # a store failed: the table must be restored from its log
         self.recent_pots: deque[int] = deque(maxlen=RECENT)  # the last hands' pots
-        self.hand_starts: deque[int] = deque(maxlen=RECENT)  # when they began (clock ms)
+        self.hand_starts: deque[int] = deque(maxlen=RECENT)  # when they began (Unix ms)
         self.last_hand: Hand | None = None  # the hand that ended last, for its result
         self.last_players: list[str] = []  # its player of each hand seat
 
@@ -434,6 +434,9 @@ class RoomTable:
                 self.broken = True
                 raise
         self.seq += len(records)
+        # when hands began, by the log's stamps (the lobby's hands an hour: a restore
+        # replays the hands, it does not deal them again now)
+        self.hand_starts.extend(r.at for r in records if r.kind == "start")
         self._move_money(records)
         if self.turn_seq is not None and self.turn_seq > self.seq - len(records):
             self.turn_at = self.clock.now_ms()
@@ -514,7 +517,6 @@ class RoomTable:
         deck = Deck.stacked(tuple(c["deck"]))
         hand = self.table.start_hand(deck, hand_id=f"{self.table_id}-{self.hand_no}")
         self.hand_players = [self.players[s] for s in self.table.hand_seats]
-        self.hand_starts.append(self.clock.now_ms())
         cfg = self.config
         for p in self.hand_players:
             self.dealt[p] += 1

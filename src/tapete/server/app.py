@@ -280,9 +280,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
             return
         running.connections.add(conn)
         conn.schedule_state()
+        drain = asyncio.get_running_loop().create_task(conn.drain())
         try:
             await serve(ws, box, conn.handle)
         finally:
+            drain.cancel()
             running.connections.discard(conn)
             with contextlib.suppress(Exception):
                 await running.owner.call(running.table.unsubscribe, conn)

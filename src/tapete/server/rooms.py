@@ -26,6 +26,7 @@ import logging
 import random
 import secrets
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -399,6 +400,10 @@ class Connection:
         self.records = records
         self.pre_action: str | None = None
         self._scheduled = False
+        # records wait here until the outbox has room: a client that comes back after
+        # hundreds of records (or reads the whole log, after=0) gets them all, in order,
+        # without filling its outbox (drain); None once the backlog is sent
+        self._backlog: deque[str] | None = deque() if records else None
 
     @property
     def player(self) -> str | None:
@@ -407,8 +412,28 @@ class Connection:
     # the table calls this for every record, inside its command: the state follows once
     def send(self, message: dict[str, Any]) -> None:
         if self.records:
-            send(self.box, json.dumps({"type": "record", **message}, separators=(",", ":")))
+            data = json.dumps({"type": "record", **message}, separators=(",", ":"))
+            if self._backlog is not None:
+                self._backlog.append(data)
+            else:
+                send(self.box, data)
         self.schedule_state()
+
+    async def drain(self) -> None:
+        """Send the backlog of records as fast as the client reads them, then every record
+        as it comes."""
+        backlog = self._backlog
+        if backlog is None:
+            return
+        room = max(1, self.box.limits.max_pending // 2)
+        while backlog:
+            while self.box.pending >= room and not self.box.closing:
+                await asyncio.sleep(0.005)
+            if self.box.closing:
+                return
+            while backlog and self.box.pending < room:
+                send(self.box, backlog.popleft())
+        self._backlog = None
 
     def schedule_state(self) -> None:
         if not self._scheduled:
