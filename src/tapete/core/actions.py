@@ -20,6 +20,7 @@ from typing import Any, Final, NamedTuple
 
 from tapete.core import events as ev
 from tapete.core.betting import Legal
+from tapete.core.catalog import N_, NC_, t, tc
 from tapete.core.errors import MalformedAction
 from tapete.core.text import Text
 
@@ -68,10 +69,11 @@ class Action(NamedTuple):
     @staticmethod
     def sized(kind: str, to: object) -> Action:
         if not _whole(to):
-            raise MalformedAction(Text(
-                f"a {kind} needs a whole, positive amount of chips, not {to!r}",
-                f"{'una apuesta' if kind == BET else 'una subida'} necesita una cantidad"
-                f" entera y positiva de fichas, no {to!r}"))
+            raise MalformedAction(
+                t("a bet needs a whole, positive amount of chips, not {amount}", amount=repr(to))
+                if kind == BET else
+                t("a raise needs a whole, positive amount of chips, not {amount}",
+                  amount=repr(to)))
         assert isinstance(to, int)
         return Action(kind, to)
 
@@ -100,17 +102,15 @@ class Action(NamedTuple):
         the action). ``cc`` needs ``legal``, the options of the player to act: it is a check
         when checking is free, else a call."""
         if not isinstance(text, str):
-            raise MalformedAction(Text(f"a PHH action is text, not {text!r}",
-                                       f"una acción PHH es texto, no {text!r}"))
+            raise MalformedAction(t("a PHH action is text, not {action}", action=repr(text)))
         parts = text.split()
         verb = parts[0] if parts else ""
         if verb == "f" and len(parts) == 1:
             return Action(FOLD)
         if verb == "cc" and len(parts) == 1:
             if legal is None:
-                raise MalformedAction(Text(
-                    "'cc' is a check or a call: the player's options are needed to read it",
-                    "'cc' es pasar o igualar: hacen falta las opciones del jugador para leerlo"))
+                raise MalformedAction(t(
+                    "'cc' is a check or a call: the player's options are needed to read it"))
             return Action.check_or_call(legal)
         if verb == "cbr" and len(parts) == 2:
             digits = parts[1]
@@ -119,12 +119,10 @@ class Action(NamedTuple):
                 if to > 0:
                     kind = RAISE if legal is not None and not legal.is_bet else BET
                     return Action(kind, to)
-            raise MalformedAction(Text(
-                f"'cbr' needs a whole, positive amount of chips, not {parts[1]!r}",
-                f"'cbr' necesita una cantidad entera y positiva de fichas, no {parts[1]!r}"))
-        raise MalformedAction(Text(
-            f"unknown PHH action {text!r}: f, cc or cbr followed by an amount",
-            f"acción PHH desconocida {text!r}: f, cc o cbr seguido de una cantidad"))
+            raise MalformedAction(t("'cbr' needs a whole, positive amount of chips, not {amount}",
+                                    amount=repr(parts[1])))
+        raise MalformedAction(t("unknown PHH action {action}: f, cc or cbr followed by an amount",
+                                action=repr(text)))
 
     # ------------------------------------------------------------------ the web page's JSON
     def to_wire(self) -> dict[str, Any]:
@@ -139,32 +137,33 @@ class Action(NamedTuple):
         "amount": int}``, the amount only (and always) for a bet or a raise. Other keys of
         the message (its ``type``, ``seq``) are the protocol's, not the action's."""
         if not isinstance(data, dict):
-            raise MalformedAction(Text(f"an action is a JSON object, not {data!r}",
-                                       f"una acción es un objeto JSON, no {data!r}"))
+            raise MalformedAction(t("an action is a JSON object, not {data}", data=repr(data)))
         kind = data.get("action")
         if kind not in KINDS:
-            raise MalformedAction(Text(
-                f"unknown action {kind!r}: fold, check, call, bet or raise",
-                f"acción desconocida {kind!r}: fold, check, call, bet o raise"))
+            raise MalformedAction(t("unknown action {action}: fold, check, call, bet or raise",
+                                    action=repr(kind)))
         assert isinstance(kind, str)
         amount = data.get("amount")
         if kind in SIZED:
             if amount is None:
-                raise MalformedAction(Text("a bet or raise needs an amount",
-                                           "una apuesta o subida necesita una cantidad"))
+                raise MalformedAction(t("a bet or raise needs an amount"))
             return Action.sized(kind, amount)
         if amount is not None:
-            raise MalformedAction(Text(f"a {kind} takes no amount",
-                                       f"{_ES_VERB.get(kind, kind)} no lleva cantidad"))
+            raise MalformedAction(t(_NO_AMOUNT[kind]))
         return Action(kind)
 
     def describe(self) -> Text:
         """The action in words ("raise to 120"), amounts as plain chips."""
         if self.to is None:
-            return Text(self.kind, _ES_VERB.get(self.kind, self.kind))
+            verb = _VERBS.get(self.kind)
+            return tc(*verb) if verb is not None else t(self.kind)
         if self.kind == BET:
-            return Text(f"bet {self.to}", f"apostar {self.to}")
-        return Text(f"raise to {self.to}", f"subir a {self.to}")
+            return t("bet {amount}", amount=str(self.to))
+        return t("raise to {amount}", amount=str(self.to))
 
 
-_ES_VERB: Final = {FOLD: "retirarse", CHECK: "pasar", CALL: "igualar"}
+# the actions without an amount, as words (message ids of the context "action")
+_VERBS: Final = {FOLD: NC_("action", "fold"), CHECK: NC_("action", "check"),
+                 CALL: NC_("action", "call")}
+_NO_AMOUNT: Final = {FOLD: N_("a fold takes no amount"), CHECK: N_("a check takes no amount"),
+                     CALL: N_("a call takes no amount")}

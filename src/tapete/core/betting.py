@@ -11,8 +11,9 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Final, NamedTuple
 
+from tapete.core.catalog import N_, t, tc
 from tapete.core.rules import Rules, Structure
-from tapete.core.text import Text, chips
+from tapete.core.text import Text, chips_text
 
 # Why the smallest raise is what it is (Final, as the enum members below: the compiled code
 # reads them as constants; an enum member read as Structure.POT_LIMIT is a lookup each time).
@@ -71,97 +72,82 @@ class Legal(NamedTuple):
         """True when a bet (not a raise) would open the betting on this street."""
         return self.level == 0
 
-    def _c(self, amount: int, lang: str) -> str:
-        return chips(amount, self.decimals, self.currency, lang)
+    def _ct(self, amount: int) -> Text:
+        """An amount of this table's chips in every language."""
+        return chips_text(amount, self.decimals, self.currency)
 
+    # The explanations are catalogue messages, made only when asked for (the engine builds a
+    # Legal for every decision and explains it only to a player or an error).
     def explain_min(self) -> Text:
-        c = self._c
+        c = self._ct
         if self.min_to is None:
             return self.explain_no_raise()
         m = self.min_to
         if self.min_kind == MIN_ALL_IN:
-            return Text(
-                f"only all-in: your {c(self.stack + self.bet, 'en')} is short of a full raise",
-                f"solo all-in: tus {c(self.stack + self.bet, 'es')} no llegan a una subida"
-                " completa",
-            )
+            return t("only all-in: your {amount} is short of a full raise",
+                     amount=c(self.stack + self.bet))
         if self.min_kind == MIN_OPEN:
-            return Text(f"smallest bet: {c(m, 'en')}, the big blind",
-                        f"apuesta mínima: {c(m, 'es')}, la ciega grande")
+            return t("smallest bet: {amount}, the big blind", amount=c(m))
         if self.min_kind == MIN_FIXED:
-            verb_en, verb_es = ("bet", "apuesta") if self.is_bet else ("raise", "subida")
-            return Text(f"fixed limit: the {verb_en} is exactly to {c(m, 'en')}",
-                        f"límite fijo: la {verb_es} es exactamente a {c(m, 'es')}")
+            if self.is_bet:
+                return t("fixed limit: the bet is exactly to {amount}", amount=c(m))
+            return t("fixed limit: the raise is exactly to {amount}", amount=c(m))
         if self.min_kind == MIN_LAST_BET:
-            return Text(
-                f"smallest raise: to {c(m, 'en')} = {c(self.level, 'en')}"
-                f" + the largest bet this street, {c(self.increment, 'en')}",
-                f"subida mínima: a {c(m, 'es')} = {c(self.level, 'es')}"
-                f" + la mayor apuesta de esta ronda, {c(self.increment, 'es')}",
-            )
+            return t("smallest raise: to {amount} = {level} + the largest bet this street,"
+                     " {increment}", amount=c(m), level=c(self.level),
+                     increment=c(self.increment))
         if self.is_bet:
-            return Text(f"smallest bet: {c(m, 'en')}", f"apuesta mínima: {c(m, 'es')}")
-        return Text(
-            f"smallest raise: to {c(m, 'en')} = {c(self.level, 'en')}"
-            f" + the largest raise this street, {c(self.increment, 'en')}",
-            f"subida mínima: a {c(m, 'es')} = {c(self.level, 'es')}"
-            f" + la mayor subida de esta ronda, {c(self.increment, 'es')}",
-        )
+            return t("smallest bet: {amount}", amount=c(m))
+        return t("smallest raise: to {amount} = {level} + the largest raise this street,"
+                 " {increment}", amount=c(m), level=c(self.level), increment=c(self.increment))
 
     def explain_max(self) -> Text:
-        c = self._c
+        c = self._ct
         if self.max_to is None:
             return self.explain_no_raise()
         m = self.max_to
         if self.max_kind == MAX_POT:
-            return Text(
-                f"largest: to {c(m, 'en')} = {c(self.level, 'en')} + the pot after calling,"
-                f" {c(self.pot_after_call, 'en')}",
-                f"máxima: a {c(m, 'es')} = {c(self.level, 'es')} + el bote tras igualar,"
-                f" {c(self.pot_after_call, 'es')}",
-            )
+            return t("largest: to {amount} = {level} + the pot after calling, {pot}",
+                     amount=c(m), level=c(self.level), pot=c(self.pot_after_call))
         if self.max_kind == MAX_FIXED:
-            return Text(f"fixed limit: exactly to {c(m, 'en')}",
-                        f"límite fijo: exactamente a {c(m, 'es')}")
-        return Text(f"largest: all-in, to {c(m, 'en')}", f"máxima: all-in, a {c(m, 'es')}")
+            return t("fixed limit: exactly to {amount}", amount=c(m))
+        return t("largest: all-in, to {amount}", amount=c(m))
 
     def explain_no_raise(self) -> Text:
-        return {
-            NO_CHIPS: Text("you cannot raise: calling takes all your chips",
-                           "no puedes subir: igualar usa todas tus fichas"),
-            NO_REOPEN: Text(
-                "you cannot raise: the short all-in did not reopen the betting; call or fold",
-                "no puedes subir: el all-in corto no reabre las apuestas; iguala o retírate"),
-            CAPPED: Text(f"you cannot raise: the betting is capped at {self.cap} bets",
-                         f"no puedes subir: las apuestas llegaron al tope de {self.cap}"),
-            NO_OPPONENT: Text("you cannot raise: no other player has chips to call a raise",
-                              "no puedes subir: ningún otro jugador tiene fichas para igualar"
-                              " una subida"),
-        }.get(self.no_raise, Text("", ""))
+        if self.no_raise == CAPPED:
+            return t("you cannot raise: the betting is capped at {cap} bets", cap=self.cap)
+        why = _NO_RAISE.get(self.no_raise)
+        return t(why) if why is not None else Text("", "")
 
     def summary(self) -> Text:
         """One line a player reads: "fold, call 200, raise to 400–10,000"."""
-        en: list[str] = []
-        es: list[str] = []
-        c = self._c
+        parts: list[Text] = []
+        c = self._ct
         if self.fold:
-            en.append("fold")
-            es.append("retirarse")
+            parts.append(tc("action", "fold"))
         if self.check:
-            en.append("check")
-            es.append("pasar")
+            parts.append(tc("action", "check"))
         elif self.call:
-            en.append(f"call {c(self.call, 'en')}" + (" (all-in)" if self.call_all_in else ""))
-            es.append(f"igualar {c(self.call, 'es')}" + (" (all-in)" if self.call_all_in else ""))
-        if self.min_to is not None and self.max_to is not None:
-            word_en, word_es = ("bet", "apostar") if self.is_bet else ("raise to", "subir a")
-            if self.min_to == self.max_to:
-                en.append(f"{word_en} {c(self.min_to, 'en')}")
-                es.append(f"{word_es} {c(self.min_to, 'es')}")
+            parts.append(t("call {amount} (all-in)", amount=c(self.call)) if self.call_all_in
+                         else t("call {amount}", amount=c(self.call)))
+        lo, hi = self.min_to, self.max_to
+        if lo is not None and hi is not None:
+            if lo == hi:
+                parts.append(t("bet {amount}", amount=c(lo)) if self.is_bet
+                             else t("raise to {amount}", amount=c(lo)))
+            elif self.is_bet:
+                parts.append(t("bet {low}–{high}", low=c(lo), high=c(hi)))
             else:
-                en.append(f"{word_en} {c(self.min_to, 'en')}–{c(self.max_to, 'en')}")
-                es.append(f"{word_es} {c(self.min_to, 'es')}–{c(self.max_to, 'es')}")
-        return Text(", ".join(en), ", ".join(es))
+                parts.append(t("raise to {low}–{high}", low=c(lo), high=c(hi)))
+        return Text.join(parts, ", ")
+
+
+# why there is no raise, but for a cap (message ids)
+_NO_RAISE: Final = {
+    NO_CHIPS: N_("you cannot raise: calling takes all your chips"),
+    NO_REOPEN: N_("you cannot raise: the short all-in did not reopen the betting; call or fold"),
+    NO_OPPONENT: N_("you cannot raise: no other player has chips to call a raise"),
+}
 
 
 _new_tuple = tuple.__new__

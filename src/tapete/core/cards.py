@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 
+from tapete.core.catalog import t
 from tapete.core.text import Text
 
 RANKS = "23456789TJQKA"
@@ -28,18 +29,17 @@ class CardError(ValueError):
 
 def parse_card(text: str) -> Card:
     """``"Ah"`` -> 50. Rank letters in either case, ``10`` accepted for a ten."""
-    t = text.strip()
-    if t[:2] == "10":
-        t = "T" + t[2:]
-    if len(t) != 2:
-        raise CardError(Text(
-            f"not a card: {text!r} (write a rank and a suit, like 'Ah' or 'Td')",
-            f"no es una carta: {text!r} (escribe un valor y un palo, como 'Ah' o 'Td')"))
-    r = RANKS.find(t[0].upper())
-    s = SUITS.find(t[1].lower())
+    word = text.strip()
+    if word[:2] == "10":
+        word = "T" + word[2:]
+    if len(word) != 2:
+        raise CardError(t("not a card: {text} (write a rank and a suit, like 'Ah' or 'Td')",
+                          text=repr(text)))
+    r = RANKS.find(word[0].upper())
+    s = SUITS.find(word[1].lower())
     if r < 0 or s < 0:
-        raise CardError(Text(f"not a card: {text!r} (ranks 2-9 T J Q K A, suits c d h s)",
-                             f"no es una carta: {text!r} (valores 2-9 T J Q K A, palos c d h s)"))
+        raise CardError(t("not a card: {text} (ranks 2-9 T J Q K A, suits c d h s)",
+                          text=repr(text)))
     return r * 4 + s
 
 
@@ -53,15 +53,13 @@ def parse_cards(text: str | Iterable[str], *, unique: bool = True) -> tuple[Card
     cards = tuple(parse_card(tok) for tok in tokens)
     if unique and len(set(cards)) != len(cards):
         dup = next(c for c in cards if cards.count(c) > 1)
-        raise CardError(Text(f"card {format_card(dup)} appears twice",
-                             f"la carta {format_card(dup)} aparece dos veces"))
+        raise CardError(t("card {card} appears twice", card=format_card(dup)))
     return cards
 
 
 def format_card(card: Card) -> str:
     if not 0 <= card < 52:
-        raise CardError(Text(f"not a card number: {card} (0..51)",
-                             f"no es un número de carta: {card} (0..51)"))
+        raise CardError(t("not a card number: {card} (0..51)", card=str(card)))
     return RANKS[card >> 2] + SUITS[card & 3]
 
 
@@ -114,9 +112,8 @@ class Deck:
 
     def deal(self, n: int) -> tuple[Card, ...]:
         if n > self.remaining:
-            raise CardError(Text(
-                f"the deck has {self.remaining} cards left, {n} were asked for",
-                f"a la baraja le quedan {self.remaining} cartas y se pidieron {n}"))
+            raise CardError(t("the deck has {left} cards left, {n} were asked for",
+                              left=self.remaining, n=n))
         out = tuple(self._cards[self._next : self._next + n])
         self._next += n
         return out

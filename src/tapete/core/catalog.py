@@ -108,20 +108,20 @@ def catalogue(lang: str) -> Catalogue:
     return Catalogue(lang, messages, plurals, gettext.c2py(cat.plural_expr))
 
 
+def _arg(lang: str, k: str, v: Arg) -> str:
+    if type(v) is str:
+        return v
+    if isinstance(v, Text):
+        return v.in_lang(lang)
+    if isinstance(v, bool):
+        raise TypeError(f"a message argument is not a truth value: {k}={v!r}")
+    if isinstance(v, int):
+        return number(v, lang)
+    return v
+
+
 def _args(lang: str, args: dict[str, Arg]) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for k, v in args.items():
-        if type(v) is str:
-            out[k] = v
-        elif isinstance(v, Text):
-            out[k] = v.in_lang(lang)
-        elif isinstance(v, bool):
-            raise TypeError(f"a message argument is not a truth value: {k}={v!r}")
-        elif isinstance(v, int):
-            out[k] = number(v, lang)
-        else:
-            out[k] = v
-    return out
+    return {k: _arg(lang, k, v) for k, v in args.items()}
 
 
 def gettext_in(lang: str, message: str, context: str | None = None, /, **args: Arg) -> str:
@@ -154,9 +154,23 @@ def _texts(context: str | None, message: str) -> tuple[str, ...]:
 
 
 def _fill(texts: tuple[str, ...], args: dict[str, Arg]) -> Text:
+    """The message in each of a Text's two languages (LANGS: English, Spanish), its fields
+    filled in one pass: the engine explains every decision a player sees with these."""
+    en, es = texts
     if not args:
-        return Text(*texts)
-    return Text(*(x.format(**_args(lang, args)) for lang, x in zip(LANGS, texts, strict=True)))
+        return Text(en, es)
+    a: dict[str, str] = {}
+    b: dict[str, str] = {}
+    for k, v in args.items():
+        if type(v) is str:
+            a[k] = b[k] = v
+        elif type(v) is Text:
+            a[k] = v.en
+            b[k] = v.es
+        else:
+            a[k] = _arg("en", k, v)
+            b[k] = _arg("es", k, v)
+    return Text(en.format_map(a), es.format_map(b))
 
 
 def t(message: str, /, **args: Arg) -> Text:

@@ -27,6 +27,7 @@ from enum import StrEnum
 from itertools import combinations
 from typing import Any, Final
 
+from tapete.core.catalog import t
 from tapete.core.text import Text
 
 
@@ -105,35 +106,28 @@ class Game:
         if isinstance(data, str):
             if data in GAMES:
                 return GAMES[data]
-            raise GameError(Text(f"unknown game {data!r}", f"juego desconocido {data!r}"))
+            raise GameError(t("unknown game {game}", game=repr(data)))
         if not isinstance(data, dict):
-            raise GameError(Text(f"a game is a JSON object, not {data!r}",
-                                  f"un juego es un objeto JSON, no {data!r}"))
+            raise GameError(t("a game is a JSON object, not {data}", data=repr(data)))
         unknown = set(data) - {"name", "hole_cards", "streets", "form", "high_low"}
         if unknown:
             key = sorted(unknown)[0]
-            raise GameError(Text(f"unknown field {key!r} in a game",
-                                 f"campo desconocido {key!r} en un juego"))
+            raise GameError(t("unknown field {field} in a game", field=repr(key)))
         name = data.get("name", "holdem")
         hole = data.get("hole_cards", 2)
         streets = data.get("streets", [3, 1, 1])
         form = data.get("form", HandForm.ANY_FIVE.value)
         high_low = data.get("high_low", False)
         if not isinstance(name, str):
-            raise GameError(Text("game name: a text is needed",
-                                  "nombre del juego: hace falta un texto"))
+            raise GameError(t("game name: a text is needed"))
         if type(hole) is not int or hole < 1:
-            raise GameError(Text("hole_cards: a whole, positive number is needed",
-                                  "hole_cards: hace falta un número entero y positivo"))
+            raise GameError(t("hole_cards: a whole, positive number is needed"))
         if not isinstance(streets, list) or not all(type(x) is int and x > 0 for x in streets):
-            raise GameError(Text("streets: a list of whole, positive card counts is needed",
-                                  "streets: hace falta una lista de números enteros y positivos"
-                                  " de cartas"))
+            raise GameError(t("streets: a list of whole, positive card counts is needed"))
         if form not in {f.value for f in HandForm}:
-            raise GameError(Text(f"form: {form!r} is not a way to form a hand",
-                                  f"form: {form!r} no es una forma de formar una mano"))
+            raise GameError(t("form: {form} is not a way to form a hand", form=repr(form)))
         if type(high_low) is not bool:
-            raise GameError(Text("high_low: true or false", "high_low: true o false"))
+            raise GameError(t("high_low: true or false"))
         return Game(name, hole, tuple(streets), HandForm(str(form)), high_low)
 
 

@@ -36,6 +36,7 @@ from tapete.core.betting import (
     reopen_step,
 )
 from tapete.core.cards import Card, Deck, format_card, format_cards
+from tapete.core.catalog import t, tc
 from tapete.core.errors import BooksError as BooksError
 from tapete.core.errors import HandError as HandError
 from tapete.core.errors import IllegalAction as IllegalAction
@@ -45,7 +46,7 @@ from tapete.core.game import HandForm, best_hand, evaluator
 from tapete.core.pots import Pot, build_pots, split, take_rake, uncalled
 from tapete.core.rules import MinRaise, Rules, Structure
 from tapete.core.setup import HandSetup
-from tapete.core.text import Text, chips
+from tapete.core.text import Text, chips_text
 
 
 class Phase(StrEnum):
@@ -202,16 +203,13 @@ class Hand:
         """
         n = len(stacks)
         if not 2 <= n <= 23:
-            raise HandError(Text(f"a hand needs 2 to 23 players, not {n}",
-                                 f"una mano necesita de 2 a 23 jugadores, no {n}"))
+            raise HandError(t("a hand needs 2 to 23 players, not {n}", n=n))
         if not _whole_chips(stacks) or 0 in stacks:
-            raise HandError(Text("every player needs a whole, positive number of chips",
-                                 "cada jugador necesita un número entero y positivo de fichas"))
+            raise HandError(t("every player needs a whole, positive number of chips"))
         self.rules = rules
         game = rules.game
         if game.high_low:
-            raise HandError(Text(f"{game.name}: high-low games are not played yet",
-                                 f"{game.name}: los juegos high-low aún no se juegan"))
+            raise HandError(t("{game}: high-low games are not played yet", game=game.name))
         # the game as data (Rules.game), read once: what is dealt, when the board is complete
         self.game = game
         self._hole_cards = game.hole_cards
@@ -324,8 +322,8 @@ class Hand:
             st = list(straddles)
         elif blinds is not None:
             if len(blinds) != n or not _whole_chips(blinds):  # before reading them as ints
-                raise HandError(Text("blinds: one non-negative amount per player is needed",
-                                     "blinds: hace falta una cantidad no negativa por jugador"))
+                raise HandError(t("{field}: one non-negative amount per player is needed",
+                                  field="blinds"))
             # a record without straddles: its blinds above the big blind are the straddles
             bb_amount = r.big_blind
             st = [x if type(x) is int and x > bb_amount else 0 for x in blinds]
@@ -342,17 +340,15 @@ class Hand:
             blinds = bl
         for name, seq in (("blinds", blinds), ("straddles", st)):
             if len(seq) != n or (given or name == "blinds") and not _whole_chips(seq):
-                raise HandError(Text(f"{name}: one non-negative amount per player is needed",
-                                     f"{name}: hace falta una cantidad no negativa por jugador"))
+                raise HandError(t("{field}: one non-negative amount per player is needed",
+                                  field=name))
         live = list(blinds)
         for p in range(n) if any(st) else ():
             if st[p]:
                 if live[p] and live[p] != st[p]:
-                    raise HandError(Text(
-                        f"{self.names[p]} cannot post both a blind of {live[p]} and a straddle"
-                        f" of {st[p]}",
-                        f"{self.names[p]} no puede poner a la vez una ciega de {live[p]} y un"
-                        f" straddle de {st[p]}"))
+                    raise HandError(t(
+                        "{who} cannot post both a blind of {blind} and a straddle of {straddle}",
+                        who=self.names[p], blind=str(live[p]), straddle=str(st[p])))
                 live[p] = st[p]
         if antes is None:
             an = [0] * n
@@ -368,8 +364,8 @@ class Hand:
         dead = dead if dead is not None else [0] * n
         for name, seq in (("antes", antes), ("dead", dead)):
             if len(seq) != n or not _whole_chips(seq):
-                raise HandError(Text(f"{name}: one non-negative amount per player is needed",
-                                     f"{name}: hace falta una cantidad no negativa por jugador"))
+                raise HandError(t("{field}: one non-negative amount per player is needed",
+                                  field=name))
         return tuple(live), tuple(antes), tuple(dead), tuple(st)
 
     def _post_forced(self) -> None:
@@ -738,7 +734,7 @@ class Hand:
     def _draw(self, count: int) -> tuple[Card, ...]:
         assert self.deck is not None
         if self._deck_next + count > len(self.deck):
-            raise HandError(Text("the deck ran out of cards", "la baraja se quedó sin cartas"))
+            raise HandError(t("the deck ran out of cards"))
         out = self.deck[self._deck_next:self._deck_next + count]
         self._deck_next += count
         return out
@@ -782,7 +778,7 @@ class Hand:
         :data:`~tapete.core.automation.Automation.DEAL` automation is off)."""
         need = self.needs_cards()
         if need is None or self.deck is None:
-            raise HandError(Text("no cards are due now", "ahora no toca repartir cartas"))
+            raise HandError(t("no cards are due now"))
         kind, who, count = need
         cards = self._draw(count)
         if kind == "hole":
@@ -815,10 +811,9 @@ class Hand:
         """Deal a player's hole cards (None: face down, unknown) when the hand has no deck."""
         need = self.needs_cards()
         if need is None or need[0] != "hole":
-            raise HandError(Text("no hole cards are due now", "ahora no toca repartir cartas"))
+            raise HandError(t("no hole cards are due now"))
         if self.dealt[player]:
-            raise HandError(Text(f"{self.names[player]} already has cards",
-                                 f"{self.names[player]} ya tiene cartas"))
+            raise HandError(t("{who} already has cards", who=self.names[player]))
         c = self._check_new_cards(cards, self._hole_cards) if cards is not None else None
         self.apply_unchecked(_new(_HOLE_DEALT, (player, c)))
         self.advance()
@@ -826,8 +821,7 @@ class Hand:
     def deal_board(self, cards: Sequence[Card]) -> None:
         need = self.needs_cards()
         if need is None or need[0] != "board":
-            raise HandError(Text("no board cards are due now",
-                                 "ahora no toca repartir cartas comunitarias"))
+            raise HandError(t("no board cards are due now"))
         _, run, count = need
         c = self._check_new_cards(cards, count)
         self.apply_unchecked(_new(_BOARD_DEALT, (self.board_street(run), c, run)))
@@ -836,13 +830,11 @@ class Hand:
     def _check_new_cards(self, cards: Sequence[Card], count: int) -> tuple[Card, ...]:
         c = tuple(cards)
         if len(c) != count:
-            raise HandError(Text(f"{count} cards are due, not {len(c)}",
-                                 f"tocan {count} cartas, no {len(c)}"))
+            raise HandError(t("{due} cards are due, not {given}", due=count, given=len(c)))
         seen = set(self.visible_cards())
         for x in c:
             if x in seen or c.count(x) > 1:
-                raise HandError(Text(f"{format_card(x)} is already in play",
-                                     f"{format_card(x)} ya está en juego"))
+                raise HandError(t("{card} is already in play", card=format_card(x)))
         return c
 
     def visible_cards(self) -> list[Card]:
@@ -858,9 +850,7 @@ class Hand:
         """Run the rest of the board ``runs`` times (players agreed; only when nobody can bet)."""
         if not self.betting_over or self.phase is not _DEAL or len(self.boards) != 1 \
                 or len(self.boards[0]) == self._board_cards or not 1 <= runs <= 4:
-            raise HandError(Text(
-                "the board can be run more than once only when betting is over",
-                "el tablero solo se puede repartir varias veces tras las apuestas"))
+            raise HandError(t("the board can be run more than once only when betting is over"))
         self.apply_unchecked(ev.RunsChosen(runs))
         self.advance()
 
@@ -871,7 +861,7 @@ class Hand:
             return self._legal
         p = self.actor
         if p is None or self.phase is not _BETTING:
-            raise HandError(Text("nobody is to act now", "ahora no le toca a nadie"))
+            raise HandError(t("nobody is to act now"))
         # a raise needs an opponent who could put in more than the current bet (seed 000:
         # Chuck cannot raise "because Andy has no chips left to call or raise")
         opponent = False
@@ -899,40 +889,32 @@ class Hand:
         asked: int | None = None
         if player is not None:
             if type(player) is not int or not 0 <= player < self.n:
-                raise IllegalAction(Text(
-                    f"there is no player {player!r} in this hand (0..{self.n - 1})",
-                    f"no hay ningún jugador {player!r} en esta mano (0..{self.n - 1})"))
+                raise IllegalAction(t("there is no player {player} in this hand (0..{last})",
+                                      player=repr(player), last=str(self.n - 1)))
             asked = player
         legal = self._legal
         if legal is None:
             if self.phase is not _BETTING or self.actor is None:
-                raise IllegalAction(Text("no betting action is possible now",
-                                         "ahora no se puede apostar"))
+                raise IllegalAction(t("no betting action is possible now"))
             legal = self.legal()
         if asked is not None and asked != legal.player:
-            name = self.names[asked]
-            who = self.names[legal.player]
-            may = legal.summary()
-            raise IllegalAction(
-                Text(f"it is not {name}'s turn: {who} is to act ({may.en})",
-                     f"no es el turno de {name}: le toca a {who} ({may.es})"),
-                legal)
+            raise IllegalAction(t("it is not {name}'s turn: {who} is to act ({legal})",
+                                  name=self.names[asked], who=self.names[legal.player],
+                                  legal=legal.summary()), legal)
         return legal
 
-    def _refuse(self, tried_en: str, tried_es: str, legal: Legal, why: Text | None) -> NoReturn:
-        s = legal.summary()
-        en = f"{self.names[legal.player]} cannot {tried_en}"
-        es = f"{self.names[legal.player]} no puede {tried_es}"
-        if why is not None:
-            en += f" ({why.en})"
-            es += f" ({why.es})"
-        raise IllegalAction(Text(f"{en}. Legal: {s.en}.", f"{es}. Legal: {s.es}."), legal)
+    def _refuse(self, tried: Text | str, legal: Legal, why: Text | None) -> NoReturn:
+        who, s = self.names[legal.player], legal.summary()
+        if why is None:
+            raise IllegalAction(t("{who} cannot {action}. Legal: {legal}.", who=who,
+                                  action=tried, legal=s), legal)
+        raise IllegalAction(t("{who} cannot {action} ({why}). Legal: {legal}.", who=who,
+                              action=tried, why=why, legal=s), legal)
 
     def fold(self, player: object = None) -> None:
         legal = self._check_turn(player)
         if not legal.fold:
-            self._refuse("fold", "retirarse", legal,
-                         Text("checking is free", "puede pasar sin coste"))
+            self._refuse(tc("action", "fold"), legal, t("checking is free"))
         p = legal.player
         self.apply_unchecked(_new(_ACTED, (p, ev.FOLD, self.bets[p], 0, False, False)))
         if self.phase is not _BETTING:  # nothing happens by itself while a player is to act
@@ -941,9 +923,8 @@ class Hand:
     def check(self, player: object = None) -> None:
         legal = self._check_turn(player)
         if not legal.check:
-            self._refuse("check", "pasar", legal,
-                         Text(f"there is a bet of {self._c(self.level)} to call",
-                              f"hay una apuesta de {self._c(self.level, 'es')} que igualar"))
+            self._refuse(tc("action", "check"), legal,
+                         t("there is a bet of {amount} to call", amount=self._ct(self.level)))
         p = legal.player
         self.apply_unchecked(_new(_ACTED, (p, ev.CHECK, self.bets[p], 0, False, False)))
         if self.phase is not _BETTING:
@@ -952,8 +933,7 @@ class Hand:
     def call(self, player: object = None) -> None:
         legal = self._check_turn(player)
         if legal.check:
-            self._refuse("call", "igualar", legal,
-                         Text("there is no bet to call", "no hay apuesta que igualar"))
+            self._refuse(tc("action", "call"), legal, t("there is no bet to call"))
         p = legal.player
         self.apply_unchecked(_new(_ACTED, (p, ev.CALL, legal.call_to, legal.call,
                                            legal.call_all_in, False)))
@@ -975,13 +955,12 @@ class Hand:
         elif isinstance(amount, numbers.Integral) and not isinstance(amount, bool):
             to = int(amount)  # a numpy integer, say
         else:
-            self._refuse_raise(legal, repr(amount), repr(amount),
-                               Text("amounts are whole chips", "las cantidades son fichas enteras"))
+            self._refuse_raise(legal, repr(amount), t("amounts are whole chips"))
         lo, hi = legal.min_to, legal.max_to
         if lo is None or hi is None or not lo <= to <= hi:
             why = (legal.explain_no_raise() if lo is None or hi is None
                    else legal.explain_min() if to < lo else legal.explain_max())
-            self._refuse_raise(legal, self._c(to), self._c(to, "es"), why)
+            self._refuse_raise(legal, self._ct(to), why)
         p = legal.player
         added = to - self.bets[p]
         kind = ev.BET if legal.is_bet else ev.RAISE
@@ -990,9 +969,10 @@ class Hand:
         if self.phase is not _BETTING:
             self.advance()
 
-    def _refuse_raise(self, legal: Legal, amount_en: str, amount_es: str, why: Text) -> NoReturn:
-        word_en, word_es = ("bet", "apostar") if legal.is_bet else ("raise to", "subir a")
-        self._refuse(f"{word_en} {amount_en}", f"{word_es} {amount_es}", legal, why)
+    def _refuse_raise(self, legal: Legal, amount: Text | str, why: Text) -> NoReturn:
+        tried = t("bet {amount}", amount=amount) if legal.is_bet else \
+            t("raise to {amount}", amount=amount)
+        self._refuse(tried, legal, why)
 
     def bet(self, amount: object, player: object = None) -> None:
         """Open the betting: the same as :meth:`raise_to` (which names a bet or a raise)."""
@@ -1016,11 +996,10 @@ class Hand:
         elif kind == ev.BET or kind == ev.RAISE:
             if action.to is None:
                 legal = self._check_turn(player)
-                self._refuse(kind, kind, legal, Text("an amount is needed", "falta una cantidad"))
+                self._refuse(kind, legal, t("an amount is needed"))
             self.raise_to(action.to, player)
         else:
-            raise MalformedAction(Text(f"unknown action {kind!r}",
-                                       f"acción desconocida {kind!r}"))
+            raise MalformedAction(t("unknown action {action}", action=repr(kind)))
         return self.events[before]
 
     def act(self, action: str, amount: object = None, player: object = None) -> None:
@@ -1033,12 +1012,11 @@ class Hand:
         if a in ("bet", "raise", "raise_to", "cbr"):
             if amount is None:
                 legal = self._check_turn(player)
-                self._refuse(a, a, legal, Text("an amount is needed", "falta una cantidad"))
+                self._refuse(a, legal, t("an amount is needed"))
             self.raise_to(amount, player)
             return
         if a not in _ACTION_KINDS:
-            raise IllegalAction(Text(f"unknown action {action!r}",
-                                     f"acción desconocida {action!r}"))
+            raise IllegalAction(t("unknown action {action}", action=repr(action)))
         self.apply(Action(a), player)
 
     def time_out(self, player: object = None) -> None:
@@ -1051,8 +1029,9 @@ class Hand:
             self.apply_unchecked(ev.Acted(p, ev.FOLD, self.bets[p], 0, timed_out=True))
         self.advance()
 
-    def _c(self, amount: int, lang: str = "en") -> str:
-        return chips(amount, self.rules.decimals, self.rules.currency, lang)
+    def _ct(self, amount: int) -> Text:
+        """An amount of this hand's chips in every language."""
+        return chips_text(amount, self.rules.decimals, self.rules.currency)
 
     def acting_order(self, preflop: bool | None = None) -> list[int]:
         """Every player in the order they act on a street (preflop: after the last straddle
@@ -1084,20 +1063,18 @@ class Hand:
         """Show a hand (cards needed only when they were dealt face down in this record)."""
         if not self._showdown_open() or self.folded[player] or player in self.shown \
                 or player in self.mucked:
-            raise HandError(Text(f"{self.names[player]} cannot show cards now",
-                                 f"{self.names[player]} no puede enseñar cartas ahora"))
+            raise HandError(t("{who} cannot show cards now", who=self.names[player]))
         known = self.hole[player]
         if cards is None:
             if known is None:
-                raise HandError(Text(f"{self.names[player]}'s cards are unknown: name them",
-                                     f"las cartas de {self.names[player]} son desconocidas"))
+                raise HandError(t("{who}'s cards are unknown: name them",
+                                  who=self.names[player]))
             c = known
         else:
             c = tuple(cards)
             if known is not None and sorted(c) != sorted(known):
-                raise HandError(Text(
-                    f"{self.names[player]} holds {format_cards(known)}, not {format_cards(c)}",
-                    f"{self.names[player]} tiene {format_cards(known)}, no {format_cards(c)}"))
+                raise HandError(t("{who} holds {held}, not {given}", who=self.names[player],
+                                  held=format_cards(known), given=format_cards(c)))
             if known is None:
                 c = self._check_new_cards(c, self._hole_cards)
         self.apply_unchecked(ev.Shown(player, c))
@@ -1107,18 +1084,14 @@ class Hand:
         """Give up the hand at showdown without showing (not the last player in a pot)."""
         if not self._showdown_open() or self.folded[player] or player in self.shown \
                 or player in self.mucked:
-            raise HandError(Text(f"{self.names[player]} cannot muck now",
-                                 f"{self.names[player]} no puede tirar las cartas ahora"))
+            raise HandError(t("{who} cannot muck now", who=self.names[player]))
         for pot in self.pots():
             if player in pot.eligible and not any(
                     q != player and not self.folded[q] and q not in self.mucked
                     for q in pot.eligible):
                 # the last contender of a pot wins it: mucking would leave it to nobody
-                raise HandError(Text(
-                    f"{self.names[player]} is the last player in a pot of "
-                    f"{self._c(pot.amount)} and cannot muck",
-                    f"{self.names[player]} es el último jugador de un bote de "
-                    f"{self._c(pot.amount, 'es')} y no puede tirar las cartas"))
+                raise HandError(t("{who} is the last player in a pot of {amount} and cannot"
+                                  " muck", who=self.names[player], amount=self._ct(pot.amount)))
         self.apply_unchecked(ev.Mucked(player))
         self.advance()
 
@@ -1131,8 +1104,7 @@ class Hand:
     def settle(self) -> None:
         """Finish the showdown automatically (see :meth:`_decide_one`)."""
         if self.phase is not _SHOWDOWN:
-            raise HandError(Text("there is no showdown to settle now",
-                                 "ahora no hay enfrentamiento que resolver"))
+            raise HandError(t("there is no showdown to settle now"))
         self._table_hands()
         self.advance()
 
@@ -1153,8 +1125,7 @@ class Hand:
         every hand is tabled (TDA Rule 16), so nobody mucks."""
         hole = self.hole[p]
         if hole is None:
-            raise HandError(Text(f"{self.names[p]}'s cards are unknown",
-                                 f"las cartas de {self.names[p]} son desconocidas"))
+            raise HandError(t("{who}'s cards are unknown", who=self.names[p]))
         show = any(self.all_in) or not self.shown or not self._can_muck(p)
         if not show:
             mine = self._strength(p, hole)
@@ -1218,8 +1189,7 @@ class Hand:
             for p in contenders:
                 h = self.hole[p]
                 if h is None:
-                    raise HandError(Text("a hand with unknown cards cannot be settled",
-                                         "no se puede resolver una mano con cartas desconocidas"))
+                    raise HandError(t("a hand with unknown cards cannot be settled"))
                 strength[p] = self._strength(p, h)
         for i, pot in enumerate(pots):
             if pot.rake:

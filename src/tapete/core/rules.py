@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from typing import Any
 
+from tapete.core.catalog import t
 from tapete.core.game import HOLDEM, Game, GameError
 from tapete.core.text import Text
 
@@ -110,45 +111,34 @@ class Rules:
         for name in amounts:
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool):
-                raise RulesError(Text(f"{name} must be a whole number of chips, not {value!r}",
-                                      f"{name} debe ser un número entero de fichas, no {value!r}"))
+                raise RulesError(t("{name} must be a whole number of chips, not {value}",
+                                   name=name, value=repr(value)))
         if self.hand_cap is not None and (not isinstance(self.hand_cap, int)
                                           or isinstance(self.hand_cap, bool)
                                           or self.hand_cap <= 0):
-            raise RulesError(Text("hand_cap must be a whole, positive number of chips or None",
-                                  "hand_cap debe ser un número entero y positivo de fichas o"
-                                  " None"))
+            raise RulesError(t("hand_cap must be a whole, positive number of chips or None"))
         for name in ("bet_cap", "rake_cap"):
             value = getattr(self, name)
             if value is not None and (not isinstance(value, int) or isinstance(value, bool)
                                       or value < 0):
-                raise RulesError(Text(f"{name} must be a whole, non-negative number or None",
-                                      f"{name} debe ser un número entero no negativo o None"))
+                raise RulesError(t("{name} must be a whole, non-negative number or None",
+                                   name=name))
         if self.big_blind <= 0:
-            raise RulesError(Text("the big blind must be at least one chip",
-                                  "la ciega grande debe ser de al menos una ficha"))
+            raise RulesError(t("the big blind must be at least one chip"))
         if not 0 <= self.small_blind <= self.big_blind:
-            raise RulesError(Text("the small blind must be between 0 and the big blind",
-                                  "la ciega pequeña debe estar entre 0 y la ciega grande"))
+            raise RulesError(t("the small blind must be between 0 and the big blind"))
         if self.ante < 0 or self.straddle < 0 or self.rake_bps < 0:
-            raise RulesError(Text("antes, straddles and rake cannot be negative",
-                                  "los antes, los straddles y el rake no pueden ser negativos"))
+            raise RulesError(t("antes, straddles and rake cannot be negative"))
         if self.straddle and self.straddle < self.big_blind:
-            raise RulesError(Text("a straddle must be at least the big blind",
-                                  "un straddle debe ser al menos la ciega grande"))
+            raise RulesError(t("a straddle must be at least the big blind"))
         if self.bet_cap is not None and self.bet_cap < 2:
-            raise RulesError(Text("a bet cap must allow at least a bet and a raise",
-                                  "el límite de apuestas debe permitir al menos una apuesta y"
-                                  " una subida"))
+            raise RulesError(t("a bet cap must allow at least a bet and a raise"))
         if self.rake_fixed is not None:
             object.__setattr__(self, "rake_fixed", tuple(self.rake_fixed))
             if any(not isinstance(x, int) or x < 0 for x in self.rake_fixed):
-                raise RulesError(Text("a stated rake is whole, non-negative chips per pot",
-                                      "el rake indicado son fichas enteras y no negativas por"
-                                      " bote"))
+                raise RulesError(t("a stated rake is whole, non-negative chips per pot"))
         if self.rake_bps > 10_000:
-            raise RulesError(Text("rake cannot be more than 100 %",
-                                  "el rake no puede ser más del 100 %"))
+            raise RulesError(t("rake cannot be more than 100 %"))
         if self.structure is Structure.FIXED_LIMIT:
             if not self.small_bet:
                 object.__setattr__(self, "small_bet", self.big_blind)
@@ -209,14 +199,13 @@ class Rules:
         """Rules from :meth:`to_json`'s form; a field left out takes its default. Anything
         else (an unknown field, a value of the wrong type) raises :class:`RulesError`."""
         if not isinstance(data, dict):
-            raise _json_error(Text(f"rules are a JSON object, not {data!r}",
-                                   f"las reglas son un objeto JSON, no {data!r}"))
+            raise _json_error(t("rules are a JSON object, not {data}", data=repr(data)))
         kinds = _JSON_KINDS
         kw: dict[str, Any] = {}
         for name, value in data.items():
             kind = kinds.get(name)
             if kind is None:
-                raise _json_error(Text(f"unknown rule {name!r}", f"regla desconocida {name!r}"))
+                raise _json_error(t("unknown rule {name}", name=repr(name)))
             kw[name] = _decode(name, kind, value)
         return Rules(**kw)
 
@@ -282,8 +271,8 @@ def _decode(name: str, kind: str, value: object) -> object:
         ok = isinstance(value, str) and value in {m.value for m in enum}
         out = enum(str(value)) if ok else value
     if not ok:
-        raise _json_error(Text(f"rule {name!r}: {value!r} is not a valid value",
-                               f"regla {name!r}: {value!r} no es un valor válido"))
+        raise _json_error(t("rule {name}: {value} is not a valid value", name=repr(name),
+                            value=repr(value)))
     return out
 
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from tapete.core.catalog import t
 from tapete.core.errors import SetupError
 from tapete.core.rules import Rules, RulesError
-from tapete.core.text import Text
 
 # the per-player amounts, in player order (0 for none)
 _AMOUNTS = ("stacks", "blinds", "straddles", "antes", "dead")
@@ -59,22 +59,17 @@ class HandSetup:
         """Read :meth:`to_json`'s form. Every field is required (``hand_id`` aside); a
         malformed one raises :class:`~tapete.core.errors.SetupError`, in both languages."""
         if not isinstance(data, dict):
-            raise SetupError(Text(f"a hand setup is a JSON object, not {_short(data)}",
-                                  f"la preparación de una mano es un objeto JSON, no"
-                                  f" {_short(data)}"))
+            raise SetupError(t("a hand setup is a JSON object, not {data}", data=_short(data)))
         known = {"rules", "button", "names", "seats", "hand_id", *_AMOUNTS}
         for key in data:
             if key not in known:
-                raise SetupError(Text(f"unknown field {key!r} in a hand setup",
-                                      f"campo desconocido {key!r} en la preparación de una"
-                                      f" mano"))
+                raise SetupError(t("unknown field {field} in a hand setup", field=repr(key)))
         if "rules" not in data:
             raise _missing("rules")
         try:
             rules = Rules.from_json(data["rules"])
         except RulesError as exc:
-            raise SetupError(Text(f"rules: {exc.message.en}",
-                                  f"reglas: {exc.message.es}")) from None
+            raise SetupError(t("rules: {why}", why=exc.message)) from None
         lists: dict[str, tuple[int, ...]] = {}
         for name in _AMOUNTS:
             if name not in data:
@@ -82,9 +77,8 @@ class HandSetup:
             value = data[name]
             if not isinstance(value, list) or not all(
                     type(x) is int and x >= 0 for x in value):
-                raise SetupError(Text(
-                    f"{name}: a list of whole, non-negative amounts is needed",
-                    f"{name}: hace falta una lista de cantidades enteras no negativas"))
+                raise SetupError(t("{field}: a list of whole, non-negative amounts is needed",
+                                   field=name))
             lists[name] = tuple(value)
         n = len(lists["stacks"])
         for key in ("names", "seats"):
@@ -92,29 +86,25 @@ class HandSetup:
                 raise _missing(key)
         names, seats = data["names"], data["seats"]
         if not isinstance(names, list) or not all(isinstance(x, str) for x in names):
-            raise SetupError(Text("names: a list of texts is needed",
-                                  "names: hace falta una lista de textos"))
+            raise SetupError(t("names: a list of texts is needed"))
         if not isinstance(seats, list) or not all(type(x) is int and x >= 0 for x in seats):
-            raise SetupError(Text("seats: a list of seat numbers is needed",
-                                  "seats: hace falta una lista de números de asiento"))
+            raise SetupError(t("seats: a list of seat numbers is needed"))
         for name, seq in (*lists.items(), ("names", names), ("seats", seats)):
             if len(seq) != n:
-                raise SetupError(Text(f"{name}: one entry per player ({n}) is needed",
-                                      f"{name}: hace falta un valor por jugador ({n})"))
+                raise SetupError(t("{field}: one entry per player ({n}) is needed", field=name,
+                                   n=n))
         button = data.get("button")
         if type(button) is not int or not 0 <= button < max(n, 1):
-            raise SetupError(Text(f"button: a player from 0 to {n - 1} is needed",
-                                  f"button: hace falta un jugador de 0 a {n - 1}"))
+            raise SetupError(t("button: a player from 0 to {last} is needed", last=str(n - 1)))
         hand_id = data.get("hand_id", "")
         if not isinstance(hand_id, str):
-            raise SetupError(Text("hand_id: a text is needed", "hand_id: hace falta un texto"))
+            raise SetupError(t("hand_id: a text is needed"))
         return HandSetup(rules, lists["stacks"], button, lists["blinds"], lists["straddles"],
                          lists["antes"], lists["dead"], tuple(names), tuple(seats), hand_id)
 
 
 def _missing(name: str) -> SetupError:
-    return SetupError(Text(f"a hand setup needs {name!r}",
-                           f"a la preparación de una mano le falta {name!r}"))
+    return SetupError(t("a hand setup needs {field}", field=repr(name)))
 
 
 def _short(value: object) -> str:

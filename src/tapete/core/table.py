@@ -17,9 +17,9 @@ from enum import StrEnum
 
 from tapete.core.automation import ALL
 from tapete.core.cards import Deck
+from tapete.core.catalog import t
 from tapete.core.hand import Hand, HandError
 from tapete.core.rules import Rules
-from tapete.core.text import Text
 
 
 class TimeOutPolicy(StrEnum):
@@ -54,14 +54,12 @@ class Table:
         time_out_policy: TimeOutPolicy = TimeOutPolicy.REMOVE,
     ) -> None:
         if not 2 <= seats <= 10:
-            raise HandError(Text("a table has 2 to 10 seats", "una mesa tiene de 2 a 10 asientos"))
+            raise HandError(t("a table has 2 to 10 seats"))
         for x in (min_buy_in, max_buy_in):
             if x is not None and (not isinstance(x, int) or isinstance(x, bool) or x <= 0):
-                raise HandError(Text("buy-in limits are whole, positive numbers of chips",
-                                     "los límites de entrada son fichas enteras y positivas"))
+                raise HandError(t("buy-in limits are whole, positive numbers of chips"))
         if min_buy_in is not None and max_buy_in is not None and min_buy_in > max_buy_in:
-            raise HandError(Text("the smallest buy-in is larger than the largest",
-                                 "la entrada mínima es mayor que la máxima"))
+            raise HandError(t("the smallest buy-in is larger than the largest"))
         self.rules = rules
         self.seats: list[Seat | None] = [None] * seats
         self.min_buy_in = min_buy_in if min_buy_in is not None else rules.big_blind
@@ -80,8 +78,7 @@ class Table:
             wait_for_big_blind: bool = True) -> Seat:
         self._check_seat(seat)
         if self.seats[seat] is not None:
-            raise HandError(Text(f"seat {seat + 1} is taken",
-                                 f"el asiento {seat + 1} está ocupado"))
+            raise HandError(t("seat {seat} is taken", seat=str(seat + 1)))
         self._check_buy_in(chips, 0)
         s = Seat(name, chips, is_bot=is_bot, style=style)
         # the first hand of a table deals everyone in; later, a newcomer waits or posts
@@ -126,14 +123,12 @@ class Table:
         no room for comes back from :meth:`end_hand`. Returns the chips taken now."""
         s = self._seat(seat)
         if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
-            raise HandError(Text("add a whole, positive number of chips",
-                                 "añade un número entero y positivo de fichas"))
+            raise HandError(t("add a whole, positive number of chips"))
         have = s.chips + s.pending_chips
         if self.max_buy_in is not None:
             amount = min(amount, self.max_buy_in - have)
             if amount <= 0:
-                raise HandError(Text(f"{s.name} already has the table maximum",
-                                     f"{s.name} ya tiene el máximo de la mesa"))
+                raise HandError(t("{who} already has the table maximum", who=s.name))
         if self._in_hand(seat):
             s.pending_chips += amount
         else:
@@ -150,10 +145,10 @@ class Table:
 
     def start_hand(self, deck: Deck, hand_id: str = "") -> Hand:
         if self.hand is not None:  # over or not, its stacks are not applied (end_hand)
-            raise HandError(Text("a hand is already in progress", "ya hay una mano en juego"))
+            raise HandError(t("a hand is already in progress"))
         ready = self._dealt_candidates()
         if len(ready) < 2:
-            raise HandError(Text("at least two players are needed", "hacen falta dos jugadores"))
+            raise HandError(t("at least two players are needed"))
         n_seats = len(self.seats)
 
         def after(seat: int, pool: list[int]) -> int:
@@ -255,7 +250,7 @@ class Table:
         hand = self._current()
         actor = hand.actor
         if actor is None:
-            raise HandError(Text("nobody is to act", "no le toca a nadie"))
+            raise HandError(t("nobody is to act"))
         hand.time_out(actor)
         s = self._seat(self.hand_seats[actor])
         if self.time_out_policy is TimeOutPolicy.REMOVE:
@@ -271,7 +266,7 @@ class Table:
         seats with some), for whoever holds the player's money to take back, to the chip."""
         hand = self._current()
         if not hand.done:
-            raise HandError(Text("the hand is not over", "la mano no ha terminado"))
+            raise HandError(t("the hand is not over"))
         refused: dict[int, int] = {}
         for i, seat in enumerate(self.hand_seats):
             s = self._seat(seat)
@@ -301,25 +296,22 @@ class Table:
 
     def _current(self) -> Hand:
         if self.hand is None:
-            raise HandError(Text("no hand is in progress", "no hay ninguna mano en juego"))
+            raise HandError(t("no hand is in progress"))
         return self.hand
 
     def _check_seat(self, seat: int) -> None:
         if not 0 <= seat < len(self.seats):
-            raise HandError(Text(f"there is no seat {seat + 1}",
-                                 f"no existe el asiento {seat + 1}"))
+            raise HandError(t("there is no seat {seat}", seat=str(seat + 1)))
 
     def _seat(self, seat: int) -> Seat:
         self._check_seat(seat)
         s = self.seats[seat]
         if s is None:
-            raise HandError(Text(f"seat {seat + 1} is empty", f"el asiento {seat + 1} está vacío"))
+            raise HandError(t("seat {seat} is empty", seat=str(seat + 1)))
         return s
 
     def _check_buy_in(self, chips: int, have: int) -> None:
         if not isinstance(chips, int) or chips < self.min_buy_in:
-            raise HandError(Text(f"the smallest buy-in is {self.min_buy_in}",
-                                 f"la entrada mínima es {self.min_buy_in}"))
+            raise HandError(t("the smallest buy-in is {amount}", amount=str(self.min_buy_in)))
         if self.max_buy_in is not None and chips + have > self.max_buy_in:
-            raise HandError(Text(f"the largest buy-in is {self.max_buy_in}",
-                                 f"la entrada máxima es {self.max_buy_in}"))
+            raise HandError(t("the largest buy-in is {amount}", amount=str(self.max_buy_in)))

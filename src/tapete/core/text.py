@@ -7,6 +7,7 @@ error raised deep in the engine can be shown in the reader's language by the CLI
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 Lang = Literal["en", "es"]
@@ -38,6 +39,12 @@ class Text:
     @staticmethod
     def join(parts: list[Text], sep: str = " ") -> Text:
         return Text(sep.join(p.en for p in parts), sep.join(p.es for p in parts))
+
+
+@lru_cache(maxsize=4096)  # a hand's explanations quote the same few amounts again and again
+def chips_text(amount: int, decimals: int = 0, currency: str = "") -> Text:
+    """:func:`chips` in every language, as a message's field takes it."""
+    return Text(chips(amount, decimals, currency, "en"), chips(amount, decimals, currency, "es"))
 
 
 def chips(amount: int, decimals: int = 0, currency: str = "", lang: str = "en") -> str:
