@@ -31,6 +31,7 @@ from typing import Any, NamedTuple
 
 import sqlalchemy as sa
 
+from tapete.core.catalog import t
 from tapete.core.rules import Rules, Structure
 from tapete.core.text import Text
 from tapete.room.errors import Refused
@@ -89,32 +90,25 @@ class TableConfig:
                 continue
             if f.name in ("bots", "public", "spectators"):
                 if type(value) is not bool:
-                    raise _bad(f.name, Text("true or false", "verdadero o falso"))
+                    raise _bad(f.name, t("true or false"))
                 continue
             if type(value) is not int or value < 0:
-                raise _bad(f.name, Text("a whole, non-negative number",
-                                        "un número entero no negativo"))
+                raise _bad(f.name, t("a whole, non-negative number"))
         if not isinstance(self.game, Game):
-            raise _bad("game", Text("nl, pl or fl", "nl, pl o fl"))
+            raise _bad("game", t("nl, pl or fl"))
         if not isinstance(self.on_crash, OnCrash):
-            raise _bad("on_crash", Text("resume or void", "resume o void"))
+            raise _bad("on_crash", t("resume or void"))
         if not 2 <= self.seats <= 9:
-            raise _bad("seats", Text("2 to 9 seats", "de 2 a 9 asientos"))
+            raise _bad("seats", t("2 to 9 seats"))
         if self.big_blind < 1 or not 0 < self.small_blind <= self.big_blind:
-            raise _bad("small_blind", Text("blinds of at least one chip, the small one no"
-                                           " larger than the big one",
-                                           "ciegas de al menos una ficha, la pequeña no mayor"
-                                           " que la grande"))
+            raise _bad("small_blind", t("blinds of at least one chip, the small one no larger"
+                                        " than the big one"))
         if not self.big_blind <= self.min_buy_in <= self.max_buy_in:
-            raise _bad("min_buy_in", Text("a buy-in range from at least the big blind, the"
-                                          " smallest no larger than the largest",
-                                          "un rango de entrada desde al menos la ciega grande,"
-                                          " la mínima no mayor que la máxima"))
+            raise _bad("min_buy_in", t("a buy-in range from at least the big blind, the smallest"
+                                       " no larger than the largest"))
         if self.act_ms < 1000 or self.bank_every < 1:
-            raise _bad("act_ms", Text("at least a second to act, and a bank growing every"
-                                      " hand or less often",
-                                      "al menos un segundo para actuar, y un banco que crece"
-                                      " cada mano o con menos frecuencia"))
+            raise _bad("act_ms", t("at least a second to act, and a bank growing every hand or"
+                                   " less often"))
 
     def rules(self) -> Rules:
         return Rules(structure=_STRUCTURE[self.game], small_blind=self.small_blind,
@@ -129,13 +123,11 @@ class TableConfig:
     @staticmethod
     def from_json(data: object) -> TableConfig:
         if not isinstance(data, dict):
-            raise Refused(Text("a table's settings are a JSON object",
-                               "los ajustes de una mesa son un objeto JSON"))
+            raise Refused(t("a table's settings are a JSON object"))
         names = {f.name for f in fields(TableConfig)}
         for key in data:
             if key not in names:
-                raise Refused(Text(f"unknown table setting {key!r}",
-                                   f"ajuste de mesa desconocido {key!r}"))
+                raise Refused(t("unknown table setting {key}", key=repr(key)))
         args = dict(data)
         try:
             if "game" in args:
@@ -144,14 +136,12 @@ class TableConfig:
                 args["on_crash"] = OnCrash(args["on_crash"])
         except ValueError:
             raise _bad("game" if "game" in args and not isinstance(args["game"], Game)
-                       else "on_crash", Text("one of the values listed", "uno de los valores"
-                                             " de la lista")) from None
+                       else "on_crash", t("one of the values listed")) from None
         return TableConfig(**args)
 
 
 def _bad(name: str, needed: Text) -> Refused:
-    return Refused(Text(f"table setting {name!r}: {needed.en} is needed",
-                        f"ajuste de mesa {name!r}: hace falta {needed.es}"))
+    return Refused(t("table setting {name}: {needed} is needed", name=repr(name), needed=needed))
 
 
 class Record(NamedTuple):
@@ -209,7 +199,7 @@ class EventLog:
         with self.engine.connect() as conn:
             row = conn.execute(sa.select(TABLES.c.config).where(TABLES.c.id == table_id)).first()
         if row is None:
-            raise Refused(Text("there is no such table", "esa mesa no existe"))
+            raise Refused(t("there is no such table"))
         return TableConfig.from_json(json.loads(row[0]))
 
     def table_ids(self) -> list[str]:
@@ -260,6 +250,4 @@ class EventLog:
 
 
 def _not_owner() -> Refused:
-    return Refused(Text("the table's log moved on: this copy of the table is no longer its"
-                        " owner", "el registro de la mesa avanzó: esta copia de la mesa ya no"
-                        " es su dueña"))
+    return Refused(t("the table's log moved on: this copy of the table is no longer its owner"))

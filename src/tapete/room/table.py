@@ -80,11 +80,11 @@ from typing import Any, Protocol, TypeVar
 from tapete.core import events as ev
 from tapete.core.actions import Action
 from tapete.core.cards import Deck
+from tapete.core.catalog import t
 from tapete.core.errors import BooksError, HandError
 from tapete.core.hand import Hand
 from tapete.core.setup import HandSetup
 from tapete.core.table import Table, TimeOutPolicy
-from tapete.core.text import Text
 from tapete.room.clock import Clock, SystemClock
 from tapete.room.errors import Refused
 from tapete.room.log import EventLog, OnCrash, Record, TableConfig
@@ -231,8 +231,7 @@ class RoomTable:
         no spectators."""
         if not self.config.spectators and (sub.player is None
                                            or self.seat_of(sub.player) is None):
-            raise Refused(Text("this table allows no spectators: take a seat to watch",
-                               "esta mesa no admite espectadores: siéntate para mirar"))
+            raise Refused(t("this table allows no spectators: take a seat to watch"))
         context: list[str] = []
         for r in self.log.read(self.table_id):
             if r.kind == "start":
@@ -263,32 +262,28 @@ class RoomTable:
             wait_for_big_blind: bool = True) -> int:
         """Take a seat (the first free one unless ``seat``), buying in for ``buy_in``."""
         if not isinstance(player, str) or not player:
-            raise Refused(Text("a player is needed", "hace falta un jugador"))
+            raise Refused(t("a player is needed"))
         if self.seat_of(player) is not None:
-            raise Refused(Text("you already have a seat at this table",
-                               "ya tienes un asiento en esta mesa"))
+            raise Refused(t("you already have a seat at this table"))
         if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
-            raise Refused(Text(f"a name is 1 to {MAX_NAME} characters",
-                               f"un nombre tiene de 1 a {MAX_NAME} caracteres"))
+            raise Refused(t("a name is 1 to {most} characters", most=MAX_NAME))
         name = name.strip()
         if any(s is not None and s.name.casefold() == name.casefold()
                for s in self.table.seats):
-            raise Refused(Text(f"the name {name!r} is taken at this table",
-                               f"el nombre {name!r} ya está en uso en esta mesa"))
+            raise Refused(t("the name {name} is taken at this table", name=repr(name)))
         free = [i for i, s in enumerate(self.table.seats) if s is None]
         if not free:
-            raise Refused(Text("the table is full", "la mesa está completa"))
+            raise Refused(t("the table is full"))
         if seat is None:
             seat = free[0]
         elif type(seat) is not int or seat not in free:
-            raise Refused(Text("that seat is not free", "ese asiento no está libre"))
+            raise Refused(t("that seat is not free"))
         c = self.config
         if type(buy_in) is not int or not c.min_buy_in <= buy_in <= c.max_buy_in:
-            raise Refused(Text(f"a buy-in is {c.min_buy_in} to {c.max_buy_in} chips",
-                               f"la entrada es de {c.min_buy_in} a {c.max_buy_in} fichas"))
+            raise Refused(t("a buy-in is {smallest} to {largest} chips",
+                            smallest=str(c.min_buy_in), largest=str(c.max_buy_in)))
         if self.bankroll.balance(player) < buy_in:
-            raise Refused(Text("your bankroll does not hold that many chips",
-                               "tu saldo no tiene tantas fichas"))
+            raise Refused(t("your bankroll does not hold that many chips"))
         self._run(self._sit, {"seat": seat, "player": player, "name": name, "chips": buy_in,
                               "wait": bool(wait_for_big_blind)})
         return seat
@@ -298,16 +293,13 @@ class RoomTable:
         maximum. Returns the chips taken from the bankroll."""
         seat = self._seated(player)
         if type(amount) is not int or amount <= 0:
-            raise Refused(Text("add a whole, positive number of chips",
-                               "añade un número entero y positivo de fichas"))
+            raise Refused(t("add a whole, positive number of chips"))
         s = self.table.seats[seat]
         assert s is not None
         if s.chips + s.pending_chips >= self.config.max_buy_in:
-            raise Refused(Text("you already have the table maximum",
-                               "ya tienes el máximo de la mesa"))
+            raise Refused(t("you already have the table maximum"))
         if self.bankroll.balance(player) < amount:
-            raise Refused(Text("your bankroll does not hold that many chips",
-                               "tu saldo no tiene tantas fichas"))
+            raise Refused(t("your bankroll does not hold that many chips"))
         records = self._run(self._add_chips, {"seat": seat, "player": player, "asked": amount})
         taken: int = records[0].payload["taken"]
         return taken
@@ -322,34 +314,31 @@ class RoomTable:
         s = self.table.seats[seat]
         assert s is not None
         if not (s.sitting_out or s.sit_out_after_hand):
-            raise Refused(Text("you are not sitting out", "no estás ausente"))
+            raise Refused(t("you are not sitting out"))
         self._run(self._sit_in, {"seat": seat, "post": bool(post)})
 
     def leave(self, player: str) -> None:
         """Leave the table: the chips go back to the bankroll, once the hand is over."""
         seat = self._seated(player)
         if seat in self.leaving:
-            raise Refused(Text("you are already leaving", "ya te estás yendo"))
+            raise Refused(t("you are already leaving"))
         self._run(self._leave, {"seat": seat, "player": player})
 
     def act(self, player: str, seq: int, action: Action) -> None:
         """Play ``action`` for ``player``'s seat at the decision numbered ``seq`` (the ``turn``
         record's). Two tabs acting on one decision: the first wins, the second is stale."""
         if not isinstance(action, Action):
-            raise Refused(Text("an action is needed", "hace falta una acción"))
+            raise Refused(t("an action is needed"))
         seat = self._seated(player)
         hand = self.hand
         if hand is None or hand.actor is None or self.turn_seq is None:
-            raise Refused(Text("nobody is to act now", "ahora no le toca a nadie"))
+            raise Refused(t("nobody is to act now"))
         if type(seq) is not int or seq != self.turn_seq:
-            raise Refused(Text(
-                f"decision {seq} is over (already played, perhaps from another tab): the"
-                f" decision now is {self.turn_seq}",
-                f"la decisión {seq} ya pasó (quizá se jugó desde otra pestaña): la decisión"
-                f" ahora es {self.turn_seq}"), code="stale")
+            raise Refused(t("decision {seq} is over (already played, perhaps from another tab):"
+                            " the decision now is {now}", seq=str(seq), now=str(self.turn_seq)),
+                          code="stale")
         if self.table.seat_of(hand.actor) != seat:
-            raise Refused(Text(f"it is not your turn: {hand.names[hand.actor]} is to act",
-                               f"no es tu turno: le toca a {hand.names[hand.actor]}"))
+            raise Refused(t("it is not your turn: {who} is to act", who=hand.names[hand.actor]))
         used = self._bank_used(hand, self.clock.now_ms())
         # an illegal action raises in the hand before anything changes (Hand.apply)
         self._run(self._act, {"seat": seat, "action": action.to_wire(), "timed_out": False,
@@ -387,16 +376,15 @@ class RoomTable:
 
     def start_hand(self) -> None:
         if self.hand is not None:
-            raise Refused(Text("a hand is already in play", "ya hay una mano en juego"))
+            raise Refused(t("a hand is already in play"))
         if self.table.ready_count() < 2:
-            raise Refused(Text("two players are needed", "hacen falta dos jugadores"))
+            raise Refused(t("two players are needed"))
         self._run(self._start, {"deck": list(self.new_deck().cards())})
 
     def _seated(self, player: str) -> int:
         seat = self.seat_of(player)
         if seat is None:
-            raise Refused(Text("you have no seat at this table",
-                               "no tienes asiento en esta mesa"))
+            raise Refused(t("you have no seat at this table"))
         return seat
 
     def _bank_used(self, hand: Hand, now: int) -> int:
@@ -412,8 +400,7 @@ class RoomTable:
         them, move the money, publish. While :func:`restore` replays, the records must be
         the stored ones instead."""
         if self.broken:
-            raise Refused(Text("the table is restarting: try again in a moment",
-                               "la mesa se está reiniciando: inténtalo de nuevo en un momento"))
+            raise Refused(t("the table is restarting: try again in a moment"))
         batch: Batch = []
         step(command, batch)
         if self._replaying is not None:
