@@ -29,6 +29,8 @@ from tapete.core.text import Text
 # tell writes CHECK_OR_CALL (a call) and bet_or_raise(to) (a bet), as the PHH reader does.
 Step = tuple[Any, ...]
 
+_new = tuple.__new__
+
 FOLD: Final = Action.fold()
 CHECK: Final = Action.check()
 CALL: Final = Action.call()
@@ -37,8 +39,10 @@ CHECK_OR_CALL: Final = CALL
 
 
 def bet_or_raise(to: int) -> Action:
-    """PHH's "cbr": a bet or a raise to ``to``, the street total (see above)."""
-    return Action(ev.BET, to)
+    """PHH's "cbr": a bet or a raise to ``to``, the street total (see above). Built with
+    tuple.__new__, all fields given (a named tuple's own __new__ is a Python function around
+    it): a file of hands reads one for every bet."""
+    return _new(Action, (ev.BET, to))
 
 
 def from_phh_verb(verb: str, to: int | None = None) -> Action:

@@ -43,6 +43,9 @@ _new = tuple.__new__
 _ACTED: Final = ev.Acted
 _HOLE_DEALT: Final = ev.HoleDealt
 _BOARD_DEALT: Final = ev.BoardDealt
+# the kinds a record's step plays alike (record.py): a check or a call, a bet or a raise to
+_CHECK_OR_CALL: Final = (ev.CALL, ev.CHECK)
+_BET_OR_RAISE: Final = (ev.BET, ev.RAISE)
 
 
 class PotOut(NamedTuple):
@@ -413,7 +416,7 @@ def replay(record: HandRecord, *, decisions: bool = True, strict: bool = False,
     # time it is read
     new = _new
     acted, hole_dealt, board_dealt, decision = _ACTED, _HOLE_DEALT, _BOARD_DEALT, Decision
-    fold, check, call_, bet_, raise_ = ev.FOLD, ev.CHECK, ev.CALL, ev.BET, ev.RAISE
+    fold = ev.FOLD
     i = 0
     dealt = 0  # hole cards dealt through the fast path
     holes: int = hand.game.hole_cards  # each player's, as the game deals them
@@ -423,11 +426,9 @@ def replay(record: HandRecord, *, decisions: bool = True, strict: bool = False,
             kind: str = step[0]  # typed, the compiled comparisons are a string's, not generic
             if kind == "act":
                 p: int = step[1]
-                raw = step[2]
-                # PHH's verbs ("cbr", 700), as a shared link still writes a step: read here
-                a: Action = raw if type(raw) is not str \
-                    else from_phh_verb(raw, step[3] if len(step) > 3 else None)
-                act: str = a.kind
+                # the action's kind; a step in PHH's verbs ("cbr", 700), as a shared link
+                # still writes one, has a letter here, no kind: it goes the slow way
+                act: str = step[2][0]
                 actor = hand.actor
                 if actor != p and hand.phase is betting and not strict \
                         and not hand.folded[p] and not hand.all_in[p]:
@@ -444,10 +445,10 @@ def replay(record: HandRecord, *, decisions: bool = True, strict: bool = False,
                                                None if lg.check else lg.call, lg.min_to,
                                                lg.max_to, text, False)))
                 if actor != p or not on or not fast:
-                    _act_slow(hand, p, a)
+                    _act_slow(hand, p, step)
                     continue
                 bet = hand.bets[p]
-                if act in (call_, check):  # whichever the hand allows (record.py)
+                if act in _CHECK_OR_CALL:  # whichever the hand allows (record.py)
                     to_call = hand.level - bet
                     if to_call <= 0:
                         hand.apply_unchecked(new(acted, (p, ev.CHECK, bet, 0, False, False)))
@@ -458,20 +459,20 @@ def replay(record: HandRecord, *, decisions: bool = True, strict: bool = False,
                                                          call == stack, False)))
                 elif act == fold and hand.level > bet:
                     hand.apply_unchecked(new(acted, (p, ev.FOLD, bet, 0, False, False)))
-                elif act in (raise_, bet_):  # to that total, whichever the street makes
+                elif act in _BET_OR_RAISE:  # to that total, whichever the street makes
                     if lg is None:
                         lg = hand.legal()
-                    to = a.to
+                    to = step[2].to
                     if lg.min_to is None or lg.max_to is None or type(to) is not int or not (
                             lg.min_to <= to <= lg.max_to):
-                        _act_slow(hand, p, a)
+                        _act_slow(hand, p, step)
                         continue
                     added = to - bet
                     hand.apply_unchecked(new(acted, (p, ev.BET if lg.is_bet else ev.RAISE,
                                                      to, added, added == hand.live_stack(p),
                                                      False)))
                 else:
-                    _act_slow(hand, p, a)
+                    _act_slow(hand, p, step)
                     continue
                 if hand.phase is not betting:  # nothing happens by itself while one is to act
                     hand.advance()
@@ -549,9 +550,12 @@ def replay(record: HandRecord, *, decisions: bool = True, strict: bool = False,
     return res
 
 
-def _act_slow(hand: Hand, p: int, action: Action) -> None:
+def _act_slow(hand: Hand, p: int, step: Step) -> None:
     """A record's action through the hand's public methods (its errors say what was legal):
-    a check or a call as the one the hand allows, a bet or a raise to the amount (record.py)."""
+    a check or a call as the one the hand allows, a bet or a raise to the amount (record.py).
+    A step in PHH's verbs, as a shared link still writes one, is read here."""
+    action: Action = step[2] if type(step[2]) is not str \
+        else from_phh_verb(step[2], step[3] if len(step) > 3 else None)
     kind = action.kind
     if kind == ev.FOLD:
         hand.fold(p)
