@@ -429,8 +429,9 @@ def test_every_rules_and_card_problem_has_its_spanish() -> None:
     from tapete.core.rules import Rules, RulesError
 
     rules_source = Path(phh.__file__).resolve().parents[1] / "core" / "rules.py"
-    # every message rules.py raises (through RulesError or a helper that makes one)
-    raised = len(re.findall(r"raise \w+\(Text\(", rules_source.read_text("utf-8")))
+    # every message rules.py raises (through RulesError or a helper that makes one), written
+    # out or a catalogue message
+    raised = len(re.findall(r"raise \w+\((?:Text|t)\(", rules_source.read_text("utf-8")))
     bad_rules: list[dict[str, object]] = [
         {"big_blind": "x"}, {"bet_cap": -1}, {"big_blind": 0}, {"small_blind": 5},
         {"ante": -1}, {"straddle": 1}, {"bet_cap": 1}, {"rake_fixed": (-1,)},
