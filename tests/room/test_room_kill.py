@@ -2,14 +2,14 @@
 people play, restarted on the same data directory and port, and the clients reconnecting.
 
 The server runs in a child process (``python -m tapete serve``, SQLite in a temporary data
-directory). Three tables, no bots, a minute to act (nobody times out during the run), no time
+directory). Four tables, no bots, a minute to act (nobody times out during the run), no time
 bank: two opened over HTTP (``POST /api/room/tables``; a hand a crash interrupts goes on), and
-one stored in the database before the server first starts with ``on_crash: "void"`` (the room
-lets nobody choose it over HTTP): a hand a crash interrupts there is called off. At each table
-four or five client threads, each with its own identity cookie, take a seat and answer every
-decision with a legal action chosen at random (seeded): fold, check, call, the smallest raise,
-all-in; now and then one adds chips during a hand, a busted one buys more between hands, and
-one may leave and sit down again.
+two stored in the database before the server first starts with ``on_crash: "void"`` (no
+player chooses it over HTTP; ``tapete serve --on-crash`` sets it for every new table): a hand
+a crash interrupts there is called off. At each table four client threads, each with its own
+identity cookie, take a seat and answer every decision with a legal action chosen at random
+(seeded): fold, check, call, the smallest raise, all-in; now and then one adds chips during a
+hand, a busted one buys more between hands, and one may leave and sit down again.
 
 ``TAPETE_ROOM_KILLS`` times (default 20), after 0.2 to 2 seconds of play (seeded), the server
 is killed, one of four ways (seeded): at that moment; at the first moment after it when a
@@ -31,7 +31,7 @@ only writes down the moves it is asked for. What must hold:
   there is no move no record asked for; each player's ledger adds up (``Storage.books``);
 - the hand in play at the crash is resumed (the resume tables): the same hand, the same hole
   cards and board, the same player to act, and the server offers that player that decision,
-  with the same cards and money on the page; or voided (the void table): a ``void`` record
+  with the same cards and money on the page; or voided (the void tables): a ``void`` record
   right after the last one stored, every seat of the hand back to the stack it began with
   (plus chips added during it, up to the table maximum; the rest refunded);
 - the lobby (``GET /api/room/tables``) lists every table with its seats taken and hands;
@@ -83,8 +83,8 @@ SEED = int(os.environ.get("TAPETE_ROOM_KILL_SEED", "20260417"))
 STARTING = 10_000  # the server's starting bankroll (Settings.starting_bankroll)
 # the tables (what a crash does to the hand in play) and the clients at each: a hand takes
 # some three seconds more than its play (the room shows the result before the next deal),
-# so three tables deal the hands the run needs in its time
-TABLES = (("resume", 5), ("resume", 4), ("void", 4))
+# so four tables deal the hands the run needs in its time
+TABLES = (("resume", 4), ("resume", 4), ("void", 4), ("void", 4))
 HANDS = 30  # played in all, at least
 SETTINGS = {"act_ms": 60_000, "bank_ms": 0, "bots": False}
 SRC = Path(__file__).resolve().parents[2] / "src"
