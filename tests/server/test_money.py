@@ -15,6 +15,7 @@ import pytest
 from starlette.testclient import TestClient
 from test_server import Msg, next_state, play, settings, shove, sit
 
+from tapete.core.catalog import t
 from tapete.server import create_app
 from tapete.server.game import REASONS_HIDDEN
 from tapete.server.storage import Storage
@@ -206,7 +207,7 @@ def test_bot_reasons_only_for_hands_that_were_shown(client: TestClient) -> None:
             seen.add(r["hand_id"])
             for e in r["explanations"]:
                 if e.get("hidden"):
-                    assert e["why"] == REASONS_HIDDEN.to_json()
+                    assert e["why"] == t(REASONS_HIDDEN).to_json()
                     hidden += 1
                 else:
                     shown += 1

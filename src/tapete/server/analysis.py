@@ -21,8 +21,9 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from tapete.core.cards import Card, format_card
+from tapete.core.catalog import N_, t
 from tapete.core.hand import Hand, Phase
-from tapete.core.text import Text, chips
+from tapete.core.text import Text, chips_text
 from tapete.eval.icm import IcmError, icm_table
 from tapete.eval.insurance import InsuranceError, quote
 from tapete.server import replay_protocol as rp
@@ -33,19 +34,17 @@ MAX_BODY = 20_000  # bytes of an /api/icm question
 ICM_DEADLINE = 10.0  # seconds an ICM question may take (in a worker process)
 
 log = logging.getLogger("tapete.server")
-_TOO_LARGE = Text("the request is too large", "la petición es demasiado grande")
+_TOO_LARGE = N_("the request is too large")
 
 
 def _ints(value: object, what: str) -> list[int]:
     if not isinstance(value, list) or not 1 <= len(value) <= 23 \
             or any(type(x) is not int for x in value):
-        raise IcmError(Text(f"{what}: a list of whole numbers of chips is needed",
-                            f"{what}: hace falta una lista de cantidades enteras de fichas"))
+        raise IcmError(t("{what}: a list of whole numbers of chips is needed", what=what))
     limit = 10 ** work.MAX_DIGITS
     if any(not -limit < x < limit for x in value):
-        raise IcmError(Text(
-            f"{what}: stacks of up to {work.MAX_DIGITS} digits, please",
-            f"{what}: las fichas, con {work.MAX_DIGITS} cifras como máximo"))
+        raise IcmError(t("{what}: stacks of up to {digits} digits, please", what=what,
+                         digits=work.MAX_DIGITS))
     return value
 
 
@@ -57,13 +56,11 @@ def icm_job(data: bytes) -> tuple[int, bytes]:
         except ValueError:
             body = None
         if not isinstance(body, dict):
-            raise IcmError(Text("the request is not a JSON object",
-                                "la petición no es un objeto JSON"))
+            raise IcmError(t("the request is not a JSON object"))
         start, end = _ints(body.get("start"), "start"), _ints(body.get("end"), "end")
         prizes = body.get("prizes")
         if not isinstance(prizes, str):
-            raise IcmError(Text("give the prizes, first place first: 50 30 20",
-                                "indica los premios, del primero al último: 50 30 20"))
+            raise IcmError(t("give the prizes, first place first: 50 30 20"))
         # icm_table's JSON values, as their model: no field the model does not describe
         out: rp.IcmAnswer | rp.ErrorAnswer = msgspec.convert(
             icm_table(start, end, prizes), rp.IcmAnswer, strict=True)
@@ -80,20 +77,18 @@ async def _icm(request: Request) -> Response:
             status, body = await work.run(ticket, icm_job, data, deadline=ICM_DEADLINE)
         return Response(body, status_code=status, media_type="application/json")
     except work.BodyTooLarge:
-        return work.error(_TOO_LARGE, 400, close=True)
+        return work.error(t(_TOO_LARGE), 400, close=True)
     except (work.Busy, work.BodyTimeout, ClientDisconnect) as exc:
         return work.refusal(exc)
     except work.TooSlow:
-        return work.error(Text(
-            "this would take too long to work out exactly: fewer players or paid places",
-            "calcular esto con exactitud llevaría demasiado tiempo: menos jugadores o menos"
-            " puestos pagados"), 422)
+        return work.error(t("this would take too long to work out exactly: fewer players or paid"
+                            " places"), 422)
     except work.WorkerFailed as exc:
         log.error("icm: failed in a worker: %s", exc)
     except Exception:
         log.exception("icm: failed")
-    return work.error(Text("the tournament equity could not be worked out: ",
-                           "no se pudo calcular la equity del torneo: ") + work.INTERNAL, 500)
+    return work.error(t("the tournament equity could not be worked out: {why}",
+                        why=t(work.INTERNAL)), 500)
 
 
 def routes() -> list[BaseRoute]:
@@ -124,34 +119,29 @@ def insurance_note(hand: Hand, known: Sequence[tuple[Card, ...] | None]
     r = hand.rules
     name = hand.names[q.leader]
 
-    def c(x: int | Fraction, lang: str) -> str:
-        return chips(int(x), r.decimals, r.currency, lang)
+    def c(x: int | Fraction) -> Text:
+        return chips_text(int(x), r.decimals, r.currency)
 
-    def ratio(x: Fraction, lang: str) -> str:
+    def ratio(x: Fraction) -> Text:
         s = f"{float(x):.1f}".removesuffix(".0")  # odds read by a person, not chips
-        return s.replace(".", ",") if lang == "es" else s
+        return Text(s, s.replace(".", ","))
 
     outs = len(q.outs)
-    cash, cash_fee = c(q.expected, "en"), c(q.cash_out(CASH_OUT_FEE_BPS), "en")
-    cash_es, cash_fee_es = c(q.expected, "es"), c(q.cash_out(CASH_OUT_FEE_BPS), "es")
+    cash, fee = c(q.expected), c(q.cash_out(CASH_OUT_FEE_BPS))
     if q.odds is None or q.premium is None or q.fair_odds is None or q.fair_premium is None:
-        why_en = "no outs" if not outs else f"{outs} outs is more than the room insures"
-        why_es = "sin outs" if not outs else f"{outs} outs son más de los que la sala asegura"
-        en = (f"Insurance: {name} leads for {c(q.stake, 'en')}; no insurance ({why_en}). "
-              f"Cash-out: {cash} ({cash_fee} after a 1 % fee).")
-        es = (f"Seguro: {name} va por delante por {c(q.stake, 'es')}; no hay seguro ({why_es})."
-              f" Cash-out: {cash_es} ({cash_fee_es} tras una comisión del 1 %).")
+        why = t("no outs") if not outs else \
+            t("{outs} outs is more than the room insures", outs=outs)
+        text = t("Insurance: {who} leads for {stake}; no insurance ({why}). Cash-out: {cash}"
+                 " ({fee} after a 1 % fee).", who=name, stake=c(q.stake), why=why, cash=cash,
+                 fee=fee)
     else:
-        en = (f"Insurance: {name} leads for {c(q.stake, 'en')}; {outs} outs of {q.unseen} "
-              f"({' '.join(format_card(x) for x in q.outs)}). The room pays "
-              f"{ratio(q.odds, 'en')} to 1 (fair: {ratio(q.fair_odds, 'en')} to 1): covering "
-              f"the pot costs {c(q.premium, 'en')} (fair {c(q.fair_premium, 'en')}). "
-              f"Cash-out: {cash} ({cash_fee} after a 1 % fee).")
-        es = (f"Seguro: {name} va por delante por {c(q.stake, 'es')}; {outs} outs de "
-              f"{q.unseen} ({' '.join(format_card(x) for x in q.outs)}). La sala paga "
-              f"{ratio(q.odds, 'es')} a 1 (justo: {ratio(q.fair_odds, 'es')} a 1): cubrir el "
-              f"bote cuesta {c(q.premium, 'es')} (justo {c(q.fair_premium, 'es')}). "
-              f"Cash-out: {cash_es} ({cash_fee_es} tras una comisión del 1 %).")
+        text = t("Insurance: {who} leads for {stake}; {outs} outs of {unseen} ({cards}). The"
+                 " room pays {odds} to 1 (fair: {fair_odds} to 1): covering the pot costs"
+                 " {premium} (fair {fair_premium}). Cash-out: {cash} ({fee} after a 1 % fee).",
+                 who=name, stake=c(q.stake), outs=outs, unseen=q.unseen,
+                 cards=" ".join(format_card(x) for x in q.outs), odds=ratio(q.odds),
+                 fair_odds=ratio(q.fair_odds), premium=c(q.premium),
+                 fair_premium=c(q.fair_premium), cash=cash, fee=fee)
     return rp.Insurance(leader=q.leader, outs=[format_card(x) for x in q.outs],
                         unseen=q.unseen, stake=q.stake, premium=q.premium,
-                        cash_out=q.cash_out(CASH_OUT_FEE_BPS), text=rp.said(Text(en, es)))
+                        cash_out=q.cash_out(CASH_OUT_FEE_BPS), text=rp.said(text))

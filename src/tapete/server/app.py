@@ -39,6 +39,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from tapete.core import events as ev
+from tapete.core.catalog import N_, t
 from tapete.core.text import Text
 from tapete.room.errors import Refused as RoomRefused
 from tapete.server import coach, work
@@ -63,15 +64,17 @@ COOKIE = "tapete_id"
 TEN_YEARS = 10 * 365 * 24 * 3600
 VISITORS_EXPIRE = 30 * 24 * 3600  # a stored player who never played, idle this long, goes
 MAX_LISTED = 200  # hands in /api/hands, newest first
-SERVER_ERROR = Text("Something went wrong on the server; it has been logged. Try again.",
-                    "Algo falló en el servidor; quedó registrado. Vuelve a intentarlo.")
-NO_HAND = Text("no such hand", "no existe esa mano")
-NO_IDENTITY = Text("No player identity: reload the page.",
-                   "Sin identidad de jugador: recarga la página.")
-FOREIGN_PAGE = Text("This request came from another site's page.",
-                    "Esta petición vino de la página de otro sitio.")
-NOT_JSON = Text("The request is not valid JSON.", "La petición no es JSON válido.")
+SERVER_ERROR = N_("Something went wrong on the server; it has been logged. Try again.")
+NO_HAND = N_("no such hand")
+NO_IDENTITY = N_("No player identity: reload the page.")
+FOREIGN_PAGE = N_("This request came from another site's page.")
+NOT_JSON = N_("The request is not valid JSON.")
 log = logging.getLogger("tapete.server")
+
+
+def _in_both(message: Text, sep: str = "\n") -> str:
+    """A message in both languages, for a plain-text answer: English, then Spanish."""
+    return f"{message.en}{sep}{message.es}\n"
 
 
 def _player(request: Request, hub: Hub) -> Player:
@@ -157,8 +160,8 @@ async def server_error(request: Request, exc: Exception) -> Response:
     log.error("%s %s failed: %s (its traceback follows in the server's log)", request.method,
               request.url.path, type(exc).__name__)
     if request.url.path.startswith("/api/"):
-        return JSONResponse({"error": SERVER_ERROR.to_json()}, status_code=500)
-    return PlainTextResponse(f"{SERVER_ERROR.en}\n{SERVER_ERROR.es}\n", status_code=500)
+        return JSONResponse({"error": t(SERVER_ERROR).to_json()}, status_code=500)
+    return PlainTextResponse(_in_both(t(SERVER_ERROR)), status_code=500)
 
 
 def create_app(settings: Settings | None = None) -> Starlette:
@@ -194,22 +197,21 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def hand_phh(request: Request) -> Response:
         row = await _row(request)
         if row is None:
-            return PlainTextResponse(f"{NO_HAND.en} / {NO_HAND.es}\n", status_code=404)
+            return PlainTextResponse(_in_both(t(NO_HAND), " / "), status_code=404)
         from tapete.history import phh
 
         try:
             text = await run_in_threadpool(lambda: phh.dumps(rebuild(row)))
         except phh.PhhError as exc:  # a hand PHH cannot express (a run twice)
-            return PlainTextResponse(f"this hand cannot be written as PHH: {exc.message.en}\n"
-                                     f"esta mano no se puede escribir en PHH: {exc.message.es}"
-                                     "\n", status_code=422)
+            return PlainTextResponse(_in_both(t("this hand cannot be written as PHH: {why}",
+                                                why=exc.message)), status_code=422)
         return PlainTextResponse(text, headers={
             "Content-Disposition": f'attachment; filename="tapete-{row.hand_id}.phh"'})
 
     async def hand_json(request: Request) -> Response:
         row = await _row(request)
         if row is None:
-            return JSONResponse({"error": NO_HAND.to_json()}, status_code=404)
+            return JSONResponse({"error": t(NO_HAND).to_json()}, status_code=404)
         events = await run_in_threadpool(
             lambda: [ev.to_json(e) for e in rebuild(row).events])
         return JSONResponse({"hand_id": row.hand_id, "rules": row.rules,
@@ -225,7 +227,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def room_table_page(request: Request) -> Response:
         _player(request, hub)
         if room.get(str(request.path_params["table_id"])) is None:
-            return PlainTextResponse(f"{NO_TABLE.en}\n{NO_TABLE.es}\n", status_code=404)
+            return PlainTextResponse(_in_both(t(NO_TABLE)), status_code=404)
         resp = FileResponse(WEB_DIR / "table" / "index.html")
         resp.headers["Cache-Control"] = "no-cache"
         return resp
@@ -234,12 +236,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if request.method == "GET":
             return JSONResponse(room.listing())
         if not _same_origin(request.headers):
-            return JSONResponse({"error": FOREIGN_PAGE.to_json()}, status_code=403)
+            return JSONResponse({"error": t(FOREIGN_PAGE).to_json()}, status_code=403)
         p = _player(request, hub)
         try:
             body = await request.json()
         except ValueError:
-            return JSONResponse({"error": NOT_JSON.to_json()}, status_code=400)
+            return JSONResponse({"error": t(NOT_JSON).to_json()}, status_code=400)
         try:
             table_id = room.create_for(p.id, body)
         except RoomRefused as exc:
@@ -254,15 +256,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
         running = room.get(str(ws.path_params["table_id"]))
         await ws.accept()
         if not isinstance(pid, str) or not pid:
-            await ws.send_text(error_message("no_identity", NO_IDENTITY))
+            await ws.send_text(error_message("no_identity", t(NO_IDENTITY)))
             await ws.close(code=4401)
             return
         if running is None:
-            await ws.send_text(error_message("no_table", NO_TABLE))
+            await ws.send_text(error_message("no_table", t(NO_TABLE)))
             await ws.close(code=4404)
             return
         if sum(1 for c in running.connections if c.player == pid) >= limits.max_tabs:
-            await ws.send_text(error_message("too_many_tabs", TOO_MANY_TABS))
+            await ws.send_text(error_message("too_many_tabs", t(TOO_MANY_TABS)))
             await ws.close(code=CLOSE_POLICY)
             return
         query = ws.query_params
@@ -298,11 +300,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
         p = hub.player(pid, create=True) if isinstance(pid, str) and pid else None
         await ws.accept()
         if p is None:
-            await ws.send_text(error_message("no_identity", NO_IDENTITY))
+            await ws.send_text(error_message("no_identity", t(NO_IDENTITY)))
             await ws.close(code=4401)
             return
         if len(p.outboxes) >= limits.max_tabs:
-            await ws.send_text(error_message("too_many_tabs", TOO_MANY_TABS))
+            await ws.send_text(error_message("too_many_tabs", t(TOO_MANY_TABS)))
             await ws.close(code=CLOSE_POLICY)
             return
         box = Outbox(limits)

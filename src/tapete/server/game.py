@@ -31,6 +31,7 @@ from tapete import words
 from tapete.core import events as ev
 from tapete.core.actions import Action
 from tapete.core.cards import Deck, format_card, format_cards
+from tapete.core.catalog import N_, t
 from tapete.core.errors import MalformedAction
 from tapete.core.hand import Hand, HandError, Phase
 from tapete.core.rules import Rules, Structure
@@ -109,8 +110,7 @@ def last_actions(n: int, events: list[ev.Event]) -> list[dict[str, Any] | None]:
 
 
 # what a bot's reasons say of a hand nobody saw: its strength stays hidden too
-REASONS_HIDDEN = Text("reasons not shown: the hand was not shown",
-                      "razones ocultas: la mano no se enseñó")
+REASONS_HIDDEN = N_("reasons not shown: the hand was not shown")
 
 
 class Game:
@@ -229,8 +229,7 @@ class Game:
             raise
         except Exception:  # a bug: tell the player, keep the chips safe
             log.exception("the practice table stopped")
-            self.notice = Text("The table stopped because of an error; your chips are safe.",
-                               "La mesa se detuvo por un error; tus fichas están a salvo.")
+            self.notice = t("The table stopped because of an error; your chips are safe.")
             self._close()
 
     def _can_deal(self) -> bool:
@@ -343,9 +342,8 @@ class Game:
             self.time_bank = 0.0
             before = len(hand.events)
             self.table.time_out()
-            self.sat_out_reason = Text(
-                "You ran out of time: your hand was checked or folded and you are sitting out.",
-                "Se te acabó el tiempo: pasaste o te retiraste y quedas fuera de la mesa.")
+            self.sat_out_reason = t("You ran out of time: your hand was checked or folded and you"
+                                    " are sitting out.")
             self._progress(hand, before)
 
     async def _bot_turn(self, hand: Hand, actor: int) -> None:
@@ -380,12 +378,10 @@ class Game:
         d = self.decision
         hand = self.hand
         if d is None or hand is None or hand.done:
-            raise Refused("not_your_turn", Text("It is not your turn to act.",
-                                                "No es tu turno."))
+            raise Refused("not_your_turn", t("It is not your turn to act."))
         if seq != d.seq:
-            raise Refused("stale", Text(
-                "That action was for an earlier decision; the table has moved on.",
-                "Esa acción era para una decisión anterior; la mesa ya ha avanzado."))
+            raise Refused("stale", t("That action was for an earlier decision; the table has"
+                                     " moved on."))
         try:  # the page's action, read by the one codec (an amount only for a bet or raise)
             move = Action.from_wire({"action": action} if amount is None
                                     else {"action": action, "amount": amount})
@@ -404,8 +400,7 @@ class Game:
 
     def set_pre_action(self, value: Any) -> None:
         if value not in (None, "check_fold", "call_any"):
-            raise Refused("malformed", Text("Pre-actions are check/fold and call any.",
-                                            "Las preacciones son pasar/retirarse e igualar todo."))
+            raise Refused("malformed", t("Pre-actions are check/fold and call any."))
         self.pre_action = value
         self.broadcast()
 
@@ -419,9 +414,9 @@ class Game:
         is dealt in at the next hand."""
         s = self.table.seats[HUMAN_SEAT]
         if s is None:
-            raise Refused("no_seat", Text("You are not seated.", "No estás sentado."))
+            raise Refused("no_seat", t("You are not seated."))
         if s.chips + s.pending_chips <= 0:
-            raise Refused("no_chips", Text("Add chips first.", "Añade fichas primero."))
+            raise Refused("no_chips", t("Add chips first."))
         self.table.sit_in(HUMAN_SEAT, post_dead=post)
         self.sat_out_reason = None
         self._wake.set()
@@ -431,8 +426,7 @@ class Game:
         """Take up to ``amount`` from the bankroll to the table; returns the chips taken."""
         amount = min(amount, bankroll)
         if amount <= 0:
-            raise Refused("no_bankroll", Text("Your bankroll is empty: reset it to 10,000.",
-                                              "Tu saldo está vacío: reinícialo a 10.000."))
+            raise Refused("no_bankroll", t("Your bankroll is empty: reset it to 10,000."))
         try:
             added = self.table.add_chips(HUMAN_SEAT, amount)
         except HandError as exc:
@@ -556,6 +550,7 @@ class Game:
         lines = words.pot_lines(hand)
         net = hand.net()[hi] if hi is not None else 0
         mine = hand.hole[hi] if hi is not None else None
+        hidden = t(REASONS_HIDDEN).to_json()
         result = {
             "hand_id": hand.hand_id,
             "number": self.hand_no,
@@ -568,10 +563,9 @@ class Game:
             # the bots' reasons, only for the hands that were shown: a reason ("a bluff",
             # "for value") tells a hand's strength as surely as its cards
             "explanations": [
-                e if e["player"] in hand.shown else {**e, "why": REASONS_HIDDEN.to_json(),
-                                                     "hidden": True}
+                e if e["player"] in hand.shown else {**e, "why": hidden, "hidden": True}
                 for e in self.explanations],
-            "log": [t.to_json() for t in words.log_lines(hand)],
+            "log": [line.to_json() for line in words.log_lines(hand)],
         }
         if hi is None:  # a hand the person watched (sitting out): not one of their hands
             self.last_result = result
@@ -599,8 +593,7 @@ class Game:
         try:
             await self.purse.move("result", refund, net - refund, hand=row)
         except Exception:  # logged by the purse; the table stops and the hand is void
-            self.notice = Text("The hand could not be stored; it is void.",
-                               "No se pudo guardar la mano; queda anulada.")
+            self.notice = t("The hand could not be stored; it is void.")
             raise
         finally:
             self._holding = False
@@ -617,7 +610,7 @@ class Game:
 
     # ------------------------------------------------------------------ what the page sees
     def state(self) -> dict[str, Any]:
-        t = self.table
+        table = self.table
         hand = self.hand
         hi = self.human_index
         view: dict[str, Any] | None = None
@@ -633,7 +626,7 @@ class Game:
         elif self.last_view is not None:
             view = self.last_view
         seats: list[dict[str, Any] | None] = []
-        for i, s in enumerate(t.seats):
+        for i, s in enumerate(table.seats):
             if s is None:
                 seats.append(None)
                 continue
@@ -650,16 +643,16 @@ class Game:
                         else max(0.0, d.bank - (elapsed - self.settings.action_time))}
             if hand is not None:
                 decision["summary"] = hand.legal().summary().to_json()
-        me = t.seats[HUMAN_SEAT]
+        me = table.seats[HUMAN_SEAT]
         return {
             "type": "state",
             "lobby": False,
             "seq": d.seq if d is not None else None,
             "rules": {**rules_json(self.rules), "key": self.structure, "blinds": self.blinds},
             "seats": seats,
-            "button_seat": t.button_seat,
-            "sb_seat": t.small_blind_seat,
-            "bb_seat": t.big_blind_seat,
+            "button_seat": table.button_seat,
+            "sb_seat": table.small_blind_seat,
+            "bb_seat": table.big_blind_seat,
             "hand": view,
             "live": hand is not None,
             "log": log_lines,

@@ -25,6 +25,7 @@ from typing import Any
 import msgspec
 
 from tapete import words
+from tapete.core.catalog import N_, t
 from tapete.core.hand import HandError
 from tapete.core.text import Text
 from tapete.server.config import Settings
@@ -63,8 +64,7 @@ log = logging.getLogger("tapete.server")
 PONG = json.dumps({"type": "pong"})
 LOBBY_MONEY = words.money_format()  # how the lobby writes amounts: whole chips
 
-DEFAULT_NAME = Text("Hero", "Héroe")  # a player who gives no name
-YOU = Text(" (you)", " (tú)")  # after a name that is also a bot's
+DEFAULT_NAME = N_("Hero")  # a player who gives no name
 NAME_RE = re.compile(r"[^\w .'-]", re.UNICODE)
 
 
@@ -184,9 +184,8 @@ class Player:
                 log.exception("message %.200r failed", raw)
             else:
                 log.error("message %.200r failed: %s", raw, type(exc).__name__)
-            self._error(box, Refused("internal", Text(
-                "The server could not handle that message.",
-                "El servidor no pudo procesar ese mensaje.")), timed)
+            self._error(box, Refused("internal", t("The server could not handle that message.")),
+                        timed)
 
     def _error(self, box: Outbox, exc: Refused, timed: float | None) -> None:
         err = {"type": "error", "code": exc.code, "message": exc.message.to_json(),
@@ -195,7 +194,7 @@ class Player:
 
     def _need_game(self) -> Game:
         if self.game is None:
-            raise Refused("not_seated", Text("You are not at a table.", "No estás en una mesa."))
+            raise Refused("not_seated", t("You are not at a table."))
         return self.game
 
     def _dispatch(self, msg: ClientMessage, stamp: float) -> None:
@@ -214,9 +213,7 @@ class Player:
             self._sit(msg)
         elif isinstance(msg, Reset):
             if self.game is not None:
-                raise Refused("seated", Text(
-                    "Leave the table first, then reset your bankroll.",
-                    "Deja la mesa primero y luego reinicia tu saldo."))
+                raise Refused("seated", t("Leave the table first, then reset your bankroll."))
             self._store()
             self.notice = None
             self._then_state(self.purse.reset(self.hub.settings.starting_bankroll))
@@ -225,7 +222,7 @@ class Player:
         elif isinstance(msg, AddChips):
             game = self._need_game()
             if msg.amount <= 0:
-                raise malformed("Add a positive amount.", "Añade una cantidad positiva.")
+                raise malformed(t("Add a positive amount."))
             added = game.add_chips(msg.amount, self.bankroll)
             self.purse.bankroll -= added
             self._then_state(self.purse.move("top_up", -added, added))
@@ -243,27 +240,25 @@ class Player:
 
     def _sit(self, msg: Sit) -> None:
         if self.game is not None:
-            raise Refused("seated", Text("You are already at a table.", "Ya estás en una mesa."))
+            raise Refused("seated", t("You are already at a table."))
         structure = msg.structure
         blinds = msg.blinds
         if structure not in STRUCTURES:
-            raise malformed("The game is nl, pl or fl.", "El juego es nl, pl o fl.")
+            raise malformed(t("The game is nl, pl or fl."))
         if not 0 <= blinds < len(BLINDS):
-            raise malformed("Unknown blinds.", "Ciegas desconocidas.")
+            raise malformed(t("Unknown blinds."))
         bb = BLINDS[blinds][1]
         buy_in = MAX_BUY_IN_BB * bb if msg.buy_in is msgspec.UNSET else msg.buy_in
         buy_in = max(MIN_BUY_IN_BB * bb, min(buy_in, MAX_BUY_IN_BB * bb, self.bankroll))
         if buy_in > self.bankroll or buy_in < MIN_BUY_IN_BB * bb:
-            raise Refused("no_bankroll", Text(
-                f"These blinds need at least {MIN_BUY_IN_BB * bb:,} chips: choose smaller blinds"
-                " or reset your bankroll to 10,000.",
-                f"Estas ciegas necesitan al menos {MIN_BUY_IN_BB * bb:,} fichas: elige ciegas"
-                " menores o reinicia tu saldo a 10.000.".replace(",", ".")))
+            raise Refused("no_bankroll", t(
+                "These blinds need at least {amount} chips: choose smaller blinds or reset your"
+                " bankroll to 10,000.", amount=MIN_BUY_IN_BB * bb))
         lang = msg.lang
         chosen = "" if msg.name is msgspec.UNSET else msg.name
-        name = clean_name(chosen) or DEFAULT_NAME.in_lang(lang)
-        if name.casefold() in {n.casefold() for n, _ in _opponents()}:
-            name += YOU.in_lang(lang)
+        name = clean_name(chosen) or t(DEFAULT_NAME).in_lang(lang)
+        if name.casefold() in {n.casefold() for n, _ in _opponents()}:  # also a bot's name
+            name = t("{name} (you)", name=name).in_lang(lang)
         hub = self.hub
         self._store()
         game = Game(hub.settings, self.purse, name, structure, blinds, buy_in,
@@ -278,8 +273,7 @@ class Player:
         def start(done: asyncio.Future[None]) -> None:  # dealt once the buy-in is stored
             if done.cancelled() or done.exception() is not None:
                 self.purse.bankroll += buy_in  # nothing was taken
-                game.notice = Text("Your buy-in could not be stored; your chips are safe.",
-                                   "No se pudo guardar tu entrada; tus fichas están a salvo.")
+                game.notice = t("Your buy-in could not be stored; your chips are safe.")
                 self._closed(game)
                 return
             if self.game is game and not game.closed:
@@ -291,8 +285,7 @@ class Player:
         """Show the state once a change of money is stored (whatever the outcome)."""
         def show(done: asyncio.Future[None]) -> None:
             if not done.cancelled() and done.exception() is not None:
-                self.notice = Text("A change of your money could not be stored.",
-                                   "No se pudo guardar un cambio de tu dinero.")
+                self.notice = t("A change of your money could not be stored.")
             self.send_state()
 
         stored.add_done_callback(show)

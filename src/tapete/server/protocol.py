@@ -21,6 +21,7 @@ from typing import Any, Literal, get_args, get_origin
 
 import msgspec
 
+from tapete.core.catalog import t
 from tapete.core.text import Text
 from tapete.server.game import Refused
 
@@ -117,8 +118,8 @@ ROOM_MESSAGES: dict[str, type[_Message]] = {
 _room_decoder = msgspec.json.Decoder(RoomMessage)
 
 
-def malformed(en: str, es: str) -> Refused:
-    return Refused("malformed", Text(en, es))
+def malformed(message: Text) -> Refused:
+    return Refused("malformed", message)
 
 
 def parse(raw: str) -> ClientMessage:
@@ -143,7 +144,7 @@ def parse_room(raw: str) -> RoomMessage:
 
 def _check_size(raw: str) -> None:
     if len(raw) > MAX_MESSAGE:
-        raise malformed("The message is too long.", "El mensaje es demasiado largo.")
+        raise malformed(t("The message is too long."))
     # nesting is bounded before anything recurses into it; the count skips most messages
     if raw.count("[") + raw.count("{") > MAX_DEPTH:
         _check_depth(raw)
@@ -159,8 +160,7 @@ def _check_depth(raw: str) -> None:
         elif ch in "[{":
             depth += 1
             if depth > MAX_DEPTH:
-                raise malformed("The message is nested too deeply.",
-                                "El mensaje tiene demasiados niveles de anidamiento.")
+                raise malformed(t("The message is nested too deeply."))
         elif ch in "]}":
             depth -= 1
 
@@ -172,47 +172,43 @@ def explain(raw: str, messages: dict[str, type[_Message]] | None = None) -> Refu
     try:
         msg = json.loads(raw)
     except ValueError:
-        return malformed("The message is not valid JSON.", "El mensaje no es JSON válido.")
+        return malformed(t("The message is not valid JSON."))
     if not isinstance(msg, dict):
-        return malformed("A message must be a JSON object.",
-                         "Un mensaje debe ser un objeto JSON.")
+        return malformed(t("A message must be a JSON object."))
     kind = msg.get("type")
     cls = (CLIENT_MESSAGES if messages is None else messages).get(kind) \
         if isinstance(kind, str) else None
     if cls is None:
-        return malformed(f"Unknown message type {kind!r}.",
-                         f"Tipo de mensaje desconocido {kind!r}.")
+        return malformed(t("Unknown message type {kind}.", kind=repr(kind)))
     fields = {f.encode_name: f for f in msgspec.structs.fields(cls)}
     for key, value in msg.items():
         if key == "type":
             continue
         if key in FORGED:
-            return Refused("forged", Text(
-                "You can only act for your own seat; messages do not name a seat.",
-                "Solo puedes actuar por tu asiento; los mensajes no indican asiento."))
+            return Refused("forged", t("You can only act for your own seat; messages do not name"
+                                       " a seat."))
         field = fields.get(key)
         if field is None:
-            return malformed(f"Unexpected field {key!r} in {kind!r}.",
-                             f"Campo inesperado {key!r} en {kind!r}.")
+            return malformed(t("Unexpected field {key} in {kind}.", key=repr(key),
+                               kind=repr(kind)))
         choices = _choices(field.type)
         if choices and isinstance(value, str):
             if value not in choices:
-                listed_en = ", ".join(choices[:-1]) + " or " + choices[-1]
-                listed_es = ", ".join(choices[:-1]) + " o " + choices[-1]
-                return malformed(f"Unknown {key} {value!r}: {listed_en}.",
-                                 f"Valor desconocido {value!r} en {key!r}: {listed_es}.")
+                listed = t("{choices} or {last}", choices=", ".join(choices[:-1]),
+                           last=choices[-1])
+                # key names a field of the model: quoted, it is 'key'
+                return malformed(t("Unknown {key} {value}: {listed}.", key=key,
+                                   value=repr(value), listed=listed))
             continue
         try:
             msgspec.convert(value, field.type, strict=True)
         except msgspec.ValidationError:
-            return malformed(f"Field {key!r} has the wrong type.",
-                             f"El campo {key!r} tiene un tipo incorrecto.")
+            return malformed(t("Field {key} has the wrong type.", key=repr(key)))
     for key, field in fields.items():
         if field.required and key not in msg:
-            return malformed(f"Field {key!r} is missing in {kind!r}.",
-                             f"Falta el campo {key!r} en {kind!r}.")
-    return malformed("The message does not fit the protocol.",
-                     "El mensaje no se ajusta al protocolo.")
+            return malformed(t("Field {key} is missing in {kind}.", key=repr(key),
+                               kind=repr(kind)))
+    return malformed(t("The message does not fit the protocol."))
 
 
 def _choices(tp: Any) -> tuple[str, ...]:

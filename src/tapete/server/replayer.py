@@ -26,6 +26,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from tapete.core.catalog import N_, t
 from tapete.core.text import Text
 from tapete.history.formats import decode as decode_bytes
 from tapete.server import replay_protocol as rp
@@ -82,9 +83,8 @@ def _answer(make: Callable[[], rp.Timeline | rp.FileAnswer], limit: int) -> tupl
         return exc.status, rp.encode(rp.error(exc.message))
     if len(body) > limit:
         size = f"{limit // 1048576} MB" if limit >= 1048576 else f"{limit} bytes"
-        return 422, rp.encode(rp.error(Text(
-            f"this replay would be too large to send (more than {size})",
-            f"esta reproducción sería demasiado grande para enviarla (más de {size})")))
+        return 422, rp.encode(rp.error(t("this replay would be too large to send (more than"
+                                         " {size})", size=size)))
     return 200, body
 
 
@@ -92,7 +92,7 @@ def upload_job(data: bytes, name: str, index: int, limit: int) -> tuple[int, byt
     """An uploaded file: its hands and the timeline of one (``/api/replay/upload``)."""
     def make() -> rp.FileAnswer:
         if not data.strip():
-            raise ReplayInputError(Text("the file is empty", "el archivo está vacío"))
+            raise ReplayInputError(t("the file is empty"))
         return file_answer(decode_bytes(data), name, index)
 
     return _answer(make, limit)
@@ -123,11 +123,8 @@ def stored_job(row: HandRow, limit: int) -> tuple[int, bytes]:
 # ---------------------------------------------------------------------------- routes
 
 PAGE = "replayer/index.html"
-_FAILED = Text("the hand could not be replayed: ", "no se pudo reproducir la mano: ") \
-    + work.INTERNAL
-_FILE_TOO_LARGE = Text("the file is too large (8 MB at most)",
-                       "el archivo es demasiado grande (8 MB como máximo)")
-_LINK_TOO_LONG = Text("this shared link is too long", "este enlace compartido es demasiado largo")
+_FILE_TOO_LARGE = N_("the file is too large (8 MB at most)")
+_LINK_TOO_LONG = N_("this shared link is too long")
 
 
 def _error(message: Text, status: int) -> Response:
@@ -135,7 +132,7 @@ def _error(message: Text, status: int) -> Response:
                     media_type="application/json")
 
 
-def _guard(handler: Any, too_large: Text = _FILE_TOO_LARGE) -> Any:
+def _guard(handler: Any, too_large: str = _FILE_TOO_LARGE) -> Any:
     """Errors become a JSON message for the page, in words: never a traceback, nor the text of
     an exception (that goes to the log)."""
     async def wrapped(request: Request) -> Response:
@@ -145,14 +142,14 @@ def _guard(handler: Any, too_large: Text = _FILE_TOO_LARGE) -> Any:
         except ReplayInputError as exc:
             return _error(exc.message, exc.status)
         except work.BodyTooLarge:
-            return work.error(too_large, 413, close=True)
+            return work.error(t(too_large), 413, close=True)
         except (work.Busy, work.TooSlow, work.BodyTimeout, ClientDisconnect) as exc:
             return work.refusal(exc)
         except work.WorkerFailed as exc:
             log.error("replayer: %s failed in a worker: %s", request.url.path, exc)
         except Exception:
             log.exception("replayer: %s failed", request.url.path)
-        return _error(_FAILED, 500)
+        return _error(t("the hand could not be replayed: {why}", why=t(work.INTERNAL)), 500)
     return wrapped
 
 
@@ -187,8 +184,7 @@ def routes(web_dir: Path) -> list[BaseRoute]:
                                           str(request.path_params["hand_id"])) \
                 if isinstance(pid, str) else None
             if row is None:
-                return _error(Text("no such hand among yours", "no hay tal mano entre las tuyas"),
-                              404)
+                return _error(t("no such hand among yours"), 404)
             return await _in_worker(ticket, stored_job, row)
 
     async def upload(request: Request) -> Response:
@@ -206,8 +202,7 @@ def routes(web_dir: Path) -> list[BaseRoute]:
         files: dict[str, tuple[str, str]] = getattr(request.app.state, "replay_files", {})
         got = files.get(str(request.path_params["key"]))
         if got is None:
-            return _error(Text("this file is no longer loaded", "este archivo ya no está cargado"),
-                          404)
+            return _error(t("this file is no longer loaded"), 404)
         name, text = got
         with work.admit() as ticket:
             return await _in_worker(ticket, file_job, text, name, _hand_index(request))

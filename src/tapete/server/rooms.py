@@ -36,6 +36,7 @@ from tapete import words
 from tapete.bots import SeatView, make_bot
 from tapete.core.actions import Action
 from tapete.core.cards import format_card
+from tapete.core.catalog import N_, t
 from tapete.core.errors import BooksError, HandError
 from tapete.core.events import Event
 from tapete.core.hand import Hand
@@ -73,8 +74,7 @@ CHOSEN = ("game", "small_blind", "big_blind", "min_buy_in", "max_buy_in", "seats
 MAX_SETTING = 10**9
 MAX_TABLES = 2000  # tables in one process
 MAX_TABLES_EACH = 10  # tables one identity may open
-NO_TABLE = Text("There is no such table: check the link.",
-                "No existe esa mesa: revisa el enlace.")
+NO_TABLE = N_("There is no such table: check the link.")
 
 
 def is_bot(player: str) -> bool:
@@ -263,22 +263,17 @@ class Room:
         """A table a person asked for (the lobby's form): the settings a person may choose,
         checked, within the room's limits."""
         if not isinstance(settings, dict):
-            raise RoomRefused(Text("a table's settings are a JSON object",
-                                   "los ajustes de una mesa son un objeto JSON"))
+            raise RoomRefused(t("a table's settings are a JSON object"))
         for key, value in settings.items():
             if key not in CHOSEN:
-                raise RoomRefused(Text(f"{str(key)[:40]!r} is not a setting you choose",
-                                       f"{str(key)[:40]!r} no es un ajuste que se elija"))
+                raise RoomRefused(t("{key} is not a setting you choose", key=repr(str(key)[:40])))
             if type(value) is int and not 0 <= value <= MAX_SETTING:
-                raise RoomRefused(Text(f"{key} is 0 to {MAX_SETTING:,}",
-                                       f"{key} va de 0 a {MAX_SETTING:,}".replace(",", ".")))
+                raise RoomRefused(t("{key} is 0 to {most}", key=key, most=MAX_SETTING))
         if len(self.tables) >= MAX_TABLES:
-            raise RoomRefused(Text("The room is full: join a table from the lobby.",
-                                   "La sala está llena: únete a una mesa del vestíbulo."))
+            raise RoomRefused(t("The room is full: join a table from the lobby."))
         made = self.created.get(player, 0)
         if made >= MAX_TABLES_EACH:
-            raise RoomRefused(Text(f"You have opened {made} tables: play at one of them.",
-                                   f"Has abierto {made} mesas: juega en una de ellas."))
+            raise RoomRefused(t("You have opened {made} tables: play at one of them.", made=made))
         config = TableConfig.from_json({"on_crash": self.hub.settings.room_on_crash,
                                         **settings})
         table_id = self.create(config)
@@ -518,8 +513,7 @@ class Connection:
         seq = msg.seq if isinstance(msg, Act) else None
         future = self.running.owner.submit(job)
         if future is None:
-            self._error("busy", Text("The table is busy: try again in a moment.",
-                                     "La mesa está ocupada: inténtalo de nuevo en un momento."),
+            self._error("busy", t("The table is busy: try again in a moment."),
                         seq)
             return
         future.add_done_callback(lambda f: self._done(f, seq))
@@ -536,8 +530,7 @@ class Connection:
             self._error("illegal", exc.message, seq)
         else:
             log.error("a room command failed: %s", type(exc).__name__, exc_info=exc)
-            self._error("internal", Text("The server could not handle that message.",
-                                         "El servidor no pudo procesar ese mensaje."), seq)
+            self._error("internal", t("The server could not handle that message."), seq)
 
     def _error(self, code: str, message: Text, seq: int | None = None) -> None:
         send(self.box, json.dumps({"type": "error", "code": code,
@@ -553,7 +546,7 @@ def _result(hand: Hand, you: int | None, number: int) -> dict[str, Any]:
         "pots": words.pot_lines(hand), "breakdown": words.breakdown(hand).to_json(),
         "shown": words.shown_hands(hand), "board": [format_card(c) for c in hand.board],
         "net": net, "explanations": [],
-        "log": [t.to_json() for t in words.log_lines(hand)],
+        "log": [line.to_json() for line in words.log_lines(hand)],
     }
 
 
@@ -561,7 +554,7 @@ def state(running: Running, player: str | None, room: Room) -> dict[str, Any]:
     """The table as ``player`` sees it: the practice table's ``state`` message (the same
     page draws both), with ``room``: the table's settings and where the viewer stands."""
     rt = running.table
-    t = rt.table
+    table = rt.table
     c = rt.config
     hand = rt.hand
     my_seat = rt.seat_of(player) if player else None
@@ -571,8 +564,8 @@ def state(running: Running, player: str | None, room: Room) -> dict[str, Any]:
     decision: dict[str, Any] | None = None
     now = rt.clock.now_ms()
     if hand is not None:
-        if my_seat is not None and my_seat in t.hand_seats:
-            you = t.hand_seats.index(my_seat)
+        if my_seat is not None and my_seat in table.hand_seats:
+            you = table.hand_seats.index(my_seat)
         view = hand_view(hand, you)
         log_lines, lasts = running.public(hand)
         for p, last in enumerate(lasts):
@@ -593,7 +586,7 @@ def state(running: Running, player: str | None, room: Room) -> dict[str, Any]:
         you = lp.index(player) if player in lp else None
         view = hand_view(rt.last_hand, you)
     seats: list[dict[str, Any] | None] = []
-    for i, s in enumerate(t.seats):
+    for i, s in enumerate(table.seats):
         if s is None:
             seats.append(None)
             continue
@@ -602,7 +595,7 @@ def state(running: Running, player: str | None, room: Room) -> dict[str, Any]:
                       "style": running.bots.get(pid), "chips": s.chips + s.pending_chips,
                       "sitting_out": s.sitting_out or s.sit_out_after_hand,
                       "leaving": i in rt.leaving, "you": i == my_seat})
-    me = t.seats[my_seat] if my_seat is not None else None
+    me = table.seats[my_seat] if my_seat is not None else None
     person = room.hub.player(player, create=True) if player else None
     at_table = in_pot = 0
     if me is not None:
@@ -629,14 +622,15 @@ def state(running: Running, player: str | None, room: Room) -> dict[str, Any]:
         "seq": decision["seq"] if decision else None,
         "rules": {**rules_json(rt.rules), "key": c.game.value, "blinds": 0},
         "seats": seats,
-        "button_seat": t.button_seat, "sb_seat": t.small_blind_seat, "bb_seat": t.big_blind_seat,
+        "button_seat": table.button_seat, "sb_seat": table.small_blind_seat,
+        "bb_seat": table.big_blind_seat,
         "hand": view, "live": hand is not None, "log": log_lines, "decision": decision,
         "pre_action": conn_pre, "coach_on": False, "coach": None, "last_result": last_result,
         "sitting_out": bool(me and (me.sitting_out or me.sit_out_after_hand)),
         "owes_blinds": bool(me and (me.missed_big or me.missed_small)),
         "waiting_for_big_blind": bool(me and me.waiting_for_big_blind and not me.post_now),
         "sat_out_reason": None,
-        "waiting": hand is None and t.ready_count() < 2,
+        "waiting": hand is None and table.ready_count() < 2,
         "leaving": my_seat is not None and my_seat in rt.leaving,
         "time_bank": bank_now, "notice": None,
         "money": words.money_format(rt.rules.decimals, rt.rules.currency),

@@ -15,6 +15,7 @@ import zlib
 from typing import Any
 
 from tapete.core import events as ev
+from tapete.core.catalog import N_, t
 from tapete.core.hand import Hand
 from tapete.core.rules import Rules
 from tapete.core.text import Text
@@ -25,16 +26,15 @@ from tapete.history.replay import replay
 
 MAX_LINK = 200_000  # characters of a shared link's code (the body of /api/replay/link)
 MAX_INFLATED = 2 * 1024 * 1024  # bytes a shared link may inflate to
-BAD_LINK = Text("this shared link is damaged or incomplete",
-                "este enlace compartido está dañado o incompleto")
+BAD_LINK = N_("this shared link is damaged or incomplete")
 
 
 class LinkError(ValueError):
     """A code that is no shared link: the message is for the page, in both languages."""
 
-    def __init__(self, message: Text = BAD_LINK) -> None:
-        super().__init__(message.en)
-        self.message = message
+    def __init__(self, message: Text | None = None) -> None:
+        self.message = message if message is not None else t(BAD_LINK)
+        super().__init__(self.message.en)
 
 
 def setup_json(hand: Hand) -> dict[str, Any]:
@@ -75,7 +75,7 @@ def decode(code: str) -> HandRecord:
         hands = read_any(text, name="link.phh", fmt=PHH)
         if len(hands) != 1 or hands[0].record is None:
             problem = hands[0].problem() if len(hands) == 1 else None
-            raise LinkError(problem or BAD_LINK)
+            raise LinkError(problem)
         return hands[0].record
     try:
         return _record_from_json(json.loads(text))

@@ -34,6 +34,7 @@ import msgspec
 from tapete import words
 from tapete.core import events as ev
 from tapete.core.cards import Card, format_card
+from tapete.core.catalog import N_, t
 from tapete.core.hand import Hand, Phase, street_name
 from tapete.core.text import Text
 from tapete.history.formats import POKERSTARS, Read, detect, read_any
@@ -62,11 +63,6 @@ class ReplayInputError(ValueError):
         self.status = status
 
 
-_TOO_MANY_DIGITS = Text(
-    f"an amount in this hand has more than {MAX_DIGITS} digits: the replayer takes amounts"
-    f" of up to {MAX_DIGITS} digits",
-    f"una cantidad de esta mano tiene más de {MAX_DIGITS} cifras: el reproductor acepta"
-    f" cantidades de hasta {MAX_DIGITS} cifras")
 _LONG_NUMBER = re.compile(r"(?:\d[,.]?){" + str(MAX_NUMBER + 1) + "}")
 
 
@@ -74,20 +70,17 @@ def check_numbers(text: str) -> None:
     """No number of more than ``MAX_NUMBER`` digits (separators aside) in a file's text: the
     readers are not asked to turn one into an amount."""
     if _LONG_NUMBER.search(text):
-        raise ReplayInputError(Text(
-            f"this file has a number of more than {MAX_NUMBER} digits: the replayer takes"
-            f" amounts of up to {MAX_DIGITS} digits",
-            f"este archivo tiene un número de más de {MAX_NUMBER} cifras: el reproductor acepta"
-            f" cantidades de hasta {MAX_DIGITS} cifras"), 422)
+        raise ReplayInputError(t("this file has a number of more than {most} digits: the replayer"
+                                 " takes amounts of up to {digits} digits", most=MAX_NUMBER,
+                                 digits=MAX_DIGITS), 422)
 
 
 def check_record(record: HandRecord) -> None:
     """A record the replayer takes: every amount of at most ``MAX_DIGITS`` digits, and no
     more actions than ``MAX_EVENTS`` (each action is at least one event)."""
     if len(record.steps) > MAX_EVENTS:
-        raise ReplayInputError(Text(
-            f"this hand has too many actions to replay ({len(record.steps)})",
-            f"esta mano tiene demasiadas acciones ({len(record.steps)})"), 413)
+        raise ReplayInputError(t("this hand has too many actions to replay ({count})",
+                                 count=str(len(record.steps))), 413)
     amounts: list[object] = [*record.stacks, *(record.blinds or ()), *(record.antes or ()),
                              *(record.dead or ()), *(record.finishing_stacks or ()),
                              *(record.stated_pots or ()), record.stated_rake]
@@ -98,7 +91,9 @@ def check_record(record: HandRecord) -> None:
         amounts.extend(step)
     limit = 10 ** MAX_DIGITS
     if any(type(x) is int and not -limit < x < limit for x in amounts):
-        raise ReplayInputError(_TOO_MANY_DIGITS, 422)
+        raise ReplayInputError(t("an amount in this hand has more than {digits} digits: the"
+                                 " replayer takes amounts of up to {digits} digits",
+                                 digits=MAX_DIGITS), 422)
 
 
 # ---------------------------------------------------------------------------- equity
@@ -223,8 +218,8 @@ def timeline_answer(hand: Hand, *, title: str = "", source: str = "",
     stacks = hand.starting_stacks
     events = list(hand.events)
     if len(events) > MAX_EVENTS:
-        raise ReplayInputError(Text(f"this hand has too many events to replay ({len(events)})",
-                                    f"esta mano tiene demasiados eventos ({len(events)})"), 413)
+        raise ReplayInputError(t("this hand has too many events to replay ({count})",
+                                 count=str(len(events))), 413)
     known = _known_cards(hand)
     final = Hand.from_events(rules, stacks, events, **setup)
     pot_count = len(final.pots())
@@ -351,8 +346,7 @@ def record_answer(record: HandRecord, *, title: str = "", equity: bool = True) -
     res = replay(record, decisions=False)
     hand = res.engine
     if hand is None:
-        raise ReplayInputError(res.error or Text("this hand cannot be replayed",
-                                                 "esta mano no se puede reproducir"), 422)
+        raise ReplayInputError(res.error or t("this hand cannot be replayed"), 422)
     share = None
     if res.error is None:
         share = sharelink.encode(hand)
@@ -378,15 +372,14 @@ def parse_text(text: str, name: str = "") -> list[Parsed]:
     check_numbers(text)
     found = read_any(text, name=name or "upload")
     if len(found) == 1 and found[0].whole_file:
-        raise ReplayInputError(found[0].error or _NEITHER)
+        raise ReplayInputError(found[0].error or t(_NEITHER))
     if not any(item.ok for item in found) and not detect(text) \
             and not name.lower().endswith((".phh", ".phhs")):
-        raise ReplayInputError(_NEITHER)  # only a ".txt" made it look like a hand history
+        raise ReplayInputError(t(_NEITHER))  # only a ".txt" made it look like a hand history
     return [_parsed(item) for item in found[:MAX_LISTED]]
 
 
-_NEITHER = Text("this is neither a PHH file nor a PokerStars hand history",
-                "esto no es ni un archivo PHH ni un historial de manos de PokerStars")
+_NEITHER = N_("this is neither a PHH file nor a PokerStars hand history")
 
 
 def _parsed(item: Read) -> Parsed:
@@ -404,7 +397,7 @@ def file_answer(text: str, name: str, index: int = 0) -> rp.FileAnswer:
     """The hands of a file and the timeline of one of them (the first by default)."""
     hands = parse_text(text, name)
     if not hands:
-        raise ReplayInputError(Text("no hand in this file", "no hay manos en este archivo"))
+        raise ReplayInputError(t("no hand in this file"))
     listing = [rp.ListedHand(index=k, label=label or str(k + 1),
                              players=len(record.stacks) if record is not None else msgspec.UNSET,
                              error=said(err) if err is not None else msgspec.UNSET)
@@ -414,7 +407,7 @@ def file_answer(text: str, name: str, index: int = 0) -> rp.FileAnswer:
     label, record, err = hands[index]
     if record is None:
         return rp.FileAnswer(name=name, hands=listing, selected=index, timeline=None,
-                             error=said(err or Text("unreadable hand", "mano ilegible")))
+                             error=said(err or t("unreadable hand")))
     if not record.source:
         record.source = name
     return rp.FileAnswer(name=name, hands=listing, selected=index,

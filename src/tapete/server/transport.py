@@ -42,6 +42,7 @@ from typing import Any, Protocol
 
 from starlette.websockets import WebSocketDisconnect
 
+from tapete.core.catalog import N_, t
 from tapete.core.text import Text
 
 log = logging.getLogger("tapete.server")
@@ -53,12 +54,9 @@ CLOSE_POLICY = 1008  # a flood, a client too slow to read, too many tabs
 
 LOG_EVERY = 10.0  # seconds between two log lines of one kind
 
-RATE_LIMITED = Text("Too many messages: slow down; the last ones were not handled.",
-                    "Demasiados mensajes: más despacio; los últimos no se atendieron.")
-BINARY = Text("Binary frames are not part of the protocol: send JSON text.",
-              "Los marcos binarios no forman parte del protocolo: envía texto JSON.")
-TOO_MANY_TABS = Text("Too many tabs are open on this table: close one and reload.",
-                     "Hay demasiadas pestañas abiertas en esta mesa: cierra una y recarga.")
+RATE_LIMITED = N_("Too many messages: slow down; the last ones were not handled.")
+BINARY = N_("Binary frames are not part of the protocol: send JSON text.")
+TOO_MANY_TABS = N_("Too many tabs are open on this table: close one and reload.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,7 +247,7 @@ class Inbound:
         text = message.get("text")
         if not isinstance(text, str):  # a binary frame
             log_throttled("binary", "closed a connection that sent a binary frame")
-            self.box.put(error_message("binary", BINARY))
+            self.box.put(error_message("binary", t(BINARY)))
             self.box.close(CLOSE_UNSUPPORTED, "text frames only / solo marcos de texto",
                            flush=True)
             return None
@@ -259,11 +257,11 @@ class Inbound:
         self.dropped += 1
         if not self.refusing:  # the first of a run of dropped messages is explained
             self.refusing = True
-            self.box.put(error_message("rate_limited", RATE_LIMITED))
+            self.box.put(error_message("rate_limited", t(RATE_LIMITED)))
         if not self.patience.take():
             log_throttled("flood", "closed a connection that kept flooding (%d messages"
                           " dropped over the rate limit)", self.dropped)
-            self.box.put(error_message("rate_limited", RATE_LIMITED))
+            self.box.put(error_message("rate_limited", t(RATE_LIMITED)))
             self.box.close(CLOSE_POLICY, "too many messages / demasiados mensajes",
                            flush=True)
         return None

@@ -43,6 +43,7 @@ from typing import IO, Any, TypeVar
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 
+from tapete.core.catalog import N_, t
 from tapete.core.text import Text
 
 T = TypeVar("T")
@@ -56,13 +57,10 @@ NICE = 10  # the workers' priority below the server's
 MAX_DIGITS = 15  # digits of an amount a visitor sends (chips, prizes): a quadrillion is plenty
 PRELOAD = ("tapete.server.replayer",)  # what a worker imports as it starts
 
-BUSY = Text("the server is busy: try again in a moment",
-            "el servidor está ocupado: inténtalo de nuevo en un momento")
-TOO_SLOW = Text("this would take too long to work out",
-                "calcular esto llevaría demasiado tiempo")
-BODY_TIMEOUT = Text("the upload took too long to arrive", "el envío tardó demasiado en llegar")
-INTERNAL = Text("something went wrong on the server (it has been logged)",
-                "algo falló en el servidor (ha quedado registrado)")
+BUSY = N_("the server is busy: try again in a moment")
+TOO_SLOW = N_("this would take too long to work out")
+BODY_TIMEOUT = N_("the upload took too long to arrive")
+INTERNAL = N_("something went wrong on the server (it has been logged)")
 
 
 class Busy(Exception):
@@ -356,11 +354,11 @@ def error(message: Text, status: int, *, close: bool = False) -> JSONResponse:
 def refusal(exc: Busy | TooSlow | BodyTimeout | ClientDisconnect) -> Response:
     """The answer to one of the refusals of this module (or to a visitor who left)."""
     if isinstance(exc, Busy):
-        resp = error(BUSY, 503)
+        resp = error(t(BUSY), 503)
         resp.headers["Retry-After"] = "5"
         return resp
     if isinstance(exc, TooSlow):
-        return error(TOO_SLOW, 422)
+        return error(t(TOO_SLOW), 422)
     if isinstance(exc, BodyTimeout):
-        return error(BODY_TIMEOUT, 408, close=True)
+        return error(t(BODY_TIMEOUT), 408, close=True)
     return Response(status_code=400)  # the client is gone: nobody reads this
