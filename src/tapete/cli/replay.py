@@ -16,7 +16,7 @@ import os
 import sys
 from typing import Any
 
-from tapete.core.text import Text
+from tapete.core.catalog import t
 from tapete.history.formats import replay_any
 from tapete.history.replay import (
     HISTORY_SUFFIXES,
@@ -65,14 +65,12 @@ def run(args: argparse.Namespace) -> int:
         found = iter_paths([path])
         if not found and os.path.isdir(path):
             kinds = ", ".join(HISTORY_SUFFIXES)
-            return fail("replay", Text(f"no hand histories ({kinds}) in the folder {path}",
-                                       f"no hay historiales de manos ({kinds}) en la carpeta"
-                                       f" {path}"), lang)
+            return fail("replay", t("no hand histories ({kinds}) in the folder {path}",
+                                    kinds=kinds, path=path), lang)
         files.extend(found)
     port = getattr(args, "port", None)
     if port is not None and not getattr(args, "open", False):
-        return fail("replay", Text("--port goes with --open (the web replayer's port)",
-                                   "--port va con --open (el puerto del reproductor web)"), lang)
+        return fail("replay", t("--port goes with --open (the web replayer's port)"), lang)
     if getattr(args, "open", False):
         number = 0
         if port is not None:
@@ -111,7 +109,6 @@ def _replay_all(args: argparse.Namespace, files: list[str], lang: str,
                 prizes: str | None) -> int:
     import gc
 
-    es = lang == "es"
     out = sys.stdout
     total = legal = partial = mismatched = 0
     as_json = bool(args.json)
@@ -133,13 +130,13 @@ def _replay_all(args: argparse.Namespace, files: list[str], lang: str,
                     out.write("\n".join(pending))
                     pending.clear()
             elif as_json:
-                obj = res.to_json()
-                if es and res.error is not None:
-                    obj["error"] = res.error.es
-                if es and res.note is not None:
-                    obj["note"] = res.note.es
-                if es:
-                    obj["mismatches"] = [m.es for m in res.mismatches]
+                obj = res.to_json()  # its words in English
+                if lang != "en":
+                    if res.error is not None:
+                        obj["error"] = res.error.in_lang(lang)
+                    if res.note is not None:
+                        obj["note"] = res.note.in_lang(lang)
+                    obj["mismatches"] = [m.in_lang(lang) for m in res.mismatches]
                 if prizes is not None:
                     obj["icm"] = _icm(res, prizes)
                 out.write(dumps_json(obj) + "\n")
@@ -152,17 +149,17 @@ def _replay_all(args: argparse.Namespace, files: list[str], lang: str,
         pending.append("")
         out.write("\n".join(pending))
     errors = total - legal
-    if not args.json:
-        if es:
-            out.write(f"{total} manos: {legal - partial} completas, {partial} parciales, "
-                      f"{errors} con error"
-                      + (f", {mismatched} que no cuadran con su resumen" if mismatched else "")
-                      + "\n")
+    if not args.json:  # the counts as plain numbers (a folder's total is read by a script too)
+        counts = {"total": str(total), "complete": str(legal - partial),
+                  "partial": str(partial), "errors": str(errors)}
+        if mismatched:
+            line = t("{total} hands: {complete} complete, {partial} partial, {errors} with"
+                     " errors, {mismatched} not matching their summary",
+                     mismatched=str(mismatched), **counts)
         else:
-            out.write(f"{total} hands: {legal - partial} complete, {partial} partial, "
-                      f"{errors} with errors"
-                      + (f", {mismatched} not matching their summary" if mismatched else "")
-                      + "\n")
+            line = t("{total} hands: {complete} complete, {partial} partial, {errors} with"
+                     " errors", **counts)
+        out.write(line.in_lang(lang) + "\n")
     out.flush()
     return 0 if errors == 0 and mismatched == 0 and total > 0 else 1
 
@@ -191,7 +188,7 @@ def _icm_lines(res: ReplayResult, prizes: str, lang: str) -> str:
         return x.replace(".", ",") if es else x
 
     prizes = " / ".join(num(p) for p in table["prizes"])
-    lines = ["", f"ICM ({'premios' if es else 'prizes'} {prizes}):"]
+    lines = ["", t("ICM (prizes {prizes}):", prizes=prizes).in_lang(lang)]
     for name, row in zip(res.engine.names, table["players"], strict=True):
         lines.append(f"  {name}: {num(row['before'])} -> {num(row['after'])}"
                      f" ({num(row['change'])})")
