@@ -559,14 +559,23 @@ def main() -> int:
     ap.add_argument("--json", type=Path, default=None, help="write the results there")
     args = ap.parse_args()
     counts = [int(x) for x in args.tables.split(",") if x.strip()]
-    results = []
+    results: list[dict[str, Any]] = []
+    failed: list[str] = []
     for n in counts:
         print(f"... {n} tables", file=sys.stderr, flush=True)
-        results.append(one_run(n, args))
-    print_table(results)
-    if args.json is not None:
-        args.json.write_text(json.dumps(results, indent=1) + "\n")
-    return 0
+        try:
+            results.append(one_run(n, args))
+        except (SystemExit, Exception) as exc:  # the next count still runs
+            failed.append(f"{n} tables: {type(exc).__name__}: {str(exc)[-2000:]}")
+            print(failed[-1], file=sys.stderr, flush=True)
+            continue
+        print_table(results[-1:])  # as soon as it is known
+        if args.json is not None:
+            args.json.write_text(json.dumps(results, indent=1) + "\n")
+    if len(results) > 1:
+        print()
+        print_table(results)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
