@@ -5,8 +5,9 @@ The server runs in a process of its own (``python -m tapete serve`` on a free po
 fresh data directory, one server per table count; ``--data-dir /dev/shm`` keeps it off the
 disk). The players run in ``--procs`` client processes (default: one per 150 tables, at least
 one, at most the machine's cores), each an asyncio loop holding its share of the tables'
-WebSockets (the ``websockets`` asyncio client, ``records=1``, messages decoded with msgspec),
-so a few thousand connections fit in a few processes. Each process opens its tables itself
+WebSockets (the ``websockets`` asyncio client; ``records=1``, as a program asks, unless
+``--no-records``, as the table page does; messages decoded with msgspec), so a few thousand
+connections fit in a few processes. Each process opens its tables itself
 (``POST /api/room/tables``: no bots, six seats, a minute to act, no time bank; ten tables per
 identity, the room's limit), and each player has an identity cookie of its own, takes a seat
 and answers every decision with a random legal action (seeded: check, call, fold to a bet, the
@@ -20,8 +21,7 @@ few seconds between two hands).
 Measured once every table has dealt its first hand (or ``--warmup`` seconds after the players
 started connecting), for ``--seconds``:
 
-- hands a second (``end`` records, counted by one player of each table) and actions a
-  second;
+- hands a second (hands dealt, as one player of each table is told) and actions a second;
 - action -> broadcast latency, on the client that acted, with a monotonic clock: from sending
   ``act`` to receiving the first ``record`` after the decision (the action itself), and to
   receiving the first ``state`` showing it (``room.seq`` past the decision); p50, p99, max;
@@ -31,8 +31,10 @@ started connecting), for ``--seconds``:
 - errors: ``error`` messages by code, connections lost, actions no broadcast answered within
   15 s.
 
-Before the players connect, the server's idle CPU with the N tables open and nobody at them is
-measured for three seconds (every table's owner ticks its timers); after the window the server
+Once the server is done with its own start (its bots' kernels load in a thread: under a fifth
+of a core for a second) and the N tables are open, before the players connect, the server's
+idle CPU with nobody at the tables is measured for three seconds (every table's owner ticks
+its timers); after the window the server
 is killed (SIGKILL) and started again on the same database, and the time until it answers
 (every table restored from its log) is reported.
 
@@ -111,6 +113,17 @@ def cpu_seconds(pid: int) -> float:
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / CLK_TCK
+
+
+def settle(pid: int, limit: float = 180.0) -> None:
+    """Wait until the server is done with its own start (the bots' and the coach's kernels
+    load, or compile, in a thread of their own): under a fifth of a core for a second."""
+    end = time.monotonic() + limit
+    while time.monotonic() < end:
+        c0 = cpu_seconds(pid)
+        time.sleep(1.0)
+        if cpu_seconds(pid) - c0 < 0.2:
+            return
 
 
 def sched_ns(pid: int) -> tuple[int, int]:
@@ -217,7 +230,8 @@ class Player:
     """One seat: a WebSocket, a random legal action per decision, paced."""
 
     def __init__(self, url: str, table: str, name: str, cookie: str, seed: int,
-                 pace: float, stats: Stats, counter: bool, table_state: dict[str, bool]) -> None:
+                 pace: float, stats: Stats, counter: bool, table_state: dict[str, bool],
+                 records: bool) -> None:
         self.url, self.table, self.name, self.cookie = url, table, name, cookie
         self.rng = random.Random(seed)
         self.pace = pace
@@ -225,7 +239,9 @@ class Player:
         self.counter = counter  # this player counts the table's hands
         self.table_state = table_state  # shared by the table's players: dealt yet
         self.pending: tuple[int, float, bool, bool] | None = None  # seq, sent, record, state
-        self.turn_at = 0.0  # when the last turn record came
+        self.turn_at = 0.0  # when it was last told it is its turn
+        self.hand_no = 0  # the table's hands dealt, as its last state said
+        self.records = records
         self.answered: set[int] = set()
         self.topped = -1
 
@@ -235,7 +251,8 @@ class Player:
         from websockets.exceptions import ConnectionClosed
 
         decode = msgspec.json.decode
-        ws_url = self.url.replace("http://", "ws://") + f"/ws/t/{self.table}?records=1"
+        ws_url = self.url.replace("http://", "ws://") + f"/ws/t/{self.table}" + (
+            "?records=1" if self.records else "")
         try:
             async with gate:  # so many connections at a time
                 ws = await connect(ws_url, max_size=None, open_timeout=120, ping_timeout=None,
@@ -283,14 +300,6 @@ class Player:
             self.pending = None
 
     def on_record(self, m: dict[str, Any], now: float) -> None:
-        kind = m["kind"]
-        if kind == "turn":
-            self.turn_at = now
-        elif kind == "start" and not self.table_state["dealt"]:
-            self.table_state["dealt"] = True
-            self.stats.first_hands += 1
-        elif kind == "end" and self.counter and self.stats.measuring:
-            self.stats.hands += 1
         p = self.pending
         if p is not None and not p[2] and m["seq"] > p[0]:
             if self.stats.measuring:
@@ -299,6 +308,10 @@ class Player:
             self.settle()
 
     def on_state(self, m: dict[str, Any], now: float) -> dict[str, Any] | None:
+        self.hand_no = m["room"]["hand_no"]
+        if self.hand_no and not self.table_state["dealt"]:
+            self.table_state["dealt"] = True
+            self.stats.first_hands += 1
         p = self.pending
         if p is not None and not p[3] and m["room"]["seq"] > p[0]:
             if self.stats.measuring:
@@ -315,6 +328,7 @@ class Player:
         if not d or not hand or "legal" not in hand or d["seq"] in self.answered:
             return None
         self.answered.add(d["seq"])
+        self.turn_at = now  # told it is its turn: the table's last action, as it sees it
         return {"type": "act", "seq": d["seq"], **self.choose(hand["legal"])}
 
     def settle(self) -> None:
@@ -370,7 +384,7 @@ async def new_cookie(url: str, gate: asyncio.Semaphore) -> str:
 
 async def client_main(url: str, tables: int, seed: int, pace: float, seconds: float,
                       warmup: float, go_idle: Any, go_play: Any, ready: Any, out: Any,
-                      index: int) -> None:
+                      index: int, records: bool) -> None:
     """A client process: open its tables, report; once told (the server's idle CPU is
     measured meanwhile), connect its players and report when its tables have dealt; once
     told again, measure for ``seconds`` and report."""
@@ -388,7 +402,8 @@ async def client_main(url: str, tables: int, seed: int, pace: float, seconds: fl
         shared = {"dealt": False}
         for s in range(SEATS):
             players.append(Player(url, tid, f"P{s}", cookies[t * SEATS + s],
-                                  rng.randrange(2**32), pace, stats, s == 0, shared))
+                                  rng.randrange(2**32), pace, stats, s == 0, shared,
+                                  records))
     connect_gate = asyncio.Semaphore(100)
     tasks = [asyncio.ensure_future(p.play(stop, connect_gate)) for p in players]
 
@@ -406,10 +421,13 @@ async def client_main(url: str, tables: int, seed: int, pace: float, seconds: fl
         await asyncio.sleep(0.1)
     ready.put(("dealt", index, stats.first_hands))
     await asyncio.get_running_loop().run_in_executor(None, go_play.wait)
+    counters = [p for p in players if p.counter]  # one player a table counts its hands
     stats.measuring = True
+    dealt0 = sum(p.hand_no for p in counters)
     cpu0, w0 = time.process_time(), time.monotonic()
     await asyncio.sleep(seconds)
     stats.measuring = False
+    stats.hands = sum(p.hand_no for p in counters) - dealt0
     cpu = time.process_time() - cpu0
     window = time.monotonic() - w0
     stop.set()
@@ -437,6 +455,7 @@ def one_run(tables: int, args: argparse.Namespace) -> dict[str, Any]:
     ready, out = ctx.Queue(), ctx.Queue()
     go_idle, go_play = ctx.Event(), ctx.Event()
     started = server.start()
+    settle(server.pid)
     procs = []
     result: dict[str, Any] = {"tables": tables, "connections": tables * SEATS,
                               "client_processes": procs_n, "server_start_s": round(started, 1)}
@@ -445,7 +464,7 @@ def one_run(tables: int, args: argparse.Namespace) -> dict[str, Any]:
         for i, share in enumerate(shares):
             p = ctx.Process(target=client_process, args=(
                 server.url, share, args.seed * 1000 + i, args.pace, args.seconds, args.warmup,
-                go_idle, go_play, ready, out, i), daemon=True)
+                go_idle, go_play, ready, out, i, not args.no_records), daemon=True)
             p.start()
             procs.append(p)
         for _ in procs:
@@ -553,6 +572,9 @@ def main() -> int:
     ap.add_argument("--procs", type=int, default=0,
                     help="client processes (0: one per 150 tables, up to the cores)")
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--no-records", action="store_true",
+                    help="the players ask for states only, as the table page does (no"
+                         " act->record latency); default: records=1, as a program does")
     ap.add_argument("--data-dir", type=Path, default=None,
                     help="where each run's server keeps its database (a fresh folder in it;"
                          " default: the system's temporary folder). /dev/shm: no disk")
