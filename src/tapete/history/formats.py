@@ -27,6 +27,7 @@ import os
 import re
 from typing import NamedTuple
 
+from tapete.core.catalog import t, tc
 from tapete.core.text import Text
 from tapete.history import phh, pokerstars
 from tapete.history.record import HandRecord
@@ -71,7 +72,7 @@ class Read(NamedTuple):
         """The reader's words with their line first ("line 12: ..."), when the line is known."""
         if self.error is None or not self.line:
             return self.error
-        return Text(f"line {self.line}: ", f"línea {self.line}: ") + self.error
+        return t("line {line}: {why}", line=str(self.line), why=self.error)
 
     def problem(self, *, located: bool = False) -> Text | None:
         """What to tell a person, in both languages (None for a hand that was read): a hand's
@@ -81,7 +82,7 @@ class Read(NamedTuple):
         msg = self.located() if located else self.error
         if msg is None or self.unsupported or self.whole_file:
             return msg
-        return Text(msg.en, f"no se puede leer la mano: {msg.es}")
+        return tc("a hand that cannot be read", "{why}", why=msg)
 
 
 def detect(text: str, name: str = "") -> str:
@@ -129,8 +130,7 @@ def _load(source: str | bytes | os.PathLike[str], name: str) -> tuple[str, str, 
         try:
             data = _read_bytes(path)
         except FileNotFoundError:
-            return _file_error(path, Text(f"no such file: {path}",
-                                          f"no existe el archivo: {path}"))
+            return _file_error(path, t("no such file: {path}", path=path))
         except OSError as exc:
             return _file_error(path, phh.file_problem(exc))
         return decode(data), path, name or path
@@ -174,7 +174,7 @@ def _file_error(source: str, message: Text, unsupported: bool = False) -> Read:
 
 
 def _phh_error(h: phh.PhhHand) -> Read:
-    return _new(Read, (h.source, h.hand, None, h.error or phh.UNREADABLE, 0, False, False, PHH))
+    return _new(Read, (h.source, h.hand, None, h.error or t(phh.UNREADABLE), 0, False, False, PHH))
 
 
 def _read(text: str, source: str, kind: str) -> list[Read]:
@@ -198,11 +198,9 @@ def _read(text: str, source: str, kind: str) -> list[Read]:
                                 item.line, item.unsupported, format=POKERSTARS))
         return out
     shown = f": {source}" if source else ""
-    return [_file_error(source, Text(
-        f"unsupported format{shown}: neither PHH nor a PokerStars hand history (tapete reads"
-        " .phh, .phhs and .txt)",
-        f"formato no admitido{shown}: no es ni PHH ni un historial de manos de PokerStars"
-        " (tapete lee .phh, .phhs y .txt)"), unsupported=True)]
+    return [_file_error(source, t("unsupported format{shown}: neither PHH nor a PokerStars hand"
+                                  " history (tapete reads .phh, .phhs and .txt)", shown=shown),
+                        unsupported=True)]
 
 
 def replay_read(item: Read, *, decisions: bool = True, strict: bool = False) -> ReplayResult:
@@ -212,7 +210,7 @@ def replay_read(item: Read, *, decisions: bool = True, strict: bool = False) -> 
     record = item.record
     if record is None:
         return failed(item.source, item.label,
-                      item.problem() or Text("unreadable hand", "mano ilegible"))
+                      item.problem() or t("unreadable hand"))
     if not record.source:
         record.source = item.source
     res = replay(record, decisions=decisions, strict=strict)

@@ -59,6 +59,7 @@ from decimal import Decimal
 from typing import Any
 
 from tapete.core.cards import RANKS, SUITS, CardError, format_cards, parse_cards
+from tapete.core.catalog import N_, NC_, t, tc
 from tapete.core.rules import MinRaise, Rules, RulesError, Structure
 from tapete.core.text import Text
 from tapete.history.record import (
@@ -103,22 +104,25 @@ def rules_problem(exc: Exception) -> Text:
     :class:`~tapete.core.rules.RulesError` says it; anything else is introduced)."""
     if isinstance(exc, RulesError):
         return exc.message
-    return Text(str(exc), f"reglas que no se pueden jugar ({exc})")
+    return tc("rules that cannot be played", "{error}", error=str(exc))
+
+
+# the usual reasons a file cannot be read: the English quotes the system's error (``str(exc)``),
+# the other languages say the reason in their words (a context per reason)
+_FILE_REASONS = (
+    (FileNotFoundError, NC_("no such file", "cannot read the file: {error}")),
+    (IsADirectoryError, NC_("a folder", "cannot read the file: {error}")),
+    (PermissionError, NC_("no permission", "cannot read the file: {error}")),
+    (UnicodeDecodeError, NC_("not UTF-8", "cannot read the file: {error}")),
+)
 
 
 def file_problem(exc: Exception) -> Text:
     """Why a file cannot be read (the system's error), in both languages."""
-    if isinstance(exc, FileNotFoundError):
-        why = "no existe"
-    elif isinstance(exc, IsADirectoryError):
-        why = "es una carpeta"
-    elif isinstance(exc, PermissionError):
-        why = "no hay permiso para leerlo"
-    elif isinstance(exc, UnicodeDecodeError):
-        why = "no está en UTF-8"
-    else:
-        why = str(exc)
-    return Text(f"cannot read the file: {exc}", f"no se puede leer el archivo: {why}")
+    for kind, (context, message) in _FILE_REASONS:
+        if isinstance(exc, kind):
+            return tc(context, message, error=str(exc))
+    return t("cannot read the file: {error}", error=str(exc))
 
 
 # ---------------------------------------------------------------------------- the TOML subset
@@ -144,13 +148,12 @@ _MISSING: Any = object()
 MAX_DIGITS = 100
 
 
-def too_many_digits(where: str = "", where_es: str = "") -> Text:
-    """The readers' refusal of a number of more than :data:`MAX_DIGITS` digits (``where``:
-    "line 3: ", in each language)."""
-    return Text(f"{where}a number of more than {MAX_DIGITS} digits: tapete reads numbers of up"
-                f" to {MAX_DIGITS} digits",
-                f"{where_es}un número de más de {MAX_DIGITS} cifras: tapete lee números de"
-                f" hasta {MAX_DIGITS} cifras")
+def too_many_digits(line: int = 0) -> Text:
+    """The readers' refusal of a number of more than :data:`MAX_DIGITS` digits (on ``line``,
+    when given: "line 3: ...")."""
+    why = t("a number of more than {digits} digits: tapete reads numbers of up to {digits}"
+            " digits", digits=MAX_DIGITS)
+    return t("line {line}: {why}", line=str(line), why=why) if line else why
 
 
 def _int(text: str) -> int:
@@ -161,12 +164,12 @@ def _int(text: str) -> int:
 
 
 def _number(text: str) -> int | Decimal:
-    t = text.replace("_", "")
-    if len(t) > MAX_DIGITS + 2:  # a sign and a decimal point aside
+    s = text.replace("_", "")
+    if len(s) > MAX_DIGITS + 2:  # a sign and a decimal point aside
         raise PhhError(too_many_digits())
-    if "." in t:
-        return Decimal(t)
-    return int(t)
+    if "." in s:
+        return Decimal(s)
+    return int(s)
 
 
 _STR_ITEM = r"""(?:'[^'\n]*'|"[^"\\\n]*")"""
@@ -177,31 +180,31 @@ _NUM = re.compile(r"[+-]?[0-9][0-9_]*(?:\.[0-9_]+)?")
 
 def _value(text: str) -> Any:
     """Parse one TOML value of the PHH subset, or raise _Unsupported."""
-    t = text.strip()
-    if not t:
-        raise _Unsupported(t)
-    if t[0] != "[":
+    s = text.strip()
+    if not s:
+        raise _Unsupported(s)
+    if s[0] != "[":
         # scalars: the common cases first, without the tokenizer
-        c = t[0]
-        if c == "'" and t[-1] == "'" and len(t) >= 2 and "'" not in t[1:-1] and "\n" not in t:
-            return t[1:-1]
-        if c == '"' and t[-1] == '"' and len(t) >= 2 and '"' not in t[1:-1] \
-                and "\\" not in t:
-            return t[1:-1]
-        if t.isdigit():
-            return _int(t)
-        if t == "true":
+        c = s[0]
+        if c == "'" and s[-1] == "'" and len(s) >= 2 and "'" not in s[1:-1] and "\n" not in s:
+            return s[1:-1]
+        if c == '"' and s[-1] == '"' and len(s) >= 2 and '"' not in s[1:-1] \
+                and "\\" not in s:
+            return s[1:-1]
+        if s.isdigit():
+            return _int(s)
+        if s == "true":
             return True
-        if t == "false":
+        if s == "false":
             return False
-        if _NUM.fullmatch(t):
-            return _number(t)
-        raise _Unsupported(t)
-    if t[-1] == "]" and "#" not in t:
+        if _NUM.fullmatch(s):
+            return _number(s)
+        raise _Unsupported(s)
+    if s[-1] == "]" and "#" not in s:
         # flat arrays: numbers, or strings (actions, names)
-        if "'" not in t and '"' not in t and "[" not in t[1:]:
+        if "'" not in s and '"' not in s and "[" not in s[1:]:
             flat: list[Any] = []
-            parts = t[1:-1].split(",")
+            parts = s[1:-1].split(",")
             if parts and not parts[-1].strip():
                 parts.pop()
             for part in parts:
@@ -216,16 +219,16 @@ def _value(text: str) -> Any:
                     break
             else:
                 return flat
-        elif _FLAT_STRINGS.fullmatch(t):
-            return [a or b for a, b in _STRINGS.findall(t)]
+        elif _FLAT_STRINGS.fullmatch(s):
+            return [a or b for a, b in _STRINGS.findall(s)]
     stack: list[list[Any]] = []
     out: Any = None
     pos = 0
     need_sep = False
-    end = len(t)
-    for m in _TOKEN.finditer(t):
+    end = len(s)
+    for m in _TOKEN.finditer(s):
         if m.start() != pos:
-            raise _Unsupported(t)
+            raise _Unsupported(s)
         pos = m.end()
         g = m.lastgroup
         if g is None:  # blank or comment
@@ -234,20 +237,20 @@ def _value(text: str) -> Any:
             op = m.group("op")
             if op == "[":
                 if need_sep:
-                    raise _Unsupported(t)
+                    raise _Unsupported(s)
                 stack.append([])
                 continue
             if op == ",":
                 if not need_sep or not stack:
-                    raise _Unsupported(t)
+                    raise _Unsupported(s)
                 need_sep = False
                 continue
             if not stack:
-                raise _Unsupported(t)
+                raise _Unsupported(s)
             done = stack.pop()
             item: Any = done
         elif need_sep or not stack:
-            raise _Unsupported(t)
+            raise _Unsupported(s)
         elif g == "num":
             item = _number(m.group("num"))
         elif g == "kw":
@@ -260,12 +263,12 @@ def _value(text: str) -> Any:
         else:
             out = item
             need_sep = True
-            if pos != end and t[pos:].strip():
-                rest = t[pos:].strip()
+            if pos != end and s[pos:].strip():
+                rest = s[pos:].strip()
                 if not rest.startswith("#"):
-                    raise _Unsupported(t)
+                    raise _Unsupported(s)
             return out
-    raise _Unsupported(t)
+    raise _Unsupported(s)
 
 
 def _open_brackets(text: str) -> int:
@@ -400,8 +403,8 @@ def _parse_toml_lines(text: str) -> list[tuple[str | None, dict[str, Any]]]:
             close = s.find("]")
             rest = s[close + 1:].strip() if close > 0 else "x"
             if close < 0 or (rest and rest[0] != "#"):
-                raise PhhError(Text(f"line {i}: cannot read the table header {s!r}",
-                                   f"línea {i}: no se puede leer el encabezado de tabla {s!r}"))
+                raise PhhError(t("line {line}: cannot read the table header {header}", line=str(i),
+                                 header=repr(s)))
             header = s[1:close].strip()
             if len(header) >= 2 and header[0] == header[-1] and header[0] in "'\"":
                 header = header[1:-1]
@@ -413,14 +416,13 @@ def _parse_toml_lines(text: str) -> list[tuple[str | None, dict[str, Any]]]:
             continue
         eq = s.find("=")
         if eq <= 0:
-            raise PhhError(Text(f"line {i}: expected 'key = value', found {s[:60]!r}",
-                               f"línea {i}: se esperaba 'clave = valor' y hay {s[:60]!r}"))
+            raise PhhError(t("line {line}: expected 'key = value', found {found}", line=str(i),
+                             found=repr(s[:60])))
         key = s[:eq].strip()
         if len(key) >= 2 and key[0] == key[-1] and key[0] in "'\"":
             key = key[1:-1]
         elif not _KEY.fullmatch(key):
-            raise PhhError(Text(f"line {i}: cannot read the key {key!r}",
-                               f"línea {i}: no se puede leer la clave {key!r}"))
+            raise PhhError(t("line {line}: cannot read the key {key}", line=str(i), key=repr(key)))
         raw = s[eq + 1:]
         first = i
         value: Any = _MISSING
@@ -436,8 +438,8 @@ def _parse_toml_lines(text: str) -> list[tuple[str | None, dict[str, Any]]]:
                     raw += "\n" + nxt
                     depth += _open_brackets(nxt)
                 if depth > 0:
-                    raise PhhError(Text(f"line {first}: the array of {key!r} is never closed",
-                                       f"línea {first}: la lista de {key!r} no se cierra nunca"))
+                    raise PhhError(t("line {line}: the array of {key} is never closed",
+                                     line=str(first), key=repr(key)))
         if value is _MISSING:
             try:
                 value = _value(raw)
@@ -448,16 +450,13 @@ def _parse_toml_lines(text: str) -> list[tuple[str | None, dict[str, Any]]]:
                     import tomllib
 
                     if not isinstance(exc, tomllib.TOMLDecodeError):
-                        raise PhhError(too_many_digits(f"line {first}: ",
-                                                       f"línea {first}: ")) from None
-                    shown = raw.strip()[:60]
-                    raise PhhError(Text(
-                        f"line {first}: cannot read the value of {key!r}: {exc}",
-                        f"línea {first}: no se puede leer el valor de {key!r}: {shown!r}"
-                    )) from None
+                        raise PhhError(too_many_digits(first)) from None
+                    # TOML's explanation is in English: other languages quote the value
+                    why = Text(str(exc), repr(raw.strip()[:60]))
+                    raise PhhError(t("line {line}: cannot read the value of {key}: {why}",
+                                     line=str(first), key=repr(key), why=why)) from None
         if key in current:
-            raise PhhError(Text(f"line {first}: {key!r} is given twice",
-                                f"línea {first}: {key!r} aparece dos veces"))
+            raise PhhError(t("line {line}: {key} is given twice", line=str(first), key=repr(key)))
         current[key] = value
     if current or started:
         tables.append((name, current))
@@ -495,17 +494,14 @@ def _is_amount(x: Any) -> bool:
     return (isinstance(x, int) and not isinstance(x, bool)) or isinstance(x, Decimal)
 
 
-_ACTIONS_NOT_TEXTS = Text("'actions' must be a list of strings",
-                          "'actions' debe ser una lista de textos")
-NO_HAND = Text("no hand in this file", "no hay manos en este archivo")
-UNREADABLE = Text("unreadable hand", "mano ilegible")
-_RUN_TWICE = Text("writing a board run more than once is not supported",
-                  "no se puede escribir un tablero repartido más de una vez")
+_ACTIONS_NOT_TEXTS = N_("'actions' must be a list of strings")
+NO_HAND = N_("no hand in this file")
+UNREADABLE = N_("unreadable hand")
+_RUN_TWICE = N_("writing a board run more than once is not supported")
 
 
 def _per_player(key: str, n: int) -> Text:
-    return Text(f"{key!r} must hold one amount per player ({n})",
-                f"{key!r} debe tener una cantidad por jugador ({n})")
+    return t("{key} must hold one amount per player ({n})", key=repr(key), n=n)
 
 
 _RULES: dict[tuple[tuple[str, Any], ...], Rules] = {}
@@ -520,8 +516,8 @@ def _unit(x: Any, scale: int, what: str) -> int:
     v = x * scale
     iv = int(v)
     if iv != v:
-        raise PhhError(Text(f"{what}: {x} is finer than the smallest unit",
-                            f"{what}: {x} tiene más decimales que la unidad mínima"))
+        raise PhhError(t("{what}: {amount} is finer than the smallest unit", what=what,
+                         amount=str(x)))
     return iv
 
 
@@ -556,28 +552,27 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
     """One hand's fields (as :func:`parse_toml` gives them) -> a :class:`HandRecord`."""
     variant = fields.get("variant")
     if not isinstance(variant, str):
-        raise PhhError(Text("the field 'variant' is missing", "falta el campo 'variant'"))
+        raise PhhError(t("the field 'variant' is missing"))
     structure = VARIANTS.get(variant)
     if structure is None:
-        raise PhhError(Text(f"unsupported variant {variant!r} (tapete reads NT, FT and PT)",
-                            f"variante no admitida {variant!r} (tapete lee NT, FT y PT)"))
+        raise PhhError(t("unsupported variant {variant} (tapete reads NT, FT and PT)",
+                         variant=repr(variant)))
     for key in ("starting_stacks", "actions", "antes", "blinds_or_straddles"):
         if key not in fields:
-            raise PhhError(Text(f"the field {key!r} is missing", f"falta el campo {key!r}"))
+            raise PhhError(t("the field {key} is missing", key=repr(key)))
     fixed = structure is Structure.FIXED_LIMIT
     required = ("small_bet", "big_bet") if fixed else ("min_bet",)
     for key in required:
         if key not in fields:
-            raise PhhError(Text(f"the field {key!r} is missing (needed by {variant})",
-                                f"falta el campo {key!r} (lo exige {variant})"))
+            raise PhhError(t("the field {key} is missing (needed by {variant})", key=repr(key),
+                             variant=variant))
     stacks_raw = fields["starting_stacks"]
     if not isinstance(stacks_raw, list) or not stacks_raw:
-        raise PhhError(Text("'starting_stacks' must be a list of amounts",
-                            "'starting_stacks' debe ser una lista de cantidades"))
+        raise PhhError(t("'starting_stacks' must be a list of amounts"))
     n = len(stacks_raw)
     actions = fields["actions"]
     if not isinstance(actions, list):
-        raise PhhError(_ACTIONS_NOT_TEXTS)
+        raise PhhError(t(_ACTIONS_NOT_TEXTS))
 
     # the smallest unit: the most decimal places among the amounts that define the hand
     places = 0
@@ -602,15 +597,13 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
         v = fields.get(key)
         if v is not None and type(v) is not int:
             if not _is_amount(v):
-                raise PhhError(Text(f"{key!r} must be an amount",
-                                    f"{key!r} debe ser una cantidad"))
+                raise PhhError(t("{key} must be an amount", key=repr(key)))
             places = max(places, _places(v))
     rake_fixed_raw = fields.get("_rake_fixed")
     if rake_fixed_raw is not None:
         if not isinstance(rake_fixed_raw, list) or not rake_fixed_raw or \
                 not all(_is_amount(x) and x >= 0 for x in rake_fixed_raw):
-            raise PhhError(Text("'_rake_fixed' must hold one non-negative amount per pot",
-                                "'_rake_fixed' debe tener una cantidad no negativa por bote"))
+            raise PhhError(t("'_rake_fixed' must hold one non-negative amount per pot"))
         for x in rake_fixed_raw:
             if type(x) is not int:
                 places = max(places, _places(x))
@@ -636,11 +629,9 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
     blinds = _units(lists[1], scale, "blinds_or_straddles")
     antes = _units(lists[0], scale, "antes")
     if _smallest(blinds) < 0 or _smallest(antes) < 0:
-        raise PhhError(Text("negative blinds (bring-ins) or antes are not hold'em",
-                            "las ciegas o los antes negativos (bring-ins) no son de hold'em"))
+        raise PhhError(t("negative blinds (bring-ins) or antes are not hold'em"))
     if _smallest(stacks) <= 0:
-        raise PhhError(Text("every starting stack must be positive",
-                            "cada jugador debe empezar con una cantidad positiva de fichas"))
+        raise PhhError(t("every starting stack must be positive"))
     dead: list[int] | None = None
     dead_raw = fields.get("_dead_blinds")
     if dead_raw is not None:  # tapete's: the part of each ante that is a dead blind
@@ -649,8 +640,7 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
             raise PhhError(_per_player("_dead_blinds", n))
         dead = _units(dead_raw, scale, "_dead_blinds")
         if any(d < 0 or d > a for d, a in zip(dead, antes, strict=True)):
-            raise PhhError(Text("'_dead_blinds' must be part of each player's ante",
-                                "'_dead_blinds' debe ser parte del ante de cada jugador"))
+            raise PhhError(t("'_dead_blinds' must be part of each player's ante"))
         antes = [a - d for a, d in zip(antes, dead, strict=True)]
     if n == 2:  # heads-up: p1 is the big blind, p2 the button posting the small blind
         blinds = [blinds[1], blinds[0]]
@@ -706,30 +696,24 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
             try:
                 kwargs["min_raise"] = MinRaise(mr)
             except ValueError:
-                raise PhhError(Text(
-                    f"_min_raise must be 'last-raise' or 'last-bet', not {mr!r}",
-                    f"_min_raise debe ser 'last-raise' o 'last-bet', no {mr!r}")) from None
+                raise PhhError(t("_min_raise must be 'last-raise' or 'last-bet', not {mr}",
+                                 mr=repr(mr))) from None
         if cap is not None:
             if not isinstance(cap, int) or isinstance(cap, bool) or cap < 0:
-                raise PhhError(Text("_bet_cap must be a whole number (0: no cap)",
-                                    "_bet_cap debe ser un número entero (0: sin tope)"))
+                raise PhhError(t("_bet_cap must be a whole number (0: no cap)"))
             kwargs["bet_cap"] = cap or None
         for key, arg, v in (("_cap_heads_up", "cap_heads_up", cap_hu),
                             ("_no_flop_no_drop", "no_flop_no_drop", nfnd)):
             if v is not None:
                 if not isinstance(v, bool):
-                    raise PhhError(Text(f"{key} must be true or false",
-                                        f"{key} debe ser true o false"))
+                    raise PhhError(t("{key} must be true or false", key=key))
                 kwargs[arg] = v
         if rake is not None:
             if not _is_amount(rake) or not 0 <= rake <= 1:
-                raise PhhError(Text("_rake must be a fraction of the pot between 0 and 1",
-                                    "_rake debe ser una fracción del bote entre 0 y 1"))
+                raise PhhError(t("_rake must be a fraction of the pot between 0 and 1"))
             bps = Decimal(rake) * 10_000
             if bps != int(bps):
-                raise PhhError(Text(
-                    "_rake must be a whole number of basis points (0.0001)",
-                    "_rake debe ser un número entero de puntos básicos (0.0001)"))
+                raise PhhError(t("_rake must be a whole number of basis points (0.0001)"))
             kwargs["rake_bps"] = int(bps)
         if rake_cap is not None:
             kwargs["rake_cap"] = _unit(rake_cap, scale, "_rake_cap")
@@ -744,9 +728,8 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
                 rules = Rules(**kwargs)
             except RulesError as exc:
                 why = rules_problem(exc)
-                raise PhhError(Text(
-                    f"the blinds and bets cannot be played: {why.en}",
-                    f"las ciegas y las apuestas no se pueden jugar: {why.es}")) from None
+                raise PhhError(t("the blinds and bets cannot be played: {why}",
+                                 why=why)) from None
             if len(_RULES) > 10_000:
                 _RULES.clear()
             _RULES[rules_key] = rules
@@ -831,10 +814,10 @@ def _date_text(fields: dict[str, Any]) -> str:
         return ""
     import datetime
 
-    t = fields.get("time")
+    clock = fields.get("time")
     h = mi = sec = 0
-    if isinstance(t, datetime.time):
-        h, mi, sec = t.hour, t.minute, t.second
+    if isinstance(clock, datetime.time):
+        h, mi, sec = clock.hour, clock.minute, clock.second
     out = f"{y:04d}/{m:02d}/{d:02d} {h}:{mi:02d}:{sec:02d}"
     tz = fields.get("time_zone_abbreviation")
     if isinstance(tz, str) and tz and tz.isprintable() and " " not in tz:
@@ -875,13 +858,12 @@ def _read_actions(actions: list[Any], n: int) -> list[Step]:
         st = cache.get(a) if type(a) is str else None
         if st is None:
             if not isinstance(a, str):
-                raise PhhError(_ACTIONS_NOT_TEXTS)
+                raise PhhError(t(_ACTIONS_NOT_TEXTS))
             st = _action(a)
             cache[a] = st
         if st[0] != "board" and st[1] >= n:
-            raise PhhError(Text(
-                f"action {a!r}: there is no player p{st[1] + 1} (p1..p{n})",
-                f"acción {a!r}: no hay ningún jugador p{st[1] + 1} (p1..p{n})"))
+            raise PhhError(t("action {action}: there is no player p{player} (p1..p{n})",
+                             action=repr(a), player=str(st[1] + 1), n=n))
         known[a] = st
         parsed.append(st)
     return parsed
@@ -890,8 +872,8 @@ def _read_actions(actions: list[Any], n: int) -> list[Step]:
 def _player(word: str, action: str) -> int:
     if len(word) < 2 or word[0] != "p" or not word[1:].isdigit() or word[1] == "0" \
             or len(word) > 4:
-        raise PhhError(Text(f"action {action!r}: {word!r} is not a player (p1, p2...)",
-                            f"acción {action!r}: {word!r} no es un jugador (p1, p2...)"))
+        raise PhhError(t("action {action}: {word} is not a player (p1, p2...)", action=repr(action),
+                         word=repr(word)))
     return int(word[1:]) - 1
 
 
@@ -925,8 +907,7 @@ def _cards(text: str, action: str) -> tuple[int, ...] | None:
         return parse_cards(text)
     except CardError as exc:
         why = card_problem(exc, text)
-        raise PhhError(Text(f"action {action!r}: {why.en}",
-                            f"acción {action!r}: {why.es}")) from None
+        raise PhhError(t("action {action}: {why}", action=repr(action), why=why)) from None
 
 
 def _action(action: str) -> Step:
@@ -941,12 +922,10 @@ def _action(action: str) -> Step:
             if verb == "db" and size == 3:
                 cards = _cards(w[2], action)
                 if cards is None:
-                    raise PhhError(Text(
-                        f"action {action!r}: board cards must be known",
-                        f"acción {action!r}: las cartas comunitarias deben ser conocidas"))
+                    raise PhhError(t("action {action}: board cards must be known",
+                                     action=repr(action)))
                 return ("board", cards)
-            raise PhhError(Text(f"action {action!r}: unknown dealing action",
-                                f"acción {action!r}: acción de reparto desconocida"))
+            raise PhhError(t("action {action}: unknown dealing action", action=repr(action)))
         p = _player(first, action)
         if size == 2:
             if verb == "cc":
@@ -961,19 +940,17 @@ def _action(action: str) -> Step:
                 if len(raw) > MAX_DIGITS + 2:
                     why = too_many_digits()
                     said = repr(action[:40] + "...")
-                    raise PhhError(Text(f"action {said}: {why.en}",
-                                        f"acción {said}: {why.es}"))
+                    raise PhhError(t("action {action}: {why}", action=said, why=why))
                 if raw.isdigit():
                     amount: int | str = int(raw)
                 elif _NUM.fullmatch(raw) and "." in raw:
                     amount = raw.replace("_", "")  # scaled once the hand's unit is known
                 else:
-                    raise PhhError(Text(f"action {action!r}: {raw!r} is not an amount",
-                                        f"acción {action!r}: {raw!r} no es una cantidad"))
+                    raise PhhError(t("action {action}: {raw} is not an amount", action=repr(action),
+                                     raw=repr(raw)))
                 if Decimal(amount) <= 0:
-                    raise PhhError(Text(
-                        f"action {action!r}: a bet or raise must be positive",
-                        f"acción {action!r}: una apuesta o subida debe ser positiva"))
+                    raise PhhError(t("action {action}: a bet or raise must be positive",
+                                     action=repr(action)))
                 # a decimal amount stays text here, in the action's place, until the hand's
                 # unit is known (read_hand scales it)
                 return ("act", p, bet_or_raise(amount) if type(amount) is int else amount)
@@ -981,7 +958,7 @@ def _action(action: str) -> Step:
                 if w[2] == "-":
                     return ("show", p, None)
                 return ("show", p, _cards(w[2], action))
-    raise PhhError(Text(f"unknown action {action!r}", f"acción desconocida {action!r}"))
+    raise PhhError(t("unknown action {action}", action=repr(action)))
 
 
 def read_text(text: str, source: str = "") -> list[PhhHand]:
@@ -992,8 +969,7 @@ def read_text(text: str, source: str = "") -> list[PhhHand]:
     except PhhError as exc:
         return [PhhHand(source, "", None, exc.message)]
     except Exception as odd:  # an odd value the subset parser and tomllib both choke on
-        return [PhhHand(source, "", None, Text(f"cannot read the file: {odd!r}",
-                                               f"no se puede leer el archivo: {odd!r}"))]
+        return [PhhHand(source, "", None, t("cannot read the file: {error}", error=repr(odd)))]
     out: list[PhhHand] = []
     multi = len(tables) > 1 or (tables and tables[0][0] is not None)
     for index, (name, fields) in enumerate(tables):
@@ -1007,12 +983,11 @@ def read_text(text: str, source: str = "") -> list[PhhHand]:
             continue
         except Exception as odd:  # never a traceback for one odd hand: report it on the hand
             out.append(PhhHand(source, label, None,
-                               Text(f"cannot read this hand: {odd!r}",
-                                    f"no se puede leer esta mano: {odd!r}")))
+                               t("cannot read this hand: {error}", error=repr(odd))))
             continue
         out.append(PhhHand(source, label or record.hand_id, record))
     if not out:
-        out.append(PhhHand(source, "", None, NO_HAND))
+        out.append(PhhHand(source, "", None, t(NO_HAND)))
     return out
 
 
@@ -1030,7 +1005,7 @@ def iter_records(text: str, source: str = "") -> Iterator[HandRecord]:
     """The records of a text, raising :class:`PhhError` on the first hand that cannot be read."""
     for h in read_text(text, source):
         if h.record is None:
-            raise PhhError(h.error or UNREADABLE)
+            raise PhhError(h.error or t(UNREADABLE))
         yield h.record
 
 
@@ -1038,8 +1013,7 @@ def loads(text: str) -> HandRecord:
     """The single hand of a ``.phh`` text (raises :class:`PhhError`)."""
     records = list(iter_records(text))
     if len(records) != 1:
-        raise PhhError(Text(f"expected one hand, found {len(records)}",
-                            f"se esperaba una mano y hay {len(records)}"))
+        raise PhhError(t("expected one hand, found {found}", found=str(len(records))))
     return records[0]
 
 
@@ -1112,24 +1086,24 @@ def dumps(hand: Any, *, extra: dict[str, Any] | None = None, table: str = "",
         return f"p{index[p] + 1}"
 
     for e in hand.events:
-        t = type(e)
-        if t is ev.HoleDealt:
+        kind = type(e)
+        if kind is ev.HoleDealt:
             cards = format_cards(e.cards) if e.cards is not None else "????"
             acts.append(f"d dh {who(e.player)} {cards}")
-        elif t is ev.BoardDealt:
+        elif kind is ev.BoardDealt:
             if e.run:
-                raise PhhError(_RUN_TWICE)
+                raise PhhError(t(_RUN_TWICE))
             acts.append(f"d db {format_cards(e.cards)}")
-        elif t is ev.Acted:
+        elif kind is ev.Acted:
             a = acted(e)  # PHH's notation, an amount in the file's units
             acts.append(f"{who(e.player)} " + (a.to_phh() if a.to is None
                                                else f"cbr {amt(a.to)}"))
-        elif t is ev.Shown:
+        elif kind is ev.Shown:
             acts.append(f"{who(e.player)} sm {format_cards(e.cards)}")
-        elif t is ev.Mucked:
+        elif kind is ev.Mucked:
             acts.append(f"{who(e.player)} sm")
-        elif t is ev.RunsChosen and e.runs != 1:
-            raise PhhError(_RUN_TWICE)
+        elif kind is ev.RunsChosen and e.runs != 1:
+            raise PhhError(t(_RUN_TWICE))
     lines.append("actions = [\n" + "".join(f"  {_toml_str(a)},\n" for a in acts) + "]")
     if hand.hand_id:
         h = hand.hand_id

@@ -44,6 +44,7 @@ from typing import Any
 from tapete.core import events as ev
 from tapete.core.actions import Action
 from tapete.core.cards import CardError, format_cards, parse_cards
+from tapete.core.catalog import N_, t, tc
 from tapete.core.game import Game, best_hand
 from tapete.core.hand import Hand, PotResult
 from tapete.core.pots import build_pots, dead_money
@@ -92,7 +93,7 @@ class ParseError:
         """The message with its line, in both languages."""
         if not self.line:
             return self.message
-        return Text(f"line {self.line}: ", f"línea {self.line}: ") + self.message
+        return t("line {line}: {why}", line=str(self.line), why=self.message)
 
     def __str__(self) -> str:
         where = f"{self.source}:{self.line}" if self.line else self.source
@@ -175,8 +176,7 @@ def read_text(text: str, source: str = "") -> Iterator[HandRecord | ParseError]:
         except _Bad as exc:
             yield ParseError(source, hand_id, exc.message, exc.line, exc.unsupported)
     if not found:
-        yield ParseError(source, "", Text("no PokerStars hand in this text",
-                                          "no hay ninguna mano de PokerStars en este texto"))
+        yield ParseError(source, "", t("no PokerStars hand in this text"))
 
 
 # ---------------------------------------------------------------------------- amounts
@@ -189,22 +189,21 @@ _AMOUNT = r"[$€£¥₹]?\d[\d,]*(?:\.\d+)?"
 def parse_amount(text: str, decimals: int) -> int:
     """``"$1,234.50"`` -> 123450 at 2 decimals; exact (never through floats). An amount of
     more than :data:`~tapete.history.phh.MAX_DIGITS` digits is refused."""
-    t = text.strip().lstrip("$€£¥₹").replace(",", "").strip()
-    if len(t) > MAX_DIGITS + 1:  # the decimal point aside
+    s = text.strip().lstrip("$€£¥₹").replace(",", "").strip()
+    if len(s) > MAX_DIGITS + 1:  # the decimal point aside
         raise _Bad(too_many_digits())
     scale = int(10**decimals)
-    if t.isdigit():
-        return int(t) * scale
-    whole, dot, frac = t.partition(".")
+    if s.isdigit():
+        return int(s) * scale
+    whole, dot, frac = s.partition(".")
     if dot and whole.isdigit() and frac.isdigit() and len(frac) <= decimals:
         return int(whole) * scale + int(frac.ljust(decimals, "0"))
     try:
-        value = Decimal(t) * (10 ** decimals)
+        value = Decimal(s) * (10 ** decimals)
     except InvalidOperation:
-        raise _Bad(Text(f"not an amount: {text!r}", f"no es una cantidad: {text!r}")) from None
+        raise _Bad(t("not an amount: {text}", text=repr(text))) from None
     if value != value.to_integral_value():
-        raise _Bad(Text(f"{text!r} is finer than the table's smallest unit",
-                        f"{text!r} tiene más decimales que la unidad mínima de la mesa"))
+        raise _Bad(t("{text} is finer than the table's smallest unit", text=repr(text)))
     return int(value)
 
 
@@ -285,13 +284,13 @@ def _read_header(line: str, lineno: int) -> dict[str, Any]:
     m = _GAME.search(line)
     if m is None:
         game = line.split(":", 1)[-1].split(" - ")[0].strip()
-        raise _Bad(Text(f"{game or 'this game'} is not supported yet (tapete plays hold'em only)",
-                        f"aún no se admite {game or 'este juego'} (tapete solo juega hold'em)"),
+        raise _Bad(t("{game} is not supported yet (tapete plays hold'em only)", game=game)
+                   if game else t("this game is not supported yet (tapete plays hold'em only)"),
                    lineno, unsupported=True)
     game, limit = m.group(1), m.group(2)
     if game != "Hold'em":
-        raise _Bad(Text(f"{game} {limit} is not supported yet (tapete plays hold'em only)",
-                        f"aún no se admite {game} {limit} (tapete solo juega hold'em)"),
+        raise _Bad(t("{game} {limit} is not supported yet (tapete plays hold'em only)", game=game,
+                     limit=limit),
                    lineno, unsupported=True)
     head["structure"] = {"No Limit": Structure.NO_LIMIT, "Pot Limit": Structure.POT_LIMIT,
                          "Limit": Structure.FIXED_LIMIT,
@@ -301,13 +300,11 @@ def _read_header(line: str, lineno: int) -> dict[str, Any]:
     if sm is None:
         sm = re.search(r"\(([^()]*/[^()]*)\)", line)
     if sm is None:
-        raise _Bad(Text("the header gives no stakes",
-                        "la cabecera no indica las ciegas de la mesa"), lineno)
+        raise _Bad(t("the header gives no stakes"), lineno)
     stakes = sm.group(1)
     amounts = re.findall(_AMOUNT, stakes)
     if len(amounts) < 2:
-        raise _Bad(Text(f"cannot read the stakes {stakes!r}",
-                        f"no se pueden leer las ciegas de la mesa {stakes!r}"), lineno)
+        raise _Bad(t("cannot read the stakes {stakes}", stakes=repr(stakes)), lineno)
     currency = ""
     for a in amounts[:2]:
         if a[0] in _SYMBOLS:
@@ -378,8 +375,7 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
         break
     n = len(players)
     if n < 2:
-        raise _Bad(Text(f"{n} player(s) dealt in: a hand needs two",
-                        f"{n} jugador(es) con cartas: una mano necesita dos"), first)
+        raise _Bad(t("{n} player(s) dealt in: a hand needs two", n=n), first)
     index = {p.name: k for k, p in enumerate(players)}
     names_by_length = sorted(index, key=len, reverse=True)
     # with no ": " inside a name, "name: ..." is found by one lookup
@@ -477,7 +473,7 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
                     add(("runs", runs), "Hand was run twice", lineno)
                 groups = _BRACKETS.findall(st.group(3))
                 if not groups:
-                    raise _Bad(Text(f"no cards in {line!r}", f"no hay cartas en {line!r}"),
+                    raise _Bad(t("no cards in {line}", line=repr(line)),
                                lineno)
                 cards = _cards(groups[-1], lineno)
                 add(("board", cards), line, lineno)
@@ -487,7 +483,7 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
             if "SHOW DOWN" in line:
                 continue
             if "CANCELLED" in line.upper():
-                raise _Bad(Text("the hand was cancelled", "la mano se canceló"), lineno)
+                raise _Bad(t("the hand was cancelled"), lineno)
             continue
         if in_summary:
             tm = _TOTAL.match(line)
@@ -512,8 +508,7 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
             if w is not None and groups:
                 cards = _cards(" ".join(groups), lineno)
                 if len(cards) != 2:
-                    raise _Bad(Text(f"{len(cards)} hole cards: hold'em deals two",
-                                    f"{len(cards)} cartas propias: en hold'em se reparten dos"),
+                    raise _Bad(t("{n} hole cards: hold'em deals two", n=len(cards)),
                                lineno)
                 hole[w[0]] = cards
                 hole_text[w[0]] = line
@@ -522,9 +517,8 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
         if um:
             w = who(um.group(2) + ":")
             if w is None:
-                raise _Bad(Text(
-                    f"uncalled bet returned to an unknown player: {line!r}",
-                    f"apuesta no igualada devuelta a un jugador desconocido: {line!r}"), lineno)
+                raise _Bad(t("uncalled bet returned to an unknown player: {line}",
+                             line=repr(line)), lineno)
             x = amt(um.group(1), lineno)
             returned[w[0]] += x
             put_in[w[0]] -= x
@@ -533,8 +527,7 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
         if cm:
             w = who(cm.group(1) + ":")
             if w is None:
-                raise _Bad(Text(f"an unknown player collected a pot: {line!r}",
-                                f"un jugador desconocido se llevó un bote: {line!r}"), lineno)
+                raise _Bad(t("an unknown player collected a pot: {line}", line=repr(line)), lineno)
             x = amt(cm.group(2), lineno)
             collected[w[0]] += x
             label = cm.group(3)
@@ -556,8 +549,7 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
             m = re.match(r"(the ante|small & big blinds|small blind|big blind|"
                          r"(?:a )?straddle|dead blind|dead) (" + _AMOUNT + r")$", what)
             if m is None:
-                raise _Bad(Text(f"unknown post: {line!r}",
-                                f"apuesta obligatoria desconocida: {line!r}"), lineno)
+                raise _Bad(t("unknown post: {line}", line=repr(line)), lineno)
             kind, x = m.group(1), amt(m.group(2), lineno)
             put_in[p] += x
             if x >= stacks[p] - (put_in[p] - x):
@@ -668,7 +660,7 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
         if body.startswith(("finished the tournament", "wins the tournament", "wins the",
                             "receives", "joins the table", "sits down")):
             continue
-        raise _Bad(Text(f"cannot read {line!r}", f"no se puede leer {line!r}"), lineno)
+        raise _Bad(t("cannot read {line}", line=repr(line)), lineno)
 
 
     # the table's blinds and antes
@@ -736,9 +728,7 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
             min_raise=MinRaise.LAST_RAISE if structure is Structure.POT_LIMIT else None,
             decimals=decimals, currency=head["currency"], rake_fixed=rake_fixed, hand_cap=cap)
     except RulesError as exc:
-        why = rules_problem(exc)
-        raise _Bad(Text(f"unplayable stakes: {why.en}",
-                        f"las ciegas de la mesa no se pueden jugar: {why.es}"), first) from None
+        raise _Bad(t("unplayable stakes: {why}", why=rules_problem(exc)), first) from None
 
     # hole cards first, dealt from the left of the button
     hole_steps: list[Step] = []
@@ -788,7 +778,7 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
 def reconcile(record: HandRecord, hand: Hand) -> list[str]:
     """Every figure of the file's SUMMARY (and its collected/returned lines) that the replay
     does not reproduce, each with both figures; empty when the hand reconciles."""
-    return [t.en for t in reconcile_text(record, hand)]
+    return [m.en for m in reconcile_text(record, hand)]
 
 
 def reconcile_text(record: HandRecord, hand: Hand) -> list[Text]:
@@ -803,24 +793,21 @@ def reconcile_text(record: HandRecord, hand: Hand) -> list[Text]:
     total = record.extra.get("total_pot")
     if total is not None and total != sum(hand.totals):
         got = c(sum(hand.totals))
-        out.append(Text(f"total pot: the file says {c(total)}, the replay gives {got}",
-                        f"bote total: el archivo dice {c(total)}, la reproducción da {got}"))
+        out.append(t("total pot: the file says {said}, the replay gives {got}", said=c(total),
+                     got=got))
     if record.stated_rake is not None and record.stated_rake != hand.rake:
         said, got = c(record.stated_rake), c(hand.rake)
-        out.append(Text(f"rake: the file says {said}, the replay takes {got}",
-                        f"rake: el archivo dice {said}, la reproducción se lleva {got}"))
+        out.append(t("rake: the file says {said}, the replay takes {got}", said=said, got=got))
     pots = [p.amount for p in hand.results]
     stated = record.stated_pots
     if stated is not None:
         if len(stated) > 1 and stated != pots:
             said, got = ", ".join(c(x) for x in stated), ", ".join(c(x) for x in pots)
-            out.append(Text(f"pots: the file says {said}; the replay gives {got}",
-                            f"botes: el archivo dice {said}; la reproducción da {got}"))
+            out.append(t("pots: the file says {said}; the replay gives {got}", said=said, got=got))
         elif len(stated) == 1 and stated[0] != sum(pots):
             said, got = c(stated[0]), c(sum(pots))
-            out.append(Text(f"pot after rake: the file says {said}, the replay gives {got}",
-                            f"bote tras el rake: el archivo dice {said}, la reproducción da "
-                            f"{got}"))
+            out.append(t("pot after rake: the file says {said}, the replay gives {got}", said=said,
+                         got=got))
     names = hand.names
     by_pot = record.extra.get("collected_by_pot")
     if by_pot is not None and not out:
@@ -831,31 +818,28 @@ def reconcile_text(record: HandRecord, hand: Hand) -> list[Text]:
             if a != b:
                 p, k = pk
                 if len(hand.results) == 1:
-                    pot = Text("the pot", "el bote")
+                    pot = tc("reconcile", "the pot")
                 elif k == 0:
-                    pot = Text("the main pot", "el bote principal")
+                    pot = tc("reconcile", "the main pot")
                 else:
-                    pot = Text(f"side pot {k}", f"el bote secundario {k}")
-                out.append(Text(f"{names[p]} from {pot.en}: the file says {c(a)}, "
-                                f"the replay {c(b)}",
-                                f"{names[p]} de {pot.es}: el archivo dice {c(a)}, "
-                                f"la reproducción {c(b)}"))
-    for key, mine, what in (("collected", hand.won, Text("collected", "cobra")),
-                            ("returned", hand.returned,
-                             Text("got back (uncalled)", "recupera (no igualado)"))):
+                    pot = tc("reconcile", "side pot {k}", k=str(k))
+                out.append(t("{who} from {pot}: the file says {said}, the replay {got}",
+                             who=names[p], pot=pot, said=c(a), got=c(b)))
+    for key, mine, message in (
+            ("collected", hand.won, N_("{who} collected: the file says {said}, the replay {got}")),
+            ("returned", hand.returned,
+             N_("{who} got back (uncalled): the file says {said}, the replay {got}"))):
         theirs = record.extra.get(key)
         if theirs is None:
             continue
         for p, (a, b) in enumerate(zip(theirs, mine, strict=True)):
             if a != b:
-                out.append(Text(f"{names[p]} {what.en}: the file says {c(a)}, the replay {c(b)}",
-                                f"{names[p]} {what.es}: el archivo dice {c(a)}, "
-                                f"la reproducción {c(b)}"))
+                out.append(t(message, who=names[p], said=c(a), got=c(b)))
     if not out and stated_stacks is not None and stated_stacks != hand.stacks:
         said = ", ".join(c(x) for x in stated_stacks)
         got = ", ".join(c(x) for x in hand.stacks)
-        out.append(Text(f"finishing stacks: the file implies {said}; the replay gives {got}",
-                        f"fichas finales: el archivo implica {said}; la reproducción da {got}"))
+        out.append(t("finishing stacks: the file implies {said}; the replay gives {got}", said=said,
+                     got=got))
     return out
 
 

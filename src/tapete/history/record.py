@@ -14,9 +14,9 @@ from typing import Any, Final
 from tapete.core import events as ev
 from tapete.core.actions import Action
 from tapete.core.cards import Card
+from tapete.core.catalog import t
 from tapete.core.errors import MalformedAction
 from tapete.core.rules import Rules
-from tapete.core.text import Text
 
 # Steps, tagged tuples: ("hole", player, cards | None), ("board", cards), ("act", player,
 # Action), ("show", player, cards | None), ("muck", player), ("runs", count).
@@ -55,8 +55,7 @@ def from_phh_verb(verb: str, to: int | None = None) -> Action:
         return CHECK_OR_CALL
     if verb == "cbr" and type(to) is int:
         return bet_or_raise(to)
-    raise MalformedAction(Text(f"unknown action {verb!r} {to!r}",
-                               f"acción desconocida {verb!r} {to!r}"))
+    raise MalformedAction(t("unknown action {verb} {amount}", verb=repr(verb), amount=repr(to)))
 
 
 def acted(e: ev.Acted) -> Action:

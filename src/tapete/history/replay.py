@@ -17,6 +17,7 @@ from typing import Any, Final, NamedTuple
 from tapete.core import events as ev
 from tapete.core.actions import Action
 from tapete.core.cards import Card, format_cards
+from tapete.core.catalog import t
 from tapete.core.hand import Hand, HandError, Phase
 from tapete.core.text import Text
 from tapete.history.record import HandRecord, Step, from_phh_verb
@@ -234,7 +235,7 @@ class ReplayResult:
             parts.append(text)
         out.append(", ".join(parts))
         out.append('], "inferred": [')
-        out.append(", ".join([_js(t) for t in self.inferred]))
+        out.append(", ".join([_js(name) for name in self.inferred]))
         out.append('], "partial": ')
         out.append("true" if self.partial else "false")
         out.append(', "note": ')
@@ -523,18 +524,17 @@ def replay(record: HandRecord, *, decisions: bool = True, strict: bool = False,
             elif kind == "runs":
                 hand.set_runs(step[1])
             else:
-                raise HandError(Text(f"unknown step {kind!r}", f"paso desconocido {kind!r}"))
+                raise HandError(t("unknown step {kind}", kind=repr(kind)))
     except HandError as exc:
         text = texts[i] if texts is not None and i < len(texts) \
             else step_text(step, rules.decimals, hand.button, n)
         m = exc.message
-        res.error = Text(f'action {i + 1} "{text}": {m.en}',
-                         f'acción {i + 1} "{text}": {m.es}')
+        res.error = t('action {step} "{text}": {why}', step=str(i + 1), text=text, why=m)
     except Exception as exc:  # a bug must not hide the other hands: report it on this one
         text = texts[i] if texts is not None and i < len(texts) \
             else step_text(step, rules.decimals, hand.button, n)
-        res.error = Text(f'action {i + 1} "{text}": internal error: {exc!r}',
-                         f'acción {i + 1} "{text}": error interno: {exc!r}')
+        res.error = t('action {step} "{text}": internal error: {error}', step=str(i + 1),
+                      text=text, error=repr(exc))
     if res.error is None and not hand.done:
         if hand.phase is Phase.SHOWDOWN and not unknown_show and all(
                 hand.hole[p] is not None for p in hand.showdown_order()):
@@ -564,7 +564,7 @@ def _act_slow(hand: Hand, p: int, step: Step) -> None:
     elif kind == ev.BET or kind == ev.RAISE:
         hand.raise_to(action.to, p)
     else:
-        raise HandError(Text(f"unknown action {kind!r}", f"acción desconocida {kind!r}"))
+        raise HandError(t("unknown action {action}", action=repr(kind)))
 
 
 def _infer(res: ReplayResult, hand: Hand, until: int, decisions: bool) -> None:
@@ -592,25 +592,21 @@ def _why_partial(hand: Hand, unknown: Sequence[int]) -> Text:
             hand.hole[p] is None for p in hand.showdown_order())):
         who = ", ".join(_label(p, hand.button, hand.n) for p in (unknown or hand.showdown_order())
                         if hand.hole[p] is None) or "?"
-        return Text(f"the showdown cannot be settled: the cards of {who} are unknown",
-                    f"no se puede resolver el enfrentamiento: las cartas de {who} son"
-                    " desconocidas")
+        return t("the showdown cannot be settled: the cards of {who} are unknown", who=who)
     if hand.phase is Phase.BETTING and hand.actor is not None:
         who = _label(hand.actor, hand.button, hand.n)
-        return Text(f"the actions stop on the {_street(hand.street, 'en')} with {who} to act",
-                    f"las acciones terminan en el {_street(hand.street, 'es')} con {who}"
-                    " por actuar")
+        return t("the actions stop on the {street} with {who} to act",
+                 street=_street(hand.street), who=who)
     need = hand.needs_cards()
     if need is not None:
-        what_en = "hole cards" if need[0] == "hole" else "the board"
-        what_es = "las cartas propias" if need[0] == "hole" else "el tablero"
-        return Text(f"the actions stop before {what_en} are dealt",
-                    f"las acciones terminan antes de repartir {what_es}")
-    return Text("the actions stop before the hand ends",
-                "las acciones terminan antes del final de la mano")
+        if need[0] == "hole":
+            return t("the actions stop before hole cards are dealt")
+        return t("the actions stop before the board are dealt")
+    return t("the actions stop before the hand ends")
 
 
-def _street(street: int, lang: str) -> str:
+def _street(street: int) -> str:
+    """A street's name, the same word in English and Spanish."""
     return ("preflop", "flop", "turn", "river")[min(street, 3)]
 
 
