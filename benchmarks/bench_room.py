@@ -221,6 +221,7 @@ class Stats:
         self.first_hands = 0  # tables that have dealt a hand
         self.measuring = False
         self.lag: list[float] = []
+        self.unanswered: list[str] = []  # the first actions no broadcast answered
 
     def error(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
@@ -297,6 +298,8 @@ class Player:
     def check_pending(self) -> None:
         if self.pending is not None and time.monotonic() - self.pending[1] > NO_ANSWER_S:
             self.stats.error("no broadcast in 15 s")
+            if len(self.stats.unanswered) < 5:
+                self.stats.unanswered.append(f"table {self.table} decision {self.pending[0]}")
             self.pending = None
 
     def on_record(self, m: dict[str, Any], now: float) -> None:
@@ -343,7 +346,8 @@ class Player:
             wait = self.turn_at + self.pace - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
-            self.pending = (msg["seq"], time.monotonic(), False, False)
+            # answered once the record (when asked for) and the state showing it came
+            self.pending = (msg["seq"], time.monotonic(), not self.records, False)
             if self.stats.measuring:
                 self.stats.actions += 1
         await ws.send(json.dumps(msg))
@@ -436,7 +440,7 @@ async def client_main(url: str, tables: int, seed: int, pace: float, seconds: fl
     out.put({"index": index, "to_record": stats.to_record, "to_state": stats.to_state,
              "hands": stats.hands, "actions": stats.actions, "errors": stats.errors,
              "cpu_share": cpu / window, "lag": stats.lag, "window": window,
-             "dealt": stats.first_hands})
+             "dealt": stats.first_hands, "unanswered": stats.unanswered})
 
 
 def client_process(*args: Any) -> None:
@@ -503,12 +507,17 @@ def one_run(tables: int, args: argparse.Namespace) -> dict[str, Any]:
             if p.is_alive():
                 p.kill()
         server.stop()
-        shutil.rmtree(tmp, ignore_errors=True)
-    seconds = statistics.mean(p["window"] for p in parts)
     errors: dict[str, int] = {}
     for part in parts:
         for k, v in part["errors"].items():
             errors[k] = errors.get(k, 0) + v
+    if errors or args.keep:  # the server's log and database, to see why
+        result["kept"] = str(tmp)
+        result["unanswered"] = [x for p in parts for x in p["unanswered"]]
+        print(f"kept {tmp} (server.log, db/)", file=sys.stderr, flush=True)
+    else:
+        shutil.rmtree(tmp, ignore_errors=True)
+    seconds = statistics.mean(p["window"] for p in parts)
     result.update({
         "seconds": round(seconds, 1),
         "hands_per_s": round(sum(p["hands"] for p in parts) / seconds, 2),
@@ -572,6 +581,8 @@ def main() -> int:
     ap.add_argument("--procs", type=int, default=0,
                     help="client processes (0: one per 150 tables, up to the cores)")
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--keep", action="store_true",
+                    help="keep each run's data directory (kept anyway when errors occurred)")
     ap.add_argument("--no-records", action="store_true",
                     help="the players ask for states only, as the table page does (no"
                          " act->record latency); default: records=1, as a program does")
