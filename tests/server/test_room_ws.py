@@ -108,8 +108,8 @@ class Player(threading.Thread):
                         return
                     if m["type"] == "record":
                         self.record(m)
-                        if self.ends >= self.hands:
-                            self.done.set()
+                        if self.ends >= self.hands and self.sits:
+                            self.done.set()  # a player's count ends the run, not a watcher's
                     elif m["type"] == "state":
                         self.state(m)
                         mine = next((x for x in m["seats"] if x and x["you"]), None)
