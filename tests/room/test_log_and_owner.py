@@ -4,7 +4,9 @@ order and its owner check; the one task that owns a table."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from pathlib import Path
+from typing import Any
 
 import pytest
 from roomfakes import Client, FakeBank
@@ -96,3 +98,23 @@ def test_a_failed_store_leaves_nothing_and_the_copy_stops() -> None:
     assert again.seat_of("b") is None
     again.sit("b", "Bob", 100)
     assert bank.balances == {"a": 900, "b": 900}
+
+
+def test_a_caller_that_gives_up_does_not_stop_the_owner() -> None:
+    """A command whose caller was cancelled (a tab closed, a server stopping) still runs,
+    and the owner goes on with the next ones."""
+    async def main() -> list[Any]:
+        owner = TableOwner(RoomTable.open(EventLog(), TableConfig(), FakeBank({})))
+        gone = asyncio.create_task(owner.call(owner.table.summary))
+        await asyncio.sleep(0)
+        gone.cancel()
+        runner = asyncio.create_task(owner.run())
+        got = [await asyncio.wait_for(owner.call(owner.table.summary), 2.0)]
+        with contextlib.suppress(Exception):
+            got.append(await asyncio.wait_for(owner.call(lambda: 1 / 0), 2.0))
+        got.append(runner.done())
+        runner.cancel()
+        return got
+
+    got = asyncio.run(main())
+    assert got[0]["seats"] == 6 and got[-1] is False  # answered, and the owner still runs

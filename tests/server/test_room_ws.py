@@ -271,7 +271,7 @@ def test_bad_input_is_refused_in_both_languages_and_changes_nothing(srv: LiveSer
 
 
 def app_money(srv: LiveServer, cookie: str) -> int:
-    return int(srv.app.state.hub.player(pid_of(cookie)).bankroll)
+    return int(srv.app.state.hub.player(pid_of(cookie), create=True).bankroll)
 
 
 def test_a_wrong_or_guessed_table_id_is_refused(srv: LiveServer) -> None:

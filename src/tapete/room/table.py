@@ -702,8 +702,12 @@ class TableOwner:
                 self.table.poll()
                 continue
             try:
-                future.set_result(job())
+                result = job()
             except Exception as exc:  # the caller's to handle: a Refused, most often
-                future.set_exception(exc)
+                if not future.done():  # a caller that gave up (cancelled) is told nothing
+                    future.set_exception(exc)
+            else:
+                if not future.done():
+                    future.set_result(result)
             if not self.table.broken:
                 self.table.poll()

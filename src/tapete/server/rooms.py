@@ -90,7 +90,7 @@ class RoomBankroll:
         self.hub = hub
 
     def balance(self, player: str) -> int:
-        p = self.hub.player(player, create=True)
+        p = self.hub.player(player, create=True, keep=False)
         assert p is not None
         return p.bankroll
 
@@ -323,6 +323,8 @@ class Room:
     async def _tend_loop(self, running: Running) -> None:
         while True:
             await asyncio.sleep(max(self.tick_s, 0.2))
+            if not running.table.config.bots:
+                continue  # nothing to tend: no job queued at a table without bots
             try:
                 await running.owner.call(self._tend, running)
             except (RoomRefused, HandError):
@@ -596,7 +598,8 @@ def state(running: Running, player: str | None, room: Room) -> dict[str, Any]:
                       "sitting_out": s.sitting_out or s.sit_out_after_hand,
                       "leaving": i in rt.leaving, "you": i == my_seat})
     me = table.seats[my_seat] if my_seat is not None else None
-    person = room.hub.player(player, create=True) if player else None
+    # a visitor who only watches is not kept in memory for it (keep=False)
+    person = room.hub.player(player, create=True, keep=False) if player else None
     at_table = in_pot = 0
     if me is not None:
         at_table = me.chips + me.pending_chips
