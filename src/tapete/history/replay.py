@@ -648,7 +648,7 @@ def account_lines(res: ReplayResult) -> list[Text]:
     title = res.source + (f" #{res.hand}" if res.hand else "")
     hand = res.engine
     if hand is None:
-        return [say.unreadable(title, res.error if res.error is not None else Text("", ""))]
+        return [say.unreadable(title, res.error if res.error is not None else Text.join([]))]
     rules = hand.rules
     n = hand.n
     names: list[str] = []
@@ -694,7 +694,7 @@ def account_lines(res: ReplayResult) -> list[Text]:
     if res.error is not None:
         out.append(say.error(res.error))
     elif res.partial:
-        out.append(say.partial(res.note if res.note is not None else Text("", "")))
+        out.append(say.partial(res.note if res.note is not None else Text.join([])))
         for k, pot in enumerate(res.pots):
             out.append(say.open_pot(k, len(res.pots), pot.amount,
                                     [names[p] for p in pot.players], rules))
