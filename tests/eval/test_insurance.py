@@ -57,3 +57,13 @@ def test_bad_boards_are_refused_in_both_languages() -> None:
         assert err.value.message.es != err.value.message.en
     with pytest.raises(InsuranceError):
         quote({0: cards("AsAd"), 1: cards("AsKd")}, cards("2c7d9h"), [(100, (0, 1))])
+
+
+def test_a_leader_every_card_beats_gets_no_fair_price() -> None:
+    """Four players on Ah3hTh4c: the leader's 4s6h (a pair) loses to every river that can
+    come (a heart makes the flush, the others the straights and better pairs): a quote, with
+    every unseen card an out and no fair price, not a division by zero."""
+    holes = {0: cards("4s6h"), 1: cards("5h6s"), 2: cards("9sKc"), 3: cards("7c4d")}
+    q = quote(holes, cards("Ah3hTh4c"), [(400, (0, 1, 2, 3))])
+    assert q is not None and len(q.outs) == q.unseen
+    assert q.fair_premium is None and q.fair_odds == 0

@@ -111,6 +111,9 @@ def quote(holes: Mapping[int, Sequence[Card]], board: Sequence[Card],
     expected = total / len(unseen)
     rate = odds.get(len(outs)) if outs else None
     premium = None if rate is None else -(-stake // rate)  # rounded up to the chip
-    fair = Fraction(stake * len(outs), len(unseen) - len(outs)) if outs else None
+    # every card to come beats the leader: nothing to insure at a fair price (no premium
+    # below the stake itself would do), so no fair figure
+    fair = Fraction(stake * len(outs), len(unseen) - len(outs)) \
+        if outs and len(outs) < len(unseen) else None
     return Quote(leader, len(unseen), tuple(outs), stake, expected, rate,
                  None if premium is None else int(premium), fair)
