@@ -337,10 +337,22 @@ def test_two_tabs_of_one_person_see_one_seat_and_one_action_wins(srv: LiveServer
         assert err["code"] == "stale" and "another tab" in err["message"]["en"]
 
 
+def records_upto_state(w: Any) -> list[int]:
+    """The records' seqs a new connection gets, up to its first state's ``room.seq``."""
+    got: list[int] = []
+    upto = None
+    while upto is None or not got or got[-1] < upto:
+        m = recv(w, 2)
+        if m["type"] == "record":
+            got.append(m["seq"])
+        elif m["type"] == "state" and upto is None:
+            upto = m["room"]["seq"]
+    return got
+
+
 def test_a_reconnect_resumes_the_records_after_the_last_one_seen(srv: LiveServer) -> None:
     a, b = identity(srv), identity(srv)
     table = open_table(srv, a, seats=2)
-    seen: list[int] = []
     with ws(srv, table, a) as wa, ws(srv, table, b) as wb:
         wa.send(json.dumps({"type": "take_seat", "buy_in": 200, "name": "Ana"}))
         wb.send(json.dumps({"type": "take_seat", "buy_in": 200, "name": "Bea"}))
@@ -348,13 +360,7 @@ def test_a_reconnect_resumes_the_records_after_the_last_one_seen(srv: LiveServer
         # the records so far, then the connection drops
         # (the state may come before the records that lead to it: read up to its seq)
         with ws(srv, table, a, "records=1") as again:
-            upto = None
-            while upto is None or not seen or seen[-1] < upto:
-                m = recv(again, 2)
-                if m["type"] == "record":
-                    seen.append(m["seq"])
-                elif m["type"] == "state" and upto is None:
-                    upto = m["room"]["seq"]
+            seen = records_upto_state(again)
         last = seen[-1]
         # whoever is to act folds while Ana's second tab is away
         for w in (wa, wb):
@@ -364,14 +370,7 @@ def test_a_reconnect_resumes_the_records_after_the_last_one_seen(srv: LiveServer
                                    "action": "fold"}))
         until(wb, lambda m: m["type"] == "record" and m["kind"] == "end")
         with ws(srv, table, a, f"records=1&after={last}") as back:
-            got: list[int] = []
-            upto = None
-            while upto is None or not got or got[-1] < upto:
-                m = recv(back, 2)
-                if m["type"] == "record":
-                    got.append(m["seq"])
-                elif m["type"] == "state" and upto is None:
-                    upto = m["room"]["seq"]
+            got = records_upto_state(back)
         assert got and got[0] == last + 1 and got == list(range(last + 1, last + 1 + len(got)))
 
 

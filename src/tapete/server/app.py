@@ -273,6 +273,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         except ValueError:
             after = 0
         box = Outbox(limits)
+        hub.player(pid, create=True, keep=False)  # a stored player, loaded once for the states
         conn = Connection(room, running, box, pid, records=query.get("records") == "1")
         try:
             await running.owner.call(running.table.subscribe, conn, after)

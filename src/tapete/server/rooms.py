@@ -598,15 +598,17 @@ def state(running: Running, player: str | None, room: Room) -> dict[str, Any]:
                       "sitting_out": s.sitting_out or s.sit_out_after_hand,
                       "leaving": i in rt.leaving, "you": i == my_seat})
     me = table.seats[my_seat] if my_seat is not None else None
-    # a visitor who only watches is not kept in memory for it (keep=False)
-    person = room.hub.player(player, create=True, keep=False) if player else None
+    # a stored player is in memory (the connection loaded them once); a visitor who only
+    # watches is kept nowhere and has the starting bankroll: no database read per state
+    person = room.hub.players.get(player) if player else None
     at_table = in_pot = 0
     if me is not None:
         at_table = me.chips + me.pending_chips
         if hand is not None and you is not None:
             at_table = hand.stacks[you] + me.pending_chips
             in_pot = hand.totals[you]
-    bankroll = person.bankroll if person is not None else 0
+    bankroll = person.bankroll if person is not None else \
+        room.hub.settings.starting_bankroll if player else 0
     last_result = None
     if rt.last_hand is not None:
         lp = rt.last_players
