@@ -270,15 +270,22 @@ def test_the_room_table_page_reads_only_sent_fields(server: Server, browser: Any
     page.wait_for_function("() => document.body.dataset.seated === '1'")
     pre = False
     while running.table.hand_no < 6:
-        if not pre and page.is_visible("[data-testid=pre-call-any]"):
-            page.check("[data-testid=pre-call-any]")  # played for me when my turn comes
-            pre = True
-        elif page.is_enabled("[data-testid=btn-call]") and \
-                page.is_visible("[data-testid=btn-call]"):
-            page.click("[data-testid=btn-call]")
-        for button in ("btn-add", "btn-back"):
-            if page.is_visible(f"[data-testid={button}]"):
-                page.click(f"[data-testid={button}]")
+        # The page changes under the test (my turn comes, the hand ends): a control seen
+        # a moment ago may be gone by the click, so each click is tried briefly and the
+        # loop looks again.
+        try:
+            if not pre and page.is_visible("[data-testid=pre-call-any]"):
+                # played for me when my turn comes
+                page.check("[data-testid=pre-call-any]", timeout=1000)
+                pre = True
+            elif page.is_enabled("[data-testid=btn-call]") and \
+                    page.is_visible("[data-testid=btn-call]"):
+                page.click("[data-testid=btn-call]", timeout=1000)
+            for button in ("btn-add", "btn-back"):
+                if page.is_visible(f"[data-testid={button}]"):
+                    page.click(f"[data-testid={button}]", timeout=1000)
+        except playwright_sync.TimeoutError:
+            pass
         page.wait_for_timeout(30)
     page.screenshot(path=str(ARTIFACTS / "room-table.png"))
     written = page.evaluate("[...window.__written]")
