@@ -43,7 +43,9 @@ DATA = Path(__file__).resolve().parents[1] / "data" / "pokerstars"
 TEN_HANDS = DATA / "hhsmithy_cash_nlhe_10_hands_rake.txt"
 GIB = 1 << 30
 MIB = 1 << 20
-P99_LIMIT = 0.050  # seconds
+# A job run on the event loop would hold every other request for seconds; half a second
+# tells that apart even on a loaded CI machine (latency itself is measured in benchmarks/).
+P99_LIMIT = 0.5  # seconds
 
 
 # ---------------------------------------------------------------------------- what is sent
