@@ -295,7 +295,7 @@ def test_pokerstars_replay_error_is_bilingual() -> None:
     res = replay(rec)
     m = res.error
     assert m is not None and m.en != m.es
-    assert "Alice cannot bet $0.01" in m.en and "Alice no puede apostar 0,01 $" in m.es
+    assert "Alice cannot bet $0.01" in m.en and "Alice no puede apostar 0,01\u00a0US$" in m.es
 
 
 # ---------------------------------------------------------------------------- what people see

@@ -19,7 +19,9 @@ from decimal import Decimal
 from fractions import Fraction
 
 from tapete.cli.replay import default_lang
-from tapete.core.text import chips
+from tapete.core.catalog import t, tc
+from tapete.core.money import money as written
+from tapete.core.money import number, percent
 from tapete.eval.icm import (
     IcmError,
     decimal_text,
@@ -48,7 +50,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     lang = args.lang or default_lang()
-    es = lang == "es"
     try:
         prizes, decimals = parse_prizes(" ".join(args.prizes))
     except IcmError as exc:
@@ -56,8 +57,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     names = args.names or [f"p{i + 1}" for i in range(len(args.stacks))]
     if len(names) != len(args.stacks):
-        print("tapete icm: " + ("un nombre por jugador" if es else "one name per player"),
-              file=sys.stderr)
+        print("tapete icm: " + t("one name per player").in_lang(lang), file=sys.stderr)
         return 2
     paid = max((i + 1 for i, p in enumerate(prizes) if p), default=0)  # unpaid places are free
     exact = exact_is_practical(len(args.stacks), paid)
@@ -80,24 +80,21 @@ def run(args: argparse.Namespace) -> int:
         return 0
 
     def money(x: Fraction, digits: int = shown) -> str:
-        return chips(round(x * 10 ** (digits - decimals)), digits, args.currency, lang)
+        return written(round(x * 10 ** (digits - decimals)), digits, args.currency, lang)
 
-    head = ("jugador", "fichas", "% fichas", "equity", "% premios") if es else (
-        "player", "chips", "% chips", "equity", "% prizes")
-    rows = [(nm, chips(s, 0, "", lang), _pct(Fraction(s, total), lang), money(v),
-             _pct(v / pool if pool else Fraction(0), lang))
+    head = tuple(x.in_lang(lang) for x in (tc("ICM table", "player"), tc("ICM table", "chips"),
+                                            tc("ICM table", "% chips"), tc("ICM table", "equity"),
+                                            tc("ICM table", "% prizes")))
+    rows = [(nm, number(s, lang), percent(Fraction(s, total), 1, lang), money(v),
+             percent(v / pool if pool else Fraction(0), 1, lang))
             for nm, s, v in zip(names, args.stacks, values, strict=True)]
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(5)]
-    title = "ICM (Malmuth-Harville), premios " if es else "ICM (Malmuth-Harville), prizes "
-    how = "" if exact else (f" (Monte Carlo, {args.samples:,} órdenes)".replace(",", ".") if es
-                            else f" (Monte Carlo, {args.samples:,} orders)")
-    print(title + " / ".join(money(Fraction(p), decimals) for p in prizes) + how)
+    listed = " / ".join(money(Fraction(p), decimals) for p in prizes)
+    title = (t("ICM (Malmuth-Harville), prizes {prizes}", prizes=listed) if exact else
+             t("ICM (Malmuth-Harville), prizes {prizes} (Monte Carlo, {orders} orders)",
+               prizes=listed, orders=args.samples))
+    print(title.in_lang(lang))
     for r in [head, *rows]:
         print("  ".join(r[0].ljust(widths[0]) if i == 0 else r[i].rjust(widths[i])
                         for i in range(5)))
     return 0
-
-
-def _pct(x: Fraction, lang: str) -> str:
-    s = f"{float(x) * 100:.1f} %"  # a share shown to a person, not an amount of money
-    return s.replace(".", ",") if lang == "es" else s

@@ -17,6 +17,7 @@ import sys
 from typing import Any
 
 from tapete.core.catalog import t
+from tapete.core.money import decimal
 from tapete.history.formats import replay_any
 from tapete.history.replay import (
     HISTORY_SUFFIXES,
@@ -182,10 +183,8 @@ def _icm_lines(res: ReplayResult, prizes: str, lang: str) -> str:
     table = _icm(res, prizes)
     if table is None or res.engine is None:
         return ""
-    es = lang == "es"
-
     def num(x: str) -> str:  # a decimal string in the reader's language (never a name)
-        return x.replace(".", ",") if es else x
+        return decimal(x, lang)
 
     prizes = " / ".join(num(p) for p in table["prizes"])
     lines = ["", t("ICM (prizes {prizes}):", prizes=prizes).in_lang(lang)]

@@ -12,8 +12,9 @@ from functools import lru_cache
 from typing import Final, NamedTuple
 
 from tapete.core.catalog import N_, t, tc
+from tapete.core.money import amount_text
 from tapete.core.rules import Rules, Structure
-from tapete.core.text import Text, chips_text
+from tapete.core.text import Text
 
 # Why the smallest raise is what it is (Final, as the enum members below: the compiled code
 # reads them as constants; an enum member read as Structure.POT_LIMIT is a lookup each time).
@@ -74,7 +75,7 @@ class Legal(NamedTuple):
 
     def _ct(self, amount: int) -> Text:
         """An amount of this table's chips in every language."""
-        return chips_text(amount, self.decimals, self.currency)
+        return amount_text(amount, self.decimals, self.currency)
 
     # The explanations are catalogue messages, made only when asked for (the engine builds a
     # Legal for every decision and explains it only to a player or an error).

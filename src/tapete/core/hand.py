@@ -43,10 +43,11 @@ from tapete.core.errors import IllegalAction as IllegalAction
 from tapete.core.errors import MalformedAction as MalformedAction
 from tapete.core.events import Event
 from tapete.core.game import HandForm, best_hand, evaluator
+from tapete.core.money import amount_text
 from tapete.core.pots import Pot, build_pots, split, take_rake, uncalled
 from tapete.core.rules import MinRaise, Rules, Structure
 from tapete.core.setup import HandSetup
-from tapete.core.text import Text, chips_text
+from tapete.core.text import Text
 
 
 class Phase(StrEnum):
@@ -154,6 +155,11 @@ _SEATS = [tuple(range(n)) for n in range(24)]
 # the events of every step are built with tuple.__new__, all fields given: a named tuple's own
 # __new__ is a Python function around this (the engine records some thirty events a hand)
 _new = tuple.__new__
+
+
+def _bet_word(legal: Legal) -> Text:
+    """The verb a bet of no amount was tried as: a bet where it would open the street."""
+    return tc("action", "bet") if legal.is_bet else tc("action", "raise")
 
 
 class Hand:
@@ -996,7 +1002,7 @@ class Hand:
         elif kind == ev.BET or kind == ev.RAISE:
             if action.to is None:
                 legal = self._check_turn(player)
-                self._refuse(kind, legal, t("an amount is needed"))
+                self._refuse(_bet_word(legal), legal, t("an amount is needed"))
             self.raise_to(action.to, player)
         else:
             raise MalformedAction(t("unknown action {action}", action=repr(kind)))
@@ -1012,7 +1018,7 @@ class Hand:
         if a in ("bet", "raise", "raise_to", "cbr"):
             if amount is None:
                 legal = self._check_turn(player)
-                self._refuse(a, legal, t("an amount is needed"))
+                self._refuse(_bet_word(legal), legal, t("an amount is needed"))
             self.raise_to(amount, player)
             return
         if a not in _ACTION_KINDS:
@@ -1031,7 +1037,7 @@ class Hand:
 
     def _ct(self, amount: int) -> Text:
         """An amount of this hand's chips in every language."""
-        return chips_text(amount, self.rules.decimals, self.rules.currency)
+        return amount_text(amount, self.rules.decimals, self.rules.currency)
 
     def acting_order(self, preflop: bool | None = None) -> list[int]:
         """Every player in the order they act on a street (preflop: after the last straddle

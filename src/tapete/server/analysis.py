@@ -23,7 +23,8 @@ from starlette.routing import BaseRoute, Route
 from tapete.core.cards import Card, format_card
 from tapete.core.catalog import N_, t
 from tapete.core.hand import Hand, Phase
-from tapete.core.text import Text, chips_text
+from tapete.core.money import amount_text
+from tapete.core.text import Text
 from tapete.eval.icm import IcmError, icm_table
 from tapete.eval.insurance import InsuranceError, quote
 from tapete.server import replay_protocol as rp
@@ -120,7 +121,7 @@ def insurance_note(hand: Hand, known: Sequence[tuple[Card, ...] | None]
     name = hand.names[q.leader]
 
     def c(x: int | Fraction) -> Text:
-        return chips_text(int(x), r.decimals, r.currency)
+        return amount_text(int(x), r.decimals, r.currency)
 
     def ratio(x: Fraction) -> Text:
         s = f"{float(x):.1f}".removesuffix(".0")  # odds read by a person, not chips

@@ -261,6 +261,8 @@ class MoneyFormat(_Out):
     decimals: int
     before: str
     after: str
+    percent_before: str
+    percent_after: str
 
 
 class Money(_Out):

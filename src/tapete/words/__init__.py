@@ -25,7 +25,7 @@ from tapete.words.lines import (
     returned,
     sentences,
 )
-from tapete.words.money import money, money_format, money_text, number
+from tapete.words.money import decimal, money, money_format, money_text, number, percent
 from tapete.words.results import breakdown, pot_lines, shown_hands
 from tapete.words.rules import describe as describe_rules
 from tapete.words.rules import game_name, stakes
@@ -33,6 +33,7 @@ from tapete.words.rules import game_name, stakes
 __all__ = [
     "and_list",
     "breakdown",
+    "decimal",
     "describe_rules",
     "event_line",
     "game_name",
@@ -46,6 +47,7 @@ __all__ = [
     "name_against",
     "not_in_file",
     "number",
+    "percent",
     "players_count",
     "pot_lines",
     "pot_name",

@@ -200,8 +200,10 @@ export function tx(text) {
 // the page writes exactly what the server's messages write. Until the server says otherwise:
 // whole chips, grouped by three.
 const PLAIN = {
-  en: { group: ",", decimal: ".", minus: "-", decimals: 0, before: "", after: "" },
-  es: { group: ".", decimal: ",", minus: "-", decimals: 0, before: "", after: "" },
+  en: { group: ",", decimal: ".", minus: "-", decimals: 0, before: "", after: "",
+        percent_before: "", percent_after: "%" },
+  es: { group: ".", decimal: ",", minus: "-", decimals: 0, before: "", after: "",
+        percent_before: "", percent_after: "\u00a0%" },
 };
 let moneyFormat = PLAIN;
 
@@ -218,6 +220,23 @@ export function chips(n, format = moneyFormat) {
   let s = String(Math.floor(a / unit)).replace(/\B(?=(\d{3})+(?!\d))/g, f.group);
   if (f.decimals) s += f.decimal + String(a % unit).padStart(f.decimals, "0");
   return (n < 0 ? f.minus : "") + f.before + s + f.after;
+}
+
+/** A decimal number the server wrote with a point ("-1234.50", "+3.25"), every digit kept,
+ * with the reader's separators: "-1,234.50" / "-1.234,50" (tapete.words.decimal). */
+export function decimal(s, format = moneyFormat) {
+  const f = format[current] || format.en;
+  const m = /^([+-]?)(\d+)(?:\.(\d+))?$/.exec(String(s));
+  if (!m) return String(s);
+  const whole = m[2].replace(/\B(?=(\d{3})+(?!\d))/g, f.group);
+  return (m[1] === "-" ? f.minus : m[1]) + whole + (m[3] ? f.decimal + m[3] : "");
+}
+
+/** A share (0.125) with `digits` after the point, as the server writes one
+ * (tapete.words.percent): "12.5%" / "12,5 %". */
+export function percent(x, digits = 1, format = moneyFormat) {
+  const f = format[current] || format.en;
+  return f.percent_before + decimal((100 * x).toFixed(digits), format) + f.percent_after;
 }
 
 /** A pot's name, by the server's rule (tapete.words.pot_name): "Pot" when it is the only one,

@@ -3,7 +3,7 @@
 // only draws frames and moves between them. No build step. What each route answers is known by
 // the route (tapete.server.replay_protocol, docs/protocol.md): a Timeline, a FileAnswer, an
 // IcmAnswer, or an ErrorAnswer for any other status; the page reads only their fields.
-import { detectLang, setLang, lang, tx, chips, potName } from "../common/i18n.js";
+import { detectLang, setLang, lang, tx, chips, decimal, percent as share, potName } from "../common/i18n.js";
 import { cardEl, setCards } from "../common/cards.js";
 
 const $ = (id) => document.getElementById(id);
@@ -92,8 +92,7 @@ function money(n) {
 }
 
 function percent(x) {
-  const s = (100 * x).toFixed(1);
-  return (lang() === "es" ? s.replace(".", ",") : s) + " %";
+  return share(x, 1, S.tl && S.tl.money ? S.tl.money : undefined);
 }
 
 
@@ -544,8 +543,7 @@ function renderIcm() {
     }
     return tr;
   };
-  const es = lang() === "es";
-  const num = (s) => (es ? s.replace(".", ",") : s);
+  const num = (s) => decimal(s, S.tl.money);
   table.append(row([w("icmPlayer"), w("icmBefore"), w("icmAfter"), w("icmChange")], true));
   res.players.forEach((p, k) => {
     const tr = row([S.tl.players[k].name, num(p.before), num(p.after), num(p.change)], false);

@@ -4,7 +4,7 @@
 // The server sends `state` (coalesced: a newer state may replace one not yet sent, so nothing
 // here relies on seeing every state) and `hands` (the hand list: whole with reset: true when
 // the page connects, then one new hand at a time), which this page keeps itself.
-import { detectLang, setLang, lang, t, tn, tx, chips, potName, setMoneyFormat, translate } from "../common/i18n.js";
+import { detectLang, setLang, lang, t, tn, tx, chips, percent, potName, setMoneyFormat, translate } from "../common/i18n.js";
 import { cardEl, setCards } from "../common/cards.js";
 
 const $ = (id) => document.getElementById(id);
@@ -732,9 +732,8 @@ function renderCoach(s) {
     $("coach-body").replaceChildren();
     return;
   }
-  const eq = lang() === "es" ? c.equity.toFixed(1).replace(".", ",") : c.equity.toFixed(1);
   const against = c.ranges ? tx(c.against) : tn("vsRandom", c.opponents);
-  $("coach-head").textContent = `${t("equity")}: ${eq} % ${against}`;
+  $("coach-head").textContent = `${t("equity")}: ${percent(c.equity / 100)} ${against}`;
   const parts = [];
   // what each opponent's actions say they hold (read from your seat's view, never their cards)
   if (c.ranges) parts.push(c.ranges.map((r) => `${r.name}: ${tx(r.words)}`).join(" · "));
