@@ -244,6 +244,35 @@ def test_shared_link_round_trip() -> None:
             decode_link(bad)
 
 
+def test_a_link_made_before_actions_were_written_as_json_still_opens() -> None:
+    """Links are in people's messages: one whose steps were PHH's verbs ("cbr", 700) opens to
+    the same hand as the same link written today (the page's action JSON)."""
+    import base64
+    import json
+    import zlib
+
+    hand = replay(stars(DATA / RUN_TWICE)).engine
+    assert hand is not None
+    today = encode_hand(hand)
+    assert today and today[0] == "j"
+    data = json.loads(zlib.decompress(base64.urlsafe_b64decode(today[1:] + "==")))
+    acts = [st for st in data["steps"] if st[0] == "act"]
+    assert acts and all(isinstance(st[2], dict) and "action" in st[2] for st in acts)
+    old_verb = {"fold": ["f"], "check": ["cc"], "call": ["cc"]}
+    data["steps"] = [st if st[0] != "act" else
+                     [*st[:2], *old_verb.get(st[2]["action"], ["cbr", st[2].get("amount")])]
+                     for st in data["steps"]]
+    old = "j" + base64.urlsafe_b64encode(zlib.compress(json.dumps(data).encode())).decode()
+    then, now = decode_link(old.rstrip("=")), decode_link(today)
+    assert [f["pots"] for f in then["frames"]] == [f["pots"] for f in now["frames"]]
+    assert then["result"]["items"] == now["result"]["items"]
+    data["steps"] = [st if st[0] != "act" else [*st[:2], {"action": "shove"}]
+                     for st in data["steps"]]
+    forged = "j" + base64.urlsafe_b64encode(zlib.compress(json.dumps(data).encode())).decode()
+    with pytest.raises(ReplayInputError):
+        decode_link(forged)
+
+
 def test_illegal_hand_stops_with_the_engines_message() -> None:
     bad = AK_QQ.replace("'p1 cc'", "'p1 cbr 50'")
     tl = timeline_of_record(phh.loads(bad))

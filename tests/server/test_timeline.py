@@ -38,3 +38,20 @@ def test_each_event_is_folded_twice_at_most(actions: int,
     last = out["frames"][-1]
     assert last["stacks"] == list(hand.stacks) and last["phase"] == "done"
     assert [f["i"] for f in out["frames"]] == list(range(n))
+
+
+def test_a_record_with_a_huge_bet_is_refused_before_it_is_replayed() -> None:
+    """The digit limit sees the amounts inside the actions, not only the stacks."""
+    from tapete.core.actions import Action
+    from tapete.core.rules import Rules
+    from tapete.history.record import HandRecord
+    from tapete.server.timeline import ReplayInputError, check_record
+
+    ok = HandRecord(Rules(small_blind=1, big_blind=2), [200, 200],
+                    [("act", 0, Action.raise_to(6)), ("act", 1, Action.call())])
+    check_record(ok)
+    huge = HandRecord(Rules(small_blind=1, big_blind=2), [200, 200],
+                      [("act", 0, Action.raise_to(10 ** 40))])
+    with pytest.raises(ReplayInputError) as refused:
+        check_record(huge)
+    assert "digits" in refused.value.message.en and "cifras" in refused.value.message.es

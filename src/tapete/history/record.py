@@ -47,8 +47,8 @@ def bet_or_raise(to: int) -> Action:
 
 def from_phh_verb(verb: str, to: int | None = None) -> Action:
     """The action of a step written in PHH's verbs, ``"f"``, ``"cc"``, ``"cbr"`` and its
-    amount (how records were written before they carried actions, and how a shared link
-    still writes them)."""
+    amount (how records were written before they carried actions, and how shared links made
+    before then wrote them: they still open)."""
     if verb == "f":
         return FOLD
     if verb == "cc":

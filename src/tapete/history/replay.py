@@ -18,9 +18,10 @@ from tapete.core import events as ev
 from tapete.core.actions import Action
 from tapete.core.cards import Card, format_cards
 from tapete.core.catalog import t
+from tapete.core.errors import MalformedAction
 from tapete.core.hand import Hand, HandError, Phase
 from tapete.core.text import Text
-from tapete.history.record import HandRecord, Step, from_phh_verb
+from tapete.history.record import HandRecord, Step
 
 
 class Decision(NamedTuple):
@@ -356,7 +357,7 @@ def step_text(step: Step, decimals: int = 0, button: int = -1, players: int = 0)
     if kind == "hole":
         return f"d dh {who} " + (format_cards(step[2]) if step[2] is not None else "????")
     if kind == "act":
-        if type(step[2]) is str:  # PHH's verbs, as a shared link still writes a step
+        if not isinstance(step[2], Action):  # not an action: written as it is, to be refused
             return " ".join([who, *(str(x) for x in step[2:] if x is not None)])
         action: Action = step[2]
         if action.to is not None:
@@ -427,9 +428,7 @@ def replay(record: HandRecord, *, decisions: bool = True, strict: bool = False,
             kind: str = step[0]  # typed, the compiled comparisons are a string's, not generic
             if kind == "act":
                 p: int = step[1]
-                # the action's kind; a step in PHH's verbs ("cbr", 700), as a shared link
-                # still writes one, has a letter here, no kind: it goes the slow way
-                act: str = step[2][0]
+                act: str = step[2][0]  # the action's kind
                 actor = hand.actor
                 if actor != p and hand.phase is betting and not strict \
                         and not hand.folded[p] and not hand.all_in[p]:
@@ -552,10 +551,10 @@ def replay(record: HandRecord, *, decisions: bool = True, strict: bool = False,
 
 def _act_slow(hand: Hand, p: int, step: Step) -> None:
     """A record's action through the hand's public methods (its errors say what was legal):
-    a check or a call as the one the hand allows, a bet or a raise to the amount (record.py).
-    A step in PHH's verbs, as a shared link still writes one, is read here."""
-    action: Action = step[2] if type(step[2]) is not str \
-        else from_phh_verb(step[2], step[3] if len(step) > 3 else None)
+    a check or a call as the one the hand allows, a bet or a raise to the amount (record.py)."""
+    action = step[2] if len(step) == 3 else None
+    if not isinstance(action, Action):
+        raise MalformedAction(t("unknown action {action}", action=repr(step[2:])))
     kind = action.kind
     if kind == ev.FOLD:
         hand.fold(p)

@@ -15,13 +15,14 @@ import zlib
 from typing import Any
 
 from tapete.core import events as ev
+from tapete.core.actions import SIZED, Action
 from tapete.core.catalog import N_, t
 from tapete.core.hand import Hand
 from tapete.core.rules import Rules
 from tapete.core.text import Text
 from tapete.history import phh
 from tapete.history.formats import PHH, read_any
-from tapete.history.record import HandRecord
+from tapete.history.record import HandRecord, from_phh_verb
 from tapete.history.replay import replay
 
 MAX_LINK = 200_000  # characters of a shared link's code (the body of /api/replay/link)
@@ -104,8 +105,9 @@ def _steps(hand: Hand) -> list[tuple[Any, ...]]:
         elif isinstance(e, ev.BoardDealt):
             out.append(("board", list(e.cards)))
         elif isinstance(e, ev.Acted):
-            verb = {ev.FOLD: "f", ev.CHECK: "cc", ev.CALL: "cc"}.get(e.action, "cbr")
-            out.append(("act", e.player, verb, e.to) if verb == "cbr" else ("act", e.player, verb))
+            # the action as the page sends one ({"action": "raise", "amount": 120})
+            action = Action(e.action, e.to if e.action in SIZED else None)
+            out.append(("act", e.player, action.to_wire()))
         elif isinstance(e, ev.Shown):
             out.append(("show", e.player, list(e.cards)))
         elif isinstance(e, ev.Mucked):
@@ -115,13 +117,25 @@ def _steps(hand: Hand) -> list[tuple[Any, ...]]:
     return out
 
 
+def _action(written: list[Any]) -> Action:
+    """A link's betting step: the action in the page's JSON, or, in a link made before
+    actions were written so, PHH's verb and amount (``"cbr", 700``): those links still open."""
+    if written and isinstance(written[0], str):
+        return from_phh_verb(*written)
+    if len(written) != 1:
+        raise LinkError
+    return Action.from_wire(written[0])
+
+
 def _record_from_json(d: dict[str, Any]) -> HandRecord:
     rules = Rules.from_json(d["rules"])
     setup = d["setup"]
     steps: list[tuple[Any, ...]] = []
     for st in d["steps"]:
         x = list(st)
-        if x[0] in ("hole", "show") and x[2] is not None:
+        if x[0] == "act":
+            x[2:] = [_action(x[2:])]
+        elif x[0] in ("hole", "show") and x[2] is not None:
             x[2] = tuple(int(c) for c in x[2])
         elif x[0] == "board":
             x[1] = tuple(int(c) for c in x[1])

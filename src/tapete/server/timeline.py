@@ -87,8 +87,9 @@ def check_record(record: HandRecord) -> None:
     for f in dataclasses.fields(record.rules):
         v = getattr(record.rules, f.name)
         amounts.extend(v if isinstance(v, tuple) else (v,))
-    for step in record.steps:
-        amounts.extend(step)
+    for step in record.steps:  # ("act", player, Action(kind, to)): the amount is one deeper
+        for part in step:
+            amounts.extend(part if isinstance(part, tuple) else (part,))
     limit = 10 ** MAX_DIGITS
     if any(type(x) is int and not -limit < x < limit for x in amounts):
         raise ReplayInputError(t("an amount in this hand has more than {digits} digits: the"
