@@ -4,7 +4,7 @@ SQLAlchemy Core over SQLite in the user's data directory by default, or any URL 
 takes: PostgreSQL through psycopg 3 (``pip install 'tapete[postgres]'``), where a plain
 ``postgresql://`` or ``postgres://`` URL means ``postgresql+psycopg://``. The calls are short
 and synchronous; the game loop runs the writes in a worker thread so a slow database never
-delays the table.
+delays the table. A SQLite file runs in write-ahead mode (see :func:`_write_ahead`).
 
 Money is kept as two integers per player: ``bankroll`` (chips off the table) and ``at_table``
 (chips committed to a table: the stack as the current hand began, plus chips added since; what
@@ -40,6 +40,7 @@ from sqlalchemy import (
     Text,
     create_engine,
     delete,
+    event,
     func,
     insert,
     select,
@@ -149,6 +150,18 @@ def database_url(url: str) -> str:
     return url
 
 
+def _write_ahead(dbapi_connection: Any, _record: Any) -> None:
+    """A SQLite file in write-ahead mode, synced at checkpoints: a commit is a write to the
+    log, not a wait for the disk (about 0.7 ms, not 9: a room stores every event before it
+    sends it). A committed transaction survives the process being killed (``kill -9``: the
+    crash tests); a power cut may take the last commits back, never half of one. Readers
+    and the writer no longer block each other."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()
+
+
 class Storage:
     def __init__(self, url: str, starting_bankroll: int = 10_000) -> None:
         url = database_url(url)
@@ -164,6 +177,8 @@ class Storage:
             hint = " (pip install 'tapete[postgres]')" if exc.name == "psycopg" else ""
             raise RuntimeError(f"the database driver {exc.name!r} for {make_url(url).drivername}"
                                f" is not installed{hint}") from exc
+        if self.sqlite and make_url(url).database not in (None, "", ":memory:"):
+            event.listen(self.engine, "connect", _write_ahead)
         self.starting_bankroll = starting_bankroll
         # SQLite takes one writer at a time: this process's threads queue here rather than
         # meet "database is locked". A server database locks rows itself.
