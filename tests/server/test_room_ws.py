@@ -457,3 +457,63 @@ def test_a_store_that_fails_loses_nothing_and_the_table_goes_on(
     for got in seqs.values():
         assert got == list(range(got[0], got[0] + len(got)))  # nothing lost, nothing twice
     room.get(table).table.check_books()
+
+
+def test_room_hands_are_among_each_players_hands_with_what_they_saw(srv: LiveServer) -> None:
+    """A hand played at a room table is stored among the hands of each person who played it
+    (not a bot's): listed, downloadable, and replayed with that person's cards and the ones
+    shown, never another's hidden cards."""
+    cookies = [identity(srv) for _ in range(2)]
+    table = open_table(srv, cookies[0], bots=True, seats=4)
+    done = threading.Event()
+    players = [Player(srv, table, c, f"Q{i}", seed=10 + i, hands=4, done=done)
+               for i, c in enumerate(cookies)]
+    for p in players:
+        p.start()
+    for p in players:
+        p.join(120)
+    done.set()
+    assert [x for p in players for x in p.problems] == []
+    # the rows are stored in a thread after the hand's end: wait for the last ones
+    deadline = time.monotonic() + 20
+    lists: list[list[Msg]] = []
+    while time.monotonic() < deadline:
+        lists = [httpx.get(srv.url + "api/hands", cookies={"tapete_id": c}).json()
+                 for c in cookies]
+        if all(len(x) >= 3 for x in lists):
+            break
+        time.sleep(0.2)
+    assert all(len(x) >= 3 for x in lists), [len(x) for x in lists]
+    for c, hands in zip(cookies, lists, strict=True):
+        for h in hands[:3]:
+            assert h["hand_id"].startswith(table + "-") and h["structure"] == "nl"
+            assert h["cards"], h  # the person's own cards are in the summary
+            got = httpx.get(srv.url + f"api/hands/{h['hand_id']}.json",
+                            cookies={"tapete_id": c})
+            assert got.status_code == 200, got.text
+            body = got.json()
+            you = body["setup"]["you"]
+            shown = {e["player"] for e in body["events"] if e["type"] == "Shown"}
+            dealt = [e for e in body["events"] if e["type"] == "HoleDealt"]
+            assert any(e["player"] == you and e["cards"] for e in dealt)
+            hidden = [e for e in dealt if e["player"] != you and e["player"] not in shown]
+            assert all(e["cards"] is None for e in hidden), hidden
+            net = sum(e["amount"] for e in body["events"]
+                      if e["type"] in ("Awarded", "Returned") and e["player"] == you) - sum(
+                e["amount"] if e["type"] == "Posted" else e["added"]
+                for e in body["events"] if e["type"] in ("Posted", "Acted")
+                and e["player"] == you)
+            assert net == h["net"], (net, h)
+            phh = httpx.get(srv.url + f"api/hands/{h['hand_id']}.phh", cookies={"tapete_id": c})
+            assert phh.status_code == 200 and "actions = [" in phh.text, phh.text
+            replayed = httpx.get(srv.url + f"api/replay/hand/{h['hand_id']}",
+                                 cookies={"tapete_id": c}, timeout=30)
+            assert replayed.status_code == 200, replayed.text
+            tl = replayed.json()
+            assert tl["error"] is None and tl["result"] is not None and tl["frames"]
+            stranger = httpx.get(srv.url + f"api/hands/{h['hand_id']}.json",
+                                 cookies={"tapete_id": identity(srv)})
+            assert stranger.status_code == 404  # a person's hands are theirs alone
+    storage = srv.app.state.hub.storage
+    for c in cookies:
+        assert storage.books(pid_of(c)) == []  # no money moved by storing the hands

@@ -160,6 +160,13 @@ def test_three_people_and_a_spectator_at_a_private_table(server: LiveServer,
     assert hand_no(host) > HANDS, "30 hands were not played in time"
     assert away_done and timeout_done
     assert errors == []
+    # the hands tab lists this table's hands the host played, each to download and replay
+    host.click("[data-testid=tab-hands]")
+    host.wait_for_function(
+        "() => document.querySelectorAll('#hand-list [data-testid=replay-link]').length >= 10")
+    first = host.locator("#hand-list li").first
+    assert (first.get_attribute("data-hand-id") or "").startswith(table_id + "-")
+    shot(host, "22-host-hands")
 
     # the spectator never saw a hole card the log had not shown yet
     running = server.app.state.room.get(table_id)

@@ -127,8 +127,12 @@ class RoomTable:
     def __init__(self, log: EventLog, table_id: str, config: TableConfig, bankroll: Bankroll,
                  *, clock: Clock | None = None, deck: Callable[[], Deck] | None = None,
                  auto_start: bool = True, agents: dict[str, Agent] | None = None,
-                 think_ms: int = 0, pause_ms: int = 0) -> None:
+                 think_ms: int = 0, pause_ms: int = 0,
+                 on_hand: Callable[[RoomTable, Hand], None] | None = None) -> None:
         self.log = log
+        # told of each hand that ends, once it is stored (never while a restore replays):
+        # the room stores it among each person's hands
+        self.on_hand = on_hand
         self.table_id = table_id
         self.config = config
         self.bankroll = bankroll
@@ -430,6 +434,9 @@ class RoomTable:
             self._note_presence()
         if self._replaying is None:
             self._publish(records)
+            if self.on_hand is not None and self.last_hand is not None and \
+                    any(r.kind == "end" for r in records):
+                self.on_hand(self, self.last_hand)
         return records
 
     def _move_money(self, records: list[Record]) -> None:

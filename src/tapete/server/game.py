@@ -30,7 +30,7 @@ from typing import Any
 from tapete import words
 from tapete.core import events as ev
 from tapete.core.actions import Action
-from tapete.core.cards import Deck, format_card, format_cards
+from tapete.core.cards import Deck, format_card
 from tapete.core.catalog import N_, t
 from tapete.core.errors import MalformedAction
 from tapete.core.hand import Hand, HandError, Phase
@@ -41,8 +41,7 @@ from tapete.server import bots as botmod
 from tapete.server import coach
 from tapete.server.config import Settings
 from tapete.server.money import Purse
-from tapete.server.storage import HandRow
-from tapete.server.stored import stored_setup
+from tapete.server.stored import hand_row
 from tapete.server.transport import Outbox as Outbox  # re-exported: hub imports it from here
 from tapete.server.views import hand_view
 
@@ -549,14 +548,14 @@ class Game:
         self.time_bank = min(self.settings.time_bank, self.time_bank + 2.0)
         lines = words.pot_lines(hand)
         net = hand.net()[hi] if hi is not None else 0
-        mine = hand.hole[hi] if hi is not None else None
         hidden = t(REASONS_HIDDEN).to_json()
+        breakdown = words.breakdown(hand).to_json()
         result = {
             "hand_id": hand.hand_id,
             "number": self.hand_no,
             "played": hi is not None,  # False: a hand the person watched, not stored as theirs
             "pots": lines,
-            "breakdown": words.breakdown(hand).to_json(),
+            "breakdown": breakdown,
             "shown": words.shown_hands(hand),
             "board": [format_card(c) for c in hand.board],
             "net": net,
@@ -573,19 +572,9 @@ class Game:
             self.hand = None
             self.broadcast()
             return
-        played_at = time.time()
-        summary: dict[str, Any] = {
-            "hand_id": hand.hand_id, "number": self.hand_no, "net": net,
-            "cards": format_cards(mine, " ") if mine else "",
-            "board": format_cards(hand.board, " "), "pot": sum(r.amount for r in hand.results),
-            "breakdown": result["breakdown"], "played_at": played_at,
-            "structure": self.structure, "blinds": list(BLINDS[self.blinds]),
-        }
-        row = HandRow(
-            hand_id=hand.hand_id, player_id=self.player_id, session=self.session,
-            number=self.hand_no, played_at=played_at, rules=hand.rules.to_json(),
-            setup=stored_setup(hand, hi),
-            events=[ev.to_json(e) for e in hand.events], net=net, summary=summary)
+        row = hand_row(hand, hi, player_id=self.player_id, session=self.session,
+                       number=self.hand_no, played_at=time.time(), structure=self.structure,
+                       breakdown=breakdown)
         # the hand, its result and any refund are stored in one transaction, in order with
         # every other change of the person's money; the page sees the result only then
         self.purse.bankroll += refund
@@ -599,7 +588,7 @@ class Game:
             self._holding = False
         self.last_result = result
         self.last_view = hand_view(hand, hi)
-        self.on_hand(summary)
+        self.on_hand(row.summary)
         self.hand = None
         self.broadcast()
 

@@ -109,7 +109,8 @@ def link_job(data: bytes, limit: int) -> tuple[int, bytes]:
 
 
 def stored_job(row: HandRow, limit: int) -> tuple[int, bytes]:
-    """A hand of the practice room's storage (``/api/replay/hand/{id}``)."""
+    """A hand of the player's stored hands, the practice table's or a room table's
+    (``/api/replay/hand/{id}``)."""
     from tapete.server.stored import rebuild
 
     def make() -> rp.Timeline:

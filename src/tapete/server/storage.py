@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import json
 import secrets
+import sqlite3
 import threading
 import time
 from collections.abc import Iterator
@@ -157,9 +158,21 @@ def _write_ahead(dbapi_connection: Any, _record: Any) -> None:
     crash tests); a power cut may take the last commits back, never half of one. Readers
     and the writer no longer block each other."""
     cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.close()
+    try:
+        # the mode is the file's, set once: processes opening a new file together meet
+        # "database is locked" switching it (the busy timeout does not wait for that one)
+        for attempt in range(100):
+            try:
+                if str(cursor.execute("PRAGMA journal_mode").fetchone()[0]).lower() == "wal":
+                    break
+                cursor.execute("PRAGMA journal_mode=WAL")
+            except sqlite3.OperationalError:
+                if attempt == 99:
+                    raise
+                time.sleep(0.05)
+        cursor.execute("PRAGMA synchronous=NORMAL")
+    finally:
+        cursor.close()
 
 
 class Storage:
@@ -334,6 +347,11 @@ class Storage:
             _ledger(conn, pid, kind, bankroll, 0, None, row.bankroll + row.at_table)
             return True
 
+    def room_move_keys(self) -> set[str]:
+        """The keys of every room move made: what a restore asks for again and need not."""
+        with self.engine.connect() as conn:
+            return {str(k) for (k,) in conn.execute(select(room_moves_table.c.key))}
+
     def room_moves(self, pid: str | None = None) -> int:
         """The sum of the room's moves of money (of one player): minus the chips the room
         tables hold, taken in and not yet given back."""
@@ -438,6 +456,19 @@ class Storage:
                         row.net if net_at_table is None else net_at_table, hand=row)
         if got is None:
             raise ValueError(f"no money to store hand {row.hand_id} against")
+
+    def save_hands(self, rows: list[HandRow]) -> None:
+        """Store hands among the players' hands, with no money moving (a room table's hand:
+        its chips moved on the table); a row stored before (its ``hand_id``) is kept as it
+        is. One transaction."""
+        if not rows:
+            return
+        with self._write() as conn:
+            known = {str(k) for (k,) in conn.execute(select(hands_table.c.hand_id).where(
+                hands_table.c.hand_id.in_([r.hand_id for r in rows])))}
+            for row in rows:
+                if row.hand_id not in known:
+                    _insert_hand(conn, row)
 
     def get_hand(self, player_id: str, hand_id: str) -> HandRow | None:
         with self.engine.connect() as conn:

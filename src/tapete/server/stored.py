@@ -1,4 +1,5 @@
-"""A hand of the practice room's storage: the row's form, and the hand rebuilt from it.
+"""A hand of a player's stored hands (the practice table's and the room's): the row's form,
+the row made from a finished hand (:func:`hand_row`), and the hand rebuilt from it.
 
 A row holds the hand's rules (:meth:`Rules.to_json`, every field), its setup
 (:meth:`HandSetup.to_json` without the rules, which have their own column, plus ``you``: the
@@ -11,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from tapete.core import events as ev
+from tapete.core.cards import format_cards
 from tapete.core.hand import Hand
 from tapete.core.setup import HandSetup
 from tapete.server.storage import HandRow
@@ -21,6 +23,28 @@ def stored_setup(hand: Hand, you: int | None) -> dict[str, Any]:
     setup = hand.setup.to_json()
     del setup["rules"]
     return {**setup, "you": you}
+
+
+def hand_row(hand: Hand, you: int, *, player_id: str, session: str, number: int,
+             played_at: float, structure: str, breakdown: dict[str, str],
+             row_id: str | None = None) -> HandRow:
+    """The stored row of a finished hand for the player at hand seat ``you``: its events
+    (rebuilt for the player, the cards they never saw stay hidden), their net, and the
+    summary the hand lists show. ``row_id``: the row's key when one hand is stored for
+    several people (a room table's), else the hand's id."""
+    mine = hand.hole[you]
+    net = hand.net()[you]
+    summary: dict[str, Any] = {
+        "hand_id": row_id or hand.hand_id, "number": number, "net": net,
+        "cards": format_cards(mine, " ") if mine else "",
+        "board": format_cards(hand.board, " "), "pot": sum(r.amount for r in hand.results),
+        "breakdown": breakdown, "played_at": played_at, "structure": structure,
+        "blinds": [hand.rules.small_blind, hand.rules.big_blind],
+    }
+    return HandRow(hand_id=row_id or hand.hand_id, player_id=player_id, session=session,
+                   number=number, played_at=played_at, rules=hand.rules.to_json(),
+                   setup=stored_setup(hand, you), events=[ev.to_json(e) for e in hand.events],
+                   net=net, summary=summary)
 
 
 def setup_of(row: HandRow) -> HandSetup:

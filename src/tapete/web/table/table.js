@@ -52,6 +52,7 @@ function connect() {
       state.history = hands;
       stateAt = performance.now();
       render();
+      if (ROOM) roomHands(msg);
     } else if (msg.type === "hands") {
       // the hand list comes whole when the page connects, then one hand at a time
       hands = msg.reset ? msg.hands.slice() : msg.hands.concat(hands).slice(0, 50);
@@ -817,6 +818,26 @@ function renderResult(s) {
   el.append(ex);
 }
 
+// A room table's hands are stored among yours (with the cards you saw) once each ends: the
+// list is this table's, read again when a hand you played is over.
+let roomHandsFor = null;
+async function roomHands(s, again = true) {
+  const last = s.last_result;
+  if (!last || !last.played || roomHandsFor === last.hand_id) return;
+  roomHandsFor = last.hand_id;
+  try {
+    const r = await fetch("/api/hands");
+    if (!r.ok) return;
+    const all = await r.json();
+    hands = all.filter((x) => x.hand_id.startsWith(`${ROOM}-`)).slice(0, 50);
+    if (state) { state.history = hands; render(); }
+    // stored just after the hand's end: not there yet, look once more in a moment
+    if (again && !hands.some((x) => x.hand_id.startsWith(`${last.hand_id}-`))) {
+      setTimeout(() => { roomHandsFor = null; if (state) roomHands(state, false); }, 1000);
+    }
+  } catch (e) { /* the list is read again after the next hand */ }
+}
+
 function renderHands(s, list = $("hand-list")) {
   const key = `${s.history.length ? s.history[0].hand_id : ""}|${s.history.length}|${lang()}`;
   if (list.dataset.key === key) return;
@@ -1025,8 +1046,6 @@ if (ROOM) {
   document.body.dataset.room = "1";
   for (const id of ["coach-toggle", "reset"]) { const el = $(id); (el.closest("label") || el).hidden = true; }
   $("btn-next").hidden = true;
-  // a room table's hands are not kept in your practice hand list
-  document.querySelector(".tabs [data-tab=hands]").hidden = true;
 }
 buildSeats();
 wire();
