@@ -136,7 +136,6 @@ def test_the_pages_write_shares_and_decimals_as_the_server_does(tmp_path: Path) 
     """``percent`` and ``decimal`` of common/i18n.js, fed the server's ``money_format``,
     agree with :func:`tapete.words.percent` and :func:`tapete.words.decimal`."""
     from browser import ARTIFACTS, chromium, require_chromium
-
     from tapete.words import decimal, percent
 
     sync = require_chromium()
