@@ -129,3 +129,45 @@ def test_void_returns_every_chip_to_where_it_stood(mid_hand: bool) -> None:
     # and the room plays on: the next hand is the next number
     room.step()
     assert t.hand is not None and t.hand_no == hand_no + 1
+
+
+def test_a_restart_starts_from_the_last_snapshot_and_plays_on_the_same() -> None:
+    """Every twenty hands the table keeps its state between hands: a restore loads it and
+    replays only the records after it, and gets the very table the whole log gives."""
+    import sqlalchemy as sa
+
+    from tapete.room.log import SNAPSHOTS, EventLog
+    from tapete.room.table import SNAPSHOT_EVERY, restore
+
+    room = Room(seed=11, timeouts=True)
+    while room.table.hand_no < 2 * SNAPSHOT_EVERY + 5 or room.table.hand is not None:
+        room.step()
+    tid = room.table.table_id
+    snap = room.log.last_snapshot(tid)
+    assert snap is not None
+    seq, state = snap
+    assert state["hand_no"] == 2 * SNAPSHOT_EVERY and seq < room.table.seq
+    read: list[int] = []
+    log = EventLog(room.log.engine)
+    reading = log.read
+    log.read = lambda t, after=0: read.append(after) or reading(t, after)  # type: ignore
+    from_snapshot = restore(log, tid, room.bank, clock=room.clock, deck=room.deck)
+    assert read == [seq]  # the records after the snapshot, no more
+    with room.log.engine.begin() as conn:
+        conn.execute(sa.delete(SNAPSHOTS))
+    from_log = restore(EventLog(room.log.engine), tid, room.bank, clock=room.clock,
+                       deck=room.deck)
+    assert from_snapshot.snapshot() == from_log.snapshot() == room.table.snapshot()
+    assert snapshot(from_snapshot) == snapshot(from_log) == snapshot(room.table)
+    # and the table restored from its snapshot plays on as the one that never stopped
+    room.table = from_snapshot
+    for c in [*room.clients.values(), room.spectator]:
+        room.table.subscribe(c, after=c.last)
+    reference = Room(seed=11, timeouts=True)
+    while reference.table.seq < room.table.seq:
+        reference.step()
+    for _ in range(300):
+        room.step()
+        reference.step()
+    assert records(room) == records(reference)
+    assert room.conserved() or room.table.hand is not None

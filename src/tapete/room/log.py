@@ -16,8 +16,9 @@ field is refused in English and Spanish.
 :meth:`EventLog.append` writes a batch of records in one transaction and returns only once it
 is committed. It takes the sequence number the writer expects next: a writer that is not the
 table's owner any more (another took the table over) is refused rather than allowed to write
-(the unique ``(table_id, seq)`` key backs it). SQLite by default; any URL SQLAlchemy reads,
-PostgreSQL included, works the same.
+(the unique ``(table_id, seq)`` key backs it). ``tapete_room_snapshots`` keeps each table's
+state between two hands (:meth:`EventLog.save_snapshot`), where a restore starts. SQLite by
+default; any URL SQLAlchemy reads, PostgreSQL included, works the same.
 """
 
 from __future__ import annotations
@@ -170,6 +171,17 @@ EVENTS = sa.Table(
     sa.Column("at", sa.BigInteger, nullable=False),
     sa.PrimaryKeyConstraint("table_id", "seq"),
 )
+# a table's state between two hands, as it stood after record ``seq``: what a restore starts
+# from (then it replays the records after it), so a restart does not replay a table's whole
+# history. Never sent to anyone (it names the players); the log stays the truth.
+SNAPSHOTS = sa.Table(
+    "tapete_room_snapshots", _META,
+    sa.Column("table_id", sa.String(64), sa.ForeignKey("tapete_room_tables.id"),
+              nullable=False),
+    sa.Column("seq", sa.Integer, nullable=False),
+    sa.Column("state", sa.Text, nullable=False),
+    sa.PrimaryKeyConstraint("table_id", "seq"),
+)
 
 
 class EventLog:
@@ -247,6 +259,25 @@ class EventLog:
                                 .where(EVENTS.c.table_id == table_id, EVENTS.c.seq > after)
                                 .order_by(EVENTS.c.seq))
             return [Record(int(s), str(k), json.loads(p), int(a)) for s, k, p, a in rows]
+
+
+    def save_snapshot(self, table_id: str, seq: int, state: dict[str, Any]) -> None:
+        """Keep the table's state after record ``seq`` (the older snapshots go: one a table)."""
+        with self.engine.begin() as conn:
+            conn.execute(SNAPSHOTS.delete().where(SNAPSHOTS.c.table_id == table_id))
+            conn.execute(SNAPSHOTS.insert().values(table_id=table_id, seq=seq,
+                                                   state=json.dumps(state, sort_keys=True)))
+
+    def last_snapshot(self, table_id: str) -> tuple[int, dict[str, Any]] | None:
+        """The latest snapshot of the table: the seq it stands after, and its state."""
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(SNAPSHOTS.c.seq, SNAPSHOTS.c.state)
+                               .where(SNAPSHOTS.c.table_id == table_id)
+                               .order_by(SNAPSHOTS.c.seq.desc()).limit(1)).first()
+        if row is None:
+            return None
+        state: dict[str, Any] = json.loads(row[1])
+        return int(row[0]), state
 
 
 def _not_owner() -> Refused:

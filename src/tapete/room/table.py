@@ -21,7 +21,9 @@ changed nothing and stored nothing, or produces a batch of records that is
 If the store fails (the database is down, or another owner wrote first), the command raises,
 nothing was published or moved, and this copy refuses every later command: the table's next
 owner rebuilds it with :func:`restore` from the log, which holds nothing of the failed
-command.
+command. Every ``SNAPSHOT_EVERY`` hands the table also stores its state between two hands
+(:meth:`RoomTable.snapshot`, never sent to anyone): a restore starts there and replays only
+the records after it, so a restart does not grow with the table's history.
 
 Records (``kind``: ``payload``):
 
@@ -72,7 +74,9 @@ fresh clock with the disconnect grace.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
+import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, TypeVar
@@ -84,7 +88,7 @@ from tapete.core.catalog import t
 from tapete.core.errors import BooksError, HandError
 from tapete.core.hand import Hand
 from tapete.core.setup import HandSetup
-from tapete.core.table import Table, TimeOutPolicy
+from tapete.core.table import Seat, Table, TimeOutPolicy
 from tapete.room.clock import Clock, SystemClock
 from tapete.room.errors import Refused
 from tapete.room.log import EventLog, OnCrash, Record, TableConfig
@@ -94,6 +98,9 @@ Batch = list[tuple[str, dict[str, Any]]]
 PRE, POST = "pre", "post"
 MAX_NAME = 20
 RECENT = 50  # the hands the lobby's average pot is taken over
+# hands between two snapshots of a table (a restart replays at most this many hands' records)
+SNAPSHOT_EVERY = 20
+_log = logging.getLogger("tapete.room")
 # the records that start a batch: a command, run again on restore
 _COMMANDS = ("sat", "chips", "sit_out", "sit_in", "leave", "start", "event", "void")
 
@@ -128,8 +135,10 @@ class RoomTable:
                  *, clock: Clock | None = None, deck: Callable[[], Deck] | None = None,
                  auto_start: bool = True, agents: dict[str, Agent] | None = None,
                  think_ms: int = 0, pause_ms: int = 0,
-                 on_hand: Callable[[RoomTable, Hand], None] | None = None) -> None:
+                 on_hand: Callable[[RoomTable, Hand], None] | None = None,
+                 snapshot_every: int = SNAPSHOT_EVERY) -> None:
         self.log = log
+        self.snapshot_every = snapshot_every  # hands between two snapshots (0: none)
         # told of each hand that ends, once it is stored (never while a restore replays):
         # the room stores it among each person's hands
         self.on_hand = on_hand
@@ -434,10 +443,66 @@ class RoomTable:
             self._note_presence()
         if self._replaying is None:
             self._publish(records)
-            if self.on_hand is not None and self.last_hand is not None and \
+            ended = any(r.kind in ("end", "void") for r in records)
+            if ended and self.on_hand is not None and self.last_hand is not None and \
                     any(r.kind == "end" for r in records):
                 self.on_hand(self, self.last_hand)
+            if ended and self.snapshot_every and self.hand is None \
+                    and self.hand_no % self.snapshot_every == 0:
+                self._keep_snapshot()
         return records
+
+    # ------------------------------------------------------------------ snapshots
+    def _keep_snapshot(self) -> None:
+        """Store the table's state between hands; a failure only means a longer restore."""
+        try:
+            self.log.save_snapshot(self.table_id, self.seq, self.snapshot())
+        except Exception:  # the log holds everything: a restore replays more of it
+            _log.exception("table %s: the snapshot after %s was not stored", self.table_id,
+                           self.seq)
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything of the table between two hands that the next records depend on: a
+        :func:`restore` loads it, then replays only the records after it, and checks them
+        as it always does (a state that did not lead to them is refused)."""
+        if self.hand is not None or self.leaving or self.hand_players:
+            raise BooksError(f"table {self.table_id}: a snapshot is taken between hands only")
+        tb = self.table
+        return {
+            "seq": self.seq, "hand_no": self.hand_no,
+            "players": {str(k): v for k, v in self.players.items()},
+            "banks": self.banks, "dealt": self.dealt, "paid_in": self.paid_in,
+            "paid_out": self.paid_out, "raked": self.raked,
+            "recent_pots": list(self.recent_pots), "hand_starts": list(self.hand_starts),
+            "seats": [None if x is None else dataclasses.asdict(x) for x in tb.seats],
+            "hand_seats": list(tb.hand_seats), "button_seat": tb.button_seat,
+            "small_blind_seat": tb.small_blind_seat, "big_blind_seat": tb.big_blind_seat,
+            "last_dealt": sorted(tb.last_dealt), "hands_played": tb.hands_played,
+        }
+
+    def _load(self, state: dict[str, Any]) -> None:
+        """The state :meth:`snapshot` gave, into a table just built (no record replayed)."""
+        tb = self.table
+        if self.seq or len(state["seats"]) != len(tb.seats):
+            raise BooksError(f"table {self.table_id}: the snapshot does not fit this table")
+        self.seq, self.hand_no = int(state["seq"]), int(state["hand_no"])
+        self.players = {int(k): str(v) for k, v in state["players"].items()}
+        self.banks = {str(p): {str(k): int(v) for k, v in b.items()}
+                      for p, b in state["banks"].items()}
+        self.dealt = {str(k): int(v) for k, v in state["dealt"].items()}
+        self.paid_in, self.paid_out = int(state["paid_in"]), int(state["paid_out"])
+        self.raked = int(state["raked"])
+        self.recent_pots.extend(int(x) for x in state["recent_pots"])
+        self.hand_starts.extend(int(x) for x in state["hand_starts"])
+        tb.seats = [None if x is None else Seat(**x) for x in state["seats"]]
+        tb.hand_seats = [int(x) for x in state["hand_seats"]]
+        tb.button_seat = state["button_seat"]
+        tb.small_blind_seat = state["small_blind_seat"]
+        tb.big_blind_seat = state["big_blind_seat"]
+        tb.last_dealt = {int(x) for x in state["last_dealt"]}
+        tb.hands_played = int(state["hands_played"])
+        self.ended_at = self.clock.now_ms()
+        self.check_books()
 
     def _move_money(self, records: list[Record]) -> None:
         for r in records:
@@ -653,14 +718,21 @@ def visible(r: Record, viewer: str | None, players: list[str]) -> dict[str, Any]
 
 
 def restore(log: EventLog, table_id: str, bankroll: Bankroll, **kwargs: Any) -> RoomTable:
-    """Rebuild table ``table_id`` from its stored records alone (see the module docstring):
+    """Rebuild table ``table_id`` from its stored records alone (see the module docstring),
+    starting from its last snapshot between two hands when it has one (then only the records
+    after it are replayed, each checked as always):
     the same seats, stacks and time banks, the hand in play with the same cards and the same
     player to act, whose clock restarts with the disconnect grace. Bankroll moves the log
     records are asked for again (each once per key). With ``OnCrash.VOID`` in the table's
     settings, a hand in play is called off instead."""
     config = log.config(table_id)
     table = RoomTable(log, table_id, config, bankroll, **kwargs)
-    table._replay(log.read(table_id))
+    snap = log.last_snapshot(table_id)
+    after = 0
+    if snap is not None:
+        after, state = snap
+        table._load(state)
+    table._replay(log.read(table_id, after=after))
     if table.hand is not None and config.on_crash is OnCrash.VOID:
         table._run(table._void, {"hand_no": table.hand_no})
     table.turn_at = table.clock.now_ms()
