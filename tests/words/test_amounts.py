@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -49,6 +50,24 @@ def test_money_format_is_the_rule_money_follows() -> None:
                        "percent_after": f"{NBSP}%"}
 
 
+def in_page(tmp_path: Path, exports: str, script: str, arg: object) -> Any:
+    """``script`` evaluated with ``arg`` in Chromium, on a page that loads common/i18n.js as
+    a plain script and exposes what ``exports`` assigns (``setLang`` always)."""
+    from browser import ARTIFACTS, chromium, require_chromium
+
+    sync = require_chromium()
+    source = (WEB / "common" / "i18n.js").read_text(encoding="utf-8")
+    page_js = (source.replace("export function", "function").replace("export const", "const")
+               + f"\nwindow.__setLang = setLang; {exports}")
+    (tmp_path / "page.html").write_text(
+        "<!doctype html><meta charset=utf-8><script>" + page_js + "</script>",
+        encoding="utf-8")
+    with chromium(sync, ARTIFACTS) as browser:
+        page = browser.new_page()
+        page.goto((tmp_path / "page.html").as_uri())
+        return page.evaluate(script, arg)
+
+
 AMOUNTS = [0, 1, 7, 99, 100, 999, 1000, 1234, 12345, 123456, 1000000, 987654321, -1, -5,
            -1234, -123456]
 FORMATS = [(0, ""), (2, "$"), (2, "€"), (2, ""), (3, ""), (2, "£"), (2, "₿")]
@@ -57,25 +76,13 @@ FORMATS = [(0, ""), (2, "$"), (2, "€"), (2, ""), (3, ""), (2, "£"), (2, "₿"
 def test_the_pages_write_amounts_as_the_server_does(tmp_path: Path) -> None:
     """The one formatter of the pages (``chips`` in common/i18n.js), fed the server's
     ``money_format``, agrees with :func:`money` on every amount, format and language."""
-    from browser import ARTIFACTS, chromium, require_chromium
-
-    sync = require_chromium()
     cases = [{"amount": a, "format": money_format(d, c), "lang": lang,
               "want": money(a, d, c, lang)}
              for d, c in FORMATS for a in AMOUNTS for lang in ("en", "es")]
-    source = (WEB / "common" / "i18n.js").read_text(encoding="utf-8")
-    page_js = (source.replace("export function", "function").replace("export const", "const")
-               + "\nwindow.__chips = chips; window.__setLang = setLang;")
-    (tmp_path / "page.html").write_text(
-        "<!doctype html><meta charset=utf-8><script>" + page_js + "</script>",
-        encoding="utf-8")
-    with chromium(sync, ARTIFACTS) as browser:
-        page = browser.new_page()
-        page.goto((tmp_path / "page.html").as_uri())
-        got = page.evaluate(
-            """cases => cases.map(c => { window.__setLang(c.lang);
-                                         return window.__chips(c.amount, c.format); })""",
-            cases)
+    got = in_page(tmp_path, "window.__chips = chips;",
+                  """cases => cases.map(c => { window.__setLang(c.lang);
+                                               return window.__chips(c.amount, c.format); })""",
+                  cases)
     wrong = [(c["amount"], c["lang"], c["want"], g) for c, g in zip(cases, got, strict=True)
              if g != c["want"]]
     assert not wrong, json.dumps(wrong[:10], ensure_ascii=False)
@@ -135,10 +142,8 @@ def test_shares_and_decimals_by_locale() -> None:
 def test_the_pages_write_shares_and_decimals_as_the_server_does(tmp_path: Path) -> None:
     """``percent`` and ``decimal`` of common/i18n.js, fed the server's ``money_format``,
     agree with :func:`tapete.words.percent` and :func:`tapete.words.decimal`."""
-    from browser import ARTIFACTS, chromium, require_chromium
     from tapete.words import decimal, percent
 
-    sync = require_chromium()
     shares = [0.0, 0.001, 0.125, 0.5, 0.9999, 1.0, 12.5, 0.3333333]
     written = ["0", "-0.50", "1234.5", "-1234567.25", "+3.25", "+0.01", "1000"]
     cases = [{"kind": "percent", "x": x, "digits": d, "lang": lang,
@@ -146,22 +151,13 @@ def test_the_pages_write_shares_and_decimals_as_the_server_does(tmp_path: Path) 
              for x in shares for d in (0, 1, 2) for lang in ("en", "es")]
     cases += [{"kind": "decimal", "x": s, "digits": 0, "lang": lang, "want": decimal(s, lang)}
               for s in written for lang in ("en", "es")]
-    source = (WEB / "common" / "i18n.js").read_text(encoding="utf-8")
-    page_js = (source.replace("export function", "function").replace("export const", "const")
-               + "\nwindow.__p = percent; window.__d = decimal; window.__setLang = setLang;"
-               + "\nwindow.__setMoney = setMoneyFormat;")
-    (tmp_path / "page.html").write_text(
-        "<!doctype html><meta charset=utf-8><script>" + page_js + "</script>",
-        encoding="utf-8")
-    with chromium(sync, ARTIFACTS) as browser:
-        page = browser.new_page()
-        page.goto((tmp_path / "page.html").as_uri())
-        got = page.evaluate(
-            """([cases, format]) => { window.__setMoney(format);
-                 return cases.map(c => { window.__setLang(c.lang);
-                   return c.kind === "percent" ? window.__p(c.x, c.digits)
-                                               : window.__d(c.x); }); }""",
-            [cases, money_format(2, "€")])
+    got = in_page(tmp_path, "window.__p = percent; window.__d = decimal;"
+                            " window.__setMoney = setMoneyFormat;",
+                  """([cases, format]) => { window.__setMoney(format);
+                       return cases.map(c => { window.__setLang(c.lang);
+                         return c.kind === "percent" ? window.__p(c.x, c.digits)
+                                                     : window.__d(c.x); }); }""",
+                  [cases, money_format(2, "€")])
     wrong = [(c["kind"], c["x"], c["lang"], c["want"], g)
              for c, g in zip(cases, got, strict=True) if g != c["want"]]
     assert not wrong, json.dumps(wrong[:10], ensure_ascii=False)
