@@ -337,6 +337,42 @@ def test_two_tabs_of_one_person_see_one_seat_and_one_action_wins(srv: LiveServer
         assert err["code"] == "stale" and "another tab" in err["message"]["en"]
 
 
+def test_a_pre_action_is_the_persons_not_the_tabs(srv: LiveServer) -> None:
+    """Chosen in one tab, shown in the other, and played when the turn comes even after the
+    tab that chose it closed."""
+    a, b = identity(srv), identity(srv)
+    table = open_table(srv, a, seats=2)
+    with ws(srv, table, a) as t2, ws(srv, table, b) as wb:
+        with ws(srv, table, a) as t1:
+            t1.send(json.dumps({"type": "take_seat", "buy_in": 200, "name": "Ana"}))
+            wb.send(json.dumps({"type": "take_seat", "buy_in": 200, "name": "Bea"}))
+            # wait until Bea is to act, Ana waiting for her turn
+            while True:
+                s1 = until(t1, lambda m: m["type"] == "state" and m["live"]
+                           and m["hand"] is not None)
+                if s1["decision"] is None:  # a hand in play, not Ana's turn: Bea's
+                    sb = until(wb, lambda m: m["type"] == "state" and m["decision"] is not None)
+                    break
+                t1.send(json.dumps({"type": "act", "seq": s1["decision"]["seq"],
+                                    "action": "check" if s1["hand"]["legal"]["check"]
+                                    else "call"}))
+            t1.send(json.dumps({"type": "pre", "value": "call_any"}))
+            until(t2, lambda m: m["type"] == "state" and m["pre_action"] == "call_any")
+        # the tab that chose it is gone; Bea raises, and Ana's call is played for her
+        lg = sb["hand"]["legal"]
+        assert lg["min_to"] is not None
+        wb.send(json.dumps({"type": "act", "seq": sb["decision"]["seq"],
+                            "action": "bet" if lg["is_bet"] else "raise",
+                            "amount": lg["min_to"]}))
+        you = until(t2, lambda m: m["type"] == "state" and m["live"])["hand"]["you"]
+        acted = until(t2, lambda m: m["type"] == "record" and m["kind"] == "event"
+                      and m["data"]["event"]["type"] == "Acted"
+                      and m["data"]["event"]["player"] == you, timeout=15)
+        assert acted["data"]["event"]["action"] == "call"
+        s = until(t2, lambda m: m["type"] == "state")
+        assert s["pre_action"] is None  # played once, then gone
+
+
 def records_upto_state(w: Any) -> list[int]:
     """The records' seqs a new connection gets, up to its first state's ``room.seq``."""
     got: list[int] = []

@@ -145,6 +145,9 @@ class Running:
     task: asyncio.Task[None] | None = None
     connections: set[Connection] = field(default_factory=set)
     bots: dict[str, str] = field(default_factory=dict)  # bot player id -> style
+    # each person's pre-action (check/fold, call any), whichever tab chose it: played once
+    # when their turn comes, by whichever tab's state comes first, and kept across reconnects
+    pre: dict[str, str] = field(default_factory=dict)
     # what every viewer is shown alike, made once per change of the hand (not per viewer)
     _public: tuple[Any, ...] = ()
     _results: dict[tuple[str, int | None], dict[str, Any]] = field(default_factory=dict)
@@ -440,7 +443,6 @@ class Connection:
         self.box = box
         self._player = player
         self.records = records
-        self.pre_action: str | None = None
         self._scheduled = False
         # records wait here until the outbox has room: a client that comes back after
         # hundreds of records (or reads the whole log, after=0) gets them all, in order,
@@ -495,15 +497,16 @@ class Connection:
         check when free, else fold; call any: check or call whatever it costs)."""
         rt = self.running.table
         hand = rt.hand
-        if self.pre_action is None or hand is None or hand.actor is None \
+        chosen = self.running.pre.get(self._player)
+        if chosen is None or hand is None or hand.actor is None \
                 or rt.turn_seq is None or rt.hand_players[hand.actor] != self._player:
             return
         legal = hand.legal()
-        if self.pre_action == "call_any":
+        if chosen == "call_any":
             action = Action.check_or_call(legal)
         else:
             action = Action.check() if legal.check else Action.fold()
-        self.pre_action = None
+        del self.running.pre[self._player]
         pid, seq = self._player, rt.turn_seq
         future = self.running.owner.submit(lambda: rt.act(pid, seq, action))
         if future is not None:
@@ -521,8 +524,13 @@ class Connection:
             send(self.box, PONG)
             return
         if isinstance(msg, Pre):
-            self.pre_action = msg.value
-            self.schedule_state()
+            if msg.value is None or self.running.table.seat_of(self._player) is None:
+                self.running.pre.pop(self._player, None)  # a spectator keeps none
+            else:
+                self.running.pre[self._player] = msg.value
+            for conn in self.running.connections:  # every tab of the person shows it
+                if conn.player == self._player:
+                    conn.schedule_state()
             return
         table = self.running.table
         pid = self._player
@@ -659,10 +667,7 @@ def state(running: Running, player: str | None, room: Room) -> dict[str, Any]:
         lp = rt.last_players
         last_result = running.result(rt.last_hand, lp.index(player) if player in lp else None,
                                      rt.hand_no)
-    conn_pre = None
-    for conn in running.connections:
-        if conn.player == player and conn.pre_action:
-            conn_pre = conn.pre_action
+    conn_pre = running.pre.get(player) if player else None
     bank_now = 0.0
     if player and player in rt.banks:
         pool = rt._pool(hand) if hand is not None else "pre"
