@@ -184,7 +184,18 @@ class Player(threading.Thread):
                     self.problem(f"a state shows player {p}'s cards (I am {h['you']})")
 
 
-def test_six_people_play_one_table_and_every_message_is_checked(srv: LiveServer) -> None:
+@pytest.fixture
+def rich(tmp_path: Path) -> Iterator[LiveServer]:
+    """A room whose people have bankrolls for thousands of hands of the scripted players'
+    reckless play (a fifth of their raises are all-in): with 10,000 chips each, all but one
+    are broke after about a thousand hands, and the table rightly stops."""
+    app = create_app(settings(tmp_path, starting_bankroll=10**12))
+    with LiveServer(app) as s:
+        yield s
+
+
+def test_six_people_play_one_table_and_every_message_is_checked(rich: LiveServer) -> None:
+    srv = rich
     cookies = [identity(srv) for _ in range(6)]
     table = open_table(srv, cookies[0])
     done = threading.Event()
