@@ -763,7 +763,10 @@ function renderResult(s) {
   el.className = "tab result";
   el.dataset.handId = r.hand_id;
   const h3 = document.createElement("h3");
-  h3.textContent = `${t("handNo")} #${r.number} · ${t("net")}: ${r.net > 0 ? "+" : ""}${chips(r.net)}`;
+  // a hand watched (a spectator, or sitting out) has no result of yours
+  h3.textContent = r.played
+    ? `${t("handNo")} #${r.number} · ${t("net")}: ${r.net > 0 ? "+" : ""}${chips(r.net)}`
+    : `${t("handNo")} #${r.number}`;
   el.append(h3);
   if (r.board.length) {
     const b = document.createElement("div");
