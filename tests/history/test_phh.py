@@ -261,7 +261,7 @@ def test_out_of_turn_is_an_error_when_strict_and_inferred_otherwise() -> None:
 
 @pytest.mark.parametrize("text, message", [
     ("variant = 'NT'\n", "'starting_stacks' is missing"),
-    (_nl("").replace('variant = "NT"', 'variant = "PO"'), "unsupported variant 'PO'"),
+    (_nl("").replace('variant = "NT"', 'variant = "NS"'), "unsupported variant 'NS'"),
     (_nl("").replace("min_bet = 2\n", ""), "'min_bet' is missing"),
     (_nl("").replace("[200, 200, 200]", "[200, 200]"), "one amount per player"),
     (_nl("").replace("[1, 2, 0]", "[-1, 2, 0]"), "negative blinds"),

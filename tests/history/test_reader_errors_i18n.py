@@ -52,8 +52,8 @@ PHH_CASES = [
     ("empty", "", "no hand in this file", "no hay manos en este archivo", ""),
     ("no-variant", "antes = [0, 0]\n", "the field 'variant' is missing",
      "falta el campo 'variant'", "'variant'"),
-    ("unknown-variant", _nl().replace("'NT'", "'PO'"), "unsupported variant 'PO'",
-     "variante no admitida 'PO'", "'PO'"),
+    ("unknown-variant", _nl().replace("'NT'", "'NS'"), "unsupported variant 'NS'",
+     "variante no admitida 'NS'", "'NS'"),
     ("missing-field", "variant = 'NT'\n", "the field 'starting_stacks' is missing",
      "falta el campo 'starting_stacks'", "'starting_stacks'"),
     ("missing-min-bet", _nl().replace("min_bet = 2\n", ""), "'min_bet' is missing (needed by NT)",
@@ -152,8 +152,8 @@ def test_phh_error_is_a_value_error_with_both_languages(name: str, text: str, en
 
 
 def test_phh_error_matches_as_before() -> None:
-    with pytest.raises(phh.PhhError, match="unsupported variant 'PO'"):
-        phh.loads(_nl().replace("'NT'", "'PO'"))
+    with pytest.raises(phh.PhhError, match="unsupported variant 'NS'"):
+        phh.loads(_nl().replace("'NT'", "'NS'"))
 
 
 def test_phh_file_that_cannot_be_opened(tmp_path: Path) -> None:

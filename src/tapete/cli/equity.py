@@ -3,6 +3,7 @@
 tapete equity AhKh QsQd
 tapete equity AhKh "TT+, AKs" random --board 2c7d9h --samples 1000000
 tapete equity AKs QQ --exact --json
+tapete equity AsAdKsKd QhQdJhJd --board 2c7d9h       # Omaha: hands of four (or five) cards
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "players",
         nargs="+",
         metavar="HAND_OR_RANGE",
-        help='a hand (AhKh) or a range ("TT+, AKs, A5s-A2s", random), one per player (2 to 9)',
+        help='a hand (AhKh) or a range ("TT+, AKs, A5s-A2s", random), one per player (2 to 9);'
+        ' Omaha: a hand of four cards (AsAdKsKd) or five for each player',
     )
     parser.add_argument("--board", default="", metavar="CARDS", help="0, 3, 4 or 5 board cards")
     parser.add_argument("--dead", default="", metavar="CARDS", help="cards out of the deck")
@@ -29,10 +31,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     how.add_argument("--exact", action="store_true", help="enumerate every board")
     how.add_argument(
         "--samples", type=int, metavar="N", help="Monte Carlo with N boards (default: exact when "
-        "that takes under a second, else 1,000,000 samples)"
+        "that takes under a second, else 1,000,000 samples; Omaha: exact from the flop or with "
+        "few boards to deal, else 50,000 samples)"
     )  # fmt: skip
     parser.add_argument("--seed", type=int, default=0, help="Monte Carlo seed (default 0)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument("--lang", choices=("en", "es"), default=None,
+                        help="language of the error messages (default: from the locale)")
 
 
 class _Bar:
@@ -58,22 +63,35 @@ class _Bar:
 
 
 def run(args: argparse.Namespace) -> int:
+    from tapete.cli.replay import default_lang
     from tapete.eval.equity import EquityError, equity
+    from tapete.eval.omaha import SAMPLES, OmahaError, omaha_equity, omaha_size
 
     if args.samples is not None and args.samples < 1:
         print("tapete equity: error: --samples must be at least 1", file=sys.stderr)
         return 2
+    lang = args.lang or default_lang()
     bar = _Bar()
+    exact = True if args.exact else (False if args.samples is not None else None)
     try:
-        result = equity(
-            args.players,
-            board=args.board,
-            dead=args.dead,
-            exact=True if args.exact else (False if args.samples is not None else None),
-            samples=args.samples if args.samples is not None else 1_000_000,
-            seed=args.seed,
-            progress=bar,
-        )
+        if omaha_size(args.players) is not None:  # hands of four or five cards
+            result = omaha_equity(args.players, board=args.board, dead=args.dead, exact=exact,
+                                  samples=args.samples if args.samples is not None else SAMPLES,
+                                  seed=args.seed, progress=bar)
+        else:
+            result = equity(
+                args.players,
+                board=args.board,
+                dead=args.dead,
+                exact=exact,
+                samples=args.samples if args.samples is not None else 1_000_000,
+                seed=args.seed,
+                progress=bar,
+            )
+    except OmahaError as exc:
+        bar.close()
+        print(f"tapete equity: error: {exc.message.in_lang(lang)}", file=sys.stderr)
+        return 2
     except (EquityError, RangeError, CardError) as exc:
         bar.close()
         print(f"tapete equity: error: {exc}", file=sys.stderr)

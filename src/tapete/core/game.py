@@ -7,11 +7,14 @@ played high or split high-low. :class:`~tapete.core.rules.Rules` carries one (``
 the engine deals and settles from it, and every place that needs a hole-card count or the best
 hand asks it (:func:`best_hand`) instead of assuming hold'em.
 
-Hold'em (:data:`HOLDEM`) is the only game the engine plays for now. Adding a variant touches:
+Three games are offered (:data:`GAMES`): hold'em (:data:`HOLDEM`), Omaha (:data:`OMAHA`: four
+hole cards, exactly two of them and three board cards make the hand) and five-card Omaha
+(:data:`OMAHA5`). A game is only what is dealt and how the hand is formed: the betting
+structure is the rules' (``Rules.structure``), so pot-limit Omaha is
+``Rules(structure="pot-limit", game=OMAHA)``. Adding a variant touches:
 
-- here, a ``Game`` value in :data:`GAMES` (Omaha: ``Game("omaha", 4, (3, 1, 1),
-  HandForm.TWO_PLUS_THREE)``); the engine deals, ends the streets and settles from it, and
-  ``Rules.to_json`` carries it;
+- here, a ``Game`` value in :data:`GAMES`; the engine deals, ends the streets and settles from
+  it, and ``Rules.to_json`` carries it;
 - for a new way to rank hands (high-low), :func:`best_hand` and a low evaluator in
   ``tapete.eval``; :class:`~tapete.core.hand.Hand` refuses high-low games until then;
 - outside the core, the places that still assume two hole cards or rank ``hole + board``
@@ -24,11 +27,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from itertools import combinations
 from typing import Any, Final
 
 from tapete.core.catalog import t
 from tapete.core.text import Text
+
+DECK_SIZE: Final = 52  # the cards a game deals from
 
 
 class GameError(ValueError):
@@ -54,7 +58,8 @@ class Game:
     ``streets``: the board cards each street after preflop deals, in order (hold'em: the flop
     3, the turn 1, the river 1). ``form``: how the hand is formed. ``high_low``: the pot is
     split between the best high and the best qualifying low hand (no such game is played
-    yet)."""
+    yet). ``max_players``: the most players one deck deals in (their hole cards and a
+    complete board: 23 in hold'em, 11 in Omaha, 9 in five-card Omaha)."""
 
     name: str = "holdem"
     hole_cards: int = 2
@@ -68,9 +73,11 @@ class Game:
     last_street: int = field(init=False, repr=False, compare=False)
     street_at: tuple[int, ...] = field(init=False, repr=False, compare=False)
     due_at: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    max_players: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "board_cards", sum(self.streets))
+        object.__setattr__(self, "max_players", (DECK_SIZE - self.board_cards) // self.hole_cards)
         object.__setattr__(self, "last_street", len(self.streets))
         sizes = range(self.board_cards + 1)
         object.__setattr__(self, "street_at", tuple(self.street_of(k) for k in sizes))
@@ -128,14 +135,22 @@ class Game:
             raise GameError(t("form: {form} is not a way to form a hand", form=repr(form)))
         if type(high_low) is not bool:
             raise GameError(t("high_low: true or false"))
-        return Game(name, hole, tuple(streets), HandForm(str(form)), high_low)
+        game = Game(name, hole, tuple(streets), HandForm(str(form)), high_low)
+        known = GAMES.get(name)
+        return known if known == game else game  # a known game is its one value
 
 
 HOLDEM: Final = Game()
-GAMES: Final[dict[str, Game]] = {"holdem": HOLDEM}
+#: four hole cards, exactly two of them with three board cards (pot-limit as a rule, but the
+#: structure is the rules', not the game's)
+OMAHA: Final = Game("omaha", 4, (3, 1, 1), HandForm.TWO_PLUS_THREE)
+#: five-card Omaha: five hole cards, still exactly two of them
+OMAHA5: Final = Game("omaha5", 5, (3, 1, 1), HandForm.TWO_PLUS_THREE)
+GAMES: Final[dict[str, Game]] = {g.name: g for g in (HOLDEM, OMAHA, OMAHA5)}
 
 # the hand evaluator, loaded at the first showdown (its tables take a tenth of a second)
 _evaluate: Callable[[Sequence[int]], int] | None = None
+_evaluate_omaha: Callable[[Sequence[int], Sequence[int]], int] | None = None
 
 
 def evaluator() -> Callable[[Sequence[int]], int]:
@@ -148,17 +163,25 @@ def evaluator() -> Callable[[Sequence[int]], int]:
     return _evaluate
 
 
+def omaha_evaluator() -> Callable[[Sequence[int], Sequence[int]], int]:
+    """The evaluator of two hole cards and three board cards
+    (:func:`tapete.eval.evaluator.omaha.evaluate_omaha`)."""
+    global _evaluate_omaha
+    if _evaluate_omaha is None:
+        from tapete.eval.evaluator.omaha import evaluate_omaha
+
+        _evaluate_omaha = evaluate_omaha
+    return _evaluate_omaha
+
+
 def best_hand(game: Game, hole: Sequence[int], board: Sequence[int]) -> int:
     """The strength of the best hand ``game`` lets a player form from ``hole`` and ``board``
     (the evaluator's scale: higher is better, equal is a tie). The board may be incomplete
-    (five cards in all at least, for the any-five form)."""
-    evaluate = _evaluate or evaluator()
+    (five cards in all at least, for the any-five form; two plus three makes no hand, 0, from
+    fewer than two hole cards or three board cards)."""
     if game.form is HandForm.ANY_FIVE:
+        evaluate = _evaluate or evaluator()
         return evaluate((*hole, *board))
-    best = 0
-    for two in combinations(hole, 2):
-        for three in combinations(board, 3):
-            s = evaluate((*two, *three))
-            if s > best:
-                best = s
-    return best
+    if len(hole) < 2 or len(board) < 3:
+        return 0
+    return (_evaluate_omaha or omaha_evaluator())(hole, board)

@@ -216,6 +216,10 @@ class Hand:
         game = rules.game
         if game.high_low:
             raise HandError(t("{game}: high-low games are not played yet", game=game.name))
+        if n > game.max_players:  # Omaha: 11 players, five-card Omaha: 9 (hold'em: 23 above)
+            raise HandError(t("{game} deals {cards} cards to each player: one deck is enough "
+                              "for {most} players at most, not {n}", game=game.name,
+                              cards=game.hole_cards, most=game.max_players, n=n))
         # the game as data (Rules.game), read once: what is dealt, when the board is complete
         self.game = game
         self._hole_cards = game.hole_cards

@@ -76,7 +76,8 @@ class Rules:
     betting (nobody bets against chips that cannot be called), and the rest of the stack stays
     in front of them, theirs whatever happens; ``None`` for no cap.
     ``game`` is the variant as data (:class:`~tapete.core.game.Game`): hole cards, streets,
-    how a hand is formed; hold'em (:data:`~tapete.core.game.HOLDEM`) is the only one played.
+    how a hand is formed: hold'em (:data:`~tapete.core.game.HOLDEM`, the default), Omaha
+    (:data:`~tapete.core.game.OMAHA`, :data:`~tapete.core.game.OMAHA5`), with any structure.
     """
 
     structure: Structure = Structure.NO_LIMIT

@@ -2,8 +2,10 @@
 
 Reading produces :class:`~tapete.history.record.HandRecord`; :func:`tapete.history.replay.replay`
 then drives the engine with it. Variants: ``NT`` (no-limit hold'em), ``FT`` (fixed-limit
-hold'em) and ``PT`` (pot-limit hold'em: **tapete's extension**, the standard has no code for it;
-fields as for ``NT``).
+hold'em), ``PT`` (pot-limit hold'em: **tapete's extension**, the standard has no code for it;
+fields as for ``NT``) and ``PO`` (pot-limit Omaha, high only: four hole cards,
+:data:`~tapete.core.game.OMAHA`; fields as for ``NT``). Other games (five-card Omaha, Omaha of
+another structure) have no code and are not written.
 
 Conventions followed (as the standard and PokerKit read them):
 
@@ -29,7 +31,9 @@ User fields (tapete's): ``_dead_blinds`` (per player, the part of ``antes`` that
 blind posted by a player coming back into the game: PHH has no dead blinds, so the writer puts
 them in the antes, which other readers play the same way, and names them here), and room rules:
 ``_min_raise = "last-raise" | "last-bet"`` (the smallest
-raise rule; default: last-raise for NT, last-bet for PT, as in :class:`~tapete.core.rules.Rules`),
+raise rule; default: last-raise for NT, last-bet for PT, as in :class:`~tapete.core.rules.Rules`;
+last-raise for PO, the TDA increment that the standard's other readers (PokerKit) apply, so the
+writer names ``last-bet`` for a PO hand played by tapete's pot-limit default),
 ``_bet_cap`` (fixed-limit bets per street, ``0`` for no cap), ``_cap_heads_up`` (bool),
 ``_rake`` (fraction of each pot, e.g. ``0.05``), ``_rake_cap`` (amount per hand),
 ``_no_flop_no_drop`` (bool), and ``_rake_fixed`` (the rake a hand history states, one amount
@@ -60,6 +64,7 @@ from typing import Any
 
 from tapete.core.cards import RANKS, SUITS, CardError, format_cards, parse_cards
 from tapete.core.catalog import N_, NC_, t, tc
+from tapete.core.game import HOLDEM, OMAHA, Game
 from tapete.core.rules import MinRaise, Rules, RulesError, Structure
 from tapete.core.text import Text
 from tapete.history.record import (
@@ -71,8 +76,13 @@ from tapete.history.record import (
     bet_or_raise,
 )
 
-VARIANTS = {"NT": Structure.NO_LIMIT, "FT": Structure.FIXED_LIMIT, "PT": Structure.POT_LIMIT}
-CODES = {v: k for k, v in VARIANTS.items()}
+VARIANTS = {"NT": Structure.NO_LIMIT, "FT": Structure.FIXED_LIMIT, "PT": Structure.POT_LIMIT,
+            "PO": Structure.POT_LIMIT}
+#: the hold'em variants' codes, by structure
+CODES = {Structure.NO_LIMIT: "NT", Structure.FIXED_LIMIT: "FT", Structure.POT_LIMIT: "PT"}
+#: the variants of other games than hold'em: code -> game, and (game, structure) -> code
+VARIANT_GAMES: dict[str, Game] = {"PO": OMAHA}
+GAME_CODES: dict[tuple[Game, Structure], str] = {(OMAHA, Structure.POT_LIMIT): "PO"}
 
 
 class PhhError(ValueError):
@@ -555,8 +565,9 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
         raise PhhError(t("the field 'variant' is missing"))
     structure = VARIANTS.get(variant)
     if structure is None:
-        raise PhhError(t("unsupported variant {variant} (tapete reads NT, FT and PT)",
+        raise PhhError(t("unsupported variant {variant} (tapete reads NT, FT, PT and PO)",
                          variant=repr(variant)))
+    game = VARIANT_GAMES.get(variant)  # None: hold'em
     for key in ("starting_stacks", "actions", "antes", "blinds_or_straddles"):
         if key not in fields:
             raise PhhError(t("the field {key} is missing", key=repr(key)))
@@ -692,6 +703,10 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
             "decimals": places,
             "currency": currency,
         }
+        if game is not None:
+            kwargs["game"] = game
+            if mr is None:  # the standard's pot-limit minimum (PokerKit's): the TDA increment
+                kwargs["min_raise"] = MinRaise.LAST_RAISE
         if mr is not None:
             try:
                 kwargs["min_raise"] = MinRaise(mr)
@@ -1049,7 +1064,16 @@ def dumps(hand: Any, *, extra: dict[str, Any] | None = None, table: str = "",
 
     rules: Rules = hand.rules
     n: int = hand.n
-    code = CODES[rules.structure]
+    game: Game = rules.game
+    if game == HOLDEM:
+        code = CODES[rules.structure]
+    else:
+        found = GAME_CODES.get((game, rules.structure))
+        if found is None:
+            raise PhhError(t("PHH has no variant for {game} ({structure}): tapete writes "
+                             "hold'em and pot-limit Omaha", game=game.name,
+                             structure=rules.structure.value))
+        code = found
     d = rules.decimals
     # PHH order: the player after the button is p1 (heads-up: the big blind, after the button)
     order = [(hand.button + 1 + k) % n for k in range(n)]
@@ -1085,10 +1109,11 @@ def dumps(hand: Any, *, extra: dict[str, Any] | None = None, table: str = "",
     def who(p: int) -> str:
         return f"p{index[p] + 1}"
 
+    unknown = "??" * game.hole_cards  # each unknown hole card is "??"
     for e in hand.events:
         kind = type(e)
         if kind is ev.HoleDealt:
-            cards = format_cards(e.cards) if e.cards is not None else "????"
+            cards = format_cards(e.cards) if e.cards is not None else unknown
             acts.append(f"d dh {who(e.player)} {cards}")
         elif kind is ev.BoardDealt:
             if e.run:
@@ -1122,8 +1147,11 @@ def dumps(hand: Any, *, extra: dict[str, Any] | None = None, table: str = "",
         lines.append(f"currency_symbol = {_toml_str(rules.currency)}")
     if any(dead):
         lines.append(f"_dead_blinds = {arr(dead)}")
-    if rules.min_raise is not None:
-        lines.append(f"_min_raise = '{rules.min_raise.value}'")
+    min_raise = rules.min_raise
+    if min_raise is None and code in VARIANT_GAMES:  # read back as the TDA increment otherwise
+        min_raise = rules.min_raise_rule
+    if min_raise is not None:
+        lines.append(f"_min_raise = '{min_raise.value}'")
     if rules.structure is Structure.FIXED_LIMIT and rules.bet_cap != 4:
         lines.append(f"_bet_cap = {rules.bet_cap or 0}")
     if rules.structure is Structure.FIXED_LIMIT and not rules.cap_heads_up:

@@ -1,0 +1,242 @@
+"""The Omaha evaluator (exactly two hole cards and three board cards) and Omaha equity.
+
+The evaluator is checked against a brute force written here (every pair of hole cards with
+every triple of board cards, each five ranked by the plain five-card evaluator) and against
+hands worked out by hand; equity against an enumeration written here too, and the command line
+against both languages' errors.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Sequence
+from itertools import combinations
+
+import pytest
+
+from tapete.cli import main
+from tapete.core.cards import format_cards, parse_cards
+from tapete.core.game import HOLDEM, OMAHA, OMAHA5, best_hand
+from tapete.eval.equity import EquityError
+from tapete.eval.evaluator import Category, category, evaluate
+from tapete.eval.evaluator.omaha import evaluate_omaha
+from tapete.eval.omaha import OmahaError, game_of, omaha_equity, omaha_size
+
+Capsys = pytest.CaptureFixture[str]
+
+
+def brute_force(hole: Sequence[int], board: Sequence[int]) -> int:
+    """The best of every two-of-the-hand, three-of-the-board five, ranked one by one."""
+    best = 0
+    for i in range(len(hole)):
+        for j in range(i + 1, len(hole)):
+            for a in range(len(board)):
+                for b in range(a + 1, len(board)):
+                    for c in range(b + 1, len(board)):
+                        five = [hole[i], hole[j], board[a], board[b], board[c]]
+                        best = max(best, evaluate(five))
+    return best
+
+
+@pytest.mark.parametrize("hole_size", [4, 5])
+def test_the_evaluator_matches_brute_force(hole_size: int) -> None:
+    rng = random.Random(20240 + hole_size)
+    for k in range(2500):
+        cards = rng.sample(range(52), hole_size + 5)
+        hole, board = cards[:hole_size], cards[hole_size:hole_size + 3 + k % 3]
+        expected = brute_force(hole, board)
+        assert evaluate_omaha(hole, board) == expected, (hole, board)
+        assert best_hand(OMAHA if hole_size == 4 else OMAHA5, hole, board) == expected
+
+
+def test_the_evaluator_matches_brute_force_on_flush_heavy_deals() -> None:
+    """Two suits only: flushes, straight flushes and the boards that almost make them."""
+    rng = random.Random(7)
+    two_suits = [c for c in range(52) if c & 3 in (0, 3)]
+    for _ in range(1500):
+        cards = rng.sample(two_suits, 9)
+        assert evaluate_omaha(cards[:4], cards[4:]) == brute_force(cards[:4], cards[4:])
+
+
+def _cat(hole: str, board: str) -> Category:
+    return category(evaluate_omaha(parse_cards(hole), parse_cards(board)))
+
+
+@pytest.mark.parametrize("hole, board, expected", [
+    # four aces in the hand, a board of rags: two aces play, so one pair of aces
+    ("AsAdAhAc", "2c7d9hJs4s", Category.ONE_PAIR),
+    # a board of four hearts and one heart in the hand: no flush (two hole cards must play)
+    ("Ah9c8c7d", "KhQhJhTh2c", Category.STRAIGHT),
+    ("Ah9h8c7d", "KhQhJh2h3c", Category.FLUSH),
+    # a board of five hearts: nobody has a flush without two hearts
+    ("AsKsQd2c", "3h5h7h9hJh", Category.HIGH_CARD),
+    # a straight on the board plays only with two hole cards that keep it
+    ("AsAdKsKd", "5c6d7h8s9c", Category.ONE_PAIR),
+    ("TsKdQcAh", "5c6d7h8s9c", Category.HIGH_CARD),  # one ten does not make it
+    ("TsJd3c4c", "5c6d7h8s9c", Category.STRAIGHT),
+    # trips on the board and a pair in the hand: a full house, never quads
+    ("KsKd2c3c", "7c7d7hAs4d", Category.FULL_HOUSE),
+    # quads on the board are at most a full house with a pocket pair
+    ("AsAd2c3c", "7c7d7h7sKd", Category.FULL_HOUSE),
+    ("Ks2d3c4c", "7c7d7h7sKd", Category.THREE_OF_A_KIND),  # three of the four sevens
+    # one set card in the hand and trips on the board: four of a kind with a kicker
+    ("7s2d3cAc", "7c7d7hKsQd", Category.FOUR_OF_A_KIND),
+    # a hand of three of a kind is only a pair: one of them cannot play
+    ("QsQdQh2c", "3c8d9hJs4s", Category.ONE_PAIR),
+    # a straight flush needs its two cards from the hand
+    ("9h8h2c2d", "ThJhQhKcAs", Category.STRAIGHT_FLUSH),
+    ("9h8c2c2d", "ThJhQhKhAs", Category.STRAIGHT),
+])
+def test_hands_worked_by_hand(hole: str, board: str, expected: Category) -> None:
+    assert _cat(hole, board) == expected
+    assert evaluate_omaha(parse_cards(hole), parse_cards(board)) == brute_force(
+        parse_cards(hole), parse_cards(board))
+
+
+def test_omaha_ranks_below_holdem_on_the_same_cards() -> None:
+    hole, board = parse_cards("AsAdAhAc"), parse_cards("2c7d9hJs4s")
+    assert best_hand(HOLDEM, hole[:2], board) == evaluate_omaha(hole, board)  # the same pair
+    four_aces = evaluate((*hole, *board[:3]))
+    assert category(four_aces) == Category.FOUR_OF_A_KIND > category(evaluate_omaha(hole, board))
+
+
+def test_the_evaluator_refuses_too_few_cards() -> None:
+    with pytest.raises(ValueError):
+        evaluate_omaha(parse_cards("As"), parse_cards("2c7d9h"))
+    with pytest.raises(ValueError):
+        evaluate_omaha(parse_cards("AsAdKsKd"), parse_cards("2c7d"))
+    assert best_hand(OMAHA, parse_cards("AsAdKsKd"), parse_cards("2c7d")) == 0  # no hand yet
+
+
+# ---------------------------------------------------------------------------- equity
+
+def enumerated(hands: list[str], board: str) -> list[float]:
+    """Each hand's share of the pot over every rest of the board, counted here."""
+    holes = [parse_cards(h) for h in hands]
+    known = parse_cards(board)
+    used = {c for h in holes for c in h} | set(known)
+    rest = [c for c in range(52) if c not in used]
+    shares = [0.0] * len(hands)
+    total = 0
+    for extra in combinations(rest, 5 - len(known)):
+        full = (*known, *extra)
+        scores = [brute_force(h, full) for h in holes]
+        top = max(scores)
+        winners = [i for i, s in enumerate(scores) if s == top]
+        for i in winners:
+            shares[i] += 1 / len(winners)
+        total += 1
+    return [s / total for s in shares]
+
+
+@pytest.mark.parametrize("hands, board", [
+    (["AsAdKsKd", "QhQdJhJd"], "2c7d9hTs"),
+    (["AsAdKsKd", "QhQdJhJd", "8c7c6h5h"], "2c7d9h"),
+    (["AsKsQsJs", "AhKhQhJh"], "2c3d4s"),  # split pots: the same ranks
+    (["AsAdKsKd5c", "QhQdJhJd5d"], "2c7d9hTs"),
+])
+def test_exact_equity_matches_an_enumeration(hands: list[str], board: str) -> None:
+    result = omaha_equity(hands, board)
+    assert result.exact
+    expected = enumerated(hands, board)
+    for p, e in zip(result.players, expected, strict=True):
+        assert p.equity == pytest.approx(e, abs=1e-12)
+    assert sum(p.equity for p in result.players) == pytest.approx(1.0)
+    assert result.boards == result.weight
+
+
+def test_known_flop_equity() -> None:
+    r = omaha_equity(["AsAdKsKd", "QhQdJhJd"], "2c7d9h")
+    assert r.exact and r.boards == 820  # 41 cards left, two to come
+    assert [p.hand for p in r.players] == ["AsAdKsKd", "QhQdJhJd"]
+    assert r.players[0].equity == pytest.approx(620 / 820)  # the queens need runner-runner help
+
+
+def test_monte_carlo_is_seeded_and_close_to_exact() -> None:
+    hands = ["AsAdKsKd", "QhQdJhJd"]
+    a = omaha_equity(hands, samples=4000, seed=3)
+    b = omaha_equity(hands, samples=4000, seed=3)
+    c = omaha_equity(hands, samples=4000, seed=4)
+    assert not a.exact and a.boards == 4000
+    assert a == b and a != c  # the same seed, the same answer
+    assert all(p.interval is not None and 0 < p.interval < 0.03 for p in a.players)
+    # with three board cards known the answer is exact: sampling the same question lands near it
+    exact = omaha_equity(hands, "2c7d9h").players[0].equity
+    sampled = omaha_equity(hands, "2c7d9h", exact=False, samples=3000, seed=1).players[0]
+    assert sampled.interval is not None
+    assert abs(sampled.equity - exact) < 4 * sampled.interval
+    # few cards unknown: a preflop question is enumerated by default (eleven hands of four
+    # cards, each the four of one rank, two to queen: the kings and aces are left, 56 boards)
+    deep = omaha_equity([format_cards(range(4 * r, 4 * r + 4)) for r in range(11)])
+    assert deep.exact and deep.boards == 56
+    assert sum(p.equity for p in deep.players) == pytest.approx(1.0)
+
+
+def test_the_sizes_and_mistakes_are_refused_in_both_languages() -> None:
+    assert omaha_size(["AhKh", "QsQd"]) is None and omaha_size(["TT+", "random"]) is None
+    assert omaha_size(["AsAdKsKd", "QhQdJhJd"]) == 4 and game_of(4) is OMAHA
+    assert omaha_size(["AsAdKsKd5c", "QhQdJhJd5d"]) == 5 and game_of(5) is OMAHA5
+    cases = [
+        (["AsAdKsKd", "QhQdJh"], "hand QhQdJh has 3 cards", "la mano QhQdJh tiene 3 cartas"),
+        (["AsAdKsKd", "QhQdJhJd5d"], "has 5 cards", "tiene 5 cartas"),
+        (["AsAdKsKd", "TT+"], "'TT+' is not a hand of 4 cards", "'TT+' no es una mano de 4"),
+        (["AsAdKsKd", "QhQdJhAs"], "card As appears twice (hand AsAdKsKd and hand QhQdJhAs)",
+         "la carta As aparece dos veces (la mano AsAdKsKd y la mano QhQdJhAs)"),
+        (["AsAdAsKd", "QhQdJhJd"], "hand AsAdAsKd: card As appears twice",
+         "la mano AsAdAsKd: la carta As aparece dos veces"),
+        (["AsAdKsKd"], "needs 2 to 11 players, not 1", "de 2 a 11 jugadores, no 1"),
+    ]
+    for hands, en, es in cases:
+        with pytest.raises(OmahaError) as info:
+            omaha_equity(hands)
+        assert en in info.value.message.en and es in info.value.message.es, info.value.message
+        assert isinstance(info.value, EquityError) and str(info.value) == info.value.message.en
+    with pytest.raises(OmahaError) as info:
+        omaha_equity(["AsAdKsKd", "QhQdJhJd"], board="2c7d")
+    assert info.value.message.es == "un tablero tiene 0, 3, 4 o 5 cartas, no 2"
+    with pytest.raises(OmahaError) as info:
+        omaha_equity(["AsAdKsKd", "QhQdJhJd"], board="2c7d9h", dead="2c")
+    assert "(el tablero y las cartas muertas)" in info.value.message.es
+    with pytest.raises(OmahaError) as info:
+        omaha_equity(["AsAdKsKd", "QhQdJhJd"], board="2c7x9h")
+    assert info.value.message.en.startswith("the board: ")
+    assert info.value.message.es.startswith("el tablero: ")
+    with pytest.raises(OmahaError):
+        omaha_equity(["AsAdKsKd", "QhQdJhJd"], exact=False, samples=0)
+
+
+# ---------------------------------------------------------------------------- the command line
+
+def test_the_command_line_detects_omaha_hands(capsys: Capsys) -> None:
+    assert main(["equity", "AsAdKsKd", "QhQdJhJd", "--board", "2c7d9h"]) == 0
+    out = capsys.readouterr().out
+    assert "AsAdKsKd" in out and "75.610%" in out and "820 boards, exact enumeration" in out
+    assert main(["equity", "AsAdKsKd", "QhQdJhJd", "--samples", "2000", "--seed", "5",
+                 "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["exact"] is False and data["boards"] == 2000
+    assert [p["hand"] for p in data["players"]] == ["AsAdKsKd", "QhQdJhJd"]
+    assert main(["equity", "AsAdKsKd5c", "QhQdJhJd5d", "--board", "2c7d9hTs", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["boards"] == 38
+    assert main(["equity", "AhKh", "QsQd", "--board", "2c7d9hTs"]) == 0  # hold'em as before
+    assert "44 boards" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("lang, expected", [
+    ("en", "tapete equity: error: hand QhQdJh has 3 cards: with Omaha hands, every player "
+           "holds 4 known cards\n"),
+    ("es", "tapete equity: error: la mano QhQdJh tiene 3 cartas: con manos de Omaha, cada "
+           "jugador tiene 4 cartas conocidas\n"),
+])
+def test_the_command_line_refuses_mixed_hands(capsys: Capsys, lang: str, expected: str) -> None:
+    assert main(["equity", "AsAdKsKd", "QhQdJh", "--lang", lang]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == expected
+
+
+def test_the_command_line_refuses_a_card_twice(capsys: Capsys) -> None:
+    assert main(["equity", "AsAdKsKd", "QhQdJhJd", "--board", "Qh2c3c", "--lang", "es"]) == 2
+    err = capsys.readouterr().err
+    assert err == ("tapete equity: error: la carta Qh aparece dos veces (el tablero y la mano "
+                   "QhQdJhJd)\n")
