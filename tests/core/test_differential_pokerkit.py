@@ -298,18 +298,27 @@ def classify(h: Hand, ours: tuple[object, ...], theirs: tuple[object, ...],
 def play_one(seed: int, tally: Tally) -> None:
     rng = random.Random(seed)
     rules, stacks = random_table(rng)
+    play_against(rng, seed, rules, stacks, pokerkit_state(rules, stacks), tally)
+
+
+def play_against(rng: random.Random, seed: int, rules: Rules, stacks: tuple[int, ...], s: Any,
+                 tally: Tally) -> Hand | None:
+    """One hand of ``rules`` (any game) dealt from ``Deck(seed)``, played by tapete and by
+    PokerKit's state ``s`` with the same random legal actions (``rng``), compared at every
+    decision and at the end. The hand when it was compared to the end, else None."""
     n = len(stacks)
     deck = Deck(seed)
     cards = deck.cards()
     h = Hand(rules, stacks, button=n - 1, deck=deck, auto_showdown=True)
     tally.hands += 1
-    s = pokerkit_state(rules, stacks)
     # D8: a short big blind paying a big-blind ante
     if rules.big_blind_ante and h.blinds != () and \
             any(tuple(s.bets)[i] != h.bets[i] for i in range(n)):
         tally.dropped["D8 big-blind ante from a short big blind"] += 1
-        return
-    board = list(cards[2 * n:2 * n + 5])
+        return None
+    # tapete deals every hand, then the board, no burns
+    dealt = rules.game.hole_cards * n
+    board = list(cards[dealt:dealt + 5])
     try:
         while True:
             while s.can_deal_hole():
@@ -373,7 +382,7 @@ def play_one(seed: int, tally: Tally) -> None:
                 s.check_or_call()
     except Divergence as d:
         tally.dropped[str(d)] += 1
-        return
+        return None
     assert not s.status, "PokerKit's hand is not over"
     theirs_stacks = list(s.stacks)
     if theirs_stacks != list(h.stacks) and any(
@@ -381,7 +390,7 @@ def play_one(seed: int, tally: Tally) -> None:
             and getattr(e, "all_in", False) and getattr(e, "amount", 0) < rules.ante
             for e in h.events):
         tally.dropped["D12 all-in for part of the ante"] += 1
-        return
+        return None
     if theirs_stacks != list(h.stacks) and odd_chips_only(h, s):
         theirs_stacks = list(h.stacks)
         tally.excluded["D6 odd chips"] += 1
@@ -389,6 +398,7 @@ def play_one(seed: int, tally: Tally) -> None:
         f"finishing stacks: tapete {h.stacks}, PokerKit {list(s.stacks)}; "
         f"{rules.describe()} {rules.structure}; start {stacks}; {h.events}")
     tally.compared += 1
+    return h
 
 
 def odd_chips_only(h: Hand, s: Any) -> bool:

@@ -30,11 +30,8 @@ import pytest
 from test_differential_pokerkit import (
     _AUTOMATIONS,
     _PK_CARD,
-    Divergence,
     Tally,
-    classify,
-    odd_chips_only,
-    short_blind,
+    play_against,
 )
 
 from tapete.core import events as ev
@@ -191,96 +188,12 @@ def random_plo_table(rng: random.Random) -> tuple[Rules, tuple[int, ...]]:
     return rules, tuple(stacks)
 
 
-def play_one(seed: int, tally: Tally) -> None:
+def play_one(seed: int, tally: OmahaTally) -> None:
+    """The hold'em differential's hand (``play_against``), on a random PLO table."""
     rng = random.Random(seed)
     rules, stacks = random_plo_table(rng)
-    n = len(stacks)
-    deck = Deck(seed)
-    cards = deck.cards()
-    h = Hand(rules, stacks, button=n - 1, deck=deck, auto_showdown=True)
-    tally.hands += 1
-    s = pokerkit_plo(rules, stacks)
-    if rules.big_blind_ante and any(tuple(s.bets)[i] != h.bets[i] for i in range(n)):
-        tally.dropped["D8 big-blind ante from a short big blind"] += 1
-        return
-    board = list(cards[4 * n:4 * n + 5])  # tapete deals every hand, then the board, no burns
-    try:
-        while True:
-            while s.can_deal_hole():
-                hole = h.hole[s.hole_dealee_index]
-                assert hole is not None and len(hole) == 4
-                s.deal_hole([_PK_CARD[c] for c in hole])
-            while s.can_deal_board():
-                k = 3 if len(board) == 5 else 1
-                s.deal_board([_PK_CARD[c] for c in board[:k]])
-                del board[:k]
-            pk_actor = s.actor_index
-            if pk_actor is not None and pk_actor != h.actor \
-                    and s.checking_or_calling_amount == 0 \
-                    and s.min_completion_betting_or_raising_to_amount is None:
-                assert all(h.folded[q] or h.all_in[q] for q in range(n) if q != pk_actor)
-                tally.excluded["D13 a check with nobody left to act"] += 1
-                s.check_or_call()
-                continue
-            if h.done:
-                break
-            if s.actor_index != h.actor:
-                if short_blind(h):
-                    raise Divergence("D3 short big blind or straddle")
-                if n == 2 and rules.small_blind == rules.big_blind:
-                    raise Divergence("D9 heads-up with equal blinds")
-                raise AssertionError(f"actor: tapete {h.actor}, PokerKit "
-                                     f"{s.actor_index}; {h.events}")
-            lg = h.legal()
-            ours = (lg.fold, lg.call, lg.min_to, lg.max_to)
-            theirs = (s.can_fold(), s.checking_or_calling_amount,
-                      s.min_completion_betting_or_raising_to_amount,
-                      s.max_completion_betting_or_raising_to_amount)
-            tally.decisions += 1
-            lo: int | None = lg.min_to
-            hi: int | None = lg.max_to
-            if ours != theirs:
-                why = classify(h, ours, theirs, s)
-                tally.excluded[why] += 1
-                if ours[:2] != theirs[:2]:
-                    raise Divergence(why)
-                if lo is not None and hi is not None and theirs[2] is not None \
-                        and theirs[3] is not None:
-                    lo, hi = max(lo, int(theirs[2])), min(hi, int(theirs[3]))  # type: ignore
-                    if lo > hi:
-                        lo = hi = None
-                else:
-                    lo = hi = None
-            x = rng.random()
-            if lg.fold and x < 0.12:
-                h.fold()
-                s.fold()
-            elif lo is not None and hi is not None and x > 0.6:
-                y = rng.random()
-                to = lo if y < 0.35 else hi if y < 0.55 else rng.randint(lo, hi)
-                h.raise_to(to)
-                s.complete_bet_or_raise_to(to)
-            else:
-                h.check_or_call()
-                s.check_or_call()
-    except Divergence as d:
-        tally.dropped[str(d)] += 1
-        return
-    assert not s.status, "PokerKit's hand is not over"
-    theirs_stacks = list(s.stacks)
-    if theirs_stacks != list(h.stacks) and any(
-            isinstance(e, ev.Posted) and e.kind == "ante" and e.all_in
-            and e.amount < rules.ante for e in h.events):
-        tally.dropped["D12 all-in for part of the ante"] += 1
-        return
-    if theirs_stacks != list(h.stacks) and odd_chips_only(h, s):
-        theirs_stacks = list(h.stacks)
-        tally.excluded["D6 odd chips"] += 1
-    assert theirs_stacks == list(h.stacks), (
-        f"finishing stacks: tapete {h.stacks}, PokerKit {list(s.stacks)}; "
-        f"{rules.describe()}; start {stacks}; {h.events}")
-    tally.compared += 1
-    if isinstance(tally, OmahaTally) and len(h.board) == 5 and sum(not f for f in h.folded) > 1:
+    h = play_against(rng, seed, rules, stacks, pokerkit_plo(rules, stacks), tally)
+    if h is not None and len(h.board) == 5 and sum(not f for f in h.folded) > 1:
         tally.showdowns += 1
 
 

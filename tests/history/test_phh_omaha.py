@@ -7,6 +7,7 @@ import random
 from decimal import Decimal
 
 import pytest
+from test_phh import _order, _play
 
 from tapete.core import events as ev
 from tapete.core.cards import Deck, parse_cards
@@ -27,27 +28,6 @@ actions = ['d dh p1 Th9c8c7d', 'd dh p2 9h8h3c3d', 'd dh p3 ????????', 'p3 cbr 7
            'd db 2c', 'p1 cc', 'p2 cc', 'p1 sm Th9c8c7d', 'p2 sm 9h8h3c3d']
 finishing_stacks = [183, 224, 193]
 """
-
-
-def _play(rng: random.Random, rules: Rules, stacks: list[int], deep: bool = False) -> Hand:
-    n = len(stacks)
-    hand = Hand(rules, stacks, button=rng.randrange(n), deck=Deck(seed=rng.randrange(10**9)),
-                auto_showdown=True)
-    while not hand.done:
-        lg = hand.legal()
-        r = rng.random()
-        if lg.fold and r < 0.2:
-            hand.fold()
-        elif lg.min_to is not None and lg.max_to is not None and r < 0.45:
-            top = lg.max_to if not deep else min(lg.max_to, lg.min_to * 2)
-            hand.raise_to(rng.choice([lg.min_to, top, (lg.min_to + top) // 2]))
-        else:
-            hand.check_or_call()
-    return hand
-
-
-def _order(hand: Hand) -> list[int]:
-    return [hand.stacks[(hand.button + 1 + k) % hand.n] for k in range(hand.n)]
 
 
 def _in_phh_order(hand: Hand) -> list[object]:
