@@ -130,6 +130,17 @@ class Tally:
     dropped: Counter[str] = field(default_factory=Counter)
 
 
+def pokerkit_forced(rules: Rules, n: int) -> tuple[object, tuple[int, ...]]:
+    """The antes and the blinds (and straddle) of ``rules`` as PokerKit's states take them."""
+    blinds: tuple[int, ...] = (rules.small_blind, rules.big_blind)
+    if rules.straddle and n > 2:
+        blinds += (rules.straddle,)
+    antes: object = 0
+    if rules.ante:
+        antes = {1: rules.ante} if rules.big_blind_ante else rules.ante  # 1: the big blind
+    return antes, blinds
+
+
 def pokerkit_state(rules: Rules, stacks: tuple[int, ...], *, stock_cap: bool = False) -> Any:
     """PokerKit's state for tapete's rules; players in the same order (0 = left of the button,
     heads-up 0 = big blind), button last."""
@@ -154,12 +165,7 @@ def pokerkit_state(rules: Rules, stacks: tuple[int, ...], *, stock_cap: bool = F
         pk.Street(True, (), 1, False, pk.Opening.POSITION, big, post_cap),
         pk.Street(True, (), 1, False, pk.Opening.POSITION, big, post_cap),
     )
-    blinds: tuple[int, ...] = (rules.small_blind, rules.big_blind)
-    if rules.straddle and n > 2:
-        blinds += (rules.straddle,)
-    antes: object = 0
-    if rules.ante:
-        antes = {1: rules.ante} if rules.big_blind_ante else rules.ante  # 1: the big blind
+    antes, blinds = pokerkit_forced(rules, n)
     return pk.State(_AUTOMATIONS, pk.Deck.STANDARD, (pk.StandardHighHand,), streets,
                     _PK_STRUCTURE[rules.structure], False, antes, blinds, 0, stacks, n,
                     mode=pk.Mode.TOURNAMENT)
@@ -180,6 +186,11 @@ def random_table(rng: random.Random) -> tuple[Rules, tuple[int, ...]]:
         kw["bet_cap"] = rng.choice((None, 3, 5))
     rules = Rules(structure=s, small_blind=sb, big_blind=bb, ante=ante, big_blind_ante=bb_ante,
                   straddle=straddle, **kw)  # type: ignore[arg-type]
+    return rules, random_stacks(rng, n, bb, ante)
+
+
+def random_stacks(rng: random.Random, n: int, bb: int, ante: int) -> tuple[int, ...]:
+    """Stacks of every depth: a few shorter than the blinds and ante, some short, most deep."""
     stacks = []
     for _ in range(n):
         x = rng.random()
@@ -189,7 +200,7 @@ def random_table(rng: random.Random) -> tuple[Rules, tuple[int, ...]]:
             stacks.append(rng.randint(2 * bb, 25 * bb))
         else:
             stacks.append(rng.randint(25 * bb, 250 * bb))
-    return rules, tuple(stacks)
+    return tuple(stacks)
 
 
 def short_blind(h: Hand) -> bool:

@@ -32,6 +32,8 @@ from test_differential_pokerkit import (
     _PK_CARD,
     Tally,
     play_against,
+    pokerkit_forced,
+    random_stacks,
 )
 
 from tapete.core import events as ev
@@ -155,12 +157,7 @@ def pokerkit_plo(rules: Rules, stacks: tuple[int, ...]) -> Any:
     """PokerKit's pot-limit Omaha for tapete's rules, players in the same order (0 = left of
     the button, heads-up 0 = big blind), as ``test_differential_pokerkit.pokerkit_state``."""
     n = len(stacks)
-    blinds: tuple[int, ...] = (rules.small_blind, rules.big_blind)
-    if rules.straddle and n > 2:
-        blinds += (rules.straddle,)
-    antes: object = 0
-    if rules.ante:
-        antes = {1: rules.ante} if rules.big_blind_ante else rules.ante  # 1: the big blind
+    antes, blinds = pokerkit_forced(rules, n)
     return pk.PotLimitOmahaHoldem.create_state(_AUTOMATIONS, False, antes, blinds,
                                                rules.big_blind, stacks, n,
                                                mode=pk.Mode.TOURNAMENT)
@@ -176,16 +173,7 @@ def random_plo_table(rng: random.Random) -> tuple[Rules, tuple[int, ...]]:
     rules = Rules(structure=Structure.POT_LIMIT, small_blind=sb, big_blind=bb, ante=ante,
                   big_blind_ante=bb_ante, straddle=straddle, min_raise=MinRaise.LAST_RAISE,
                   game=OMAHA)
-    stacks = []
-    for _ in range(n):
-        x = rng.random()
-        if x < 0.08:
-            stacks.append(rng.randint(1, 2 * bb + ante))
-        elif x < 0.3:
-            stacks.append(rng.randint(2 * bb, 25 * bb))
-        else:
-            stacks.append(rng.randint(25 * bb, 250 * bb))
-    return rules, tuple(stacks)
+    return rules, random_stacks(rng, n, bb, ante)
 
 
 def play_one(seed: int, tally: OmahaTally) -> None:

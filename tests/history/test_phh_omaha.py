@@ -4,10 +4,9 @@ events, and read by PokerKit."""
 from __future__ import annotations
 
 import random
-from decimal import Decimal
 
 import pytest
-from test_phh import _order, _play
+from test_phh import _order, _play, pokerkit_reads_the_same
 
 from tapete.core import events as ev
 from tapete.core.cards import Deck, parse_cards
@@ -141,10 +140,7 @@ def test_the_writer_output_is_read_by_pokerkit() -> None:
         hand = _play(rng, rules, [100_000] * n, deep=True)
         if any(len(r.winners) > 1 for r in hand.results):
             continue
-        text = phh.dumps(hand)
-        state = list(pokerkit.HandHistory.loads(text))[-1]
-        scale = 10**rules.decimals
-        assert [int(Decimal(x) * scale) for x in state.stacks] == _order(hand), text
+        pokerkit_reads_the_same(pokerkit, hand)
         checked += 1
     assert checked >= 25
 
