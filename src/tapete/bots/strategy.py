@@ -1,7 +1,8 @@
 """One hold'em strategy, five styles: preflop ranges by position and action, then equity
 against the ranges the opponents' actions imply, pot odds, stack-to-pot ratio, board texture
-and sizes. Its ranges are of two-card combos, so it plays only the games they describe
-(:func:`tapete.bots.ranges.reads`: hold'em).
+and sizes. Its ranges are of two-card combos, so they describe hold'em only
+(:func:`tapete.bots.ranges.reads`); in the Omaha games the engine offers the same styles play
+:mod:`tapete.bots.omaha` (preflop hand classes, nut-aware play after the flop, hi-lo).
 
 A :class:`Style` is only numbers; :class:`StyleBot` plays any of them. Every decision is made
 from a :class:`~tapete.bots.view.SeatView` and a ``random.Random`` given in, so a bot with the
@@ -205,9 +206,17 @@ class StyleBot:
 
     # ------------------------------------------------------------------ learning
     def hand_over(self, view: SeatView) -> None:
-        """Remember what the opponents did in a finished hand (public actions only)."""
-        if not self.style.adapt or not R.reads(view.rules.game):
+        """Remember what the opponents did in a finished hand (public actions only). In an
+        Omaha game only what does not rank hole cards with hold'em's ranges: how often a
+        player enters, bets and folds to bets."""
+        if not self.style.adapt:
             return
+        holdem = R.reads(view.rules.game)
+        if not holdem:
+            from tapete.bots import omaha
+
+            if not omaha.offered(view.rules.game):
+                return
         for p in range(view.n):
             if p == view.seat:
                 continue
@@ -223,7 +232,7 @@ class StyleBot:
                     elif a.action in (ev.CHECK, ev.CALL):
                         st.passive += 1
             shown = view.holes[p]
-            if shown is not None:
+            if shown is not None and holdem:
                 pre = [a.action for a in acts if a.street == 0]
                 pct = R.hand_percentile(shown)
                 if ev.RAISE in pre or ev.BET in pre:
@@ -360,12 +369,18 @@ class StyleBot:
 
     # ------------------------------------------------------------------ deciding
     def decide(self, view: SeatView) -> Decision:
-        """The style's answer. It reads hold'em ranges, so it plays only a game they describe
-        (:func:`tapete.bots.ranges.reads`; :class:`~tapete.bots.ranges.NotHoldem` otherwise)."""
+        """The style's answer. In hold'em it reads ranges of two-card combos
+        (:func:`tapete.bots.ranges.reads`); in an Omaha game the engine offers it plays the
+        Omaha strategy (:mod:`tapete.bots.omaha`) with the same style; any other game is
+        refused (:class:`~tapete.bots.ranges.NotHoldem`) rather than misread."""
         legal = view.legal
         if legal is None:
             raise ValueError("this seat is not to act")
         if not R.reads(view.rules.game):
+            from tapete.bots import omaha  # it builds on this module's positions and sizes
+
+            if omaha.offered(view.rules.game):
+                return omaha.decide(self, view, legal)
             raise R.NotHoldem(view.rules.game)
         if view.street == 0:
             return self._preflop(view, legal)
