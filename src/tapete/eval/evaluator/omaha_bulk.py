@@ -216,18 +216,53 @@ def suited_best(hole: int, board: int, fl: U16) -> int:
 
 
 @njit_inline
-def suit_shift(flush: int) -> int:
-    """The shift to the 16-bit lane of the suit whose counter's top bit ``flush`` holds."""
-    return 16 * (((flush >> 7) & 1) + 2 * ((flush >> 11) & 1) + 3 * ((flush >> 15) & 1))
+def flush5(m: int, boards: U8, i: int, flush: int, cb: I64, fl: U16) -> int:
+    """The best flush of a hand whose card bits are ``m`` on the five-card board ``boards[i]``
+    with a suit of three (``flush``, from :func:`board5`), 0 if the hand has one card of it or
+    none."""
+    sh = 16 * (((flush >> 7) & 1) + 2 * ((flush >> 11) & 1) + 3 * ((flush >> 15) & 1))
+    m = (m >> sh) & 0x1FFF
+    if m & (m - 1) == 0:
+        return 0
+    franks = (cb[boards[i, 0]] | cb[boards[i, 1]] | cb[boards[i, 2]] | cb[boards[i, 3]]
+              | cb[boards[i, 4]]) >> sh
+    return suited_best(m, franks & 0x1FFF, fl)
+
+
+@njit_inline
+def high5_any(holes: U8, j: int, boards: U8, i: int, base: int, flush: int, cb: I64,
+              fl: U16, pidx: U8, bb: U16) -> int:
+    """The high of the hole cards ``holes[j]`` on the five-card board ``boards[i]``, whose row
+    ``base`` and ``flush`` :func:`board5` gave."""
+    best = 0
+    m = 0
+    nh = holes.shape[1]
+    for x in range(nh):
+        cx = holes[j, x]
+        m |= cb[cx]
+        rx = 52 * np.int64(cx)
+        for y in range(x + 1, nh):
+            best = max(best, int(bb[base + np.int64(pidx[rx + np.int64(holes[j, y])])]))
+    if flush:
+        best = max(best, flush5(m, boards, i, flush, cb, fl))
+    return best
 
 
 @njit
-def _high5_four(holes: U8, boards: U8, ck: I64, cb: I64, ro: U16, fl: U16, pidx: U8, bb: U16,
-                out: U16) -> None:
-    """Four hole cards on five board cards: the six pairs written out (twice as fast as the
-    loop of :func:`_high5_many`)."""
+def _high5_many(holes: U8, boards: U8, ck: I64, cb: I64, ro: U16, fl: U16, pidx: U8,
+                bb: U16, out: U16) -> None:
+    if holes.shape[1] != 4:
+        for i in range(holes.shape[0]):
+            base, flush = board5(boards, i, ck, ro)
+            out[i] = high5_any(holes, i, boards, i, base, flush, cb, fl, pidx, bb)
+        return
+    # Four hole cards: the same, written out here (the six pairs, the flush test). Twice as
+    # fast as the helpers: a helper taking arrays costs numba reference counting, inlined or not
     for i in range(holes.shape[0]):
-        base, flush = board5(boards, i, ck, ro)
+        h = ck[boards[i, 0]] + ck[boards[i, 1]] + ck[boards[i, 2]] + ck[boards[i, 3]] + ck[
+            boards[i, 4]]
+        k = h >> 16
+        base = ((k & 63) + np.int64(ro[k >> 6])) * PAIRS
         c0 = holes[i, 0]
         c1 = holes[i, 1]
         c2 = holes[i, 2]
@@ -240,38 +275,15 @@ def _high5_four(holes: U8, boards: U8, ck: I64, cb: I64, ro: U16, fl: U16, pidx:
         b = max(b, bb[base + np.int64(pidx[r1 + c2])])
         b = max(b, bb[base + np.int64(pidx[r1 + c3])])
         b = max(b, bb[base + np.int64(pidx[r2 + c3])])
-        if flush:
-            sh = suit_shift(flush)
+        x = (h + 0x5555) & 0x8888
+        if x:
+            sh = 16 * (((x >> 7) & 1) + 2 * ((x >> 11) & 1) + 3 * ((x >> 15) & 1))
             m = ((cb[c0] | cb[c1] | cb[c2] | cb[c3]) >> sh) & 0x1FFF
             if m & (m - 1):  # two hole cards of the board's suit of three, or more
                 franks = (cb[boards[i, 0]] | cb[boards[i, 1]] | cb[boards[i, 2]]
                           | cb[boards[i, 3]] | cb[boards[i, 4]]) >> sh
                 b = max(b, suited_best(m, franks & 0x1FFF, fl))
         out[i] = b
-
-
-@njit
-def _high5_many(holes: U8, boards: U8, ck: I64, cb: I64, ro: U16, fl: U16, pidx: U8,
-                bb: U16, out: U16) -> None:
-    nh = holes.shape[1]
-    for i in range(holes.shape[0]):
-        base, flush = board5(boards, i, ck, ro)
-        best = 0
-        m = 0
-        for x in range(nh):
-            cx = holes[i, x]
-            m |= cb[cx]
-            rx = 52 * np.int64(cx)
-            for y in range(x + 1, nh):
-                best = max(best, int(bb[base + np.int64(pidx[rx + np.int64(holes[i, y])])]))
-        if flush:
-            sh = suit_shift(flush)
-            m = (m >> sh) & 0x1FFF
-            if m & (m - 1):
-                franks = (cb[boards[i, 0]] | cb[boards[i, 1]] | cb[boards[i, 2]]
-                          | cb[boards[i, 3]] | cb[boards[i, 4]]) >> sh
-                best = max(best, suited_best(m, franks & 0x1FFF, fl))
-        out[i] = best
 
 
 @njit
@@ -320,8 +332,7 @@ def _arrays(holes: npt.ArrayLike, boards: npt.ArrayLike) -> tuple[U8, U8]:
 def _high(h: U8, b: U8, out: U16) -> U16:
     tb = omaha_tables()
     if b.shape[1] == 5:
-        kernel = _high5_four if h.shape[1] == 4 else _high5_many
-        kernel(h, b, tb.card_key, tb.card_bit, tb.rank_offsets, tb.flush, tb.pair_index,
+        _high5_many(h, b, tb.card_key, tb.card_bit, tb.rank_offsets, tb.flush, tb.pair_index,
                     tb.board_best, out)
     else:
         _high_many(h, b, tb.rank_key, tb.card_bit, tb.rank_offsets, tb.rank_values, tb.flush,
