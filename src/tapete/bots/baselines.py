@@ -11,11 +11,21 @@ from dataclasses import dataclass
 from tapete.bots import omaha
 from tapete.bots.view import Decision, SeatView, bet_or_raise
 from tapete.core.actions import CALL, CHECK, FOLD, Action
+from tapete.core.betting import Legal
 from tapete.core.catalog import N_, t
+from tapete.core.text import Text
 from tapete.words import money_text
 
 # what a bot says for an action with no amount, its reason after the colon (message ids)
 _SAY = {FOLD: N_("I fold: {why}"), CHECK: N_("I check: {why}"), CALL: N_("I call: {why}")}
+
+
+def _sized(view: SeatView, legal: Legal, to: int, why: Text) -> Decision:
+    """A bet or raise to ``to`` and what it says."""
+    c = money_text(to, view.rules)
+    say = t("I bet {amount}: {why}", amount=c, why=why) if legal.is_bet else \
+        t("I raise to {amount}: {why}", amount=c, why=why)
+    return Decision(bet_or_raise(legal, to), say)
 
 
 @dataclass(slots=True)
@@ -39,11 +49,7 @@ class RandomBot:
         why = t("chosen at random among the legal actions")
         if kind is None:
             assert legal.min_to is not None and legal.max_to is not None
-            to = self.rng.randint(legal.min_to, legal.max_to)
-            c = money_text(to, view.rules)
-            say = t("I bet {amount}: {why}", amount=c, why=why) if legal.is_bet else \
-                t("I raise to {amount}: {why}", amount=c, why=why)
-            return Decision(bet_or_raise(legal, to), say)
+            return _sized(view, legal, self.rng.randint(legal.min_to, legal.max_to), why)
         return Decision(kind, t(_SAY[kind.kind], why=why))
 
     def hand_over(self, view: SeatView) -> None:
@@ -102,12 +108,8 @@ class StrengthBot:
             win = (1.0 - r.beaten) ** (pairs * len(view.opponents()))
             strong, fair = win >= 0.75, win >= 0.4
         why = t("I play my hand's strength now")
-        if strong and legal.min_to is not None and legal.max_to is not None:
-            to = legal.max_to
-            c = money_text(to, view.rules)
-            say = t("I bet {amount}: {why}", amount=c, why=why) if legal.is_bet else \
-                t("I raise to {amount}: {why}", amount=c, why=why)
-            return Decision(bet_or_raise(legal, to), say)
+        if strong and legal.max_to is not None:
+            return _sized(view, legal, legal.max_to, why)
         if fair or legal.check:
             kind = Action.check_or_call(legal)
             return Decision(kind, t(_SAY[kind.kind], why=why))

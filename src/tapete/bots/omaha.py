@@ -790,22 +790,11 @@ def _range(bot: StyleBot, view: SeatView, p: int) -> OppRange:
 def _preflop_committed(bot: StyleBot, view: SeatView, legal: Legal, hand: Text,
                        price: float) -> Decision:
     """A call that commits the stack: equity against the ranges of the players in."""
-    st = bot.style
     involved = _involved(view)
     ranges = [_range(bot, view, q) for q in involved]
     eq = equity(view.hole, (), ranges, bot.rng, high_low=view.rules.game.high_low)
-    behind = sum(1 for q in view.opponents() if q not in involved and not view.all_in[q])
-    need = price + st.call_margin + 0.02 * behind
-    k = len(involved)
-    versus = tn("{n} player's range", "{n} players' ranges", k)
-    why = t("{hand} has {equity} % equity against {versus}, the price is {price} %",
-            hand=hand, equity=_pct(eq), versus=versus, price=_pct(price))
-    if eq < need:
-        return bot._fold(legal, why)
-    norm = min(1.0, eq * (k + 1) / 2) if k > 1 else eq
-    if legal.can_raise and norm >= max(0.55, st.raise_at - 0.15):
-        return bot._raise(view, legal, legal.max_to or 0, why)
-    return bot._call(view, legal, why)
+    versus = tn("{n} player's range", "{n} players' ranges", len(involved))
+    return bot._commit(view, legal, hand, price, eq, involved, versus)
 
 
 def _postflop(bot: StyleBot, view: SeatView, legal: Legal) -> Decision:
@@ -846,13 +835,9 @@ def _postflop(bot: StyleBot, view: SeatView, legal: Legal) -> Decision:
                 and rng.random() < st.bluff_raise * 1.5:
             return _pot_raise(bot, view, legal, 1.0, t("{equity}; a semi-bluff with my draw",
                                                        equity=eq_txt))
-        why = t("{equity}, the price is {price} %", equity=eq_txt, price=_pct(price))
-        if eq >= need:
-            return bot._call(view, legal, why)
-        return bot._fold(legal, why)
+        return bot._price_call(view, legal, eq, need, eq_txt, price)
 
-    folds = bot._fold_rate(view, opps)
-    bet_at = st.bet_at - 0.1 * max(0.0, 1.0 - folds / 0.4)  # thinner against callers
+    folds, bet_at = bot._bet_at(view, opps)
     if legal.can_raise and (norm >= bet_at or (nutted and not river)):
         small, medium, large = st.sizes
         frac = large if norm >= 0.8 or (info.wet and norm >= 0.7) else medium

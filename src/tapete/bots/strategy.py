@@ -531,11 +531,18 @@ class StyleBot:
             involved = view.opponents()
         ranges = [self.opponent_range(view, q) for q in involved]
         eq = R.equity(view.hole, (), ranges, st.samples, self.rng)
+        versus = R.describe(ranges[0], ()) if len(involved) == 1 else tn(
+            "{n} player's range", "{n} players' ranges", len(involved))
+        return self._commit(view, legal, hand, price, eq, involved, versus)
+
+    def _commit(self, view: SeatView, legal: Legal, hand: str | Text, price: float, eq: float,
+                involved: list[int], versus: Text) -> Decision:
+        """Call, move in or fold a call that commits the stack, by the equity ``eq`` against
+        the ``involved`` players' ranges (any game's)."""
+        st = self.style
         behind = sum(1 for q in view.opponents() if q not in involved and not view.all_in[q])
         need = price + st.call_margin + 0.02 * behind
         k = len(involved)
-        versus = R.describe(ranges[0], ()) if k == 1 else tn(
-            "{n} player's range", "{n} players' ranges", k)
         why = t("{hand} has {equity} % equity against {versus}, the price is {price} %",
                 hand=hand, equity=_pct(eq), versus=versus, price=_pct(price))
         if eq < need:
@@ -600,13 +607,9 @@ class StyleBot:
                 if edge > 0.05 and rng.random() < min(1.0, st.exploit * edge):
                     return self._raise(view, legal, to, t(
                         "{equity}; a bluff raise: this player folds too often", equity=eq_txt))
-            why = t("{equity}, the price is {price} %", equity=eq_txt, price=_pct(price))
-            if eq >= need:
-                return self._call(view, legal, why)
-            return self._fold(legal, why)
+            return self._price_call(view, legal, eq, need, eq_txt, price)
 
-        folds = self._fold_rate(view, opps)
-        bet_at = st.bet_at - 0.1 * max(0.0, 1.0 - folds / 0.4)  # thinner against callers
+        folds, bet_at = self._bet_at(view, opps)
         if legal.can_raise and norm >= bet_at:
             frac = self._size(norm, info, value=True, spr=spr, street=view.street)
             if st.exploit and frac < 10:
@@ -630,6 +633,21 @@ class StyleBot:
             frac = self._size(norm, info, value=False, spr=spr, street=view.street)
             return self._bet(view, legal, frac, info, eq_txt, t("as a bluff"))
         return self._call(view, legal, t("{equity}, not enough to bet", equity=eq_txt))
+
+    def _price_call(self, view: SeatView, legal: Legal, eq: float, need: float, eq_txt: Text,
+                    price: float) -> Decision:
+        """Call a bet when the equity ``eq`` reaches ``need`` (the price and margins), else
+        fold; ``eq_txt`` says the equity, ``price`` the share of the pot the call is."""
+        why = t("{equity}, the price is {price} %", equity=eq_txt, price=_pct(price))
+        if eq >= need:
+            return self._call(view, legal, why)
+        return self._fold(legal, why)
+
+    def _bet_at(self, view: SeatView, opps: list[int]) -> tuple[float, float]:
+        """The opponents' lowest fold rate and the normalised equity to bet for value (thinner
+        against callers)."""
+        folds = self._fold_rate(view, opps)
+        return folds, self.style.bet_at - 0.1 * max(0.0, 1.0 - folds / 0.4)
 
     def _bet(self, view: SeatView, legal: Legal, frac: float, info: R.BoardInfo,
              eq_txt: Text, purpose: Text) -> Decision:
