@@ -78,6 +78,7 @@ __all__ = [
     "plays",
     "read",
     "shape",
+    "weak",
 ]
 
 # ---------------------------------------------------------------------------- the games
@@ -329,16 +330,37 @@ def _holdings(board: tuple[Card, ...]) -> tuple[tuple[int, int, int], ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=512)
+def _by_card(board: tuple[Card, ...]) -> tuple[list[int], dict[Card, list[int]],
+                                                 dict[tuple[Card, Card], int]]:
+    """:func:`_holdings` for counting: every strength ascending, the strengths of the
+    holdings that hold each card ascending, and each holding's strength."""
+    every: list[int] = []
+    card: dict[Card, list[int]] = {}
+    pair: dict[tuple[Card, Card], int] = {}
+    for s, a, b in reversed(_holdings(board)):
+        every.append(s)
+        card.setdefault(a, []).append(s)
+        card.setdefault(b, []).append(s)
+        pair[(a, b)] = pair[(b, a)] = s
+    return every, card, pair
+
+
 def beaten_share(hole: Sequence[Card], board: tuple[Card, ...], mine: int) -> float:
-    """The share of the two-card holdings the hand does not block that beat ``mine``."""
-    held = set(hole)
-    beat = total = 0
-    for s, a, b in _holdings(board):
-        if a in held or b in held:
-            continue
+    """The share of the two-card holdings the hand does not block that beat ``mine``: all
+    those above it, less those that hold one of the hand's cards (a holding of two of them
+    taken away twice is given back once)."""
+    every, card, pair = _by_card(board)
+    beat = len(every) - bisect_right(every, mine)
+    total = len(every)
+    held = [c for c in hole if c in card]
+    for c in held:
+        xs = card[c]
+        beat -= len(xs) - bisect_right(xs, mine)
+        total -= len(xs)
+    for a, b in combinations(held, 2):
         total += 1
-        if s > mine:
-            beat += 1
+        beat += pair[(a, b)] > mine
     return beat / max(1, total)
 
 
@@ -467,6 +489,18 @@ def read(hole: Sequence[Card], board: Sequence[Card], high_low: bool = False) ->
 
 # ---------------------------------------------------------------------------- ranges
 
+#: the share of bets after the flop a player makes without a hand near the top of the board
+#: or a draw, a priori
+BLUFFS: Final = 0.2
+
+
+def weak(hole: Sequence[Card], board: Sequence[Card]) -> bool:
+    """Whether a hand shown down is one that bets only as a bluff: below the top
+    :data:`CALLED_TOP` of the final board's two-card holdings."""
+    b = tuple(board)
+    return best_of_parts(hole_part(hole), board_part(b)) < _threshold(b, CALLED_TOP)
+
+
 @dataclass(frozen=True, slots=True)
 class OppRange:
     """The hands an opponent plausibly holds: preflop, the top ``width`` of hands (the top
@@ -474,21 +508,26 @@ class OppRange:
     them); after the flop, for each street it bet or raised (``aggressive``) or called
     (``called``), a made hand near the top of that street's board (:data:`AGGRESSIVE_TOP`,
     :data:`CALLED_TOP`: nut-aware, not by category) or a draw, else a bluff or a float kept
-    only ``bluff`` or ``float`` of the time."""
+    only ``bluff`` or ``floats`` of the time."""
 
     width: float = 1.0
     capped: float = 0.0
     cap_weight: float = 1.0
     aggressive: tuple[int, ...] = ()
     called: tuple[int, ...] = ()
-    bluff: float = 0.2
-    float: float = 0.3
+    raised: tuple[int, ...] = ()  # of the aggressive streets, those it raised (tighter)
+    bluff: float = BLUFFS
+    floats: float = 0.3
+    draws: float = 0.8  # how often a draw bets or raises (fewer from a player who seldom bluffs)
 
 
-def opponent_range(view: SeatView, p: int, loose: float = 1.0, aggr: float = 1.0) -> OppRange:
-    """What ``p``'s actions this hand say of its cards; ``loose`` and ``aggr`` are the reads
-    of past hands (:meth:`~tapete.bots.strategy.StyleBot._reads`: 1 for a typical player):
-    a loose player's preflop ranges are wider, an aggressive one's bets hold more bluffs."""
+def opponent_range(view: SeatView, p: int, loose: float = 1.0,
+                   bluffs: float = BLUFFS) -> OppRange:
+    """What ``p``'s actions this hand say of its cards; ``loose`` and ``bluffs`` are the reads
+    of past hands: how much wider than a typical player it enters
+    (:meth:`~tapete.bots.strategy.StyleBot._reads`, 1 a priori) and the share of the hands it
+    showed after betting that were :func:`weak` (:data:`BLUFFS` a priori): its bets without
+    the goods are kept that often."""
     raises = 0
     level = 0
     width, capped, cap_w = 1.0, 0.0, 1.0
@@ -508,10 +547,13 @@ def opponent_range(view: SeatView, p: int, loose: float = 1.0, aggr: float = 1.0
     aggressive = tuple(s for s in range(1, view.street + 1) if any(
         a.street == s and a.player == p and a.action in (ev.BET, ev.RAISE)
         for a in view.actions))
+    raised = tuple(s for s in aggressive if any(
+        a.street == s and a.player == p and a.action == ev.RAISE for a in view.actions))
     called = tuple(s for s in range(1, view.street + 1) if s not in aggressive and any(
         a.street == s and a.player == p and a.action == ev.CALL for a in view.actions))
-    return OppRange(min(1.0, width * loose), capped, cap_w, aggressive, called,
-                    bluff=min(1.0, 0.2 * aggr * aggr), float=min(1.0, 0.3 * loose))
+    return OppRange(min(1.0, width * loose), capped, cap_w, aggressive, called, raised,
+                    bluff=min(1.0, bluffs), floats=min(1.0, 0.3 * loose),
+                    draws=min(1.0, DRAWS * bluffs / BLUFFS))
 
 
 def _has_draw(hole: Sequence[Card], board: Sequence[Card]) -> bool:
@@ -519,13 +561,15 @@ def _has_draw(hole: Sequence[Card], board: Sequence[Card]) -> bool:
     for s in range(4):
         if sum(1 for c in board if c & 3 == s) == 2 and sum(1 for c in hole if c & 3 == s) >= 2:
             return True
-    hm, bm = _rank_mask(hole), _rank_mask(board)
-    have = straight_top(hm, bm)
-    outs = 0
-    for r in range(13):
-        if straight_top(hm, bm | 1 << (r + 1) | (1 if r == 12 else 0)) > have:
-            outs += 4
-    return outs >= 8
+    return _straight_ranks(_rank_mask(hole), _rank_mask(board)) >= 2
+
+
+@lru_cache(maxsize=1 << 16)
+def _straight_ranks(hole_mask: int, board_mask: int) -> int:
+    """How many ranks, coming, give the hand a higher straight than it has."""
+    have = straight_top(hole_mask, board_mask)
+    return sum(1 for r in range(13)
+               if straight_top(hole_mask, board_mask | 1 << (r + 1) | (r == 12)) > have)
 
 
 def _fits(h: Sequence[Card], spec: OppRange, board: tuple[Card, ...], high_low: bool,
@@ -534,15 +578,18 @@ def _fits(h: Sequence[Card], spec: OppRange, board: tuple[Card, ...], high_low: 
     weighted coin for bluffs and floats)."""
     hp = hole_part(h)
     for street, keep in ([(s, spec.bluff) for s in spec.aggressive]
-                         + [(s, spec.float) for s in spec.called]):
+                         + [(s, spec.floats) for s in spec.called]):
         sb = board[: street + 2]
         bp = parts.get(street)
         if bp is None:
             bp = parts[street] = board_part(sb)
-        top = AGGRESSIVE_TOP if street in spec.aggressive else CALLED_TOP
+        top = CALLED_TOP
+        if street in spec.aggressive:
+            top = RAISED_TOP if street in spec.raised else AGGRESSIVE_TOP
         if best_of_parts(hp, bp) >= _threshold(sb, top):
             continue
-        if street < 3 and _has_draw(h, sb):
+        if street < 3 and _has_draw(h, sb) and (street in spec.called
+                                                 or rng.random() < spec.draws):
             continue
         if high_low and omaha_low_of_masks(_low_mask(h), _low_mask(sb)):
             continue
@@ -552,11 +599,14 @@ def _fits(h: Sequence[Card], spec: OppRange, board: tuple[Card, ...], high_low: 
     return True
 
 
-#: a bet or raise after the flop holds a made hand in the top share of two-card holdings on
-#: that board (a hand plays six pairs: about three hands in ten hold one), a call a wider one;
+#: a bet after the flop holds a made hand in the top share of two-card holdings on that board
+#: (a hand plays six pairs: about three hands in ten hold one), a raise a narrower share, a
+#: call a wider one; draws bet less often for a player whose bets are seldom bluffs;
 #: bluffs on the river are rarer than the draws and bluffs before it
 AGGRESSIVE_TOP: Final = 0.06
+RAISED_TOP: Final = 0.03
 CALLED_TOP: Final = 0.15
+DRAWS: Final = 0.8  # the share of draws that bet or raise, a priori
 RIVER_BLUFFS: Final = 0.5
 
 
@@ -783,8 +833,12 @@ def _involved(view: SeatView) -> list[int]:
 
 
 def _range(bot: StyleBot, view: SeatView, p: int) -> OppRange:
-    loose, aggr, _ = bot._reads(view, p)
-    return opponent_range(view, p, loose, aggr)
+    loose = bot._reads(view, p)[0]
+    st = bot.stats.get(view.names[p]) if bot.style.adapt else None
+    if st is None:
+        return opponent_range(view, p, loose)
+    # the weak share of its bets shown down, BLUFFS a priori (worth six showdowns)
+    return opponent_range(view, p, loose, (st.bet_weak + BLUFFS * 6) / (st.bet_shown + 6))
 
 
 def _preflop_committed(bot: StyleBot, view: SeatView, legal: Legal, hand: Text,

@@ -207,16 +207,15 @@ class StyleBot:
     # ------------------------------------------------------------------ learning
     def hand_over(self, view: SeatView) -> None:
         """Remember what the opponents did in a finished hand (public actions only). In an
-        Omaha game only what does not rank hole cards with hold'em's ranges: how often a
-        player enters, bets and folds to bets."""
+        Omaha game all but what ranks shown hands with hold'em's preflop order; a hand shown
+        after betting is weak there by :func:`tapete.bots.omaha.weak`."""
         if not self.style.adapt:
             return
-        holdem = R.reads(view.rules.game)
-        if not holdem:
-            from tapete.bots import omaha
+        from tapete.bots import omaha  # it builds on this module's positions and sizes
 
-            if not omaha.offered(view.rules.game):
-                return
+        holdem = R.reads(view.rules.game)
+        if not holdem and not omaha.offered(view.rules.game):
+            return
         for p in range(view.n):
             if p == view.seat:
                 continue
@@ -251,10 +250,11 @@ class StyleBot:
                 elif ev.CALL in pre:
                     st.called_pct += pct
                     st.called_n += 1
-                if len(view.board) >= 3 and any(a.street > 0 and a.action in _AGGRESSIVE
-                                                 for a in acts):
-                    st.bet_shown += 1
-                    st.bet_weak += R.hand_class(shown, view.board) >= R.WEAK_PAIR
+            if shown is not None and len(view.board) >= 3 and any(
+                    a.street > 0 and a.action in _AGGRESSIVE for a in acts):
+                st.bet_shown += 1
+                st.bet_weak += (R.hand_class(shown, view.board) >= R.WEAK_PAIR if holdem
+                                else omaha.weak(shown, view.board))
             bet_open = False
             big = False
             street = 0
