@@ -320,7 +320,8 @@ def _arrays(holes: npt.ArrayLike, boards: npt.ArrayLike) -> tuple[U8, U8]:
         if a.ndim != 2 or not sizes[0] <= a.shape[1] <= sizes[1]:
             raise ValueError(f"{name} must be an (N, {sizes[0]}..{sizes[1]}) array, not "
                              f"{a.shape}")
-        if a.size and (int(a.min()) < 0 or int(a.max()) > 51):
+        # one pass for uint8 (no card below 0), two for other integers
+        if a.size and (int(a.max()) > 51 or (a.dtype != np.uint8 and int(a.min()) < 0)):
             raise ValueError("cards are ints 0..51")
         out.append(np.ascontiguousarray(a, dtype=np.uint8))
     h, b = out
