@@ -18,7 +18,7 @@ from tapete.bots.baselines import StrengthBot
 from tapete.bots.match import match_rules, play_hand, run_match
 from tapete.core.actions import Action
 from tapete.core.cards import Deck, parse_cards
-from tapete.core.game import OMAHA, OMAHA5, Game, HandForm
+from tapete.core.game import GAMES, OMAHA, OMAHA5, Game, HandForm
 from tapete.core.hand import Hand
 from tapete.core.rules import Rules, Structure
 from tapete.eval.evaluator.low import evaluate_omaha_low
@@ -170,10 +170,11 @@ def test_the_low_read_uses_the_low_evaluator() -> None:
 def test_hi_lo_equity_splits_and_scoops() -> None:
     rng = random.Random(1)
     anyone = O.OppRange()
-    # the nut low and the nut high on the river: scoops against anything
+    # the nut low and trip kings on the river: most of the pot against anything (quartered
+    # by another ace-trey, the high lost to a full house now and then)
     board = cards("2c4d7hKsKd")
     scoop = O.equity(cards("As3sKc8d"), board, [anyone], rng, high_low=True, samples=60)
-    assert scoop > 0.9
+    assert scoop > 0.8
     # the nut low with nothing high: about half the pot, never much more
     low_only = O.equity(cards("As3s9c9d"), cards("2c4d7hQsJd"), [anyone], rng, high_low=True,
                         samples=200)
@@ -204,9 +205,9 @@ def _river_spot(hole: str, villain: str, board: str, game: Game, bet: bool) -> S
 
 def test_hi_lo_decisions_on_hand_built_views() -> None:
     bot = make_bot("tag", 2)
-    assert not O.offered(HILO) and O.plays(HILO)  # not offered by the engine yet
+    assert O.plays(HILO) and O.offered(HILO) == (GAMES.get(HILO.name) == HILO)
     assert isinstance(bot, StyleBot)
-    # the nut low with the nut high (kings full): raises the pot bet for the scoop
+    # the nut low with trip kings: raises the pot bet for the scoop
     view = _river_spot("As3sKc8d", "9h9cTdJd", "2c4d7hKsKd", HILO, bet=True)
     d = O.decide(bot, view, view.legal)  # type: ignore[arg-type]
     _check(view, d)
@@ -255,3 +256,26 @@ def test_tag_beats_random_and_caller_at_plo(monkeypatch: pytest.MonkeyPatch) -> 
         win, ci = res.mbb_per_hand(0), res.ci95(0)
         assert win - ci > 0, (opp, win, ci)
         assert win > 1000, (opp, win)  # over 100 big blinds per 100 hands
+
+
+def test_hi_lo_hands_play_legally_once_the_engine_deals_them() -> None:
+    """Where the engine offers Omaha hi-lo (``GAMES``), the styles play it from their views,
+    legally and in both languages, with the hi-lo reads."""
+    if GAMES.get(HILO.name) != HILO:
+        pytest.skip("the engine does not offer Omaha hi-lo on this branch yet")
+    rules = Rules(structure=Structure.POT_LIMIT, small_blind=50, big_blind=100, game=HILO)
+    lows = 0
+    for seed in range(8):
+        bots = [make_bot(n, seed * 10 + i) for i, n in enumerate(("tag", "lag", "station",
+                                                                  "maniac"))]
+        hand = Hand(rules, [10_000] * 4, button=seed % 4, deck=Deck(seed), auto_showdown=True)
+        while not hand.done:
+            seat = hand.actor
+            assert seat is not None
+            view = SeatView.of(hand, seat)
+            d = bots[seat].decide(view)
+            _check(view, d)
+            lows += " low" in d.explanation.en
+            d.apply(hand, seat)
+        assert sum(hand.stacks) + hand.rake == 40_000
+    assert lows

@@ -111,8 +111,9 @@ GAP_POINTS: Final = {1: 4.0, 2: 3.0, 3: 2.0, 4: 1.0}
 BROADWAY: Final = 8  # a ten: connected cards from here make the high straights
 LOW_STRAIGHT: Final = 5  # a seven: connected cards up to here make the low straights
 DANGLER: Final = 4.0
-#: hi-lo: points of a low pair of hole cards (ace-deuce, ace-trey) and of each other low card
-LOW_POINTS: Final = {(12, 0): 12.0, (12, 1): 9.0, (12, 2): 6.0, (0, 1): 4.0}
+#: hi-lo: points of the best two low ranks held (ace-deuce, ace-trey, ace-four, trey-deuce;
+#: ranks highest first) and of each low card (eight or lower)
+LOW_POINTS: Final = {(12, 0): 12.0, (12, 1): 9.0, (12, 2): 6.0, (1, 0): 4.0}
 LOW_CARD: Final = 1.5
 HI_LO_PAIRS: Final = 0.6  # hi-lo: a pair other than aces wins half a pot at best
 #: Omaha plays wider than hold'em with the same style
