@@ -158,7 +158,7 @@ class Shape:
                                                                      pair=rank_many(r)))
         if self.run >= 4:
             parts.append(t(_RUNDOWN if self.gaps == 0 else _GAPPED))
-        elif self.run == 3 and not self.pairs:
+        elif self.run == 3 and self.gaps <= 1 and not self.pairs:
             parts.append(t(_THREE_CONNECTED))
         if self.suits >= 2:
             parts.append(t(_DOUBLE))
