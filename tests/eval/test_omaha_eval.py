@@ -28,6 +28,7 @@ from tapete.eval.omaha import (
     omaha_hilo_equity,
     omaha_size,
 )
+from tapete.eval.omaha_ranges import omaha_range, range_size
 
 Capsys = pytest.CaptureFixture[str]
 
@@ -360,3 +361,78 @@ def test_the_hilo_command_line(capsys: Capsys) -> None:
     assert main(["equity", "AhKh", "QsQd", "--hi-lo", "--lang", "es"]) == 2
     assert capsys.readouterr().err == ("tapete equity: error: --hi-lo es de Omaha: da manos de "
                                        "cuatro (o cinco) cartas\n")
+
+
+# ---------------------------------------------------------------------------- Omaha ranges
+
+def _suit_counts(hand: Sequence[int]) -> list[int]:
+    return sorted((sum(1 for c in hand if c & 3 == s) for s in range(4)), reverse=True)
+
+
+def test_range_classes_match_a_filter_of_every_hand() -> None:
+    """Each class is the hands a plain filter of all 270,725 four-card hands keeps."""
+    def ranks(hand: Sequence[int]) -> list[int]:
+        return [c >> 2 for c in hand]
+
+    filters = {
+        "AAxx": lambda h: ranks(h).count(12) >= 2,
+        "AAKKds": lambda h: sorted(ranks(h)) == [11, 11, 12, 12] and _suit_counts(h)[:2] == [2, 2],
+        "KQJTss": lambda h: sorted(ranks(h)) == [8, 9, 10, 11] and _suit_counts(h) == [2, 1, 1, 0],
+        "JT98r": lambda h: sorted(ranks(h)) == [6, 7, 8, 9] and _suit_counts(h) == [1, 1, 1, 1],
+        "AKxxds": lambda h: 12 in ranks(h) and 11 in ranks(h) and _suit_counts(h)[:2] == [2, 2],
+    }
+    expected: dict[str, set[tuple[int, ...]]] = {k: set() for k in filters}
+    for hand in combinations(range(51, -1, -1), 4):
+        for name, keep in filters.items():
+            if keep(hand):
+                expected[name].add(hand)
+    for name in filters:
+        assert set(omaha_range(name, 4)) == expected[name], name
+    assert len(expected["AAxx"]) == 6961 and len(expected["AAKKds"]) == 6
+    assert len(omaha_range("xxxx", 4)) == len(omaha_range("random", 4)) == 270_725
+    # case, commas and exact hands; a hand named twice is one hand
+    assert omaha_range("aakkDS, AsAdKsKd AhAcKhKc", 4) == omaha_range("AAKKds", 4)
+    assert omaha_range("AsAdKsKd", 4) == [tuple(sorted(parse_cards("AsAdKsKd"), reverse=True))]
+    five = omaha_range("AAKKQds", 5)
+    assert five and all(_suit_counts(h)[:2] in ([2, 2], [3, 2]) for h in five)
+    assert range_size("AAxx") == 4 and range_size("AAxxx, KQJT9") == 5
+    assert range_size("random") == 0 and range_size("AAxx, AAxxx") is None
+    assert range_size("TT+") is None and range_size("AKs") is None
+
+
+def test_range_mistakes_are_refused_in_both_languages() -> None:
+    cases = [
+        ("AAxz", 4, "'AAxz' is not an Omaha hand or class", "'AAxz' no es una mano ni una"),
+        ("AAxxx", 4, "'AAxxx' is a hand of 5 cards, not 4", "'AAxxx' es una mano de 5 cartas"),
+        ("AAAAA", 5, "no hand is in the Omaha range 'AAAAA'", "ninguna mano está en el rango"),
+        ("xxxxxr", 5, "is not an Omaha hand or class", "no es una mano ni una clase de Omaha"),
+    ]
+    assert len(omaha_range("xxxxr", 4)) == 13**4  # rainbow: one card of each suit
+    for text, size, en, es in cases:
+        with pytest.raises(OmahaError) as info:
+            omaha_range(text, size)
+        assert en in info.value.message.en and es in info.value.message.es, info.value.message
+    with pytest.raises(OmahaError) as info:
+        omaha_equity(["AsAdKsKd", "QQxx"], exact=True)
+    assert info.value.message.es == "la equity de Omaha con rangos es solo por Monte Carlo"
+    with pytest.raises(OmahaError) as info:
+        omaha_equity(["AsAdKsKd", "AAKKds"], "Ac7d9h")
+    assert "no hand of the range 'AAKKds' is left" in info.value.message.en
+
+
+def test_range_equity_is_the_average_over_its_hands() -> None:
+    """A range's hands are dealt uniformly among those that miss the known cards: its equity
+    is the mean of the exact equities of its live hands, within the sampling interval."""
+    board = "2c7d9h"
+    live = [h for h in omaha_range("QQJJds", 4) if not set(h) & set(parse_cards("AsAdKsKd2c7d9h"))]
+    mean = sum(omaha_equity(["AsAdKsKd", list(h)], board).players[0].equity for h in live)
+    mean /= len(live)
+    r = omaha_equity(["AsAdKsKd", "QQJJds"], board, samples=6000, seed=2)
+    assert not r.exact and r.players[1].hand == "QQJJds"
+    assert r.players[0].interval is not None
+    assert abs(r.players[0].equity - mean) < 4 * r.players[0].interval
+    assert r == omaha_equity(["AsAdKsKd", "QQJJds"], board, samples=6000, seed=2)
+    hl = omaha_hilo_equity(["As2dKsKd", "A2xx", "random"], board, samples=3000, seed=1)
+    assert sum(p.equity for p in hl.players) == pytest.approx(1.0)
+    assert all(p.equity == pytest.approx(p.high + p.low) for p in hl.players)
+    assert main(["equity", "AsAdKsKd", "QQxx", "--board", board, "--samples", "2000"]) == 0

@@ -29,7 +29,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         nargs="+",
         metavar="HAND_OR_RANGE",
         help='a hand (AhKh) or a range ("TT+, AKs, A5s-A2s", random), one per player (2 to 9);'
-        ' Omaha: a hand of four cards (AsAdKsKd) or five for each player',
+        ' Omaha: a hand of four cards (AsAdKsKd) or five for each player, or an Omaha range'
+        ' (AAxx, KQJTds, JT98ss, random)',
     )
     parser.add_argument("--board", default="", metavar="CARDS", help="0, 3, 4 or 5 board cards")
     parser.add_argument("--dead", default="", metavar="CARDS", help="cards out of the deck")

@@ -4,7 +4,9 @@ hand's share of the pot, exact or by Monte Carlo.
 Every player holds a known hand of four cards (Omaha) or five (five-card Omaha), all of the
 same size; a hand is the best five cards of exactly two of its own and three of the board
 (:mod:`tapete.eval.evaluator.omaha`), for the high and for the eight-or-better low alike
-(:mod:`tapete.eval.evaluator.low`). Ranges are hold'em's (:func:`tapete.eval.equity.equity`).
+(:mod:`tapete.eval.evaluator.low`). A player may hold an Omaha range instead
+(:mod:`tapete.eval.omaha_ranges`: ``"AAxx"``, ``"KQJTds"``, ``random``); equity with ranges is
+by Monte Carlo, each sample dealing every range one of its hands.
 
 Hi-lo splits each pot in two halves (docs/rules.md): the best high takes one, the best
 qualifying low the other; with no low the high takes it all, and tied hands share their half,
@@ -15,8 +17,8 @@ Exact enumeration deals every rest of the board; it is the default when the boar
 cards or more (at most a few thousand boards) or when few cards are unknown (at most
 :data:`EXACT_BOARDS` boards). Otherwise Monte Carlo samples boards with a seeded generator (the
 same seed gives the same answer) and reports a 95 % interval. Both run in a numba kernel on the
-bulk Omaha path (:mod:`tapete.eval.evaluator.omaha_bulk`): a flop takes well under a
-millisecond, a preflop sample about a quarter of a microsecond per player.
+bulk Omaha path (:mod:`tapete.eval.evaluator.omaha_bulk`): a flop takes about a millisecond,
+every preflop board of a heads-up hand (1,086,008) about half a second.
 
 Mistakes (a hand of another size among Omaha hands, a range, a card twice) raise
 :class:`OmahaError`, a :class:`~tapete.eval.equity.EquityError` whose ``message`` is in English
@@ -40,7 +42,13 @@ from tapete.core.game import OMAHA, OMAHA5, Game
 from tapete.core.text import Text
 from tapete.eval.equity import EquityError, EquityResult, PlayerEquity
 from tapete.eval.evaluator._jit import below, njit, seed_state
-from tapete.eval.evaluator.omaha_bulk import _high5_many, _low_many, omaha_tables
+from tapete.eval.evaluator.omaha_bulk import (
+    _high5_many,
+    _low_many,
+    evaluate_omaha_hilo_many,
+    omaha_tables,
+)
+from tapete.eval.omaha_ranges import omaha_range, range_size
 
 __all__ = [
     "EXACT_BOARDS",
@@ -80,13 +88,25 @@ def _label(spec: HandSpec) -> str:
     return spec if isinstance(spec, str) else format_cards(spec)
 
 
+def _is_range(spec: HandSpec) -> bool:
+    """Whether a player's text is not cards (an Omaha range, or something else)."""
+    if not isinstance(spec, str):
+        return False
+    try:
+        parse_cards(spec, unique=False)
+    except CardError:
+        return True
+    return False
+
+
 def _count(spec: HandSpec) -> int | None:
-    """How many cards a player's text or card numbers are (None: not cards, say a range)."""
+    """How many cards a player's text or card numbers are, or a hand of the player's Omaha
+    range has (0: ``random``, any size; None: neither, say a hold'em range)."""
     if isinstance(spec, str):
         try:
             return len(parse_cards(spec, unique=False))
         except CardError:
-            return None
+            return range_size(spec)
     return len(spec)
 
 
@@ -99,6 +119,8 @@ def omaha_size(players: Sequence[HandSpec]) -> int | None:
     if size is None:
         return None
     for spec, count in zip(players, counts, strict=True):
+        if count == 0:  # random: a hand of any size
+            continue
         if count is None:
             raise OmahaError(t("{hand} is not a hand of {size} cards: with Omaha hands, every "
                                "player holds {size} known cards", hand=repr(_label(spec)),
@@ -141,7 +163,8 @@ def _prepare(players: Sequence[HandSpec], board: HandSpec, dead: HandSpec
         raise OmahaError(t("Omaha equity with {size} cards a hand needs {least} to {most} "
                            "players, not {n}", size=size, least=MIN_PLAYERS,
                            most=game.max_players, n=len(players)))
-    hands = [_cards(p, t("hand {hand}", hand=_label(p))) for p in players]
+    hands = [() if _is_range(p) else _cards(p, t("hand {hand}", hand=_label(p)))
+             for p in players]  # a range's hands are dealt later
     b = _cards(board, t("the board"))
     d = _cards(dead, t("the dead cards"))
     if len(b) not in (0, 3, 4, 5):
@@ -306,6 +329,15 @@ def _deal(players: Sequence[HandSpec], board: HandSpec, dead: HandSpec, *, hilo:
     """``(sums, boards with a low, boards, exact)``: the kernel's sums over every board or the
     samples, run in 50 steps for ``progress``."""
     hands, b, rest = _prepare(players, board, dead)
+    if any(_is_range(p) for p in players):
+        if exact:
+            raise OmahaError(t("Omaha equity with ranges is by Monte Carlo only"))
+        if samples < 1:
+            raise OmahaError(t("Monte Carlo needs at least one sample"))
+        ranged, with_low = _sample_ranges(players, hands, b, rest, hilo, samples, seed)
+        if progress is not None:
+            progress(1.0)
+        return ranged, with_low, samples, False
     need = 5 - len(b)
     boards = math.comb(len(rest), need)
     if exact is None:
@@ -332,6 +364,83 @@ def _deal(players: Sequence[HandSpec], board: HandSpec, dead: HandSpec, *, hilo:
         if progress is not None:
             progress(done / total)
     return sums, float(lows[0]), total, exact
+
+
+def _sample_ranges(players: Sequence[HandSpec], hands: list[tuple[int, ...]],
+                   board: tuple[int, ...], rest: list[int], hilo: bool, samples: int,
+                   seed: int) -> tuple[F64, float]:
+    """The kernel's sums (see :func:`_showdowns`) by Monte Carlo when some players hold ranges:
+    each sample deals every range a hand of it (uniformly among its hands that collide with
+    no known card, drawn again while two players' hands collide), then the rest of the board,
+    in numpy; the hands are ranked on the bulk path."""
+    size = omaha_size(players) or 4
+    live = np.zeros(52, bool)
+    live[rest] = True
+    rng = np.random.default_rng(seed)
+    n = len(players)
+    choices: list[npt.NDArray[np.uint8]] = []
+    for p, h in zip(players, hands, strict=True):
+        if h:
+            choices.append(np.array([h], np.uint8))
+            continue
+        text = p if isinstance(p, str) else ""
+        cand = np.array(omaha_range(text, size), np.uint8).reshape(-1, size)
+        cand = cand[live[cand].all(axis=1)]
+        if not len(cand):
+            raise OmahaError(t("no hand of the range {text} is left with these cards",
+                               text=repr(text)))
+        choices.append(cand)
+    bits = [np.bitwise_or.reduce(np.uint64(1) << c.astype(np.uint64), axis=1) for c in choices]
+    picks = np.stack([rng.integers(0, len(c), samples) for c in choices], axis=1)
+    for _ in range(1000):
+        used = np.zeros(samples, np.uint64)
+        clash = np.zeros(samples, bool)
+        for j in range(n):
+            m = bits[j][picks[:, j]]
+            clash |= (used & m) != 0
+            used |= m
+        if not clash.any():
+            break
+        rows = np.flatnonzero(clash)
+        for j, c in enumerate(choices):
+            if len(c) > 1:
+                picks[rows, j] = rng.integers(0, len(c), len(rows))
+    else:
+        raise OmahaError(t("the ranges leave too few hands that do not share a card"))
+    need = 5 - len(board)
+    keys = rng.random((samples, 52))
+    keys[:, ~live] = 2.0
+    taken = ((used[:, None] >> np.arange(52, dtype=np.uint64)) & np.uint64(1)).astype(bool)
+    keys[taken] = 2.0
+    boards = np.empty((samples, 5), np.uint8)
+    boards[:, :len(board)] = board
+    boards[:, len(board):] = np.argsort(keys, axis=1)[:, :need]
+    high = np.empty((n, samples), np.int64)
+    low = np.zeros((n, samples), np.int64)
+    for j, c in enumerate(choices):
+        hi, lo = evaluate_omaha_hilo_many(c[picks[:, j]], boards)
+        high[j] = hi
+        if hilo:
+            low[j] = lo
+    top = high.max(axis=0)
+    is_top = high == top
+    kh = is_top.sum(axis=0)
+    best_low = low.max(axis=0)
+    has_low = best_low > 0
+    is_low = (low == best_low) & has_low
+    kl = np.maximum(is_low.sum(axis=0), 1)
+    hi_share = np.where(is_top, np.where(has_low, 0.5, 1.0) / kh, 0.0)
+    lo_share = np.where(is_low, 0.5 / kl, 0.0)
+    share = hi_share + lo_share
+    sums = np.zeros((n, 7))
+    sums[:, WINS] = (is_top & (kh == 1)).sum(axis=1)
+    sums[:, TIES] = (is_top & (kh > 1)).sum(axis=1)
+    sums[:, EQ] = share.sum(axis=1)
+    sums[:, EQ2] = (share * share).sum(axis=1)
+    sums[:, HIGH] = hi_share.sum(axis=1)
+    sums[:, LOW] = lo_share.sum(axis=1)
+    sums[:, SCOOP] = (share == 1.0).sum(axis=1)
+    return sums, float(has_low.sum())
 
 
 def _interval(sums: F64, j: int, n: int) -> float:
