@@ -8,7 +8,7 @@ same size; a hand is the best five cards of exactly two of its own and three of 
 (:mod:`tapete.eval.omaha_ranges`: ``"AAxx"``, ``"KQJTds"``, ``random``); equity with ranges is
 by Monte Carlo, each sample dealing every range one of its hands.
 
-Hi-lo splits each pot in two halves (docs/rules.md): the best high takes one, the best
+Hi-lo splits each pot in two halves: the best high takes one, the best
 qualifying low the other; with no low the high takes it all, and tied hands share their half,
 so a pot can be scooped (one hand takes both halves), split, or quartered (a low tied in two
 is a quarter of the pot each).
