@@ -112,6 +112,7 @@ def omaha_range(text: str, size: int) -> list[Hand]:
     from tapete.eval.omaha import OmahaError
 
     hands: set[Hand] = set()
+    everything = False  # random (or all x) is in the range: every hand is
     items = _items(text)
     if not items:
         raise OmahaError(t("an empty Omaha range"))
@@ -125,13 +126,21 @@ def omaha_range(text: str, size: int) -> list[Hand]:
             raise OmahaError(t("{item} is a hand of {n} cards, not {size}", item=repr(item),
                                n=n, size=size))
         m = _CLASS.match(item)
-        if n == 0:
-            hands.update(_class_hands("X" * size, None))
+        if n == 0 or (m and set(m.group(1).upper()) == {"X"} and not m.group(2)):
+            everything = True
         elif m:
             hands.update(_class_hands(m.group(1), m.group(2)))
         else:
             cards = parse_cards(item)
             hands.add(tuple(sorted(cards, reverse=True)))
+    if everything:
+        return list(_every_hand(size))
     if not hands:
         raise OmahaError(t("no hand is in the Omaha range {text}", text=repr(text)))
     return sorted(hands, reverse=True)
+
+
+@lru_cache(maxsize=2)
+def _every_hand(size: int) -> tuple[Hand, ...]:
+    """Every hand of ``size`` cards, highest card first, in :func:`omaha_range`'s order."""
+    return tuple(combinations(range(51, -1, -1), size))
