@@ -115,6 +115,10 @@ class RoomBankroll:
         if not self._move(player, amount, key):
             raise BooksError(f"the bankroll of {player} refused {amount} chips back ({key})")
 
+    def settled(self, table_id: str) -> bool:
+        prefix = table_id + ":"
+        return not any(k.startswith(prefix) for k in self.queued)
+
     def _move(self, player: str, delta: int, key: str) -> bool:
         if key in self.queued:
             return True
