@@ -12,7 +12,7 @@ from itertools import combinations
 
 import pytest
 
-from tapete.bots import STYLES, Decision, SeatView, StyleBot, make_bot
+from tapete.bots import STYLES, Bot, Decision, SeatView, StyleBot, make_bot
 from tapete.bots import omaha as O
 from tapete.bots.baselines import StrengthBot
 from tapete.bots.match import match_rules, play_hand, run_match
@@ -37,6 +37,20 @@ def _check(view: SeatView, d: Decision) -> None:
     assert d.explanation.en and d.explanation.es and d.explanation.en != d.explanation.es
 
 
+def _play_checked(hand: Hand, bots: list[Bot]) -> list[tuple[SeatView, Decision]]:
+    """Play ``hand`` to the end, each bot from its seat's view, every decision checked."""
+    out = []
+    while not hand.done:
+        seat = hand.actor
+        assert seat is not None
+        view = SeatView.of(hand, seat)
+        d = bots[seat].decide(view)
+        _check(view, d)
+        d.apply(hand, seat)
+        out.append((view, d))
+    return out
+
+
 @pytest.mark.parametrize("game", [OMAHA, OMAHA5], ids=lambda g: g.name)
 def test_every_decision_is_legal_on_random_omaha_hands(game: Game) -> None:
     """Seeded random tables: 2 to 9 players, uneven stacks, every structure, every style."""
@@ -51,16 +65,10 @@ def test_every_decision_is_legal_on_random_omaha_hands(game: Game) -> None:
         bots = [make_bot(NAMES[(k + i) % len(NAMES)], k * 10 + i) for i in range(n)]
         hand = Hand(rules, stacks, button=k % n, deck=Deck(rng.randrange(1 << 30)),
                     auto_showdown=True)
-        while not hand.done:
-            seat = hand.actor
-            assert seat is not None
-            view = SeatView.of(hand, seat)
-            d = bots[seat].decide(view)
-            _check(view, d)
+        for view, d in _play_checked(hand, bots):
             if structure is Structure.POT_LIMIT and d.action.is_sized:
                 assert view.legal is not None and d.action.to is not None
                 assert d.action.to <= (view.legal.max_to or 0)  # the pot at most
-            d.apply(hand, seat)
             decisions += 1
         assert sum(hand.stacks) + hand.rake == sum(stacks)
     assert decisions > 100
@@ -269,13 +277,6 @@ def test_hi_lo_hands_play_legally_once_the_engine_deals_them() -> None:
         bots = [make_bot(n, seed * 10 + i) for i, n in enumerate(("tag", "lag", "station",
                                                                   "maniac"))]
         hand = Hand(rules, [10_000] * 4, button=seed % 4, deck=Deck(seed), auto_showdown=True)
-        while not hand.done:
-            seat = hand.actor
-            assert seat is not None
-            view = SeatView.of(hand, seat)
-            d = bots[seat].decide(view)
-            _check(view, d)
-            lows += " low" in d.explanation.en
-            d.apply(hand, seat)
+        lows += sum(" low" in d.explanation.en for _, d in _play_checked(hand, bots))
         assert sum(hand.stacks) + hand.rake == 40_000
     assert lows
