@@ -24,7 +24,8 @@ PAGES = {  # page -> (its script, the attribute prefix its words use, its word t
 # elements a page's script fills from its word table by another attribute
 FILLED = {"data-i18n": (), "data-w": ("data-street",)}  # replayer.js: W.streets
 # the same in both languages on purpose: poker words Spanish players use as they are, names
-SAME_IN_BOTH = {"All-in", "PHH", "Error", "Preflop", "Flop", "Turn", "River"}
+SAME_IN_BOTH = {"All-in", "PHH", "Error", "Preflop", "Flop", "Turn", "River", "Hold'em", "Omaha",
+                "Omaha hi-lo"}  # the games' names are the same in Spanish
 # visible text that is not a word of either language
 NOT_WORDS = re.compile(r"^[\s\W\d×|◀▶❚?–·…]*$|^tapete$|^D$|^s$")
 

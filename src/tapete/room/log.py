@@ -1,9 +1,10 @@
 """A table's settings and its append-only event log.
 
-:class:`TableConfig` is data: the game, the blinds, the buy-in range, the seats (2 to 9), the
-time to act and the time bank, bots or not, public or private, spectators or not, and what a
-crash does to the hand in play. ``TableConfig.from_json(c.to_json()) == c``; a malformed
-field is refused in English and Spanish.
+:class:`TableConfig` is data: the game (the betting: no-limit, pot-limit or fixed-limit) and
+the variant dealt (hold'em, Omaha, Omaha hi-lo), the blinds, the buy-in range, the seats (2 to
+9), the time to act and the time bank, bots or not, public or private, spectators or not, and
+what a crash does to the hand in play. ``TableConfig.from_json(c.to_json()) == c``; a
+malformed field is refused in English and Spanish.
 
 :class:`EventLog` stores every table's records with SQLAlchemy Core, in its own two tables:
 
@@ -33,6 +34,7 @@ from typing import Any, NamedTuple
 import sqlalchemy as sa
 
 from tapete.core.catalog import t
+from tapete.core.game import GAMES
 from tapete.core.rules import Rules, Structure
 from tapete.core.text import Text
 from tapete.room.errors import Refused
@@ -51,6 +53,9 @@ class OnCrash(StrEnum):
     VOID = "void"  # the hand is called off: every chip back where it stood before it
 
 
+#: the variants a room table deals (names of :data:`tapete.core.game.GAMES`)
+VARIANTS = ("holdem", "omaha", "omaha-hi-lo")
+
 _STRUCTURE = {Game.NO_LIMIT: Structure.NO_LIMIT, Game.POT_LIMIT: Structure.POT_LIMIT,
               Game.FIXED_LIMIT: Structure.FIXED_LIMIT}
 
@@ -66,6 +71,7 @@ class TableConfig:
     blind`` more (whole big blinds), at most ``grace_max_ms``."""
 
     game: Game = Game.NO_LIMIT
+    variant: str = "holdem"
     small_blind: int = 1
     big_blind: int = 2
     min_buy_in: int = 40
@@ -87,7 +93,7 @@ class TableConfig:
     def __post_init__(self) -> None:
         for f in fields(self):
             value = getattr(self, f.name)
-            if f.name in ("game", "on_crash"):
+            if f.name in ("game", "on_crash", "variant"):
                 continue
             if f.name in ("bots", "public", "spectators"):
                 if type(value) is not bool:
@@ -97,6 +103,8 @@ class TableConfig:
                 raise _bad(f.name, t("a whole, non-negative number"))
         if not isinstance(self.game, Game):
             raise _bad("game", t("nl, pl or fl"))
+        if self.variant not in VARIANTS:
+            raise _bad("variant", t("holdem, omaha or omaha-hi-lo"))
         if not isinstance(self.on_crash, OnCrash):
             raise _bad("on_crash", t("resume or void"))
         if not 2 <= self.seats <= 9:
@@ -113,7 +121,7 @@ class TableConfig:
 
     def rules(self) -> Rules:
         return Rules(structure=_STRUCTURE[self.game], small_blind=self.small_blind,
-                     big_blind=self.big_blind)
+                     big_blind=self.big_blind, game=GAMES[self.variant])
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)

@@ -207,7 +207,8 @@ class RoomTable:
         c = self.config
         seated = set(self.players.values())
         pots = self.recent_pots
-        return {"table": self.table_id, "game": c.game.value, "small_blind": c.small_blind,
+        return {"table": self.table_id, "game": c.game.value, "variant": c.variant,
+                "small_blind": c.small_blind,
                 "big_blind": c.big_blind, "min_buy_in": c.min_buy_in,
                 "max_buy_in": c.max_buy_in, "seats": c.seats, "taken": len(self.players),
                 "spectators": sum(1 for x in self.subscribers if x.player not in seated),

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from tapete.core import events as ev
 from tapete.core.cards import Card
 from tapete.core.catalog import N_, t
+from tapete.core.game import HOLDEM, Game
 from tapete.core.hand import Hand
 from tapete.core.text import Text
 from tapete.eval.evaluator import evaluate
@@ -102,10 +103,14 @@ def range_equity(hole: Sequence[Card], board: Sequence[Card], weights: Sequence[
 
 
 def equity(hole: Sequence[Card], board: Sequence[Card], opponents: int, samples: int,
-           seed: int | None = None) -> float:
-    """The share of the pot this hand wins on average against ``opponents`` random hands."""
+           seed: int | None = None, game: Game = HOLDEM) -> float:
+    """The share of the pot this hand wins on average against ``opponents`` random hands
+    of ``game`` (hold'em by default; in a high-low game a half for the best high and a half
+    for the best low, the high taking all when no low qualifies)."""
     if opponents < 1:
         return 1.0
+    if game != HOLDEM:
+        return _game_equity(hole, board, opponents, samples, seed, game)
     rng = random.Random(seed)
     used = set(hole) | set(board)
     rest = [c for c in range(52) if c not in used]
@@ -136,6 +141,42 @@ def equity(hole: Sequence[Card], board: Sequence[Card], opponents: int, samples:
     return won / samples
 
 
+def _game_equity(hole: Sequence[Card], board: Sequence[Card], opponents: int, samples: int,
+                 seed: int | None, game: Game) -> float:
+    """:func:`equity` for Omaha and its hi-lo form, on the bulk Omaha evaluator: every
+    sampled deal's hands ranked in one call."""
+    import numpy as np
+
+    from tapete.eval.evaluator.omaha_bulk import evaluate_omaha_hilo_many
+
+    rng = random.Random(seed)
+    used = set(hole) | set(board)
+    rest = [c for c in range(52) if c not in used]
+    k, need = game.hole_cards, game.board_cards - len(board)
+    players = opponents + 1
+    holes = np.empty((samples, players, k), dtype=np.uint8)
+    boards = np.empty((samples, players, game.board_cards), dtype=np.uint8)
+    for i in range(samples):
+        cards = rng.sample(rest, need + k * opponents)
+        boards[i, :] = (*board, *cards[:need])
+        holes[i, 0] = hole
+        holes[i, 1:] = np.asarray(cards[need:], dtype=np.uint8).reshape(opponents, k)
+    high, low = evaluate_omaha_hilo_many(holes.reshape(-1, k),
+                                         boards.reshape(-1, game.board_cards))
+    high = high.reshape(samples, players).astype(np.int64)
+    won_high = high[:, 0] == high.max(axis=1)
+    share_high = won_high / (high == high.max(axis=1, keepdims=True)).sum(axis=1)
+    if not game.high_low:
+        return float(share_high.mean())
+    low = low.reshape(samples, players).astype(np.int64)
+    best_low = low.max(axis=1)
+    won_low = (low[:, 0] == best_low) & (best_low > 0)
+    share_low = won_low / np.maximum(1, (low == best_low[:, None]).sum(axis=1))
+    split = best_low > 0  # a low qualifies: each half is won on its own
+    share = np.where(split, (share_high + share_low) / 2, share_high)
+    return float(share.mean())
+
+
 def winnable(view: SeatView, call: int) -> int:
     """The pot that calling ``call`` plays for: everything in it, but from each player no more
     than the caller will have put in (the rest of a bigger bet is not the caller's to win)."""
@@ -153,12 +194,15 @@ def advice(view: SeatView, samples: int, seed: int | None = None,
         return {}
     hole, board = view.hole, view.board
     opponents = sum(1 for p in range(view.n) if p != view.seat and not view.folded[p])
-    read = bool(ranges) and len(ranges or ()) == opponents
+    game = view.rules.game
+    # the read ranges are hold'em's two-card hands: another game's equity is against random
+    # hands of that game
+    read = bool(ranges) and len(ranges or ()) == opponents and game == HOLDEM
     if read and ranges:
         eq = range_equity(hole, board, [w for _, w, _ in ranges], samples, seed)
         against = t("against their likely ranges")
     else:
-        eq = equity(hole, board, opponents, samples, seed)
+        eq = equity(hole, board, opponents, samples, seed, game)
         against = t("against random hands")
     out: dict[str, Any] = {"equity": round(eq * 100, 1), "opponents": opponents,
                            "against": against.to_json()}

@@ -33,6 +33,7 @@ from tapete.core.actions import Action
 from tapete.core.cards import Deck, format_card
 from tapete.core.catalog import N_, t
 from tapete.core.errors import MalformedAction
+from tapete.core.game import GAMES
 from tapete.core.hand import Hand, HandError, Phase
 from tapete.core.rules import Rules, Structure
 from tapete.core.table import Table, TimeOutPolicy
@@ -56,15 +57,17 @@ MAX_BUY_IN_BB = 100
 BOT_REBUY_BELOW_BB = 40
 
 
-def make_rules(structure: str, blinds: int) -> Rules:
+def make_rules(structure: str, blinds: int, variant: str = "holdem") -> Rules:
     sb, bb = BLINDS[blinds]
-    return Rules(structure=STRUCTURES[structure], small_blind=sb, big_blind=bb)
+    return Rules(structure=STRUCTURES[structure], small_blind=sb, big_blind=bb,
+                 game=GAMES[variant])
 
 
 def rules_json(r: Rules) -> dict[str, Any]:
-    return {"structure": r.structure.value, "small_blind": r.small_blind,
-            "big_blind": r.big_blind, "small_bet": r.small_bet, "big_bet": r.big_bet,
-            "ante": r.ante, "decimals": r.decimals, "currency": r.currency}
+    return {"structure": r.structure.value, "variant": r.game.name,
+            "small_blind": r.small_blind, "big_blind": r.big_blind, "small_bet": r.small_bet,
+            "big_bet": r.big_bet, "ante": r.ante, "decimals": r.decimals,
+            "currency": r.currency}
 
 
 
@@ -118,13 +121,14 @@ class Game:
     def __init__(self, settings: Settings, purse: Purse, name: str,
                  structure: str, blinds: int, buy_in: int,
                  on_close: Callable[[Game, asyncio.Future[None]], None],
-                 on_hand: Callable[[dict[str, Any]], None]) -> None:
+                 on_hand: Callable[[dict[str, Any]], None], variant: str = "holdem") -> None:
         self.settings = settings
         self.purse = purse  # the person's bankroll; the chips at the table are the table's
         self.player_id = purse.player_id
         self.structure = structure
         self.blinds = blinds
-        self.rules = make_rules(structure, blinds)
+        self.variant = variant
+        self.rules = make_rules(structure, blinds, variant)
         bb = self.rules.big_blind
         self.table = Table(self.rules, SEATS, min_buy_in=MIN_BUY_IN_BB * bb,
                            max_buy_in=MAX_BUY_IN_BB * bb, time_out_policy=TimeOutPolicy.SIT_OUT)
@@ -473,7 +477,9 @@ class Game:
         seen = coach.Reader.view(hand, self.human_index)  # the seat's view, as the engine has it
 
         def advise() -> dict[str, Any]:
-            ranges = reader.ranges(seen) if reader is not None else None
+            # the reader's ranges are hold'em's; in Omaha the coach reads random hands
+            ranges = reader.ranges(seen) if reader is not None and self.variant == "holdem" \
+                else None
             return coach.advice(seen, self.settings.coach_samples, ranges=ranges)
 
         async def work() -> None:

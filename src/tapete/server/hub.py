@@ -28,6 +28,7 @@ from tapete import words
 from tapete.core.catalog import N_, t
 from tapete.core.hand import HandError
 from tapete.core.text import Text
+from tapete.room.log import VARIANTS
 from tapete.server.config import Settings
 from tapete.server.game import (
     BLINDS,
@@ -126,7 +127,8 @@ class Player:
     def lobby_state(self) -> dict[str, Any]:
         return {
             "type": "state", "lobby": True, "me": self.me(),
-            "options": {"structures": list(STRUCTURES), "blinds": [list(b) for b in BLINDS],
+            "options": {"structures": list(STRUCTURES), "variants": list(VARIANTS),
+                        "blinds": [list(b) for b in BLINDS],
                         "min_buy_in_bb": MIN_BUY_IN_BB, "max_buy_in_bb": MAX_BUY_IN_BB},
             "notice": self.notice.to_json() if self.notice else None,
             "money": LOBBY_MONEY,  # the bankroll is whole chips
@@ -262,7 +264,7 @@ class Player:
         hub = self.hub
         self._store()
         game = Game(hub.settings, self.purse, name, structure, blinds, buy_in,
-                    on_close=self._closed, on_hand=self.hand_added)
+                    on_close=self._closed, on_hand=self.hand_added, variant=msg.variant)
         self.purse.bankroll -= buy_in
         stored = self.purse.move("buy_in", -buy_in, buy_in)
         game.extra_state = self._extra

@@ -39,6 +39,7 @@ class Sit(_Message, tag="sit"):
 
     structure: str  # "nl", "pl" or "fl"
     blinds: int  # an index into the lobby's ``options.blinds``
+    variant: Literal["holdem", "omaha", "omaha-hi-lo"] = "holdem"  # the game dealt
     name: str | msgspec.UnsetType = msgspec.UNSET
     buy_in: int | msgspec.UnsetType = msgspec.UNSET
     lang: Literal["en", "es"] = "en"  # the language of the default name
@@ -249,6 +250,7 @@ class Me(_Out):
 
 class LobbyOptions(_Out):
     structures: list[str]
+    variants: list[str]
     blinds: list[list[int]]
     min_buy_in_bb: int
     max_buy_in_bb: int
@@ -272,6 +274,7 @@ class Money(_Out):
 
 class TableRules(_Out):
     structure: str
+    variant: Literal["holdem", "omaha", "omaha-hi-lo"]  # the game dealt (tapete.core.game)
     small_blind: int
     big_blind: int
     small_bet: int
@@ -455,6 +458,7 @@ class RoomConfig(_Out):
     amounts in chips."""
 
     game: Literal["nl", "pl", "fl"]
+    variant: Literal["holdem", "omaha", "omaha-hi-lo"]
     small_blind: int
     big_blind: int
     min_buy_in: int
@@ -536,6 +540,7 @@ class TableSummary(_Out):
 
     table: str
     game: Literal["nl", "pl", "fl"]
+    variant: Literal["holdem", "omaha", "omaha-hi-lo"]
     small_blind: int
     big_blind: int
     min_buy_in: int

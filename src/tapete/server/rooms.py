@@ -73,8 +73,8 @@ PONG = json.dumps({"type": "pong"})
 # of json.dumps on a table's state (it was an eighth of the server's time at 40 tables)
 _JSON = msgspec.json.Encoder()
 # what a person chooses when opening a table (the rest are the room's)
-CHOSEN = ("game", "small_blind", "big_blind", "min_buy_in", "max_buy_in", "seats", "act_ms",
-          "bank_ms", "bots", "public", "spectators")
+CHOSEN = ("game", "variant", "small_blind", "big_blind", "min_buy_in", "max_buy_in", "seats",
+          "act_ms", "bank_ms", "bots", "public", "spectators")
 MAX_SETTING = 10**9
 MAX_TABLES = 2000  # tables in one process
 MAX_TABLES_EACH = 10  # tables one identity may open

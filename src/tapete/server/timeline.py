@@ -35,6 +35,7 @@ from tapete import words
 from tapete.core import events as ev
 from tapete.core.cards import Card, format_card
 from tapete.core.catalog import N_, t
+from tapete.core.game import HOLDEM, Game
 from tapete.core.hand import Hand, Phase, street_name
 from tapete.core.text import Text
 from tapete.history.formats import POKERSTARS, Read, detect, read_any
@@ -101,14 +102,18 @@ def check_record(record: HandRecord) -> None:
 
 @lru_cache(maxsize=4096)
 def street_equity(hands: tuple[tuple[Card, ...] | None, ...],
-                  boards: tuple[tuple[Card, ...], ...]) -> tuple[tuple[float, ...], bool] | None:
+                  boards: tuple[tuple[Card, ...], ...],
+                  game: Game = HOLDEM) -> tuple[tuple[float, ...], bool] | None:
     """Each hand's share of the pot (averaged over the boards of a run-it-more-than-once),
-    and whether it is exact. ``None`` hands are unknown: any two cards. Cached: a street's
-    figure is computed once, whatever the number of frames that show it."""
+    and whether it is exact. ``None`` hands are unknown: any two cards in hold'em; in Omaha
+    (high, or hi-lo: a share of each half) every hand must be known, or there is no figure.
+    Cached: a street's figure is computed once, whatever the number of frames that show it."""
     from tapete.eval.equity import EquityError, equity
 
     if len(hands) < 2 or len(hands) > 9 or all(h is None for h in hands):
         return None
+    if game != HOLDEM:
+        return _omaha_street_equity(hands, boards, game)
     specs: list[Any] = [h if h is not None else "random" for h in hands]
     known = all(h is not None for h in hands)
     total = [0.0] * len(hands)
@@ -120,6 +125,32 @@ def street_equity(hands: tuple[tuple[Card, ...] | None, ...],
             exact = exact and res.exact
             for i, p in enumerate(res.players):
                 total[i] += p.equity
+    except EquityError:
+        return None
+    return tuple(x / len(boards) for x in total), exact
+
+
+def _omaha_street_equity(hands: tuple[tuple[Card, ...] | None, ...],
+                         boards: tuple[tuple[Card, ...], ...],
+                         game: Game) -> tuple[tuple[float, ...], bool] | None:
+    from tapete.eval.equity import EquityError
+    from tapete.eval.omaha import omaha_equity, omaha_hilo_equity
+
+    known = [h for h in hands if h is not None]
+    if len(known) < len(hands) or any(len(h) != game.hole_cards for h in known):
+        return None
+    total = [0.0] * len(hands)
+    exact = True
+    try:
+        for board in boards:
+            if game.high_low:
+                hilo = omaha_hilo_equity(known, board, samples=EQUITY_SAMPLES, seed=EQUITY_SEED)
+                exact, shares = exact and hilo.exact, [p.equity for p in hilo.players]
+            else:
+                high = omaha_equity(known, board, samples=EQUITY_SAMPLES, seed=EQUITY_SEED)
+                exact, shares = exact and high.exact, [p.equity for p in high.players]
+            for i, x in enumerate(shares):
+                total[i] += x
     except EquityError:
         return None
     return tuple(x / len(boards) for x in total), exact
@@ -296,7 +327,8 @@ def _frame(h: Hand, f: int, e: ev.Event | None, text: Text,
             strength.append(Words(name, name))
     eq: rp.FrameEquity | None = None
     if equity and len(live) >= 2 and h.phase is not Phase.DONE:
-        got = street_equity(tuple(known[p] for p in live), tuple(tuple(b) for b in h.boards))
+        got = street_equity(tuple(known[p] for p in live), tuple(tuple(b) for b in h.boards),
+                            h.rules.game)
         if got is not None:
             values: list[float | None] = [None] * h.n
             for p, x in zip(live, got[0], strict=True):

@@ -26,13 +26,16 @@ function cell(text, cls) {
   return td;
 }
 
+/** The words of each variant a table deals (TableSummary.variant). */
+const VARIANT_KEYS = { holdem: "holdem", omaha: "omaha", "omaha-hi-lo": "omahaHiLo" };
+
 function render() {
   const body = $("tables");
   body.replaceChildren(...tables.map((x) => {
     const tr = document.createElement("tr");
     tr.dataset.table = x.table;
     tr.append(
-      cell(t(x.game) + (x.bots ? ` · ${t("withBots")}` : "")),
+      cell(`${t(x.game)} ${t(VARIANT_KEYS[x.variant])}` + (x.bots ? ` · ${t("withBots")}` : "")),
       cell(`${chips(x.small_blind)}/${chips(x.big_blind)}`),
       cell(`${chips(x.min_buy_in)} – ${chips(x.max_buy_in)}`),
       cell(`${x.taken}/${x.seats}`, "num"),
@@ -60,6 +63,7 @@ async function create(e) {
   const maxBb = Math.round(Number($("max-bb").value));
   const body = {
     game: document.querySelector("input[name=game]:checked").value,
+    variant: $("variant").value,
     small_blind: sb, big_blind: bb,
     min_buy_in: minBb * bb, max_buy_in: maxBb * bb,
     seats: Number($("seats").value),

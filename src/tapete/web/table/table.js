@@ -423,6 +423,7 @@ function showHole(el, i, codes, handId) {
   const prev = hole._codes || [];
   const sameHand = hole._hand === handId;
   setCards(hole, codes);
+  hole.classList.toggle("many", codes.length > 2);  // Omaha: four or five cards, fanned
   const same = sameHand && JSON.stringify(prev) === JSON.stringify(codes);
   hole._codes = codes;
   hole._hand = handId;
@@ -932,7 +933,8 @@ function wire() {
   $("sit-form").onsubmit = (e) => {
     e.preventDefault();
     const structure = document.querySelector("input[name=structure]:checked").value;
-    const msg = { type: "sit", structure, blinds: Number($("blinds").value || 0) };
+    const msg = { type: "sit", structure, blinds: Number($("blinds").value || 0),
+                  variant: $("variant").value };
     const name = $("name").value.trim();
     msg.name = name || t("defaultName");
     msg.lang = lang();
