@@ -159,3 +159,18 @@ def test_the_rake_comes_off_before_the_split() -> None:
     # of the button, 47 to seat 1
     assert awards == [(0, 95, ev.HIGH), (0, 48, ev.LOW), (1, 47, ev.LOW)]
     assert hand.stacks == [143, 47]
+
+
+def test_the_story_of_the_hand_says_which_half_each_award_is() -> None:
+    from tapete.words.lines import log_lines
+
+    deck = Deck.stacked(parse_cards("AcAh3cQs" "As3d9h9c" "2h4d7sKcKd"))  # HL-1: quartered
+    hand = Hand(PLO8, [100, 100], button=1, deck=deck, auto_showdown=True)
+    while not hand.done:
+        lg = hand.legal()
+        hand.raise_to(lg.max_to) if lg.max_to else hand.check_or_call()
+    lines = log_lines(hand)[-3:]
+    assert [x.en for x in lines] == ["p1 wins 100 from the pot with the high",
+                                     "p1 wins 50 from the pot with the low",
+                                     "p2 wins 50 from the pot with the low"]
+    assert lines[2].es == "p2 gana 50 del bote con la baja"
