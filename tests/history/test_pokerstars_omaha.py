@@ -9,9 +9,9 @@ import random
 from pathlib import Path
 
 import pytest
+from test_phh import _play
 
 from tapete.core import events as ev
-from tapete.core.cards import Deck
 from tapete.core.game import OMAHA, OMAHA5, OMAHA5_HI_LO, OMAHA_HI_LO, Game
 from tapete.core.hand import Hand
 from tapete.core.rules import Rules, Structure
@@ -124,17 +124,7 @@ def test_random_omaha_hands_round_trip(game: Game, header: str) -> None:
     for _ in range(25):
         n = rng.randint(2, 6)
         rules = Rules(structure=Structure.POT_LIMIT, small_blind=5, big_blind=10, game=game)
-        hand = Hand(rules, [rng.randint(40, 800) for _ in range(n)], button=rng.randrange(n),
-                    deck=Deck(seed=rng.randrange(10**9)), auto_showdown=True)
-        while not hand.done:
-            lg = hand.legal()
-            r = rng.random()
-            if lg.fold and r < 0.15:
-                hand.fold()
-            elif lg.min_to is not None and lg.max_to is not None and r < 0.4:
-                hand.raise_to(rng.choice([lg.min_to, lg.max_to]))
-            else:
-                hand.check_or_call()
+        hand = _play(rng, rules, [rng.randint(40, 800) for _ in range(n)])
         text = ps.write_hand(hand)
         assert f":  {header} (" in text
         (back,) = ps.read_text(text)
