@@ -93,11 +93,16 @@ ruff check src tests benchmarks setup.py
 stage 4 "types (mypy --strict)"
 mypy
 
+# the tests run in parallel, one worker a core (TAPETE_TEST_WORKERS sets how many; 0: none),
+# each test file on one worker in its order (pytest-xdist's loadfile): much of the time is
+# waiting on servers, browsers and timers
+WORKERS=(-n "${TAPETE_TEST_WORKERS:-auto}" --dist loadfile)
+
 stage 5 "tests (pytest)"
-python -m pytest -q
+python -m pytest -q "${WORKERS[@]}"
 
 stage 6 "the engine's tests on the pure-Python sources (what a machine without a compiler runs)"
-TAPETE_PURE=1 python -m pytest -q -p no:cacheprovider tests/core \
+TAPETE_PURE=1 python -m pytest -q -p no:cacheprovider "${WORKERS[@]}" tests/core \
   --ignore=tests/core/test_differential_pokerkit.py tests/history/test_phh.py \
   tests/history/test_phh_dataset.py tests/history/test_replay.py tests/history/test_replay_engine.py \
   tests/history/test_pokerstars.py tests/history/test_straddle.py tests/server/test_timeline.py

@@ -13,6 +13,7 @@ import random
 from collections.abc import Sequence
 from itertools import combinations
 
+import numpy as np
 import pytest
 
 from tapete.cli import main
@@ -21,7 +22,14 @@ from tapete.core.game import HOLDEM, OMAHA, OMAHA5, best_hand
 from tapete.eval.equity import EquityError
 from tapete.eval.evaluator import Category, category, evaluate
 from tapete.eval.evaluator.omaha import evaluate_omaha
-from tapete.eval.omaha import OmahaError, game_of, omaha_equity, omaha_size
+from tapete.eval.omaha import (
+    OmahaError,
+    game_of,
+    omaha_equity,
+    omaha_hilo_equity,
+    omaha_size,
+)
+from tapete.eval.omaha_ranges import omaha_range, range_size
 
 Capsys = pytest.CaptureFixture[str]
 
@@ -240,3 +248,195 @@ def test_the_command_line_refuses_a_card_twice(capsys: Capsys) -> None:
     err = capsys.readouterr().err
     assert err == ("tapete equity: error: la carta Qh aparece dos veces (el tablero y la mano "
                    "QhQdJhJd)\n")
+
+
+# ---------------------------------------------------------------------------- hi-lo equity
+
+def enumerated_hilo(hands: list[str], board: str) -> list[tuple[float, float, float, float]]:
+    """Each hand's (equity, scoop, high, low) over every rest of the board, counted here with
+    the brute forces: the high half to the best high, the low half to the best qualifying low
+    (none: the high takes the pot), ties sharing their half."""
+    from test_omaha_low import brute_omaha_low
+
+    holes = [parse_cards(h) for h in hands]
+    known = parse_cards(board)
+    used = {c for h in holes for c in h} | set(known)
+    rest = [c for c in range(52) if c not in used]
+    sums = [[0.0] * 4 for _ in hands]
+    total = 0
+    for extra in combinations(rest, 5 - len(known)):
+        full = (*known, *extra)
+        highs = [brute_force(h, full) for h in holes]
+        lows = [brute_omaha_low(h, full) for h in holes]
+        qualifying = [lo for lo in lows if lo is not None]
+        best_low = min(qualifying) if qualifying else None
+        high_half = 0.5 if best_low is not None else 1.0
+        high_winners = [i for i, s in enumerate(highs) if s == max(highs)]
+        low_winners = [i for i, lo in enumerate(lows) if best_low is not None and lo == best_low]
+        for i in range(len(hands)):
+            hi = high_half / len(high_winners) if i in high_winners else 0.0
+            lo = 0.5 / len(low_winners) if i in low_winners else 0.0
+            sums[i][0] += hi + lo
+            sums[i][1] += hi + lo == 1.0
+            sums[i][2] += hi
+            sums[i][3] += lo
+        total += 1
+    return [(e / total, s / total, h / total, lo / total) for e, s, h, lo in sums]
+
+
+@pytest.mark.parametrize("hands, board", [
+    (["As2dKsKd", "QhQdJhJd"], "3c7d8hTs"),  # a low for one hand only
+    (["As2dKsKd", "Ac2cQhQd", "3h4h9c9d"], "5c7d8h"),  # lows tied, lows counterfeited
+    (["AsKs2d3d", "AhKh2c3c"], "4s5d9h"),  # the same ranks: split high, split low
+    (["As2d3sKdQc", "Ah4h5cJdJc"], "6c7d8hKs"),  # five cards a hand
+])  # fmt: skip
+def test_exact_hilo_equity_matches_an_enumeration(hands: list[str], board: str) -> None:
+    result = omaha_hilo_equity(hands, board)
+    assert result.exact
+    expected = enumerated_hilo(hands, board)
+    for p, (eq, scoop, high, low) in zip(result.players, expected, strict=True):
+        assert p.equity == pytest.approx(eq, abs=1e-12)
+        assert p.scoop == pytest.approx(scoop, abs=1e-12)
+        assert p.high == pytest.approx(high, abs=1e-12)
+        assert p.low == pytest.approx(low, abs=1e-12)
+        assert p.equity == pytest.approx(p.high + p.low)
+    assert sum(p.equity for p in result.players) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("hands, board, expected", [
+    # quartered: three kings take the high half, the two A-2 lows tie for the low half
+    # (8-4-3-2-A each), a quarter of the pot apiece
+    (["As2sKhKd", "Ac2cQhQd"], "3d4h8cKc9s", [(0.75, 0, 0.5, 0.25), (0.25, 0, 0, 0.25)]),
+    # one low card on the board: no low, the high (a broadway straight) takes the whole pot
+    (["AsKs2d3d", "8h8c7h7c"], "9sTdJhQc2c", [(1, 1, 1, 0), (0, 0, 0, 0)]),
+    # a straight and the best low in one hand: a scoop
+    (["As2d3h4c", "QhQsJhJd"], "5s6d7hKcKd", [(1, 1, 0.5, 0.5), (0, 0, 0, 0)]),
+    # the same high (9-T with 6-7-8), one low (2-3 with 6-7-8): the high half split
+    (["9sTs2c3c", "9hThQsJs"], "6c7d8hKsKd", [(0.75, 0, 0.25, 0.5), (0.25, 0, 0.25, 0)]),
+])  # fmt: skip
+def test_hilo_pots_worked_by_hand(hands: list[str], board: str,
+                                  expected: list[tuple[float, float, float, float]]) -> None:
+    result = omaha_hilo_equity(hands, board)
+    assert result.boards == 1
+    got = [(p.equity, p.scoop, p.high, p.low) for p in result.players]
+    assert got == [tuple(float(x) for x in e) for e in expected]
+
+
+def test_hilo_monte_carlo_is_seeded_and_close_to_exact() -> None:
+    hands = ["As2dKsKd", "QhQdJhJd", "Ah3h4c5c"]
+    a = omaha_hilo_equity(hands, samples=3000, seed=3)
+    assert not a.exact and a.boards == 3000
+    assert a == omaha_hilo_equity(hands, samples=3000, seed=3)
+    assert a != omaha_hilo_equity(hands, samples=3000, seed=4)
+    exact = omaha_hilo_equity(hands, "2c7d9h")
+    sampled = omaha_hilo_equity(hands, "2c7d9h", exact=False, samples=3000, seed=1)
+    for e, s in zip(exact.players, sampled.players, strict=True):
+        assert s.interval is not None and abs(s.equity - e.equity) < 4 * s.interval
+    # the high-only equity is the hi-lo one on boards that never make a low
+    high = omaha_equity(hands, "KcTs9s")
+    no_low = omaha_hilo_equity(hands, "KcTs9s")
+    assert no_low.low_qualifies == 0.0
+    for h, p in zip(high.players, no_low.players, strict=True):
+        assert p.equity == pytest.approx(h.equity) and p.low == 0.0
+    data = no_low.to_json()
+    assert data["hi_lo"] is True and data["boards"] == no_low.boards
+    assert [p["hand"] for p in data["players"]] == hands
+
+
+def test_the_hilo_command_line(capsys: Capsys) -> None:
+    assert main(["equity", "AsAdKsKd", "QhQdJhJd", "--board", "2c7d9h", "--hi-lo"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].split() == ["hand", "equity", "scoop", "high", "low"]
+    assert "820 boards, exact enumeration" in out and "a low on" in out
+    assert main(["equity", "As2dKsKd", "QhQdJhJd", "--board", "2c7d9h", "--hi-lo", "--lang",
+                 "es"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].split() == ["mano", "equity", "bote", "entero", "alto", "bajo"]
+    assert "820 tableros, enumeración exacta" in out and "hay bajo en el" in out
+    assert main(["equity", "As2dKsKd", "QhQdJhJd", "--hi-lo", "--samples", "500",
+                 "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["hi_lo"] is True and data["exact"] is False and data["boards"] == 500
+    expected = omaha_hilo_equity(["As2dKsKd", "QhQdJhJd"], exact=False, samples=500)
+    assert [p["equity"] for p in data["players"]] == [p.equity for p in expected.players]
+    assert main(["equity", "AhKh", "QsQd", "--hi-lo", "--lang", "es"]) == 2
+    assert capsys.readouterr().err == ("tapete equity: error: --hi-lo es de Omaha: da manos de "
+                                       "cuatro (o cinco) cartas\n")
+
+
+# ---------------------------------------------------------------------------- Omaha ranges
+
+def _suit_counts(hand: Sequence[int]) -> list[int]:
+    """A hand's cards per suit, most first."""
+    return sorted((sum(1 for c in hand if c & 3 == s) for s in range(4)), reverse=True)
+
+
+def test_range_classes_match_a_filter_of_every_hand() -> None:
+    """Each class is the hands a plain filter of all 270,725 four-card hands keeps."""
+    hands = np.array(list(combinations(range(51, -1, -1), 4)), np.int64)
+    r = np.sort(hands >> 2, axis=1)
+    s = -np.sort(-np.stack([((hands & 3) == k).sum(axis=1) for k in range(4)], axis=1), axis=1)
+    ace, king, queen, jack, ten, nine, eight = 12, 11, 10, 9, 8, 7, 6
+
+    def ranks_are(*want: int) -> np.ndarray:
+        return (r == np.array(want)).all(axis=1)
+
+    double, single, rainbow = (s[:, 0] == 2) & (s[:, 1] == 2), (s[:, 0] == 2) & (s[:, 1] == 1), (
+        s[:, 3] == 1)
+    filters = {
+        "AAxx": (r == ace).sum(axis=1) >= 2,
+        "AAKKds": ranks_are(king, king, ace, ace) & double,
+        "KQJTss": ranks_are(ten, jack, queen, king) & single,
+        "JT98r": ranks_are(eight, nine, ten, jack) & rainbow,
+        "AKxxds": (r == ace).any(axis=1) & (r == king).any(axis=1) & double,
+    }
+    expected = {name: set(map(tuple, hands[mask].tolist())) for name, mask in filters.items()}
+    for name in filters:
+        assert set(omaha_range(name, 4)) == expected[name], name
+    assert len(expected["AAxx"]) == 6961 and len(expected["AAKKds"]) == 6
+    assert len(omaha_range("random", 4)) == 270_725
+    # case, commas and exact hands; a hand named twice is one hand
+    assert omaha_range("aakkDS, AsAdKsKd AhAcKhKc", 4) == omaha_range("AAKKds", 4)
+    assert omaha_range("AsAdKsKd", 4) == [tuple(sorted(parse_cards("AsAdKsKd"), reverse=True))]
+    five = omaha_range("AAKKQds", 5)
+    assert five and all(_suit_counts(h)[:2] in ([2, 2], [3, 2]) for h in five)
+    assert range_size("AAxx") == 4 and range_size("AAxxx, KQJT9") == 5
+    assert range_size("random") == 0 and range_size("AAxx, AAxxx") is None
+    assert range_size("TT+") is None and range_size("AKs") is None
+
+
+def test_range_mistakes_are_refused_in_both_languages() -> None:
+    cases = [
+        ("AAxz", 4, "'AAxz' is not an Omaha hand or class", "'AAxz' no es una mano ni una"),
+        ("AAxxx", 4, "'AAxxx' is a hand of 5 cards, not 4", "'AAxxx' es una mano de 5 cartas"),
+        ("AAAAA", 5, "no hand is in the Omaha range 'AAAAA'", "ninguna mano está en el rango"),
+        ("AAKKQr", 5, "is not an Omaha hand or class", "no es una mano ni una clase de Omaha"),
+    ]
+    for text, size, en, es in cases:
+        with pytest.raises(OmahaError) as info:
+            omaha_range(text, size)
+        assert en in info.value.message.en and es in info.value.message.es, info.value.message
+    with pytest.raises(OmahaError) as info:
+        omaha_equity(["AsAdKsKd", "QQxx"], exact=True)
+    assert info.value.message.es == "la equity de Omaha con rangos es solo por Monte Carlo"
+    with pytest.raises(OmahaError) as info:
+        omaha_equity(["AsAdKsKd", "AAKKds"], "Ac7d9h")
+    assert "no hand of the range 'AAKKds' is left" in info.value.message.en
+
+
+def test_range_equity_is_the_average_over_its_hands() -> None:
+    """A range's hands are dealt uniformly among those that miss the known cards: its equity
+    is the mean of the exact equities of its live hands, within the sampling interval."""
+    board = "2c7d9h"
+    live = [h for h in omaha_range("QQJJds", 4) if not set(h) & set(parse_cards("AsAdKsKd2c7d9h"))]
+    mean = sum(omaha_equity(["AsAdKsKd", list(h)], board).players[0].equity for h in live)
+    mean /= len(live)
+    r = omaha_equity(["AsAdKsKd", "QQJJds"], board, samples=6000, seed=2)
+    assert not r.exact and r.players[1].hand == "QQJJds"
+    assert r.players[0].interval is not None
+    assert abs(r.players[0].equity - mean) < 4 * r.players[0].interval
+    assert r == omaha_equity(["AsAdKsKd", "QQJJds"], board, samples=6000, seed=2)
+    hl = omaha_hilo_equity(["As2dKsKd", "A2xx", "random"], board, samples=3000, seed=1)
+    assert sum(p.equity for p in hl.players) == pytest.approx(1.0)
+    assert all(p.equity == pytest.approx(p.high + p.low) for p in hl.players)
+    assert main(["equity", "AsAdKsKd", "QQxx", "--board", board, "--samples", "2000"]) == 0

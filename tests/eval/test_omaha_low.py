@@ -1,4 +1,4 @@
-"""The A-5 eight-or-better low (docs/rules.md, hi-lo): any five cards, and Omaha's two plus three.
+"""The A-5 eight-or-better low of hi-lo games: any five cards, and Omaha's two plus three.
 
 Checked against a brute force written here that knows nothing of the tables: every choice of
 five cards (every pair of hole cards with every triple of the board in Omaha), kept when its

@@ -5,7 +5,9 @@
 >>> # decision = bot.decide(SeatView.of(hand, hand.actor)); hand.apply(decision.action)
 
 Five styles share one strategy (:mod:`tapete.bots.strategy`): ``tag``, ``lag``, ``nit``,
-``station``, ``maniac``; two baselines: ``random`` and ``caller``. A bot answers with a
+``station``, ``maniac``; in the Omaha games the engine offers (pot-limit Omaha, five-card Omaha,
+and hi-lo where the engine deals it) the same styles play :mod:`tapete.bots.omaha`, chosen from
+the hand's ``rules.game``; two baselines: ``random`` and ``caller``. A bot answers with a
 :class:`Decision`: one :class:`tapete.core.actions.Action` (the engine's, as every surface plays
 it) and its explanation in English and Spanish.
 """

@@ -4,6 +4,10 @@ Every deal is played once per rotation, so each bot holds every seat's cards in 
 the luck of the cards cancels and what is left is play. Stacks start at 100 big blinds every
 hand, so each hand's result stands alone. Results are in big blinds; the 95 % interval comes
 from the spread of the per-deal averages (a deal's rotations are one sample).
+
+The game is the rules' (``game=``): hold'em by default, pot-limit Omaha as
+``run_match(names, hands, structure="pl", game=OMAHA)``. ``make`` builds each bot from its name
+(:func:`tapete.bots.make_bot` unless another maker is given, say with a benchmark's baseline).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from dataclasses import dataclass, field
 from tapete.bots import Bot, make_bot
 from tapete.bots.view import SeatView
 from tapete.core.cards import Deck
+from tapete.core.game import HOLDEM, Game
 from tapete.core.hand import Hand
 from tapete.core.rules import Rules, Structure
 
@@ -23,10 +28,18 @@ BIG_BLIND = 100
 STACK_BB = 100
 
 
-def match_rules(structure: Structure | str = Structure.NO_LIMIT) -> Rules:
-    """Blinds 50/100 (fixed-limit: 100/200 bets), as the simulations use."""
+def match_rules(structure: Structure | str = Structure.NO_LIMIT, game: Game = HOLDEM) -> Rules:
+    """Blinds 50/100 (fixed-limit: 100/200 bets), as the simulations use, in ``game``."""
     s = structure if isinstance(structure, Structure) else Structure.parse(structure)
-    return Rules(structure=s, small_blind=BIG_BLIND // 2, big_blind=BIG_BLIND)
+    return Rules(structure=s, small_blind=BIG_BLIND // 2, big_blind=BIG_BLIND, game=game)
+
+
+#: builds a bot from its name, a seed and its label at the table
+BotMaker = Callable[[str, int, str], Bot]
+
+
+def _make(name: str, seed: int, label: str) -> Bot:
+    return make_bot(name, seed, label=label)
 
 
 class BotError(AssertionError):
@@ -115,14 +128,17 @@ def run_match(
     progress: Callable[[int, int], None] | None = None,
     on_hand: Callable[[Hand], None] | None = None,
     timing: bool = False,
+    game: Game = HOLDEM,
+    make: BotMaker = _make,
 ) -> MatchResult:
-    """Play at least ``hands`` hands (whole deals: a multiple of the number of bots)."""
+    """Play at least ``hands`` hands (whole deals: a multiple of the number of bots) of
+    ``game`` (hold'em by default)."""
     n = len(bot_names)
     if not 2 <= n <= 9:
         raise ValueError("a match needs 2 to 9 bots, one per seat")
     names = labels(bot_names)
-    bots = [make_bot(b, seed * 1000 + i, label=names[i]) for i, b in enumerate(bot_names)]
-    rules = match_rules(structure)
+    bots = [make(b, seed * 1000 + i, names[i]) for i, b in enumerate(bot_names)]
+    rules = match_rules(structure, game)
     deals = max(1, math.ceil(hands / n))
     total = deals * n
     res = MatchResult(names, per_deal=[[] for _ in range(n)],

@@ -1,7 +1,8 @@
 """One hold'em strategy, five styles: preflop ranges by position and action, then equity
 against the ranges the opponents' actions imply, pot odds, stack-to-pot ratio, board texture
-and sizes. Its ranges are of two-card combos, so it plays only the games they describe
-(:func:`tapete.bots.ranges.reads`: hold'em).
+and sizes. Its ranges are of two-card combos, so they describe hold'em only
+(:func:`tapete.bots.ranges.reads`); in the Omaha games the engine offers the same styles play
+:mod:`tapete.bots.omaha` (preflop hand classes, nut-aware play after the flop, hi-lo).
 
 A :class:`Style` is only numbers; :class:`StyleBot` plays any of them. Every decision is made
 from a :class:`~tapete.bots.view.SeatView` and a ``random.Random`` given in, so a bot with the
@@ -205,8 +206,15 @@ class StyleBot:
 
     # ------------------------------------------------------------------ learning
     def hand_over(self, view: SeatView) -> None:
-        """Remember what the opponents did in a finished hand (public actions only)."""
-        if not self.style.adapt or not R.reads(view.rules.game):
+        """Remember what the opponents did in a finished hand (public actions only). In an
+        Omaha game all but what ranks shown hands with hold'em's preflop order; a hand shown
+        after betting is weak there by :func:`tapete.bots.omaha.weak`."""
+        if not self.style.adapt:
+            return
+        from tapete.bots import omaha  # it builds on this module's positions and sizes
+
+        holdem = R.reads(view.rules.game)
+        if not holdem and not omaha.offered(view.rules.game):
             return
         for p in range(view.n):
             if p == view.seat:
@@ -223,7 +231,7 @@ class StyleBot:
                     elif a.action in (ev.CHECK, ev.CALL):
                         st.passive += 1
             shown = view.holes[p]
-            if shown is not None:
+            if shown is not None and holdem:
                 pre = [a.action for a in acts if a.street == 0]
                 pct = R.hand_percentile(shown)
                 if ev.RAISE in pre or ev.BET in pre:
@@ -242,10 +250,11 @@ class StyleBot:
                 elif ev.CALL in pre:
                     st.called_pct += pct
                     st.called_n += 1
-                if len(view.board) >= 3 and any(a.street > 0 and a.action in _AGGRESSIVE
-                                                 for a in acts):
-                    st.bet_shown += 1
-                    st.bet_weak += R.hand_class(shown, view.board) >= R.WEAK_PAIR
+            if shown is not None and len(view.board) >= 3 and any(
+                    a.street > 0 and a.action in _AGGRESSIVE for a in acts):
+                st.bet_shown += 1
+                st.bet_weak += (R.hand_class(shown, view.board) >= R.WEAK_PAIR if holdem
+                                else omaha.weak(shown, view.board))
             bet_open = False
             big = False
             street = 0
@@ -360,12 +369,18 @@ class StyleBot:
 
     # ------------------------------------------------------------------ deciding
     def decide(self, view: SeatView) -> Decision:
-        """The style's answer. It reads hold'em ranges, so it plays only a game they describe
-        (:func:`tapete.bots.ranges.reads`; :class:`~tapete.bots.ranges.NotHoldem` otherwise)."""
+        """The style's answer. In hold'em it reads ranges of two-card combos
+        (:func:`tapete.bots.ranges.reads`); in an Omaha game the engine offers it plays the
+        Omaha strategy (:mod:`tapete.bots.omaha`) with the same style; any other game is
+        refused (:class:`~tapete.bots.ranges.NotHoldem`) rather than misread."""
         legal = view.legal
         if legal is None:
             raise ValueError("this seat is not to act")
         if not R.reads(view.rules.game):
+            from tapete.bots import omaha  # it builds on this module's positions and sizes
+
+            if omaha.offered(view.rules.game):
+                return omaha.decide(self, view, legal)
             raise R.NotHoldem(view.rules.game)
         if view.street == 0:
             return self._preflop(view, legal)
@@ -516,11 +531,18 @@ class StyleBot:
             involved = view.opponents()
         ranges = [self.opponent_range(view, q) for q in involved]
         eq = R.equity(view.hole, (), ranges, st.samples, self.rng)
+        versus = R.describe(ranges[0], ()) if len(involved) == 1 else tn(
+            "{n} player's range", "{n} players' ranges", len(involved))
+        return self._commit(view, legal, hand, price, eq, involved, versus)
+
+    def _commit(self, view: SeatView, legal: Legal, hand: str | Text, price: float, eq: float,
+                involved: list[int], versus: Text) -> Decision:
+        """Call, move in or fold a call that commits the stack, by the equity ``eq`` against
+        the ``involved`` players' ranges (any game's)."""
+        st = self.style
         behind = sum(1 for q in view.opponents() if q not in involved and not view.all_in[q])
         need = price + st.call_margin + 0.02 * behind
         k = len(involved)
-        versus = R.describe(ranges[0], ()) if k == 1 else tn(
-            "{n} player's range", "{n} players' ranges", k)
         why = t("{hand} has {equity} % equity against {versus}, the price is {price} %",
                 hand=hand, equity=_pct(eq), versus=versus, price=_pct(price))
         if eq < need:
@@ -585,13 +607,9 @@ class StyleBot:
                 if edge > 0.05 and rng.random() < min(1.0, st.exploit * edge):
                     return self._raise(view, legal, to, t(
                         "{equity}; a bluff raise: this player folds too often", equity=eq_txt))
-            why = t("{equity}, the price is {price} %", equity=eq_txt, price=_pct(price))
-            if eq >= need:
-                return self._call(view, legal, why)
-            return self._fold(legal, why)
+            return self._price_call(view, legal, eq, need, eq_txt, price)
 
-        folds = self._fold_rate(view, opps)
-        bet_at = st.bet_at - 0.1 * max(0.0, 1.0 - folds / 0.4)  # thinner against callers
+        folds, bet_at = self._bet_at(view, opps)
         if legal.can_raise and norm >= bet_at:
             frac = self._size(norm, info, value=True, spr=spr, street=view.street)
             if st.exploit and frac < 10:
@@ -615,6 +633,21 @@ class StyleBot:
             frac = self._size(norm, info, value=False, spr=spr, street=view.street)
             return self._bet(view, legal, frac, info, eq_txt, t("as a bluff"))
         return self._call(view, legal, t("{equity}, not enough to bet", equity=eq_txt))
+
+    def _price_call(self, view: SeatView, legal: Legal, eq: float, need: float, eq_txt: Text,
+                    price: float) -> Decision:
+        """Call a bet when the equity ``eq`` reaches ``need`` (the price and margins), else
+        fold; ``eq_txt`` says the equity, ``price`` the share of the pot the call is."""
+        why = t("{equity}, the price is {price} %", equity=eq_txt, price=_pct(price))
+        if eq >= need:
+            return self._call(view, legal, why)
+        return self._fold(legal, why)
+
+    def _bet_at(self, view: SeatView, opps: list[int]) -> tuple[float, float]:
+        """The opponents' lowest fold rate and the normalised equity to bet for value (thinner
+        against callers)."""
+        folds = self._fold_rate(view, opps)
+        return folds, self.style.bet_at - 0.1 * max(0.0, 1.0 - folds / 0.4)
 
     def _bet(self, view: SeatView, legal: Legal, frac: float, info: R.BoardInfo,
              eq_txt: Text, purpose: Text) -> Decision:

@@ -4,6 +4,7 @@ tapete equity AhKh QsQd
 tapete equity AhKh "TT+, AKs" random --board 2c7d9h --samples 1000000
 tapete equity AKs QQ --exact --json
 tapete equity AsAdKsKd QhQdJhJd --board 2c7d9h       # Omaha: hands of four (or five) cards
+tapete equity As2dKsKd QhQdJhJd --board 2c7d9h --hi-lo   # Omaha hi-lo, eight or better
 """
 
 from __future__ import annotations
@@ -12,9 +13,14 @@ import argparse
 import json
 import sys
 import time
+from typing import TYPE_CHECKING
 
 from tapete.core.cards import CardError
+from tapete.core.catalog import t, tc, tn
 from tapete.eval.ranges import RangeError
+
+if TYPE_CHECKING:
+    from tapete.eval.omaha import HiLoResult
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -23,7 +29,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         nargs="+",
         metavar="HAND_OR_RANGE",
         help='a hand (AhKh) or a range ("TT+, AKs, A5s-A2s", random), one per player (2 to 9);'
-        ' Omaha: a hand of four cards (AsAdKsKd) or five for each player',
+        ' Omaha: a hand of four cards (AsAdKsKd) or five for each player, or an Omaha range'
+        ' (AAxx, KQJTds, JT98ss, random)',
     )
     parser.add_argument("--board", default="", metavar="CARDS", help="0, 3, 4 or 5 board cards")
     parser.add_argument("--dead", default="", metavar="CARDS", help="cards out of the deck")
@@ -35,6 +42,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "few boards to deal, else 50,000 samples)"
     )  # fmt: skip
     parser.add_argument("--seed", type=int, default=0, help="Monte Carlo seed (default 0)")
+    parser.add_argument("--hi-lo", action="store_true", help="Omaha hi-lo, eight or better: "
+                        "each pot split between the best high and the best low (scoop, high "
+                        "and low shares)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument("--lang", choices=("en", "es"), default=None,
                         help="language of the error messages (default: from the locale)")
@@ -65,7 +75,13 @@ class _Bar:
 def run(args: argparse.Namespace) -> int:
     from tapete.cli.replay import default_lang
     from tapete.eval.equity import EquityError, equity
-    from tapete.eval.omaha import SAMPLES, OmahaError, omaha_equity, omaha_size
+    from tapete.eval.omaha import (
+        SAMPLES,
+        OmahaError,
+        omaha_equity,
+        omaha_hilo_equity,
+        omaha_size,
+    )
 
     if args.samples is not None and args.samples < 1:
         print("tapete equity: error: --samples must be at least 1", file=sys.stderr)
@@ -74,6 +90,15 @@ def run(args: argparse.Namespace) -> int:
     bar = _Bar()
     exact = True if args.exact else (False if args.samples is not None else None)
     try:
+        if args.hi_lo:
+            if omaha_size(args.players) is None:
+                raise OmahaError(t("--hi-lo is Omaha's: give hands of four (or five) cards"))
+            hilo = omaha_hilo_equity(args.players, board=args.board, dead=args.dead,
+                                     exact=exact,
+                                     samples=args.samples if args.samples is not None
+                                     else SAMPLES, seed=args.seed, progress=bar)
+            bar.close()
+            return _print_hilo(hilo, args, lang)
         if omaha_size(args.players) is not None:  # hands of four or five cards
             result = omaha_equity(args.players, board=args.board, dead=args.dead, exact=exact,
                                   samples=args.samples if args.samples is not None else SAMPLES,
@@ -115,4 +140,36 @@ def run(args: argparse.Namespace) -> int:
     # the work's time: loading the compiled kernels (a new process's first half second, or the
     # first run's compiling) is not the question's
     print(f"{result.boards:,} boards, {how}, {result.seconds:.3f} s")
+    return 0
+
+
+def _print_hilo(result: HiLoResult, args: argparse.Namespace, lang: str) -> int:
+    """The hi-lo table, its words in the reader's language."""
+    if args.json:
+        print(json.dumps(result.to_json()))
+        return 0
+    words = [w.in_lang(lang) for w in (t("hand"), t("equity"), t("scoop"), tc("hi-lo", "high"),
+                                       tc("hi-lo", "low"))]
+    width = max(8, len(words[0]), *(len(p.hand) for p in result.players))
+    cols = [max(8, len(w)) for w in words[1:]]
+    interval = not result.exact
+    head = f"{words[0]:<{width}}  {words[1]:>{cols[0]}}" + (f"  {'± 95 %':>7}" if interval
+                                                             else "")
+    print(head + "".join(f"  {w:>{c}}" for w, c in zip(words[2:], cols[1:], strict=True)))
+    for p in result.players:
+        line = f"{p.hand:<{width}}  {p.equity * 100:{cols[0] - 1}.3f}%"
+        if interval:
+            line += f"  {(p.interval or 0.0) * 100:6.3f}%"
+        for value, c in zip((p.scoop, p.high, p.low), cols[1:], strict=True):
+            line += f"  {value * 100:{c - 1}.3f}%"
+        print(line)
+    seconds = f"{result.seconds:.3f}"
+    share = f"{result.low_qualifies * 100:.3f}%"
+    n = result.boards
+    how = (tn("{n} board, exact enumeration", "{n} boards, exact enumeration", n)
+           if result.exact else
+           tn("{n} board, Monte Carlo, seed {seed}", "{n} boards, Monte Carlo, seed {seed}", n,
+              seed=str(args.seed)))  # fmt: skip
+    low = t("{seconds} s; a low on {share} of the boards", seconds=seconds, share=share)
+    print(f"{how.in_lang(lang)}, {low.in_lang(lang)}")
     return 0

@@ -4,9 +4,9 @@ A table takes a buy-in (or chips added) from the bankroll and gives the chips ba
 player leaves, or when chips added during a hand find no room under the table maximum. Every
 move carries a key unique to the table's log record that caused it (``"<table id>:<seq>"``),
 and a bankroll must apply a key once only: :func:`tapete.room.table.restore` asks again for
-every move its log records, so a move the crash interrupted is made and one already made is
-not made twice. The server's ledger (``server/money.py``'s ``Purse``, ``server/storage.py``'s
-``move``) plugs in behind this protocol.
+every move its log records after the snapshot it starts from, so a move the crash interrupted
+is made and one already made is not made twice. The server's ledger (``server/rooms.py``'s
+``RoomBankroll``, through ``server/money.py``'s ``Purse``) plugs in behind this protocol.
 """
 
 from __future__ import annotations
@@ -27,4 +27,12 @@ class Bankroll(Protocol):
 
     def give(self, player: str, amount: int, key: str) -> None:
         """Move ``amount`` chips from the table back to ``player``'s bankroll, once per key."""
+        ...
+
+    def settled(self, table_id: str) -> bool:
+        """Whether every move asked for with a key of this table (``"<table id>:..."``) is
+        stored where a crash cannot take it back. A bankroll that stores a move before it
+        answers is always settled; one that writes moves behind (the server's) is not while
+        it holds one. The table keeps a snapshot only when settled: a restore from a snapshot
+        asks for no move made before it."""
         ...

@@ -139,6 +139,7 @@ class RoomTable:
                  snapshot_every: int = SNAPSHOT_EVERY) -> None:
         self.log = log
         self.snapshot_every = snapshot_every  # hands between two snapshots (0: none)
+        self._snapshot_due = False
         # told of each hand that ends, once it is stored (never while a restore replays):
         # the room stores it among each person's hands
         self.on_hand = on_hand
@@ -447,8 +448,13 @@ class RoomTable:
             if ended and self.on_hand is not None and self.last_hand is not None and \
                     any(r.kind == "end" for r in records):
                 self.on_hand(self, self.last_hand)
-            if ended and self.snapshot_every and self.hand is None \
-                    and self.hand_no % self.snapshot_every == 0:
+            if ended and self.snapshot_every and self.hand_no % self.snapshot_every == 0:
+                self._snapshot_due = True
+            # a snapshot waits for the bankroll to have stored every move of the table (a
+            # restore from it asks for none before it): at the next hand's end, if not now
+            if ended and self._snapshot_due and self.hand is None \
+                    and self.bankroll.settled(self.table_id):
+                self._snapshot_due = False
                 self._keep_snapshot()
         return records
 

@@ -29,6 +29,7 @@ class _Move:
     at_table: int
     hand: HandRow | None
     done: asyncio.Future[None]
+    key: str = ""  # a room table's move: made once per key (Storage.move_once)
 
 
 @dataclass(slots=True, eq=False)
@@ -52,6 +53,14 @@ class Purse:
         return self._put(_Move(kind, bankroll, at_table, hand,
                                asyncio.get_running_loop().create_future()))
 
+    def room(self, key: str, bankroll: int) -> asyncio.Future[None]:
+        """Queue a room table's move of ``bankroll`` chips (negative: to the table), made
+        once per ``key``; the caller has already changed :attr:`bankroll`. It is written in
+        order with the player's other moves, so the database's bankroll never runs ahead of
+        or behind the one the server decides with."""
+        return self._put(_Move("room", bankroll, 0, None,
+                               asyncio.get_running_loop().create_future(), key))
+
     def reset(self, starting: int) -> asyncio.Future[None]:
         """Back to the starting bankroll (only off a table), after every move before it."""
         self.bankroll = starting
@@ -70,6 +79,12 @@ class Purse:
             try:
                 if m.kind == "reset":
                     await asyncio.to_thread(self.storage.reset_bankroll, self.player_id)
+                elif m.key:
+                    made = await asyncio.to_thread(self.storage.move_once, m.key,
+                                                   self.player_id, m.bankroll)
+                    if made is None:  # a bug: memory allowed what the books refuse
+                        raise RuntimeError(f"the database refused the room move {m.key} of"
+                                           f" {m.bankroll:+} for {self.player_id}")
                 else:
                     row = await asyncio.to_thread(self.storage.move, self.player_id, m.kind,
                                                   m.bankroll, m.at_table, m.hand)

@@ -86,15 +86,22 @@ def is_bot(player: str) -> bool:
 
 
 class RoomBankroll:
-    """The room's bankroll: the players' money as the server holds it (:class:`Hub`), each
-    move stored once per key in the same transaction as its ledger row. A move the room asks
-    for again (a restore after a crash) changes nothing the second time."""
+    """The room's bankroll: the players' money as the server holds it (:class:`Hub`). A move
+    is decided on the bankroll in memory, the one the practice table spends too, and queued
+    in order with the player's other moves (``Purse.room``): each is stored once per key with
+    its ledger row (``Storage.move_once``). A move the room asks for again (a restore after a
+    crash, or of a table whose log refused a write) changes nothing the second time.
+
+    The table stores the record that moves the money before it asks for the move, so a crash
+    between the two loses nothing: the restore asks again and the move is made then."""
 
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
-        # while the room starts: the moves already made, which the tables' restores ask for
-        # again (each would be a read and a player loaded for nothing: seconds, at 200 tables)
-        self.made: set[str] = set()
+        # while the room starts: every move stored, which the tables' restores ask for again
+        # (each would be a read and a player loaded for nothing: seconds, at 200 tables);
+        # ``None`` once started: a move not queued here is looked up in the database
+        self.made: set[str] | None = None
+        self.queued: set[str] = set()  # asked for in this process and not yet stored
 
     def balance(self, player: str) -> int:
         p = self.hub.player(player, create=True, keep=False)
@@ -108,20 +115,31 @@ class RoomBankroll:
         if not self._move(player, amount, key):
             raise BooksError(f"the bankroll of {player} refused {amount} chips back ({key})")
 
+    def settled(self, table_id: str) -> bool:
+        prefix = table_id + ":"
+        return not any(k.startswith(prefix) for k in self.queued)
+
     def _move(self, player: str, delta: int, key: str) -> bool:
-        if key in self.made:  # made before this process started: nothing changes
+        if key in self.queued:
             return True
+        if (key in self.made) if self.made is not None else \
+                self.hub.storage.room_move_made(key):
+            return True  # made before: nothing changes
         p = self.hub.player(player, create=True)
         assert p is not None
         p._store()
-        made = self.hub.storage.move_once(key, player, delta)
-        if made is None:
+        if p.purse.bankroll + delta < 0:
             return False
-        if made:  # made now (not by an earlier process): the bankroll in memory follows
-            p.purse.bankroll += delta
-            p.purse.version += 1
+        p.purse.bankroll += delta
+        self.queued.add(key)
+        done = p.purse.room(key, delta)
+
+        def stored(_: asyncio.Future[None]) -> None:
+            self.queued.discard(key)
             if p.game is None:
                 p.send_state()
+
+        done.add_done_callback(stored)
         return True
 
 
@@ -328,7 +346,7 @@ class Room:
         try:
             await self._restore_all()
         finally:
-            self.bankroll.made = set()
+            self.bankroll.made = None
         for running in self.tables.values():
             if running.task is None:
                 self._start(running)

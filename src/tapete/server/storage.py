@@ -347,6 +347,12 @@ class Storage:
             _ledger(conn, pid, kind, bankroll, 0, None, row.bankroll + row.at_table)
             return True
 
+    def room_move_made(self, key: str) -> bool:
+        """Whether the room move ``key`` is stored."""
+        m = room_moves_table.c
+        with self.engine.connect() as conn:
+            return conn.execute(select(m.key).where(m.key == key)).first() is not None
+
     def room_move_keys(self) -> set[str]:
         """The keys of every room move made: what a restore asks for again and need not."""
         with self.engine.connect() as conn:
