@@ -207,8 +207,10 @@ def test_unreadable_hands_are_introduced_in_spanish(capsys: pytest.CaptureFixtur
     code, out = _run(capsys, "--lang", "es", str(bad))
     assert "ERROR: no se puede leer la mano: " in out
     omaha = DATA.parent / "pokerstars" / "hhsmithy_cash_plo8_uncalled_bet.txt"
-    code, out = _run(capsys, "--json", "--lang", "es", str(omaha))
-    assert str(_json(out)[0]["error"]).startswith("aún no se admite Omaha")
+    unplayed = tmp_path / "courchevel.txt"  # a game tapete does not play
+    unplayed.write_text(omaha.read_text("utf-8-sig").replace("Omaha", "Courchevel"), "utf-8")
+    code, out = _run(capsys, "--json", "--lang", "es", str(unplayed))
+    assert str(_json(out)[0]["error"]).startswith("aún no se admite Courchevel")
 
 
 STARS = Path(__file__).parents[1] / "data" / "pokerstars"

@@ -6,7 +6,7 @@ import pytest
 
 from tapete.core import events as ev
 from tapete.core.cards import Deck, parse_cards
-from tapete.core.game import HOLDEM, Game, GameError, HandForm, best_hand
+from tapete.core.game import HOLDEM, OMAHA_HI_LO, Game, GameError, HandForm, best_hand
 from tapete.core.hand import Hand, HandError
 from tapete.core.rules import Rules, RulesError
 
@@ -56,10 +56,13 @@ def test_cards_by_hand_follow_the_game() -> None:
     h.deal_hole(1, parse_cards("Ah Kh Qh Jh"))
 
 
-def test_high_low_is_refused_and_the_json_is_checked() -> None:
-    with pytest.raises(HandError) as info:
-        Hand(Rules(game=Game("hi-lo", 4, (3, 1, 1), HandForm.TWO_PLUS_THREE, True)), [9, 9])
-    assert "high-low" in info.value.message.en and "high-low" in info.value.message.es
+def test_a_high_low_game_is_played_and_the_json_is_checked() -> None:
+    hi_lo = Game("hi-lo", 4, (3, 1, 1), HandForm.TWO_PLUS_THREE, True)
+    hand = Hand(Rules(game=hi_lo), [9, 9], deck=Deck(1), auto_showdown=True)
+    while not hand.done:
+        hand.check_or_call()
+    assert sum(hand.stacks) == 18 and Game.from_json(hi_lo.to_json()) == hi_lo
+    assert Game.from_json("omaha-hi-lo") is OMAHA_HI_LO and OMAHA_HI_LO.high_low
     assert Game.from_json(TWO_PLUS_THREE.to_json()) == TWO_PLUS_THREE
     assert Game.from_json("holdem") is HOLDEM
     for bad in ({"hole_cards": 0}, {"streets": [3, 0]}, {"form": "seven"}, {"x": 1}, [],

@@ -38,7 +38,17 @@ from test_differential_pokerkit import (
 
 from tapete.core import events as ev
 from tapete.core.cards import Deck, parse_cards
-from tapete.core.game import GAMES, HOLDEM, OMAHA, OMAHA5, Game, HandForm, best_hand
+from tapete.core.game import (
+    GAMES,
+    HOLDEM,
+    OMAHA,
+    OMAHA5,
+    OMAHA5_HI_LO,
+    OMAHA_HI_LO,
+    Game,
+    HandForm,
+    best_hand,
+)
 from tapete.core.hand import Hand, HandError
 from tapete.core.rules import MinRaise, Rules, Structure
 
@@ -51,7 +61,10 @@ PLO = Rules(structure=Structure.POT_LIMIT, small_blind=1, big_blind=2, game=OMAH
 # ---------------------------------------------------------------------------- the games
 
 def test_the_games_are_data() -> None:
-    assert GAMES == {"holdem": HOLDEM, "omaha": OMAHA, "omaha5": OMAHA5}
+    assert GAMES == {"holdem": HOLDEM, "omaha": OMAHA, "omaha5": OMAHA5,
+                     "omaha-hi-lo": OMAHA_HI_LO, "omaha5-hi-lo": OMAHA5_HI_LO}
+    assert (OMAHA_HI_LO.hole_cards, OMAHA_HI_LO.form, OMAHA_HI_LO.high_low) == (
+        4, HandForm.TWO_PLUS_THREE, True)
     assert (OMAHA.hole_cards, OMAHA.streets, OMAHA.form, OMAHA.high_low) == (
         4, (3, 1, 1), HandForm.TWO_PLUS_THREE, False)
     assert (OMAHA5.hole_cards, OMAHA5.form) == (5, HandForm.TWO_PLUS_THREE)
@@ -102,14 +115,6 @@ def test_more_players_than_one_deck_deals_are_refused(game: Game) -> None:
     msg = info.value.message
     assert f"enough for {game.max_players} players at most" in msg.en
     assert f"{game.max_players} jugadores como mucho" in msg.es
-
-
-def test_high_low_omaha_is_still_refused_in_both_languages() -> None:
-    hi_lo = Game("omaha-8", 4, (3, 1, 1), HandForm.TWO_PLUS_THREE, True)
-    with pytest.raises(HandError) as info:
-        Hand(PLO.with_(game=hi_lo), [100, 100])
-    assert info.value.message.en == "omaha-8: high-low games are not played yet"
-    assert info.value.message.es == "omaha-8: los juegos high-low aún no se juegan"
 
 
 # a board of four hearts: in hold'em the one heart in A's hand makes a royal flush; in Omaha

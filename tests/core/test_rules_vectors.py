@@ -585,3 +585,93 @@ def test_BBA_2_big_blind_ante_is_not_reduced_heads_up() -> None:
     hand = Hand(Rules(NL, 1, 2, ante=2, big_blind_ante=True), [200, 200], button=0,
                 deck=Deck(1))
     assert hand.antes == (0, 2) and hand.totals == [1, 4]
+
+
+# --- 4. High-low pots (Omaha hi-lo eight or better) -----------------------------------------
+
+HILO_BOARD = "2h4d7sKcKd"  # A-A: aces up; A-3: the low 7-4-3-2-A; 5-6: the low 7-6-5-4-2
+
+
+def hilo_hand(stacks: list[int], button: int, holes: str, boards: str = HILO_BOARD,
+              runs: int = 1) -> Hand:
+    """A pot-limit Omaha hi-lo hand (blinds 1/2) with ``holes`` dealt from the button's left
+    and then ``boards`` (every run's board in turn)."""
+    from tapete.core.automation import Automation
+    from tapete.core.game import OMAHA_HI_LO
+
+    rules = Rules(PL, 1, 2, game=OMAHA_HI_LO)
+    auto = Automation.DEAL | Automation.SHOW if runs > 1 else None
+    return Hand(rules, stacks, button=button, deck=Deck.stacked(parse_cards(holes + boards)),
+                auto_showdown=True, automations=auto)
+
+
+def halves(hand: Hand) -> list[tuple[int, int, int, int, str]]:
+    """Every award as (pot, run, player, chips, half)."""
+    from tapete.core.events import Awarded
+
+    return [(e.pot, e.run, e.player, e.amount, e.half) for e in hand.events
+            if isinstance(e, Awarded)]
+
+
+def shove(hand: Hand) -> None:
+    """Raise the pot until both players are all-in (both show: an all-in hand is tabled)."""
+    while not hand.done:
+        lg = hand.legal()
+        if lg.max_to:
+            hand.raise_to(lg.max_to)
+        else:
+            hand.check_or_call()
+
+
+def test_HL_1_a_quartered_pot() -> None:
+    hand = hilo_hand([100, 100], 1, "AcAh3cQs" "As3d9h9c")
+    shove(hand)
+    assert hand.results[0].amount == 200
+    assert halves(hand) == [(0, 0, 0, 100, "high"), (0, 0, 0, 50, "low"), (0, 0, 1, 50, "low")]
+    assert hand.stacks == [150, 50]
+    assert hand.results[0].low_winners == (0, 1)
+    assert hand.results[0].low_shares == ((0, 50), (1, 50))
+
+
+def test_HL_2_the_odd_chip_goes_high_then_by_seat() -> None:
+    hand = hilo_hand([100] * 4, 3, "5s6s8d8h" "AcAhQsQh" "As3d9h9c" "Ad3hTsTd")
+    hand.call()  # seat 2
+    hand.call()  # seat 3
+    hand.fold()  # the small blind
+    while not hand.done:
+        hand.check()
+    assert halves(hand) == [(0, 0, 1, 4, "high"), (0, 0, 2, 2, "low"), (0, 0, 3, 1, "low")]
+    assert hand.net() == [-1, 2, 0, -1]
+
+
+def test_HL_3_a_side_pot_with_its_own_low() -> None:
+    hand = hilo_hand([100, 100, 7], 2, "AcAhQsQh" "5c6d9h9c" "As3dTsTd")
+    hand.raise_to(7)  # the button, all-in
+    hand.raise_to(20)
+    hand.call()
+    while not hand.done:
+        hand.check()
+    assert [(r.amount, r.eligible) for r in hand.results] == [(21, (0, 1, 2)), (26, (0, 1))]
+    assert halves(hand) == [(0, 0, 0, 11, "high"), (0, 0, 2, 10, "low"),
+                            (1, 0, 0, 13, "high"), (1, 0, 1, 13, "low")]
+    assert hand.net() == [4, -7, 3]
+
+
+def test_HL_4_no_low_the_high_scoops() -> None:
+    hand = hilo_hand([100, 100], 1, "AcAhQsQh" "As3d4c5c", boards="9hTdJsKcKd")
+    shove(hand)
+    assert halves(hand) == [(0, 0, 0, 200, "high")]
+    assert hand.results[0].low_winners == () and hand.net() == [100, -100]
+
+
+def test_HL_5_run_twice_each_run_splits_high_low() -> None:
+    hand = hilo_hand([100, 7, 7], 2, "5s6s8d8c" "AcAhQsQh" "AsTd3dTs",
+                     boards="9cJdQdKh8h" + HILO_BOARD, runs=2)
+    hand.raise_to(7)
+    hand.fold()
+    hand.call()
+    assert hand.needs_runs()
+    hand.set_runs(2)
+    assert [len(b) for b in hand.boards] == [5, 5] and hand.done
+    assert halves(hand) == [(0, 0, 2, 8, "high"), (0, 1, 1, 4, "high"), (0, 1, 2, 3, "low")]
+    assert hand.net() == [-1, -3, 4]

@@ -56,9 +56,11 @@ def test_several_hands_to_phhs(tmp_path: Path) -> None:
     assert len(items) == 10 and all(i.record is not None for i in items)
 
 
-def test_omaha_is_reported_and_left_out(tmp_path: Path,
-                                        capsys: pytest.CaptureFixture[str]) -> None:
-    src = DATA / "hhsmithy_cash_plo8_uncalled_bet.txt"
+def test_a_game_not_played_is_reported_and_left_out(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    src = tmp_path / "courchevel.txt"  # Omaha with a face-up card: tapete does not play it
+    text = (DATA / "hhsmithy_cash_plo8_uncalled_bet.txt").read_text("utf-8-sig")
+    src.write_text(text.replace("Omaha", "Courchevel"), encoding="utf-8")
     out = tmp_path / "o.txt"
     assert main(["convert", str(src), "--to", "pokerstars", "-o", str(out), "--lang", "en"]) == 2
     err = capsys.readouterr().err
@@ -92,7 +94,7 @@ def test_stated_rake_survives_pokerstars_to_phh_and_back() -> None:
     for path in sorted(DATA.glob("*.txt")):
         for rec in ps.read_file(str(path)):
             if not isinstance(rec, HandRecord):
-                continue  # Omaha: not supported yet
+                continue  # a hand that cannot be read
             hand = play(rec)
             try:
                 text = phh.dumps(hand)

@@ -1,5 +1,7 @@
 """PHH's ``PO`` variant (pot-limit Omaha hold'em, high only): read, written, read back to the same
-events, and read by PokerKit."""
+events, and read by PokerKit; and the Omaha hi-lo variants, the standard's ``FO/8`` (fixed
+limit) and tapete's ``PO/8`` (pot limit): read, written and read back to the same events, the
+halves of each pot included."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from test_phh import _order, _play, pokerkit_reads_the_same
 
 from tapete.core import events as ev
 from tapete.core.cards import Deck, parse_cards
-from tapete.core.game import OMAHA, OMAHA5
+from tapete.core.game import OMAHA, OMAHA5, OMAHA5_HI_LO, OMAHA_HI_LO
 from tapete.core.hand import Hand
 from tapete.core.rules import MinRaise, Rules, Structure
 from tapete.history import phh
@@ -118,7 +120,9 @@ def test_the_writer_round_trips_po_hands() -> None:
 
 def test_other_omaha_games_are_not_written() -> None:
     for rules in (Rules(structure=Structure.NO_LIMIT, game=OMAHA),
-                  Rules(structure=Structure.POT_LIMIT, game=OMAHA5)):
+                  Rules(structure=Structure.POT_LIMIT, game=OMAHA5),
+                  Rules(structure=Structure.NO_LIMIT, game=OMAHA_HI_LO),
+                  Rules(structure=Structure.POT_LIMIT, game=OMAHA5_HI_LO)):
         hand = Hand(rules, [100, 100], deck=Deck(seed=1))
         hand.fold()
         with pytest.raises(phh.PhhError) as info:
@@ -181,3 +185,59 @@ def test_pokerkit_written_po_hands_are_read() -> None:
     # p1's Th 9c with K Q J make a straight; p3's 2s 2d with the 2c, three twos
     assert res.finishing_stacks == list(state.stacks) == [214, 198, 188]
     assert res.engine.hole[0] == parse_cards("Th9c8c7d")
+
+
+# ---------------------------------------------------------------------------- Omaha hi-lo
+
+FO8_HAND = """
+variant = 'FO/8'
+antes = [0, 0, 0]
+blinds_or_straddles = [1, 2, 0]
+small_bet = 2
+big_bet = 4
+starting_stacks = [100, 100, 100]
+actions = ['d dh p1 AcAhQsQh', 'd dh p2 As3d9h9c', 'd dh p3 5c6d8s8c', 'p3 cc', 'p1 cc',
+           'p2 cc', 'd db 2h4d7s', 'p1 cc', 'p2 cbr 2', 'p3 cc', 'p1 cc', 'd db Kc', 'p1 cc',
+           'p2 cc', 'p3 cc', 'd db Kd', 'p1 cc', 'p2 cc', 'p3 cc', 'p1 sm AcAhQsQh',
+           'p2 sm As3d9h9c', 'p3 sm 5c6d8s8c']
+finishing_stacks = [102, 102, 96]
+"""
+
+
+def test_an_fo8_hand_is_read_as_fixed_limit_omaha_hi_lo_and_split() -> None:
+    rec = phh.loads(FO8_HAND)
+    assert rec.rules.game is OMAHA_HI_LO and rec.rules.structure is Structure.FIXED_LIMIT
+    res = replay(rec, strict=True)
+    assert res.error is None and res.engine is not None
+    # a pot of 12: p1's aces up take the high half (6), p2's 7-4-3-2-A beats p3's 7-6-5-4-2
+    halves = [(e.player, e.amount, e.half) for e in res.engine.events
+              if isinstance(e, ev.Awarded)]
+    assert halves == [(0, 6, ev.HIGH), (1, 6, ev.LOW)]
+    assert res.finishing_stacks == rec.finishing_stacks == [102, 102, 96]
+    assert res.decisions[0].min_to == res.decisions[0].max_to == 4  # fixed limit: 2 + 2
+    again = phh.dumps(res.engine)
+    assert again.startswith("variant = 'FO/8'\n") and "_min_raise" not in again
+
+
+@pytest.mark.parametrize("structure", [Structure.FIXED_LIMIT, Structure.POT_LIMIT])
+def test_the_writer_round_trips_omaha_hi_lo_hands(structure: Structure) -> None:
+    rng = random.Random(29)
+    code = "FO/8" if structure is Structure.FIXED_LIMIT else "PO/8"
+    halves = set()
+    for _ in range(80):
+        n = rng.randint(2, 8)
+        rules = Rules(structure=structure, small_blind=5, big_blind=10,
+                      decimals=rng.choice([0, 2]), game=OMAHA_HI_LO)
+        hand = _play(rng, rules, [rng.randint(25, 600) for _ in range(n)])
+        halves |= {e.half for e in hand.events if isinstance(e, ev.Awarded)}
+        text = phh.dumps(hand)
+        assert text.startswith(f"variant = '{code}'\n")
+        rec = phh.loads(text)
+        assert rec.rules.game is OMAHA_HI_LO and rec.rules.structure is structure
+        res = replay(rec, strict=True)
+        assert res.error is None and not res.partial, text
+        assert res.finishing_stacks == _order(hand) == rec.finishing_stacks, text
+        assert res.engine is not None
+        assert _in_phh_order(res.engine) == _in_phh_order(hand), text
+        assert phh.dumps(res.engine) == text
+    assert halves == {ev.WHOLE, ev.HIGH, ev.LOW}  # the hands split pots high/low

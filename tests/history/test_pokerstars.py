@@ -1,5 +1,6 @@
 """PokerStars text hand histories: every fixture imports, replays legally and reconciles with its
-own SUMMARY; Omaha is reported as not supported; encodings; illegal and inconsistent files are
+own SUMMARY (the Omaha hands too: tests/history/test_pokerstars_omaha.py); a game tapete does
+not play is reported as not supported; encodings; illegal and inconsistent files are
 reported; the writer's text reads back as the same hand."""
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ FILES = sorted(DATA.glob("*.txt"))
 OMAHA = {"hhsmithy_cash_o8_limit_side_pot_hilo_split_rake.txt",
          "hhsmithy_cash_plo8_uncalled_bet.txt",
          "hhsmithy_cash_plo_run_it_twice_side_pot_rake.txt"}
+#: a game tapete does not play: Courchevel (Omaha with the first flop card dealt face up)
+UNPLAYED = ("Omaha", "Courchevel")
 
 
 def records(name: str) -> list[HandRecord]:
@@ -40,8 +43,8 @@ def test_fixtures_present() -> None:
     assert len(FILES) == 15
 
 
-@pytest.mark.parametrize("path", [p for p in FILES if p.name not in OMAHA], ids=lambda p: p.name)
-def test_every_holdem_hand_replays_and_reconciles(path: Path) -> None:
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_every_hand_replays_and_reconciles(path: Path) -> None:
     hands = list(ps.read_file(str(path)))
     assert hands
     for r in hands:
@@ -58,11 +61,13 @@ def test_every_holdem_hand_replays_and_reconciles(path: Path) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(OMAHA))
-def test_omaha_is_reported_as_not_supported(name: str) -> None:
-    (err,) = list(ps.read_file(str(DATA / name)))
+def test_a_game_tapete_does_not_play_is_reported_as_not_supported(name: str) -> None:
+    text = (DATA / name).read_text("utf-8-sig").replace(*UNPLAYED)
+    (err,) = list(ps.read_text(text))
     assert isinstance(err, ps.ParseError)
     assert err.unsupported
-    assert "Omaha" in err.message.en and "not supported yet" in err.message.en
+    assert "Courchevel" in err.message.en and "not supported yet" in err.message.en
+    assert "aún no se admite Courchevel" in err.message.es
     assert err.hand_id.isdigit()
 
 
@@ -347,7 +352,7 @@ Total pot $20 | Rake $0
 
 # ---------------------------------------------------------------------------- writing
 
-@pytest.mark.parametrize("path", [p for p in FILES if p.name not in OMAHA], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
 def test_fixture_hands_write_and_read_back(path: Path) -> None:
     for r in ps.read_file(str(path)):
         assert isinstance(r, HandRecord)

@@ -207,9 +207,10 @@ Seat 2: Bob (big blind) folded on the Flop
 """
 
 PS_CASES = [
-    ("unsupported-game", HAND.replace("Hold'em No Limit", "Omaha Pot Limit"),
-     "Omaha Pot Limit is not supported yet (tapete plays hold'em only)",
-     "aún no se admite Omaha Pot Limit (tapete solo juega hold'em)", "Omaha Pot Limit"),
+    ("unsupported-game", HAND.replace("Hold'em No Limit", "Courchevel Pot Limit"),
+     "Courchevel Pot Limit is not supported yet (tapete plays hold'em and Omaha)",
+     "aún no se admite Courchevel Pot Limit (tapete juega hold'em y Omaha)",
+     "Courchevel Pot Limit"),
     ("bad-card", HAND.replace("[2c 3d 4h]", "[2c 3d 4x]"), "not a card: '4x'",
      "no es una carta: '4x'", "'4x'"),
     ("card-twice", HAND.replace("[2c 3d 4h]", "[2c 3d 2c]"), "card 2c appears twice",
@@ -368,14 +369,14 @@ def test_convert_reports_in_spanish(tmp_path: Path, capsys: pytest.CaptureFixtur
     err = capsys.readouterr().err
     assert f"{bad}: mano ?: acción 'd dh p1 AsXd': no es una carta: 'Xd'" in err
     assert "not a card" not in err
-    omaha = tmp_path / "omaha.txt"
-    omaha.write_text(PS_CASES[0][1], encoding="utf-8")
-    assert main(["convert", str(omaha), "--to", "phh", "--lang", "es"]) == 2
+    unplayed = tmp_path / "courchevel.txt"
+    unplayed.write_text(PS_CASES[0][1], encoding="utf-8")
+    assert main(["convert", str(unplayed), "--to", "phh", "--lang", "es"]) == 2
     err = capsys.readouterr().err
-    assert "mano 2001: línea 1: aún no se admite Omaha Pot Limit" in err
-    assert main(["convert", str(omaha), "--to", "phh", "--lang", "en"]) == 2
+    assert "mano 2001: línea 1: aún no se admite Courchevel Pot Limit" in err
+    assert main(["convert", str(unplayed), "--to", "phh", "--lang", "en"]) == 2
     err = capsys.readouterr().err
-    assert "hand 2001: line 1: Omaha Pot Limit is not supported yet" in err
+    assert "hand 2001: line 1: Courchevel Pot Limit is not supported yet" in err
 
 
 def test_convert_missing_file_in_spanish(tmp_path: Path,

@@ -293,8 +293,9 @@ def test_files_list_their_hands() -> None:
     out = file_timeline(text, TEN_HANDS.name, 4)
     assert len(out["hands"]) == 10 and out["selected"] == 4
     assert out["timeline"]["hand_id"] == out["hands"][4]["label"]
-    omaha = file_timeline(OMAHA.read_text(encoding="utf-8-sig"), OMAHA.name)
-    assert omaha["timeline"] is None and "error" in omaha["hands"][0]
+    unplayed = OMAHA.read_text(encoding="utf-8-sig").replace("Omaha", "Courchevel")
+    other = file_timeline(unplayed, OMAHA.name)  # a game tapete does not play
+    assert other["timeline"] is None and "error" in other["hands"][0]
     with pytest.raises(ReplayInputError):
         file_timeline("just some words\n", "notes.txt")
 
@@ -364,7 +365,8 @@ def test_http_bad_files(client: Any) -> None:
         err = body.get("error")
         assert err and err["en"] and err["es"], body
         assert "Traceback" not in r.text
-    r = client.post("/api/replay/upload?name=o.txt", content=OMAHA.read_bytes())
+    r = client.post("/api/replay/upload?name=o.txt",
+                    content=OMAHA.read_bytes().replace(b"Omaha", b"Courchevel"))
     assert r.status_code == 200 and r.json()["timeline"] is None
     bad = AK_QQ.replace("'p1 cc'", "'p1 cbr 50'")
     r = client.post("/api/replay/upload?name=bad.phh", content=bad.encode())

@@ -426,7 +426,8 @@ def test_the_replayer_reads_only_what_its_routes_answer(server: Server, browser:
         page.wait_for_function(
             f"document.getElementById('hand-title').textContent !== {first!r}")
         # a file whose first hand cannot be read (Omaha) before ten that can: the list stays
-        _upload(page, "mixed.txt", OMAHA.read_bytes() + b"\n\n" + TEN_HANDS.read_bytes(),
+        unplayed = OMAHA.read_bytes().replace(b"Omaha", b"Courchevel")  # a game not played
+        _upload(page, "mixed.txt", unplayed + b"\n\n" + TEN_HANDS.read_bytes(),
                 "!document.getElementById('error').hidden")
         assert page.is_visible("[data-testid=hand-list]")
         # an illegal action, a partial hand, a file that is no hand history

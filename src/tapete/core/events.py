@@ -26,6 +26,13 @@ CALL: Final = "call"
 BET: Final = "bet"
 RAISE: Final = "raise"
 
+# The half of a high-low pot an award is (Awarded.half): the whole pot (every high-only game,
+# and a pot that one player takes uncontested), its high half, or its low half. A high that
+# scoops because nobody has a qualifying low is awarded as HIGH, the whole pot.
+WHOLE: Final = ""
+HIGH: Final = "high"
+LOW: Final = "low"
+
 
 class Posted(NamedTuple):
     player: int
@@ -77,6 +84,7 @@ class Awarded(NamedTuple):
     player: int
     amount: int
     run: int = 0
+    half: str = WHOLE  # WHOLE, HIGH or LOW (a high-low game's halves: docs/rules.md section 4)
 
 
 class Raked(NamedTuple):

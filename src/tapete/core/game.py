@@ -7,16 +7,19 @@ played high or split high-low. :class:`~tapete.core.rules.Rules` carries one (``
 the engine deals and settles from it, and every place that needs a hole-card count or the best
 hand asks it (:func:`best_hand`) instead of assuming hold'em.
 
-Three games are offered (:data:`GAMES`): hold'em (:data:`HOLDEM`), Omaha (:data:`OMAHA`: four
-hole cards, exactly two of them and three board cards make the hand) and five-card Omaha
-(:data:`OMAHA5`). A game is only what is dealt and how the hand is formed: the betting
+Five games are offered (:data:`GAMES`): hold'em (:data:`HOLDEM`), Omaha (:data:`OMAHA`: four
+hole cards, exactly two of them and three board cards make the hand), five-card Omaha
+(:data:`OMAHA5`) and their high-low eight-or-better forms (:data:`OMAHA_HI_LO`,
+:data:`OMAHA5_HI_LO`: each pot is split between the best high and the best qualifying low,
+docs/rules.md section 4). A game is only what is dealt and how the hand is formed: the betting
 structure is the rules' (``Rules.structure``), so pot-limit Omaha is
-``Rules(structure="pot-limit", game=OMAHA)``. Adding a variant touches:
+``Rules(structure="pot-limit", game=OMAHA)`` and fixed-limit Omaha hi-lo (O8) is
+``Rules(structure="fixed-limit", game=OMAHA_HI_LO)``. Adding a variant touches:
 
 - here, a ``Game`` value in :data:`GAMES`; the engine deals, ends the streets and settles from
   it, and ``Rules.to_json`` carries it;
-- for a new way to rank hands (high-low), :func:`best_hand` and a low evaluator in
-  ``tapete.eval``; :class:`~tapete.core.hand.Hand` refuses high-low games until then;
+- for a new way to rank hands, :func:`best_hand` (the high) and :func:`best_low` (the
+  eight-or-better low, from ``tapete.eval.evaluator.low``);
 - outside the core, the places that still assume two hole cards or rank ``hole + board``
   themselves (the bots' ranges and strategy, the coach, equity and insurance, the hand-history
   readers and writers, the words): each should ask ``rules.game`` (the issue lists them).
@@ -57,9 +60,10 @@ class Game:
     ``hole_cards``: dealt to each player, face down, before the first betting round.
     ``streets``: the board cards each street after preflop deals, in order (hold'em: the flop
     3, the turn 1, the river 1). ``form``: how the hand is formed. ``high_low``: the pot is
-    split between the best high and the best qualifying low hand (no such game is played
-    yet). ``max_players``: the most players one deck deals in (their hole cards and a
-    complete board: 23 in hold'em, 11 in Omaha, 9 in five-card Omaha)."""
+    split between the best high and the best qualifying low hand (eight or better, formed as
+    the high is: :func:`best_low`). ``max_players``: the most players one deck deals in
+    (their hole cards and a complete board: 23 in hold'em, 11 in Omaha, 9 in five-card
+    Omaha)."""
 
     name: str = "holdem"
     hole_cards: int = 2
@@ -146,11 +150,18 @@ HOLDEM: Final = Game()
 OMAHA: Final = Game("omaha", 4, (3, 1, 1), HandForm.TWO_PLUS_THREE)
 #: five-card Omaha: five hole cards, still exactly two of them
 OMAHA5: Final = Game("omaha5", 5, (3, 1, 1), HandForm.TWO_PLUS_THREE)
-GAMES: Final[dict[str, Game]] = {g.name: g for g in (HOLDEM, OMAHA, OMAHA5)}
+#: Omaha hi-lo eight or better (PLO8 pot-limit, O8 fixed-limit): each pot split high/low
+OMAHA_HI_LO: Final = Game("omaha-hi-lo", 4, (3, 1, 1), HandForm.TWO_PLUS_THREE, True)
+#: five-card Omaha hi-lo eight or better
+OMAHA5_HI_LO: Final = Game("omaha5-hi-lo", 5, (3, 1, 1), HandForm.TWO_PLUS_THREE, True)
+GAMES: Final[dict[str, Game]] = {g.name: g for g in (HOLDEM, OMAHA, OMAHA5, OMAHA_HI_LO,
+                                                     OMAHA5_HI_LO)}
 
 # the hand evaluator, loaded at the first showdown (its tables take a tenth of a second)
 _evaluate: Callable[[Sequence[int]], int] | None = None
 _evaluate_omaha: Callable[[Sequence[int], Sequence[int]], int] | None = None
+_evaluate_low: Callable[[Sequence[int]], int] | None = None
+_evaluate_omaha_low: Callable[[Sequence[int], Sequence[int]], int] | None = None
 
 
 def evaluator() -> Callable[[Sequence[int]], int]:
@@ -185,3 +196,28 @@ def best_hand(game: Game, hole: Sequence[int], board: Sequence[int]) -> int:
     if len(hole) < 2 or len(board) < 3:
         return 0
     return (_evaluate_omaha or omaha_evaluator())(hole, board)
+
+
+def low_evaluators() -> tuple[Callable[[Sequence[int]], int],
+                              Callable[[Sequence[int], Sequence[int]], int]]:
+    """The eight-or-better low evaluators (:mod:`tapete.eval.evaluator.low`): of any five of
+    five to seven cards, and of exactly two hole cards and three board cards."""
+    global _evaluate_low, _evaluate_omaha_low
+    if _evaluate_low is None or _evaluate_omaha_low is None:
+        from tapete.eval.evaluator.low import evaluate_low, evaluate_omaha_low
+
+        _evaluate_low, _evaluate_omaha_low = evaluate_low, evaluate_omaha_low
+    return _evaluate_low, _evaluate_omaha_low
+
+
+def best_low(game: Game, hole: Sequence[int], board: Sequence[int]) -> int:
+    """The strength of the best eight-or-better low ``game`` lets a player form (A-5 lowball:
+    straights and flushes do not count; higher is better, equal is a tie, 0: no qualifying
+    low), formed as the high is: any five of the cards, or exactly two hole cards and three
+    board cards. The board may be incomplete, as for :func:`best_hand`."""
+    any_five, two_plus_three = low_evaluators()
+    if game.form is HandForm.ANY_FIVE:
+        return any_five((*hole, *board)) if len(hole) + len(board) >= 5 else 0
+    if len(hole) < 2 or len(board) < 3:
+        return 0
+    return two_plus_three(hole, board)

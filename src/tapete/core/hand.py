@@ -42,7 +42,7 @@ from tapete.core.errors import HandError as HandError
 from tapete.core.errors import IllegalAction as IllegalAction
 from tapete.core.errors import MalformedAction as MalformedAction
 from tapete.core.events import Event
-from tapete.core.game import HandForm, best_hand, evaluator
+from tapete.core.game import HandForm, best_hand, best_low, evaluator
 from tapete.core.money import amount_text
 from tapete.core.pots import Pot, build_pots, split, take_rake, uncalled
 from tapete.core.rules import MinRaise, Rules, Structure
@@ -80,6 +80,9 @@ _SHOWN: Final = ev.Shown
 _MUCKED: Final = ev.Mucked
 _RAKED: Final = ev.Raked
 _RUNS_CHOSEN: Final = ev.RunsChosen
+_WHOLE: Final = ev.WHOLE
+_HIGH: Final = ev.HIGH
+_LOW: Final = ev.LOW
 _ACTION_KINDS: Final = (ev.FOLD, ev.CHECK, ev.CALL, ev.BET, ev.RAISE)
 _ANY_FIVE: Final = HandForm.ANY_FIVE
 # the automations, as constants and plain bits (Hand.__init__ reads them for every hand)
@@ -92,22 +95,33 @@ _SHOW_BIT: Final = int(Automation.SHOW)
 
 @dataclass(frozen=True, slots=True)
 class PotResult:
-    """A settled pot: its chips (after rake), who could win it, who won what."""
+    """A settled pot: its chips (after rake), who could win it, who won what.
+
+    ``winners`` and ``shares`` count every award of the pot, on every run and in both halves
+    of a high-low pot. ``low_winners`` and ``low_shares`` are the part of them won with the
+    low (a high-low game's low half, over all runs; empty in a high-only game and when no
+    low qualified): the high half is ``shares`` less ``low_shares``."""
 
     amount: int
     eligible: tuple[int, ...]
     winners: tuple[int, ...]
     shares: tuple[tuple[int, int], ...]  # (player, chips) over all runs
     rake: int
+    low_winners: tuple[int, ...]
+    low_shares: tuple[tuple[int, int], ...]
 
     # written out (the dataclass keeps it): compiled, it costs a tenth of the generated one
     def __init__(self, amount: int, eligible: tuple[int, ...], winners: tuple[int, ...],
-                 shares: tuple[tuple[int, int], ...], rake: int) -> None:
+                 shares: tuple[tuple[int, int], ...], rake: int,
+                 low_winners: tuple[int, ...] = (),
+                 low_shares: tuple[tuple[int, int], ...] = ()) -> None:
         object.__setattr__(self, "amount", amount)
         object.__setattr__(self, "eligible", eligible)
         object.__setattr__(self, "winners", winners)
         object.__setattr__(self, "shares", shares)
         object.__setattr__(self, "rake", rake)
+        object.__setattr__(self, "low_winners", low_winners)
+        object.__setattr__(self, "low_shares", low_shares)
 
 
 _STREET_NAMES = (("preflop", "preflop"), ("flop", "flop"), ("turn", "turn"), ("river", "river"))
@@ -214,8 +228,6 @@ class Hand:
             raise HandError(t("every player needs a whole, positive number of chips"))
         self.rules = rules
         game = rules.game
-        if game.high_low:
-            raise HandError(t("{game}: high-low games are not played yet", game=game.name))
         if n > game.max_players:  # Omaha: 11 players, five-card Omaha: 9 (hold'em: 23 above)
             raise HandError(t("{game} deals {cards} cards to each player: one deck is enough "
                               "for {most} players at most, not {n}", game=game.name,
@@ -226,6 +238,7 @@ class Hand:
         self._board_cards = game.board_cards
         self._last_street = game.last_street
         self._any_five = game.form is _ANY_FIVE
+        self._high_low = game.high_low
         self._street_at = game.street_at
         self._due_at = game.due_at
         self.n = n
@@ -317,6 +330,7 @@ class Hand:
         # contributions, folds or all-ins) and each player's strength on the finished boards
         self._pots: list[Pot] | None = None
         self._strengths: dict[int, tuple[int, ...]] = {}
+        self._lows: dict[int, tuple[int, ...]] = {}  # a high-low game's lows, the same way
         if _record:
             self._post_forced()
             self.advance()
@@ -1148,6 +1162,9 @@ class Hand:
                                      for r, m in enumerate(mine)):
                     show = True
                     break
+                if self._high_low and self._can_win_low(p, pot.eligible):
+                    show = True
+                    break
         if show:
             self.apply_unchecked(_new(_SHOWN, (p, hole)))
         else:
@@ -1170,6 +1187,25 @@ class Hand:
                     s = tuple(evaluate((*cards, *b)) for b in boards)
             self._strengths[p] = s
         return s
+
+    def _low_strength(self, p: int) -> tuple[int, ...]:
+        """Player p's eight-or-better low on each run's board (0: none), in a high-low game;
+        evaluated once, at the showdown, as :meth:`_strength`."""
+        s = self._lows.get(p)
+        if s is None:
+            hole = self.hole[p]
+            if hole is None:
+                raise HandError(t("{who}'s cards are unknown", who=self.names[p]))
+            game = self.game
+            s = tuple(best_low(game, hole, b) for b in self.boards)
+            self._lows[p] = s
+        return s
+
+    def _can_win_low(self, p: int, eligible: tuple[int, ...]) -> bool:
+        """Whether p's low wins or ties the low half against the hands shown in a pot."""
+        mine = self._low_strength(p)
+        rivals = [self._low_strength(q) for q in eligible if q in self.shown]
+        return any(m and all(m >= s[r] for s in rivals) for r, m in enumerate(mine))
 
     def _can_muck(self, p: int) -> bool:
         return any(q != p and not self.folded[q] and q not in self.mucked for q in range(self.n))
@@ -1195,6 +1231,7 @@ class Hand:
         folded, mucked = self.folded, self.mucked
         contenders = [p for p in range(n) if not folded[p] and p not in mucked]
         strength: dict[int, tuple[int, ...]] = {}  # player -> strength on each run's board
+        high_low = self._high_low
         if len(contenders) > 1:
             for p in contenders:
                 h = self.hole[p]
@@ -1207,6 +1244,9 @@ class Hand:
             eligible = [p for p in pot.eligible if p in contenders]
             if not eligible:  # muck() never leaves a pot without a live player
                 raise BooksError(f"pot {i} has no live player to win it")
+            if high_low and len(eligible) > 1:
+                self.results.append(self._settle_high_low(i, pot, eligible, strength, first))
+                continue
             shares: dict[int, int] = {}
             winners_all: set[int] = set()
             per_run, odd = divmod(pot.amount, runs)
@@ -1223,7 +1263,7 @@ class Hand:
                     awards = split(amount, winners, first, n).items()
                 for p, x in awards:
                     if x:
-                        self.apply_unchecked(_new(_AWARDED, (i, p, x, r)))
+                        self.apply_unchecked(_new(_AWARDED, (i, p, x, r, _WHOLE)))
                         shares[p] = shares.get(p, 0) + x
                 winners_all.update(winners)
             self.results.append(PotResult(
@@ -1231,6 +1271,41 @@ class Hand:
                 tuple(sorted(shares.items())), pot.rake))
         self._check_books()
         self.apply_unchecked(_new(_ENDED, (tuple(self.stacks),)))
+
+    def _settle_high_low(self, i: int, pot: Pot, eligible: list[int],
+                         strength: dict[int, tuple[int, ...]], first: int) -> PotResult:
+        """Pot ``i`` of a high-low game, contested by ``eligible``: each run's share of it
+        splits between the best high (half, and the odd chip) and the best qualifying low
+        (the other half); no low qualifies: the high takes the run's share whole. Ties split
+        within each half by the seat rule (docs/rules.md section 4)."""
+        n = self.n
+        shares: dict[int, int] = {}
+        low_shares: dict[int, int] = {}
+        winners_all: set[int] = set()
+        low_all: set[int] = set()
+        lows = {p: self._low_strength(p) for p in eligible}
+        per_run, odd = divmod(pot.amount, len(self.boards))
+        for r in range(len(self.boards)):
+            amount = per_run + (odd if r == 0 else 0)
+            best = max(strength[p][r] for p in eligible)
+            high = [p for p in eligible if strength[p][r] == best]
+            best_low = max(lows[p][r] for p in eligible)
+            halves: list[tuple[str, int, list[int]]] = [(_HIGH, amount, high)]
+            if best_low:
+                low = [p for p in eligible if lows[p][r] == best_low]
+                halves = [(_HIGH, amount - amount // 2, high), (_LOW, amount // 2, low)]
+                low_all.update(low)
+            for half, chips, winners in halves:
+                for p, x in split(chips, winners, first, n).items():
+                    if x:
+                        self.apply_unchecked(_new(_AWARDED, (i, p, x, r, half)))
+                        shares[p] = shares.get(p, 0) + x
+                        if half == _LOW:
+                            low_shares[p] = low_shares.get(p, 0) + x
+                winners_all.update(winners)
+        return PotResult(pot.amount, pot.eligible, tuple(sorted(winners_all)),
+                         tuple(sorted(shares.items())), pot.rake, tuple(sorted(low_all)),
+                         tuple(sorted(low_shares.items())))
 
     def _check_books(self) -> None:
         start, stacks = sum(self.starting_stacks), _total(self.stacks)

@@ -3,9 +3,12 @@
 Reading produces :class:`~tapete.history.record.HandRecord`; :func:`tapete.history.replay.replay`
 then drives the engine with it. Variants: ``NT`` (no-limit hold'em), ``FT`` (fixed-limit
 hold'em), ``PT`` (pot-limit hold'em: **tapete's extension**, the standard has no code for it;
-fields as for ``NT``) and ``PO`` (pot-limit Omaha, high only: four hole cards,
-:data:`~tapete.core.game.OMAHA`; fields as for ``NT``). Other games (five-card Omaha, Omaha of
-another structure) have no code and are not written.
+fields as for ``NT``), ``PO`` (pot-limit Omaha, high only: four hole cards,
+:data:`~tapete.core.game.OMAHA`; fields as for ``NT``), ``FO/8`` (fixed-limit Omaha hi-lo
+eight or better, :data:`~tapete.core.game.OMAHA_HI_LO`; fields as for ``FT``) and ``PO/8``
+(pot-limit Omaha hi-lo eight or better: **tapete's extension**, the standard has no code for
+it; fields as for ``PO``). Other games (five-card Omaha, Omaha of another structure) have no
+code and are not written.
 
 Conventions followed (as the standard and PokerKit read them):
 
@@ -64,7 +67,7 @@ from typing import Any
 
 from tapete.core.cards import RANKS, SUITS, CardError, format_cards, parse_cards
 from tapete.core.catalog import N_, NC_, t, tc
-from tapete.core.game import HOLDEM, OMAHA, Game
+from tapete.core.game import HOLDEM, OMAHA, OMAHA_HI_LO, Game
 from tapete.core.rules import MinRaise, Rules, RulesError, Structure
 from tapete.core.text import Text
 from tapete.history.record import (
@@ -77,12 +80,14 @@ from tapete.history.record import (
 )
 
 VARIANTS = {"NT": Structure.NO_LIMIT, "FT": Structure.FIXED_LIMIT, "PT": Structure.POT_LIMIT,
-            "PO": Structure.POT_LIMIT}
+            "PO": Structure.POT_LIMIT, "FO/8": Structure.FIXED_LIMIT,
+            "PO/8": Structure.POT_LIMIT}
 #: the hold'em variants' codes, by structure
 CODES = {Structure.NO_LIMIT: "NT", Structure.FIXED_LIMIT: "FT", Structure.POT_LIMIT: "PT"}
 #: the variants of other games than hold'em: code -> game, and (game, structure) -> code
-VARIANT_GAMES: dict[str, Game] = {"PO": OMAHA}
-GAME_CODES: dict[tuple[Game, Structure], str] = {(OMAHA, Structure.POT_LIMIT): "PO"}
+VARIANT_GAMES: dict[str, Game] = {"PO": OMAHA, "FO/8": OMAHA_HI_LO, "PO/8": OMAHA_HI_LO}
+GAME_CODES: dict[tuple[Game, Structure], str] = {
+    (game, VARIANTS[code]): code for code, game in VARIANT_GAMES.items()}
 
 
 class PhhError(ValueError):
@@ -565,7 +570,8 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
         raise PhhError(t("the field 'variant' is missing"))
     structure = VARIANTS.get(variant)
     if structure is None:
-        raise PhhError(t("unsupported variant {variant} (tapete reads NT, FT, PT and PO)",
+        raise PhhError(t("unsupported variant {variant} (tapete reads NT, FT, PT, PO, FO/8 "
+                         "and PO/8)",
                          variant=repr(variant)))
     game = VARIANT_GAMES.get(variant)  # None: hold'em
     for key in ("starting_stacks", "actions", "antes", "blinds_or_straddles"):
@@ -705,7 +711,8 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
         }
         if game is not None:
             kwargs["game"] = game
-            if mr is None:  # the standard's pot-limit minimum (PokerKit's): the TDA increment
+            if mr is None and not fixed:
+                # the standard's pot-limit minimum (PokerKit's): the TDA increment
                 kwargs["min_raise"] = MinRaise.LAST_RAISE
         if mr is not None:
             try:
@@ -1071,7 +1078,7 @@ def dumps(hand: Any, *, extra: dict[str, Any] | None = None, table: str = "",
         found = GAME_CODES.get((game, rules.structure))
         if found is None:
             raise PhhError(t("PHH has no variant for {game} ({structure}): tapete writes "
-                             "hold'em and pot-limit Omaha", game=game.name,
+                             "hold'em, pot-limit Omaha and Omaha hi-lo", game=game.name,
                              structure=rules.structure.value))
         code = found
     d = rules.decimals
@@ -1148,7 +1155,8 @@ def dumps(hand: Any, *, extra: dict[str, Any] | None = None, table: str = "",
     if any(dead):
         lines.append(f"_dead_blinds = {arr(dead)}")
     min_raise = rules.min_raise
-    if min_raise is None and code in VARIANT_GAMES:  # read back as the TDA increment otherwise
+    if min_raise is None and code in VARIANT_GAMES and rules.structure is Structure.POT_LIMIT:
+        # read back as the TDA increment otherwise
         min_raise = rules.min_raise_rule
     if min_raise is not None:
         lines.append(f"_min_raise = '{min_raise.value}'")

@@ -3,19 +3,24 @@
 Reading
     :func:`read_file` / :func:`read_text` yield, hand by hand, a
     :class:`~tapete.history.record.HandRecord` or a :class:`ParseError` (a hand that cannot be
-    read, or a game tapete does not play yet, such as Omaha: ``error.unsupported`` is then
-    True). Files may be UTF-8 with or without a BOM, or cp1252; CRLF or LF; one hand or many.
-    Cash games (``$``, ``€``, ``£``: amounts in cents, ``Rules.decimals == 2``), play money and
-    tournaments (chips, ``decimals == 0``); the old ``PokerStars Game #`` and the newer
-    ``PokerStars Hand #`` headers; antes, blinds posted all-in, dead blinds (``posts small &
+    read, or a game tapete does not play yet, such as stud or Courchevel: ``error.unsupported``
+    is then True). The games read are hold'em, Omaha (``Omaha Pot Limit``), Omaha hi-lo
+    (``Omaha Hi/Lo Pot Limit``, ``Omaha Hi/Lo Limit``) and their five-card forms (``5 Card
+    Omaha``), of any structure the header names (``rules.game``). Files may be UTF-8 with or
+    without a BOM, or cp1252; CRLF or LF; one hand or many. Cash games (``$``, ``€``, ``£``:
+    amounts in cents, ``Rules.decimals == 2``), play money and tournaments (chips,
+    ``decimals == 0``); the old ``PokerStars Game #`` and the newer ``PokerStars Hand #``
+    headers; antes, blinds posted all-in, dead blinds (``posts small &
     big blinds``), straddles and re-straddles (``posts straddle``, kept in
     ``record.straddles`` and written back so), uncalled bets, side pots, rake, run it twice,
     cap games.
 
     The record keeps what the file says about the settlement: ``stated_pots`` (after rake, main
     pot first), ``stated_rake``, and in ``extra``: ``total_pot``, ``collected`` and ``returned``
-    (per player). The rake is a fact of the hand, so ``record.rules.rake_fixed`` holds it pot by
-    pot and the engine takes exactly that. A record is replayed as every record is
+    (per player), ``collected_by_pot`` and ``collected_lines`` (each ``collected`` line: in a
+    high-low game PokerStars writes one for each half of a pot, so :func:`reconcile` checks
+    the halves with them). The rake is a fact of the hand, so ``record.rules.rake_fixed``
+    holds it pot by pot and the engine takes exactly that. A record is replayed as every record is
     (:func:`tapete.history.replay.replay`; :func:`tapete.history.formats.replay_any` reads a
     file and replays it) and :func:`reconcile` lists every figure of the file's SUMMARY the
     replay does not reproduce, with both figures.
@@ -30,7 +35,9 @@ Writing
     :func:`write_hand` turns a finished (or unfinished) :class:`~tapete.core.hand.Hand` into the
     text trackers import: header, seats, posts, ``Dealt to`` lines for every known hand,
     streets, ``raises X to Y``, uncalled bets, showdown, ``collected``, and the SUMMARY with
-    total pot, main and side pots, rake, board(s) and one line per seat.
+    total pot, main and side pots, rake, board(s) and one line per seat. A high-low hand is
+    written as PokerStars writes one: a ``collected`` line for each half of each pot, and
+    each shown hand as ``HI: ...; LO: 8,5,4,2,A`` (``HI:`` alone without a qualifying low).
 """
 
 from __future__ import annotations
@@ -45,7 +52,16 @@ from tapete.core import events as ev
 from tapete.core.actions import Action
 from tapete.core.cards import CardError, format_cards, parse_cards
 from tapete.core.catalog import N_, t, tc
-from tapete.core.game import Game, best_hand
+from tapete.core.game import (
+    HOLDEM,
+    OMAHA,
+    OMAHA5,
+    OMAHA5_HI_LO,
+    OMAHA_HI_LO,
+    Game,
+    best_hand,
+    best_low,
+)
 from tapete.core.hand import Hand, PotResult
 from tapete.core.pots import build_pots, dead_money
 from tapete.core.rules import MinRaise, Rules, RulesError, Structure
@@ -226,6 +242,10 @@ _GAME = re.compile(r"(Hold'em|Omaha Hi/Lo|Omaha|5 Card Omaha Hi/Lo|5 Card Omaha|
                    r"|Courchevel Hi/Lo|7 Card Stud Hi/Lo|7 Card Stud|Razz|5 Card Draw"
                    r"|Triple Draw 2-7 Lowball|Single Draw 2-7 Lowball|Badugi)\s+"
                    r"(No Limit|Pot Limit|Fixed Limit|Limit)\b")
+#: the games of the header tapete plays, and the header's name of each
+_GAMES_READ: dict[str, Game] = {"Hold'em": HOLDEM, "Omaha": OMAHA, "Omaha Hi/Lo": OMAHA_HI_LO,
+                                "5 Card Omaha": OMAHA5, "5 Card Omaha Hi/Lo": OMAHA5_HI_LO}
+_GAME_NAMES: dict[Game, str] = {g: name for name, g in _GAMES_READ.items()}
 _SEAT = re.compile(r"^Seat (\d+): (.+?) \((" + _AMOUNT + r") in chips[^)]*\)(.*)$")
 _BUTTON = re.compile(r"Seat #(\d+) is the button")
 _TABLE = re.compile(r"^Table '(.*)' (\d+)-max")
@@ -284,14 +304,17 @@ def _read_header(line: str, lineno: int) -> dict[str, Any]:
     m = _GAME.search(line)
     if m is None:
         game = line.split(":", 1)[-1].split(" - ")[0].strip()
-        raise _Bad(t("{game} is not supported yet (tapete plays hold'em only)", game=game)
-                   if game else t("this game is not supported yet (tapete plays hold'em only)"),
+        raise _Bad(t("{game} is not supported yet (tapete plays hold'em and Omaha)", game=game)
+                   if game else t("this game is not supported yet (tapete plays hold'em and "
+                                  "Omaha)"),
                    lineno, unsupported=True)
     game, limit = m.group(1), m.group(2)
-    if game != "Hold'em":
-        raise _Bad(t("{game} {limit} is not supported yet (tapete plays hold'em only)", game=game,
-                     limit=limit),
+    played = _GAMES_READ.get(game)
+    if played is None:
+        raise _Bad(t("{game} {limit} is not supported yet (tapete plays hold'em and Omaha)",
+                     game=game, limit=limit),
                    lineno, unsupported=True)
+    head["game"] = played
     head["structure"] = {"No Limit": Structure.NO_LIMIT, "Pot Limit": Structure.POT_LIMIT,
                          "Limit": Structure.FIXED_LIMIT,
                          "Fixed Limit": Structure.FIXED_LIMIT}[limit]
@@ -337,6 +360,7 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
         raise _Bad(too_many_digits(), first)
     head = _header(lines[0], first)
     decimals: int = head["decimals"]
+    game: Game = head["game"]
 
     def amt(text: str, lineno: int) -> int:
         try:
@@ -432,6 +456,7 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
     returned = [0] * n
     collected = [0] * n
     by_pot: dict[tuple[int, int], int] = {}
+    collected_lines: list[tuple[int, int, int]] = []  # (player, pot, chips) of each line
     shown: set[int] = set()
     mucked: set[int] = set()
     runs = 1
@@ -507,9 +532,9 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
             groups = _BRACKETS.findall(line)
             if w is not None and groups:
                 cards = _cards(" ".join(groups), lineno)
-                if len(cards) != 2:
-                    raise _Bad(t("{n} hole cards: hold'em deals two", n=len(cards)),
-                               lineno)
+                if len(cards) != game.hole_cards:
+                    raise _Bad(t("{n} hole cards: {game} deals {count}", n=len(cards),
+                                 game=_GAME_NAMES[game], count=game.hole_cards), lineno)
                 hole[w[0]] = cards
                 hole_text[w[0]] = line
             continue
@@ -534,6 +559,7 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
             k = 0 if label in ("pot", "main pot") else (
                 _whole(label.rsplit("-", 1)[1], lineno) if "-" in label else 1)
             by_pot[w[0], k] = by_pot.get((w[0], k), 0) + x
+            collected_lines.append((w[0], k, x))
             continue
         w = who(line)
         if w is None:
@@ -726,7 +752,8 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
             straddle=straddle if straddle >= big_blind else 0,
             small_bet=small_bet, big_bet=big_bet, bet_cap=4, cap_heads_up=False,
             min_raise=MinRaise.LAST_RAISE if structure is Structure.POT_LIMIT else None,
-            decimals=decimals, currency=head["currency"], rake_fixed=rake_fixed, hand_cap=cap)
+            decimals=decimals, currency=head["currency"], rake_fixed=rake_fixed, hand_cap=cap,
+            game=game)
     except RulesError as exc:
         raise _Bad(t("unplayable stakes: {why}", why=rules_problem(exc)), first) from None
 
@@ -755,6 +782,7 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
         extra["collected"] = collected
         extra["returned"] = returned
         extra["collected_by_pot"] = sorted((p, k, x) for (p, k), x in by_pot.items())
+        extra["collected_lines"] = sorted(collected_lines)
     if head["tournament"]:
         extra["tournament"] = head["tournament"]
         extra["buy_in"] = head["buy_in"]
@@ -825,6 +853,9 @@ def reconcile_text(record: HandRecord, hand: Hand) -> list[Text]:
                     pot = tc("reconcile", "side pot {k}", k=str(k))
                 out.append(t("{who} from {pot}: the file says {said}, the replay {got}",
                              who=names[p], pot=pot, said=c(a), got=c(b)))
+    lines = record.extra.get("collected_lines")
+    if lines is not None and not out and hand.rules.game.high_low:
+        out += _reconcile_halves(hand, [tuple(x) for x in lines], c)
     for key, mine, message in (
             ("collected", hand.won, N_("{who} collected: the file says {said}, the replay {got}")),
             ("returned", hand.returned,
@@ -841,6 +872,28 @@ def reconcile_text(record: HandRecord, hand: Hand) -> list[Text]:
         out.append(t("finishing stacks: the file implies {said}; the replay gives {got}", said=said,
                      got=got))
     return out
+
+
+def _reconcile_halves(hand: Hand, lines: list[tuple[int, ...]], c: Any) -> list[Text]:
+    """A high-low hand's ``collected`` lines against the replay's awards: PokerStars writes
+    one line for each half (high, low) of each pot a player wins, on each run, so the lines
+    and the awards are the same (player, pot, chips), once a player's two halves of one pot
+    are counted as one line too (a scoop)."""
+    halves = sorted((e.player, e.pot, e.amount) for e in hand.events
+                    if isinstance(e, ev.Awarded))
+    if sorted(lines) == halves:
+        return []
+    scoops: dict[tuple[int, int, int], int] = {}
+    for e in hand.events:
+        if isinstance(e, ev.Awarded):
+            key = (e.player, e.pot, e.run)
+            scoops[key] = scoops.get(key, 0) + e.amount
+    if sorted(lines) == sorted((p, k, x) for (p, k, _), x in scoops.items()):
+        return []
+    said = ", ".join(f"{hand.names[p]} {c(x)}" for p, _, x in sorted(lines, key=lambda y: y[1]))
+    got = ", ".join(f"{hand.names[p]} {c(x)}" for p, _, x in sorted(halves, key=lambda y: y[1]))
+    return [t("the halves (high, low) of the pots: the file says {said}; the replay gives "
+              "{got}", said=said, got=got)]
 
 
 # ---------------------------------------------------------------------------- writing
@@ -886,10 +939,24 @@ def describe_stars(strength: int) -> str:
     return f"four of a kind, {many[r[0]]}"
 
 
+def describe_stars_low(strength: int) -> str:
+    """A low as PokerStars writes it after ``LO:``, highest card first: ``8,5,4,2,A``."""
+    from tapete.eval.evaluator.low import low_ranks
+
+    return ",".join("A" if r == 12 else str(r + 2) for r in low_ranks(strength))
+
+
 def _describe(hole: Sequence[int], board: Sequence[int], game: Game) -> str:
+    """The words of a shown hand: ``a pair of Queens``; in a high-low game the high and the
+    low, as PokerStars writes them: ``HI: a flush, Nine high; LO: 8,5,4,2,A`` (no ``LO``
+    without a qualifying low)."""
     if len(hole) + len(board) < 5:
         return ""
-    return describe_stars(best_hand(game, hole, board))
+    high = describe_stars(best_hand(game, hole, board))
+    if not game.high_low:
+        return high
+    low = best_low(game, hole, board)
+    return f"HI: {high}; LO: {describe_stars_low(low)}" if low else f"HI: {high}"
 
 
 def write_hand(hand: Hand, *, hand_id: str | None = None, table: str = "tapete",
@@ -920,7 +987,7 @@ def write_hand(hand: Hand, *, hand_id: str | None = None, table: str = "tapete",
         lo, hi = r.small_bet, r.big_bet
     else:
         lo, hi = r.small_blind, r.big_blind
-    game = f"Hold'em {_STRUCTURE_NAMES[r.structure]}"
+    game = f"{_GAME_NAMES.get(r.game, _GAME_NAMES[HOLDEM])} {_STRUCTURE_NAMES[r.structure]}"
     if tournament:
         paid = f"{buy_in} " if buy_in else ""
         header = (f"PokerStars Hand #{hid}: Tournament #{tournament}, {paid}{game} - Level I "

@@ -93,6 +93,7 @@ class AwardedEvent(_Event, tag="Awarded"):
     player: int
     amount: int
     run: int
+    half: str
 
 
 class RakedEvent(_Event, tag="Raked"):

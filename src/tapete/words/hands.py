@@ -148,7 +148,10 @@ def strength(hole: Sequence[Card], boards: Sequence[Sequence[Card]],
 
 
 def preflop_name(hole: Sequence[Card]) -> str:
-    """Two hole cards the way players write them: "AKs", "T9o", "77"."""
+    """Two hole cards the way players write them: "AKs", "T9o", "77"; more (Omaha) as their
+    cards, highest first: "AsAdKsKd"."""
+    if len(hole) != 2:
+        return "".join(format_card(c) for c in sorted(hole, reverse=True))
     a, b = sorted(hole, reverse=True)
     ra, rb = format_card(a)[0], format_card(b)[0]
     if ra == rb:

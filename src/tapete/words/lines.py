@@ -186,6 +186,14 @@ def _line(e: ev.Event, names: Sequence[str], rules: Rules, stacks: Sequence[int]
         who = names[e.player]
         amount = money_text(e.amount, rules)
         pot, bare = _pot_the(e.pot, pot_count), _pot_bare(e.pot, pot_count)
+        if e.half:  # a high-low pot's half (docs/rules.md section 4)
+            half = tc("half of a pot", "the high") if e.half == ev.HIGH \
+                else tc("half of a pot", "the low")
+            if len(boards) > 1:
+                return t("{who} wins {amount} from {pot} in run {run} with {half}", who=who,
+                         amount=amount, pot=pot, bare=bare, run=e.run + 1, half=half)
+            return t("{who} wins {amount} from {pot} with {half}", who=who, amount=amount,
+                     pot=pot, bare=bare, half=half)
         if len(boards) > 1:
             return t("{who} wins {amount} from {pot} in run {run}", who=who, amount=amount,
                      pot=pot, bare=bare, run=e.run + 1)
