@@ -65,6 +65,7 @@ def make_rules(structure: str, blinds: int, variant: str = "holdem") -> Rules:
 
 def rules_json(r: Rules) -> dict[str, Any]:
     return {"structure": r.structure.value, "variant": r.game.name,
+            "hole_cards": r.game.hole_cards,
             "small_blind": r.small_blind, "big_blind": r.big_blind, "small_bet": r.small_bet,
             "big_bet": r.big_bet, "ante": r.ante, "decimals": r.decimals,
             "currency": r.currency}

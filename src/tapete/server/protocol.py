@@ -275,6 +275,7 @@ class Money(_Out):
 class TableRules(_Out):
     structure: str
     variant: Literal["holdem", "omaha", "omaha-hi-lo"]  # the game dealt (tapete.core.game)
+    hole_cards: int  # each player's, face down
     small_blind: int
     big_blind: int
     small_bet: int

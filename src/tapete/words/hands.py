@@ -105,6 +105,14 @@ def deciding_kicker(strength: int, other: int) -> int | None:
     return None
 
 
+def low_name(strength: int) -> Text:
+    """An eight-or-better low (:func:`tapete.core.game.best_low`'s strength) as dealers read
+    it, highest card first: "8-6-4-2-A low" ("bajo 8-6-4-2-A")."""
+    from tapete.eval.evaluator.low import describe_low
+
+    return Text(describe_low(strength, "en"), describe_low(strength, "es"))
+
+
 def name_against(strength: int, others: Sequence[int], *, after_with: bool = False) -> Text:
     """The name of ``strength``, with its kicker where a kicker tells it from one of
     ``others``: "pair of fives, ace kicker" ("pareja de cincos, as de kicker")."""

@@ -15,7 +15,7 @@ from babel.lists import format_list
 
 from tapete.core import events as ev
 from tapete.core.cards import Card, format_cards
-from tapete.core.game import Game
+from tapete.core.game import Game, best_low
 from tapete.core.text import LANGS, Text
 from tapete.words import hands
 from tapete.words.catalog import t, tc, tn
@@ -255,6 +255,80 @@ def _awards(hand: Hand, index: int) -> dict[int, dict[int, int]]:
     return runs
 
 
+def _halves(hand: Hand, index: int) -> dict[int, dict[str, dict[int, int]]]:
+    """A high-low pot's awards, run by run and half by half: {run: {half: {player: chips}}}
+    (empty for a pot played high only)."""
+    runs: dict[int, dict[str, dict[int, int]]] = {}
+    for e in hand.events:
+        if isinstance(e, ev.Awarded) and e.pot == index and e.half:
+            got = runs.setdefault(e.run, {}).setdefault(e.half, {})
+            got[e.player] = got.get(e.player, 0) + e.amount
+    return runs
+
+
+def _half_clause(hand: Hand, index: int, run: int, half: str, won: Mapping[int, int],
+                 names: Sequence[str]) -> Text:
+    """Who won one half of a high-low pot on board ``run``, how much, and with what: "Olga
+    wins the high, 202, with a pair of fours"; "Elena wins the low, 201, with 8-6-4-2-A low".
+    ``half`` "": the high took the whole of this run's share, no low qualifying."""
+    rules, game = hand.rules, hand.rules.game
+    winners = sorted(won)
+    board = hand.boards[run] if run < len(hand.boards) else hand.boards[0]
+    side = tc("half of a pot", "the low") if half == ev.LOW else \
+        tc("half of a pot", "the high") if half == ev.HIGH else tc("half of a pot", "it all")
+    who = and_list([names[p] for p in winners])
+    got = money_text(sum(won.values()), rules)
+    made: Text | None = None
+    if len(board) >= 5 and all(p in hand.shown for p in winners):
+        cards = hand.shown[winners[0]]
+        if half == ev.LOW:
+            made = hands.low_name(best_low(game, cards, board))
+        else:
+            others = [p for p in _contenders(hand, index) if p not in won]
+            made = hands.name_against(hands.best(cards, board, game),
+                                      [hands.best(hand.shown[p], board, game) for p in others],
+                                      after_with=True)
+    if made is None:
+        line = (t("{who} wins {half}, {amount}", who=who, half=side, amount=got)
+                if len(winners) == 1 else
+                t("{who} split {half}, {amount}", who=who, half=side, amount=got))
+    else:
+        line = (t("{who} wins {half}, {amount}, with {hand}", who=who, half=side, amount=got,
+                  hand=made) if len(winners) == 1 else
+                t("{who} split {half}, {amount}, with {hand}", who=who, half=side, amount=got,
+                  hand=made))
+    if len(set(won.values())) > 1:  # an odd chip: say who got what
+        shares = and_list([t("{who} {amount}", who=names[p], amount=money_text(x, rules))
+                           for p, x in sorted(won.items())])
+        line = t("{line} ({shares})", line=line, shares=shares)
+    return line
+
+
+def _hi_lo_result(hand: Hand, index: int, count: int, amount: int,
+                  halves: dict[int, dict[str, dict[int, int]]],
+                  names: Sequence[str]) -> Text:
+    """A high-low pot split on at least one run: "The pot, 403: Olga wins the high, 202,
+    with a pair of fours; Elena wins the low, 201, with 8-6-4-2-A low", run by run when the
+    board ran more than once."""
+    per_run: list[Text] = []
+    for run in sorted(halves):
+        got = halves[run]
+        if ev.LOW not in got:  # no low on this board: the high takes it all
+            parts = [_half_clause(hand, index, run, ev.WHOLE, got[ev.HIGH], names)]
+        else:
+            parts = [_half_clause(hand, index, run, half, got[half], names)
+                     for half in (ev.HIGH, ev.LOW) if half in got]
+        per_run.append(Text.join(parts, "; "))
+    total = money_text(amount, hand.rules)
+    if len(per_run) == 1:
+        return t("{pot}, {amount}: {halves}", pot=pot_name(index, count), amount=total,
+                 halves=per_run[0])
+    runs = Text.join([t("run {run}: {halves}", run=k + 1, halves=x)
+                      for k, x in enumerate(per_run)], "; ")
+    return tn("{pot}, {amount}, run once: {runs}", "{pot}, {amount}, run {n} times: {runs}",
+              len(per_run), pot=pot_name(index, count), amount=total, runs=runs)
+
+
 def _contenders(hand: Hand, index: int) -> list[int]:
     pots = hand.pots()
     if index < len(pots):
@@ -326,7 +400,11 @@ def pot_result(hand: Hand, index: int, count: int, amount: int, rake: int, *,
     when a kicker or a tie decided: "Ana wins the pot, 22, with a pair of fives, ace kicker
     (kicker: ace against Auditor's queen)". ``names``: other labels for the players."""
     runs = _awards(hand, index)
-    if len(runs) <= 1:
+    halves = _halves(hand, index)
+    if any(ev.LOW in h for h in halves.values()):  # a low won a half (docs/rules.md)
+        line = _hi_lo_result(hand, index, count, amount, halves, names or hand.names)
+        reason = None
+    elif len(runs) <= 1:
         won = next(iter(runs.values()), {})
         if not won:
             line = t("{pot}, {amount}: no one wins it", pot=pot_name(index, count),

@@ -317,7 +317,7 @@ function renderRoom(s) {
     el.dataset.allIn = allIn ? "1" : "0";
     let cards = [];
     if (p && p.cards) cards = p.cards;
-    else if (p && p.has_cards) cards = [null, null];
+    else if (p && p.has_cards) cards = new Array((s.rules && s.rules.hole_cards) || 2).fill(null);
     showHole(el, i, cards, h ? h.hand_id : null);
     el.classList.toggle("folded", !!(p && p.folded));
     el.classList.toggle("out", !p && (seat.sitting_out || !!h));

@@ -1,0 +1,157 @@
+"""Pot-limit Omaha hi-lo at the practice table, in a real browser (the system's Chromium).
+
+A person sits at a PLO8 table and plays by clicking (checking, or calling a pot-sized bet at
+most) until a showdown splits a pot between a high hand and a different player's low. The
+page's breakdown of that hand must be the engine's, half by half: the amounts, who won each
+half, and a sentence naming the low. Four hole cards are dealt to every seat and fanned on the
+felt. Screenshots at 1366x768 and at a phone's width go to test-artifacts/web/.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from browser import ARTIFACTS as ALL_ARTIFACTS
+from browser import LiveServer, chromium, require_chromium
+
+playwright_sync = require_chromium()
+
+from tapete.core import events as ev  # noqa: E402
+from tapete.server import Settings, create_app  # noqa: E402
+from tapete.server.app import rebuild  # noqa: E402
+
+ARTIFACTS = ALL_ARTIFACTS / "web"
+MOST_HANDS = 80  # a split high/low pot comes long before this at this seed
+
+
+class Server(LiveServer):
+    def __init__(self, tmp: Path) -> None:
+        self.settings = Settings(data_dir=tmp, think_delay=0.0, runout_delay=0.05,
+                                 result_pause=0.05, deck_seed=5, action_time=120,
+                                 time_bank=0, coach_samples=200)
+        super().__init__(create_app(self.settings))
+
+    def player(self) -> Any:
+        (p,) = self.app.state.hub.players.values()
+        return p
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with Server(tmp_path_factory.mktemp("omaha")) as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with chromium(playwright_sync, ARTIFACTS) as b:
+        yield b
+
+
+TURN = """() => { const vis = (id) => document.getElementById(id).offsetParent !== null;
+  const c = document.getElementById('btn-call');
+  return (vis('btn-call') && !c.disabled) || vis('btn-add') || vis('btn-back'); }"""
+
+
+def split_hand(server: Server, hand_id: str) -> Any:
+    """The stored hand ``hand_id`` when one of its pots' low half went to a player who won
+    none of its high; else None."""
+    p = server.player()
+    row = server.app.state.storage.get_hand(p.id, hand_id)
+    for _ in range(50):
+        if row is not None:
+            break
+        time.sleep(0.05)
+        row = server.app.state.storage.get_hand(p.id, hand_id)
+    assert row is not None
+    hand = rebuild(row, for_player=False)
+    return hand if split_pots(hand) else None
+
+
+def halves(hand: Any) -> dict[int, dict[str, dict[int, int]]]:
+    """Pot by pot, half by half ("high": the whole pot when no low qualified), what each
+    player was awarded, from the stored events."""
+    awards: dict[int, dict[str, dict[int, int]]] = {}
+    for e in hand.events:
+        if isinstance(e, ev.Awarded):
+            half = awards.setdefault(e.pot, {}).setdefault(e.half or "high", {})
+            half[e.player] = half.get(e.player, 0) + e.amount
+    return awards
+
+
+def split_pots(hand: Any) -> list[int]:
+    """The pots whose low half went to someone who won no share of the high."""
+    return [i for i, h in sorted(halves(hand).items())
+            if "low" in h and set(h["low"]) - set(h.get("high", {}))]
+
+
+def test_a_plo8_pot_splits_high_and_low_in_the_browser(server: Server, browser: Any) -> None:
+    page = browser.new_page(viewport={"width": 1366, "height": 768}, locale="en-US")
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.url)
+    page.wait_for_selector("[data-testid=lobby]:visible")
+    page.check("input[name=structure][value=pl]")
+    page.select_option("[data-testid=variant]", "omaha-hi-lo")
+    page.select_option("[data-testid=blinds]", "0")
+    page.fill("#name", "Olga")
+    page.click("[data-testid=sit]")
+    page.wait_for_selector("#room:visible")
+    page.wait_for_function(TURN, timeout=20_000)
+    # every seat dealt in holds four cards, fanned
+    assert page.eval_on_selector_all("[data-testid=seat-0] .hole .card", "e => e.length") == 4
+    assert page.eval_on_selector("[data-testid=seat-0] .hole",
+                                 "e => e.classList.contains('many')")
+    page.wait_for_timeout(1500)  # the deal's animation over
+    page.screenshot(path=str(ARTIFACTS / "omaha-hi-lo-table.png"))
+    seen: set[str] = set()
+    found = None
+    while found is None:
+        assert len(seen) < MOST_HANDS, "no pot split high/low"
+        page.wait_for_function(TURN, timeout=20_000)
+        history = server.player().hands
+        if history and history[0]["hand_id"] not in seen:
+            seen.add(history[0]["hand_id"])
+            hand = split_hand(server, history[0]["hand_id"])
+            if hand is not None:
+                found = hand
+                break
+        for button in ("btn-add", "btn-back"):
+            if page.is_visible(f"[data-testid={button}]"):
+                page.click(f"[data-testid={button}]")
+        if page.is_visible("[data-testid=btn-call]") and \
+                page.is_enabled("[data-testid=btn-call]"):
+            # check, or call anything up to the pot: a hand that reaches showdown often
+            label = page.inner_text("[data-testid=btn-call]")
+            if label.startswith("Call") and page.is_enabled("[data-testid=btn-fold]") and \
+                    "All-in" in label:
+                page.click("[data-testid=btn-fold]")
+            else:
+                page.click("[data-testid=btn-call]")
+    hand_id = found.hand_id
+    page.wait_for_selector(f"#tab-result[data-hand-id='{hand_id}']", state="attached",
+                           timeout=10_000)
+    items = page.eval_on_selector_all(
+        "#tab-result [data-testid=pot-breakdown] li[data-kind=pot]",
+        "els => els.map(e => ({amount: +e.dataset.amount, winners: e.dataset.winners,"
+        " text: e.textContent}))")
+    awards = halves(found)
+    assert [x["amount"] for x in items] == [
+        sum(sum(h.values()) for h in awards[i].values()) for i in sorted(awards)]
+    split = split_pots(found)
+    assert split
+    for i in split:
+        line = items[i]["text"]
+        names = {found.names[q] for h in awards[i].values() for q in h}
+        assert all(n in line for n in names), line
+        assert "low" in line, line
+    page.screenshot(path=str(ARTIFACTS / "omaha-hi-lo-split.png"))
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_timeout(1500)
+    page.screenshot(path=str(ARTIFACTS / "omaha-hi-lo-phone.png"))
+    assert errors == []
