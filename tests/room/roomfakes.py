@@ -9,6 +9,7 @@ from typing import Any
 from tapete.core.actions import Action
 from tapete.core.betting import Legal
 from tapete.core.cards import Deck
+from tapete.core.rules import Rules
 from tapete.room.clock import ManualClock
 from tapete.room.log import EventLog, TableConfig
 from tapete.room.table import RoomTable, restore
@@ -72,6 +73,7 @@ class Client:
         self.messages: list[dict[str, Any]] = []
         self.hands_ended = 0
         self.seen_hole = 0
+        self.hole_cards = 2  # each player's, by the rules of the hand started
         self.crash_on_send = False
 
     @property
@@ -90,13 +92,14 @@ class Client:
         if kind == "start":
             self.you = data["you"]
             self.start_total = sum(data["setup"]["stacks"])
+            self.hole_cards = Rules.from_json(data["setup"]["rules"]).game.hole_cards
         elif kind == "turn":
             self.turn, self.turn_seat = message["seq"], data["seat"]
         elif kind == "event":
             e = data["event"]
             if e["type"] == "HoleDealt":
                 if e["player"] == self.you:
-                    assert e["cards"] is not None and len(e["cards"]) == 2
+                    assert e["cards"] is not None and len(e["cards"]) == self.hole_cards
                     self.seen_hole += 1
                 else:
                     assert e["cards"] is None, "another seat's hole cards"

@@ -49,3 +49,30 @@ def test_the_lobby_summary() -> None:
     assert info["average_pot"] == total // 5 and info["game"] == "nl"
     room.restart()  # rebuilt from the log: the same figures
     assert room.table.summary() == info
+
+
+def test_pot_limit_omaha_hi_lo_at_a_room_table() -> None:
+    """A room table of the PLO8 variant: four cards each, each seen by its seat only, every
+    hand's chips conserved, and a restart from the log the same table; some pot split high
+    and low between two players."""
+    from tapete.room.log import Game, TableConfig
+
+    room = Room(seed=5, config=TableConfig(game=Game.POT_LIMIT, variant="omaha-hi-lo"))
+    t = room.table
+    assert t.rules.game.name == "omaha-hi-lo"
+    while t.hand_no < 40 or t.hand is not None:
+        before = t.hand_no
+        room.step()
+        if t.hand is None or t.hand_no != before:
+            assert room.conserved()
+    events = [r.payload["event"] for r in room.log.read(t.table_id) if r.kind == "event"]
+    dealt = [e for e in events if e["type"] == "HoleDealt"]
+    assert dealt and all(len(e["cards"]) == 4 for e in dealt if e.get("cards"))
+    assert room.spectator.seen_hole == 0
+    lows = {(e["pot"], e["player"]) for e in events if e["type"] == "Awarded"
+            and e.get("half") == "low"}
+    assert lows
+    info = t.summary()
+    assert info["variant"] == "omaha-hi-lo" and info["game"] == "pl"
+    room.restart()
+    assert room.table.summary() == info
