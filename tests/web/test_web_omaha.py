@@ -9,67 +9,29 @@ felt. Screenshots at 1366x768 and at a phone's width go to test-artifacts/web/.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
+from test_web_table import ARTIFACTS, TURN, Server
+from test_web_table import browser as browser  # noqa: F401 (the module's browser fixture)
 
-from browser import ARTIFACTS as ALL_ARTIFACTS
-from browser import LiveServer, chromium, require_chromium
+from tapete.core import events as ev
 
-playwright_sync = require_chromium()
-
-from tapete.core import events as ev  # noqa: E402
-from tapete.server import Settings, create_app  # noqa: E402
-from tapete.server.app import rebuild  # noqa: E402
-
-ARTIFACTS = ALL_ARTIFACTS / "web"
 MOST_HANDS = 80  # a split high/low pot comes long before this at this seed
-
-
-class Server(LiveServer):
-    def __init__(self, tmp: Path) -> None:
-        self.settings = Settings(data_dir=tmp, think_delay=0.0, runout_delay=0.05,
-                                 result_pause=0.05, deck_seed=5, action_time=120,
-                                 time_bank=0, coach_samples=200)
-        super().__init__(create_app(self.settings))
-
-    def player(self) -> Any:
-        (p,) = self.app.state.hub.players.values()
-        return p
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    with Server(tmp_path_factory.mktemp("omaha")) as s:
+    with Server(tmp_path_factory.mktemp("omaha"), deck_seed=5, runout_delay=0.05,
+                coach_samples=200) as s:
         yield s
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium(playwright_sync, ARTIFACTS) as b:
-        yield b
-
-
-TURN = """() => { const vis = (id) => document.getElementById(id).offsetParent !== null;
-  const c = document.getElementById('btn-call');
-  return (vis('btn-call') && !c.disabled) || vis('btn-add') || vis('btn-back'); }"""
 
 
 def split_hand(server: Server, hand_id: str) -> Any:
     """The stored hand ``hand_id`` when one of its pots' low half went to a player who won
     none of its high; else None."""
-    p = server.player()
-    row = server.app.state.storage.get_hand(p.id, hand_id)
-    for _ in range(50):
-        if row is not None:
-            break
-        time.sleep(0.05)
-        row = server.app.state.storage.get_hand(p.id, hand_id)
-    assert row is not None
-    hand = rebuild(row, for_player=False)
+    hand = server.stored_hand(hand_id)
     return hand if split_pots(hand) else None
 
 

@@ -27,15 +27,32 @@ HANDS = 20
 
 
 class Server(LiveServer):
-    def __init__(self, tmp: Path) -> None:
-        self.settings = Settings(data_dir=tmp, think_delay=0.0, runout_delay=0.15,
-                                 result_pause=0.05, deck_seed=11, action_time=120,
-                                 time_bank=0, coach_samples=300)
+    """The practice table's server for one browser test module (``settings`` override these:
+    test_web_omaha deals another seed)."""
+
+    def __init__(self, tmp: Path, **settings: Any) -> None:
+        base: dict[str, Any] = dict(data_dir=tmp, think_delay=0.0, runout_delay=0.15,
+                                    result_pause=0.05, deck_seed=11, action_time=120,
+                                    time_bank=0, coach_samples=300)
+        self.settings = Settings(**{**base, **settings})
         super().__init__(create_app(self.settings))
 
     def player(self) -> Any:
         (p,) = self.app.state.hub.players.values()
         return p
+
+    def stored_hand(self, hand_id: str) -> Any:
+        """The person's hand ``hand_id`` as stored (its row is written just after the page
+        is told), rebuilt from its events."""
+        p = self.player()
+        row = self.app.state.storage.get_hand(p.id, hand_id)
+        for _ in range(50):
+            if row is not None:
+                break
+            time.sleep(0.05)
+            row = self.app.state.storage.get_hand(p.id, hand_id)
+        assert row is not None
+        return rebuild(row, for_player=False)
 
 
 @pytest.fixture(scope="module")
@@ -69,15 +86,7 @@ def wait_turn(page: Any) -> None:
 
 def check_breakdown(page: Any, server: Server, hand_id: str) -> int:
     """The pot breakdown on the page is the engine's: amounts, winners, returns."""
-    p = server.player()
-    row = server.app.state.storage.get_hand(p.id, hand_id)
-    for _ in range(50):
-        if row is not None:
-            break
-        time.sleep(0.05)
-        row = server.app.state.storage.get_hand(p.id, hand_id)
-    assert row is not None
-    hand = rebuild(row, for_player=False)
+    hand = server.stored_hand(hand_id)
     page.wait_for_selector(f"#tab-result[data-hand-id='{hand_id}']", state="attached",
                            timeout=10_000)
     items = page.eval_on_selector_all(
