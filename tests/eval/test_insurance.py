@@ -67,3 +67,13 @@ def test_a_leader_every_card_beats_gets_no_fair_price() -> None:
     q = quote(holes, cards("Ah3hTh4c"), [(400, (0, 1, 2, 3))])
     assert q is not None and len(q.outs) == q.unseen
     assert q.fair_premium is None and q.fair_odds == 0
+
+
+def test_a_high_low_pot_is_not_insured() -> None:
+    """Omaha hi-lo splits the pot between two hands: no single leader, no quote."""
+    from tapete.core.game import OMAHA, OMAHA_HI_LO
+
+    holes = {0: parse_cards("AsAd2c3h"), 1: parse_cards("KsKdQhJh")}
+    board = parse_cards("4c5d9h")
+    assert quote(holes, board, [(100, [0, 1])], game=OMAHA_HI_LO) is None
+    assert quote(holes, board, [(100, [0, 1])], game=OMAHA) is not None

@@ -20,9 +20,12 @@ structure is the rules' (``Rules.structure``), so pot-limit Omaha is
   it, and ``Rules.to_json`` carries it;
 - for a new way to rank hands, :func:`best_hand` (the high) and :func:`best_low` (the
   eight-or-better low, from ``tapete.eval.evaluator.low``);
-- outside the core, the places that still assume two hole cards or rank ``hole + board``
-  themselves (the bots' ranges and strategy, the coach, equity and insurance, the hand-history
-  readers and writers, the words): each should ask ``rules.game`` (the issue lists them).
+- outside the core, every place that deals with hole cards asks ``rules.game``: the bots
+  (``tapete.bots.omaha`` for Omaha's games), the coach and the replayer's equity (hold'em's
+  kernels, or ``tapete.eval.omaha``), the hand-history readers and writers (PHH's variant
+  codes, PokerStars' game names), the words (hand names, low names, each half of a pot) and
+  the tables (a room table's ``variant``). All-in insurance (``tapete.eval.insurance``)
+  quotes high games only: a high-low pot has no one leader.
 """
 
 from __future__ import annotations

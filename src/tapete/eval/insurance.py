@@ -86,7 +86,10 @@ def quote(holes: Mapping[int, Sequence[Card]], board: Sequence[Card],
     """Insurance for the leader against the next card, with the live players' ``holes``
     known and ``pots`` as (amount, eligible players); None when nobody leads (a tie now, or
     no card to come). The leader is the player who would collect the most on the next card's
-    average and who collects the most with no card at all (the best hand now)."""
+    average and who collects the most with no card at all (the best hand now). A high-low
+    game's pots are split by two hands, so there is no one leader to insure: None."""
+    if game.high_low:
+        return None
     if not 3 <= len(board) <= 4:
         raise InsuranceError(t("insurance is sold on the flop or the turn"))
     seen = {*board, *dead, *(c for h in holes.values() for c in h)}
