@@ -12,7 +12,7 @@ from strategies import STRUCTURES, random_table
 from tapete.bots import BOT_NAMES, STYLES, Decision, SeatView, make_bot
 from tapete.bots import ranges as R
 from tapete.bots.match import play_hand
-from tapete.bots.strategy import players_behind, position_name
+from tapete.bots.seats import players_behind, position_name
 from tapete.core.actions import BET, RAISE, Action
 from tapete.core.cards import Deck, parse_cards
 from tapete.core.events import Acted

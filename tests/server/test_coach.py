@@ -79,7 +79,7 @@ def test_players_yet_to_act_hold_their_positions_opening_ranges() -> None:
     bots open from that position, not any two cards; the big blind, who sees the flop free if
     nobody raises, holds any two, until someone raises."""
     from tapete.bots import ranges as R
-    from tapete.bots.strategy import open_width
+    from tapete.bots.seats import open_width
 
     reader = coach.Reader(1)
     hand = first_in_hand()

@@ -222,6 +222,10 @@ def test_the_page_reads_only_sent_fields_and_calls_all_in(server: Server,
         if hand is None or game.decision is None or hand.actor != game.human_index:
             page.wait_for_timeout(20)  # between two states: look again
             continue
+        # the page may still show the decision before (its state is on the way)
+        if page.evaluate("document.body.dataset.seq") != str(game.decision.seq):
+            page.wait_for_timeout(20)
+            continue
         legal = hand.legal()
         words = page.inner_text("[data-testid=btn-call]")
         if legal.check:

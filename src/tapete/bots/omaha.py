@@ -49,7 +49,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Final
 
 from tapete.bots import ranges as R
-from tapete.bots.strategy import open_width, players_behind, position_name
+from tapete.bots.seats import open_width, players_behind, position_name
 from tapete.bots.view import Decision, SeatView
 from tapete.core import events as ev
 from tapete.core.betting import Legal

@@ -40,7 +40,7 @@ from tapete.core.cards import CardError, format_cards, parse_cards
 from tapete.core.catalog import t
 from tapete.core.game import OMAHA, OMAHA5, Game
 from tapete.core.text import Text
-from tapete.eval.equity import EquityError, EquityResult, PlayerEquity
+from tapete.eval.equity import EquityResult, PlayerEquity
 from tapete.eval.evaluator._jit import below, njit, seed_state
 from tapete.eval.evaluator.omaha_bulk import (
     _high5_many,
@@ -48,6 +48,7 @@ from tapete.eval.evaluator.omaha_bulk import (
     evaluate_omaha_hilo_many,
     omaha_tables,
 )
+from tapete.eval.omaha_ranges import OmahaError as OmahaError
 from tapete.eval.omaha_ranges import omaha_range, range_size
 
 __all__ = [
@@ -73,15 +74,6 @@ MIN_PLAYERS = 2
 _GAMES = {4: OMAHA, 5: OMAHA5}
 
 HandSpec = str | Sequence[int]
-
-
-class OmahaError(EquityError):
-    """Omaha hands that cannot be dealt: ``message`` says why in English and Spanish
-    (``str(exc)`` is the English)."""
-
-    def __init__(self, message: Text) -> None:
-        super().__init__(message.en)
-        self.message = message
 
 
 def _label(spec: HandSpec) -> str:

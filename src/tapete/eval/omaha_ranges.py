@@ -33,8 +33,10 @@ from itertools import combinations
 
 from tapete.core.cards import CardError, parse_cards
 from tapete.core.catalog import t
+from tapete.core.text import Text
+from tapete.eval.equity import EquityError
 
-__all__ = ["SUIT_PATTERNS", "omaha_range", "range_size"]
+__all__ = ["SUIT_PATTERNS", "OmahaError", "omaha_range", "range_size"]
 
 Hand = tuple[int, ...]
 
@@ -46,6 +48,16 @@ SUIT_PATTERNS: dict[str, dict[int, tuple[tuple[int, ...], ...]]] = {
 }
 _RANKS = "23456789TJQKA"
 _CLASS = re.compile(r"^([2-9TJQKAX]{4,5})(DS|SS|R)?$", re.IGNORECASE)
+
+
+class OmahaError(EquityError):
+    """Omaha hands or ranges that cannot be dealt: ``message`` says why in English and Spanish
+    (``str(exc)`` is the English)."""
+
+    def __init__(self, message: Text) -> None:
+        super().__init__(message.en)
+        self.message = message
+
 
 
 def _class_hands(symbols: str, suits: str | None) -> frozenset[Hand]:
@@ -107,10 +119,8 @@ def _item_size(item: str) -> int:
 
 def omaha_range(text: str, size: int) -> list[Hand]:
     """The hands of ``size`` cards (4 or 5) that ``text`` names, each once, highest card first
-    in each hand, in a fixed order. Raises :class:`~tapete.eval.omaha.OmahaError` (both
+    in each hand, in a fixed order. Raises :class:`OmahaError` (both
     languages) when an item is not of this notation or is another size."""
-    from tapete.eval.omaha import OmahaError
-
     hands: set[Hand] = set()
     everything = False  # random (or all x) is in the range: every hand is
     items = _items(text)

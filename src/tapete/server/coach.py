@@ -65,7 +65,7 @@ class Reader:
         position (as the bots open), widened by how loose they have played; the big blind of a
         pot nobody has raised checks any two cards."""
         from tapete.bots import ranges as R
-        from tapete.bots.strategy import open_width, position_name
+        from tapete.bots.seats import open_width, position_name
 
         board = tuple(view.board)
         acted = {a.player for a in view.actions}
