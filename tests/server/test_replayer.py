@@ -517,3 +517,18 @@ def test_the_replayer_models_are_documented_and_the_check_can_fail() -> None:
     assert undocumented(cut) == ["Frame: ['pot_total']"]
     extra = text.replace("### `ErrorAnswer`\n", "### `ErrorAnswer`\n| `hint` | x | y |\n")
     assert undocumented(extra) == ["ErrorAnswer: ['hint']"]
+
+
+@pytest.mark.parametrize("name", ["hhsmithy_cash_o8_limit_side_pot_hilo_split_rake.txt",
+                                  "hhsmithy_cash_plo_run_it_twice_side_pot_rake.txt"])
+def test_omaha_equity_on_every_street(name: str) -> None:
+    """The Omaha hands of the data that show cards: each frame while the hand is played shows
+    every live hand's share of the pot (a hi-lo one counts each half), adding up to the whole;
+    a hand nobody showed is any four cards (Monte Carlo). The replayer's insurance note asks
+    the hand's game (it ranked the O8 hand's four cards as hold'em's, and failed)."""
+    tl = timeline_of_record(stars(DATA / name))
+    shown = [f["equity"] for f in tl["frames"] if f["equity"] is not None]
+    assert len(shown) >= 3
+    for eq in shown:
+        assert sum(x for x in eq["values"] if x is not None) == pytest.approx(1.0, abs=1e-6)
+    assert any(eq["unknown"] for eq in shown)  # before the showdown, hands not yet known

@@ -112,7 +112,7 @@ def insurance_note(hand: Hand, known: Sequence[tuple[Card, ...] | None]
         holes[p] = cards
     pots = [(pot.amount, pot.eligible) for pot in hand.pots()]
     try:
-        q = quote(holes, hand.boards[0], pots)
+        q = quote(holes, hand.boards[0], pots, game=hand.rules.game)
     except InsuranceError:
         return None
     if q is None:

@@ -105,8 +105,8 @@ def street_equity(hands: tuple[tuple[Card, ...] | None, ...],
                   boards: tuple[tuple[Card, ...], ...],
                   game: Game = HOLDEM) -> tuple[tuple[float, ...], bool] | None:
     """Each hand's share of the pot (averaged over the boards of a run-it-more-than-once),
-    and whether it is exact. ``None`` hands are unknown: any two cards in hold'em; in Omaha
-    (high, or hi-lo: a share of each half) every hand must be known, or there is no figure.
+    and whether it is exact. ``None`` hands are unknown: any hand of the game (in Omaha's
+    hi-lo, the share of each half won).
     Cached: a street's figure is computed once, whatever the number of frames that show it."""
     from tapete.eval.equity import EquityError, equity
 
@@ -136,18 +136,19 @@ def _omaha_street_equity(hands: tuple[tuple[Card, ...] | None, ...],
     from tapete.eval.equity import EquityError
     from tapete.eval.omaha import omaha_equity, omaha_hilo_equity
 
-    known = [h for h in hands if h is not None]
-    if len(known) < len(hands) or any(len(h) != game.hole_cards for h in known):
+    if any(h is not None and len(h) != game.hole_cards for h in hands):
         return None
+    # an unknown hand is any of the game's (a seeded Monte Carlo then)
+    specs: list[Any] = [h if h is not None else "random" for h in hands]
     total = [0.0] * len(hands)
     exact = True
     try:
         for board in boards:
             if game.high_low:
-                hilo = omaha_hilo_equity(known, board, samples=EQUITY_SAMPLES, seed=EQUITY_SEED)
+                hilo = omaha_hilo_equity(specs, board, samples=EQUITY_SAMPLES, seed=EQUITY_SEED)
                 exact, shares = exact and hilo.exact, [p.equity for p in hilo.players]
             else:
-                high = omaha_equity(known, board, samples=EQUITY_SAMPLES, seed=EQUITY_SEED)
+                high = omaha_equity(specs, board, samples=EQUITY_SAMPLES, seed=EQUITY_SEED)
                 exact, shares = exact and high.exact, [p.equity for p in high.players]
             for i, x in enumerate(shares):
                 total[i] += x
