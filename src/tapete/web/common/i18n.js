@@ -51,8 +51,8 @@ export const WORDS = {
   leave: ["Leave table", "Dejar la mesa"],
   lobbyTitle: ["Sit down at a practice table", "Siéntate en una mesa de práctica"],
   lobbyIntro: [
-    "Texas Hold'em with virtual chips, no sign-up, against five automatic opponents.",
-    "Texas Hold'em con fichas virtuales, sin registro y frente a cinco rivales automáticos.",
+    "Texas Hold'em or Omaha with virtual chips, no sign-up, against five automatic opponents.",
+    "Texas Hold'em u Omaha con fichas virtuales, sin registro y frente a cinco rivales automáticos.",
   ],
   game: ["Game", "Juego"],
   nl: ["No-limit", "Sin límite"],
