@@ -105,51 +105,35 @@ def street_equity(hands: tuple[tuple[Card, ...] | None, ...],
                   boards: tuple[tuple[Card, ...], ...],
                   game: Game = HOLDEM) -> tuple[tuple[float, ...], bool] | None:
     """Each hand's share of the pot (averaged over the boards of a run-it-more-than-once),
-    and whether it is exact. ``None`` hands are unknown: any hand of the game (in Omaha's
-    hi-lo, the share of each half won).
-    Cached: a street's figure is computed once, whatever the number of frames that show it."""
+    and whether it is exact. ``None`` hands are unknown: any hand of the game (a seeded
+    Monte Carlo then); in Omaha's hi-lo a share counts each half won. Cached: a street's
+    figure is computed once, whatever the number of frames that show it."""
     from tapete.eval.equity import EquityError, equity
-
-    if len(hands) < 2 or len(hands) > 9 or all(h is None for h in hands):
-        return None
-    if game != HOLDEM:
-        return _omaha_street_equity(hands, boards, game)
-    specs: list[Any] = [h if h is not None else "random" for h in hands]
-    known = all(h is not None for h in hands)
-    total = [0.0] * len(hands)
-    exact = True
-    try:
-        for board in boards:
-            res = equity(specs, board, exact=None if known else False,
-                         samples=EQUITY_SAMPLES, seed=EQUITY_SEED)
-            exact = exact and res.exact
-            for i, p in enumerate(res.players):
-                total[i] += p.equity
-    except EquityError:
-        return None
-    return tuple(x / len(boards) for x in total), exact
-
-
-def _omaha_street_equity(hands: tuple[tuple[Card, ...] | None, ...],
-                         boards: tuple[tuple[Card, ...], ...],
-                         game: Game) -> tuple[tuple[float, ...], bool] | None:
-    from tapete.eval.equity import EquityError
     from tapete.eval.omaha import omaha_equity, omaha_hilo_equity
 
-    if any(h is not None and len(h) != game.hole_cards for h in hands):
+    if len(hands) < 2 or len(hands) > 9 or all(h is None for h in hands) or \
+            any(h is not None and len(h) != game.hole_cards for h in hands):
         return None
-    # an unknown hand is any of the game's (a seeded Monte Carlo then)
     specs: list[Any] = [h if h is not None else "random" for h in hands]
+    known = all(h is not None for h in hands)
+
+    def one(board: tuple[Card, ...]) -> tuple[list[float], bool]:
+        if game == HOLDEM:
+            res = equity(specs, board, exact=None if known else False,
+                         samples=EQUITY_SAMPLES, seed=EQUITY_SEED)
+            return [p.equity for p in res.players], res.exact
+        if game.high_low:
+            hilo = omaha_hilo_equity(specs, board, samples=EQUITY_SAMPLES, seed=EQUITY_SEED)
+            return [p.equity for p in hilo.players], hilo.exact
+        high = omaha_equity(specs, board, samples=EQUITY_SAMPLES, seed=EQUITY_SEED)
+        return [p.equity for p in high.players], high.exact
+
     total = [0.0] * len(hands)
     exact = True
     try:
         for board in boards:
-            if game.high_low:
-                hilo = omaha_hilo_equity(specs, board, samples=EQUITY_SAMPLES, seed=EQUITY_SEED)
-                exact, shares = exact and hilo.exact, [p.equity for p in hilo.players]
-            else:
-                high = omaha_equity(specs, board, samples=EQUITY_SAMPLES, seed=EQUITY_SEED)
-                exact, shares = exact and high.exact, [p.equity for p in high.players]
+            shares, board_exact = one(board)
+            exact = exact and board_exact
             for i, x in enumerate(shares):
                 total[i] += x
     except EquityError:
