@@ -1,7 +1,7 @@
 """The practice room's money, one rule at a time (the random schedule with restarts is
-tests/server/test_money_chaos.py): chips added during a hand or its run-out are never lost, a crash
-gives back what the hand began with, a reset stays a reset, the result follows the board, and
-what the page is told of a hand's money adds up."""
+tests/server/test_money_chaos.py): chips added during a hand or its run-out are never lost, a
+restart resumes the hand with every chip, a reset stays a reset, the result follows the board,
+and what the page is told of a hand's money adds up."""
 
 from __future__ import annotations
 
@@ -57,32 +57,48 @@ def flush(c: TestClient) -> None:
     c.portal.call(wait)  # type: ignore[union-attr]
 
 
-def test_a_crash_after_a_top_up_mid_hand_gives_back_the_pot_too(tmp_path: Path) -> None:
-    """The stored chips at the table are the stack as the hand began plus chips added: a
-    server killed now (its hand void) owes back the chips in the pot as well."""
+def test_a_restart_after_a_top_up_mid_hand_resumes_the_hand_with_every_chip(
+        tmp_path: Path) -> None:
+    """The practice table is a room table: a server stopped mid-hand, just after a top-up,
+    comes back with the hand where it stood (the same hand, the same chips in the pot, the
+    person to act) and the top-up waiting for the hand's end; not a chip is lost."""
     app = create_app(settings(tmp_path))
     with TestClient(app) as c:
         c.get("/")
+        cookie = c.cookies["tapete_id"]
         with c.websocket_connect("/ws") as ws:
             next_state(ws, lambda s: s["lobby"])
             send(ws, type="sit", structure="nl", blinds=0, buy_in=100)
             s = next_state(ws, lambda s: s["decision"] is not None and s["hand"] is not None
                            and "legal" in s["hand"] and s["hand"]["legal"]["min_to"],
                            limit=5000)
-            lg = s["hand"]["legal"]
-            send(ws, type="act", seq=s["seq"], action="raise" if not lg["is_bet"] else "bet",
-                 amount=lg["min_to"])
             send(ws, type="add_chips", amount=50)
             s = next_state(ws, lambda s: s["me"]["bankroll"] == START - 150)
-            in_pot = s["me"]["in_pot"]
+            assert s["decision"] is not None and s["me"]["total"] == START
+            hand_id, in_pot = s["hand"]["hand_id"], s["me"]["in_pot"]
             flush(c)
-            # as a kill -9 would find it: the database only, while the hand is in play
-            ((_, bankroll, at_table),) = stored(tmp_path)
-            if s["live"] and in_pot:
-                assert bankroll + at_table == START, (bankroll, at_table, in_pot)
-                assert at_table == 150  # the stack before the hand + the top-up
+            # the database as the server leaves it: the buy-in and the top-up are the room's
+            (pid, bankroll, _), = stored(tmp_path)
+            assert bankroll == START - 150
+    with TestClient(create_app(settings(tmp_path))) as c2:
+        c2.cookies.set("tapete_id", cookie)
+        assert c2.get("/api/me").json()["total"] == START
+        with c2.websocket_connect("/ws") as ws:
+            s = next_state(ws, lambda s: not s["lobby"] and s["decision"] is not None)
+            assert s["hand"]["hand_id"] == hand_id and s["me"]["in_pot"] == in_pot
+            assert s["me"]["total"] == START
+            lg = s["hand"]["legal"]
+            send(ws, type="act", seq=s["seq"], action="check" if lg["check"] else "fold")
+            s = next_state(ws, lambda s: s["last_result"] is not None
+                           and s["last_result"]["hand_id"] == hand_id, limit=5000)
+            assert s["me"]["total"] == START + s["last_result"]["net"]
+            send(ws, type="leave")
+            s = next_state(ws, lambda s: s["lobby"], limit=5000)
+            flush(c2)
+        storage = c2.app.state.storage  # type: ignore[attr-defined]
+        assert storage.books(pid) == []
     ((_, bankroll, at_table),) = stored(tmp_path)
-    assert bankroll + at_table == s["me"]["total"] or at_table == 0
+    assert (bankroll, at_table) == (s["me"]["total"], 0)
 
 
 def test_a_reset_is_never_undone_by_the_hand_before_it(tmp_path: Path) -> None:
@@ -108,8 +124,9 @@ def test_a_reset_is_never_undone_by_the_hand_before_it(tmp_path: Path) -> None:
         ((pid, _, _),) = stored(tmp_path)
         assert storage.books(pid) == []
         kinds = [r["kind"] for r in storage.ledger(pid)]
-        assert kinds[0] == "new" and kinds[1] == "buy_in" and kinds[-1] == "reset"
-        assert kinds.count("result") == len(storage.list_hands(pid))
+        # the practice table is a room table: its money moves are the room's
+        assert kinds[0] == "new" and kinds[1] == "room_in" and kinds[-1] == "reset"
+        assert kinds.count("room_out") == 1 and len(storage.list_hands(pid)) >= 2
 
 
 def test_the_result_follows_the_board_in_a_run_out(client: TestClient) -> None:

@@ -10,14 +10,21 @@ amount, huge ones too) during betting, a run-out, the result or between hands, s
 (waiting or posting), leave, reset, next, a pre-action, the coach; or kills the server and
 starts it again.
 
-What must hold:
-- every state adds up: bankroll + chips at the table + chips in the pot = the total;
-- the total moves only when a hand the player played ends, by that hand's net, or on a reset;
-  a top-up, a refund, leaving, sitting down, a restart never change it;
-- after a restart the total is what it was before the kill (the hand in play is void; a hand
-  whose result was shown was stored before it was shown), and the database's books add up:
-  the ledger sums to the money, every result row equals its stored hand's net, and nothing is
-  left at a table once the player is in the lobby.
+The practice table is a room table (``server/practice.py``): its records are stored in the
+room's log before anything is sent, and the person's bankroll moves (buy-in, top-up, refund,
+leaving) are keyed by the record that caused them. What must hold:
+- every state adds up: bankroll + chips at the table + chips in the pot = the total, and in
+  the lobby nothing is at a table;
+- the database alone (as a kill leaves it) accounts for every chip: the ledger sums to the
+  money (``Storage.books``); every bankroll move of the room matches the log's record of the
+  same key (none made twice, none without its record); at each practice table the person's
+  chips in, less chips out, plus their net over the hands that ended there (replayed from the
+  log's events) are what the person has on that table, never below zero, and nothing once
+  they left it;
+- after a restart the first total shown is exactly that account: the bankroll stored, plus the
+  moves the log records and the kill kept from being stored (the restore makes them), plus
+  the person's chips on their table (the hand in play resumed where it stood);
+- every result a tab was shown is a hand that ended in the log.
 
 ``TAPETE_CHAOS_STEPS`` (default 10,000) and ``TAPETE_CHAOS_SEED`` size and seed the run.
 """
@@ -34,13 +41,17 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import httpx
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from browser import free_port
+from tapete.core import events as ev
+from tapete.core.hand import Hand
+from tapete.core.setup import HandSetup
+from tapete.room.log import EventLog
 from tapete.server.storage import Storage
 
 STEPS = int(os.environ.get("TAPETE_CHAOS_STEPS", "10000"))
@@ -134,18 +145,11 @@ class Tab:
 
 
 class Books:
-    """Every state the tabs were shown, checked against the database's ledger.
-
-    Each state's ``me`` carries the money's ``version``: how many changes it has seen. Once
-    that change is stored, the ledger's row of that number must hold the same total (bankroll
-    plus chips at the table, where a hand in play counts with the stack from before it). The
-    ledger itself must add up (:meth:`Storage.books`): only a hand's result, by that stored
-    hand's net, or a reset changes the total; a buy-in, a top-up, a refund, a cash-out or a
-    restart only moves chips."""
+    """Every state the tabs were shown, and the money as the database holds it (see the
+    module's docstring)."""
 
     def __init__(self, data: Path) -> None:
         self.data = data
-        self.waiting: list[tuple[int, int, str]] = []  # (version, total, where) not yet stored
         self.results: set[str] = set()  # every hand played whose result a state showed
         self.states = self.checked = 0
         self.trail: list[str] = []  # the last states, to say what happened on a failure
@@ -164,50 +168,107 @@ class Books:
         r = s.get("last_result")
         if r is not None and r["played"]:  # a hand watched sitting out moves no money
             self.results.add(str(r["hand_id"]))
-        self.waiting.append((me["version"], me["total"], where))
 
     def why(self) -> str:
         return "\n".join(self.trail)
 
-    def against_ledger(self, *, after_kill: bool = False) -> int:
-        """Check the states whose change is stored; returns the stored total. After a kill,
-        changes that were never stored are gone, but never one whose result was shown."""
-        balances, stored_results, problems = ledger_of(self.data)
-        assert not problems, problems
-        if after_kill:  # a state's version may count a later top-up still queued: by hand id
-            lost = self.results - stored_results
-            assert not lost, ("a result was shown and then lost", sorted(lost))
-        left: list[tuple[int, int, str]] = []
-        for version, total, where in self.waiting:
-            if version == 0:  # a visitor not stored yet: the starting bankroll
-                assert total == 10_000, (where, total)
-            elif version <= len(balances):
-                assert balances[version - 1] == total, (
-                    where, f"shown {total}, stored {balances[version - 1]} at {version}",
-                    balances[max(0, version - 4):version + 3], self.why())
-                self.checked += 1
-            elif not after_kill:
-                left.append((version, total, where))
-        self.waiting = left
-        return balances[-1] if balances else 10_000
+    def account(self, *, quiet: bool = False) -> int:
+        """Check the database's money (see the module's docstring) and return what the
+        person owns: the bankroll stored, plus the moves the log records that are not stored
+        yet, plus their chips on the tables. ``quiet``: the server is stopped or idle, so
+        every move the log records is stored and every table the person left is closed."""
+        got = money_of(self.data)
+        assert not got.problems, got.problems
+        lost = self.results - got.ended
+        assert not lost, ("a result was shown that the log does not hold", sorted(lost))
+        for key, amount in got.moves.items():  # no move without its record, or a wrong one
+            assert got.records.get(key) == amount, (key, amount, got.records.get(key))
+        missing = {k: v for k, v in got.records.items() if k not in got.moves}
+        if quiet:
+            assert not missing, missing
+        for table, chips in got.on_table.items():
+            assert chips >= 0, (table, chips)
+            if table in got.left:
+                assert chips == 0, (table, chips, "left, yet chips remain")
+        self.checked += 1
+        return got.bankroll + sum(missing.values()) + sum(got.on_table.values())
 
 
-def ledger_of(data: Path) -> tuple[list[int], set[str], list[str]]:
-    """The stored player's balance after each change, the hands whose result is stored, and
-    what is wrong with the books."""
+class Money(NamedTuple):
+    bankroll: int  # the stored bankroll (10,000 for a player never stored)
+    problems: list[str]  # what Storage.books finds wrong
+    moves: dict[str, int]  # the room's stored bankroll moves of the person, by key
+    records: dict[str, int]  # the moves the log's records call for, by key
+    on_table: dict[str, int]  # the person's chips at each practice table
+    left: set[str]  # the tables whose seat the person gave up
+    ended: set[str]  # the hands the log holds an end of
+
+
+def money_of(data: Path) -> Money:
+    """The person's money, from the database alone: the players' table, the ledger, the
+    room's moves and the room's log (each table's hands replayed from their events)."""
     storage = Storage(f"sqlite:///{data / 'tapete.sqlite3'}")
     try:
         with storage.engine.connect() as conn:
-            ids = [r[0] for r in conn.exec_driver_sql("SELECT id FROM tapete_players")]
-        assert len(ids) <= 1, ids
-        if not ids:
-            return [], set(), []
-        problems = storage.books(ids[0])  # read first: the ledger only grows
-        rows = storage.ledger(ids[0])
-        return ([r["balance"] for r in rows],
-                {str(r["hand_id"]) for r in rows if r["kind"] == "result"}, problems)
+            people = [str(r[0]) for r in conn.exec_driver_sql(
+                "SELECT id FROM tapete_players")]
+            assert len(people) <= 1, people  # the bots are the house's: never stored
+            if not people:
+                return Money(10_000, [], {}, {}, {}, set(), set())
+            pid = people[0]
+            problems = storage.books(pid)  # read first: the ledger only grows
+            moves = {str(k): int(v) for k, v in conn.exec_driver_sql(
+                "SELECT key, bankroll FROM tapete_room_moves WHERE player_id = ?", (pid,))}
+            (bankroll,) = conn.exec_driver_sql(
+                "SELECT bankroll FROM tapete_players WHERE id = ?", (pid,)).one()
+        log = EventLog(storage.engine)
+        records: dict[str, int] = {}
+        on_table: dict[str, int] = {}
+        left: set[str] = set()
+        ended: set[str] = set()
+        for table in all_tables(storage):
+            chips = 0
+            setup: HandSetup | None = None
+            players: list[str] = []
+            events: list[ev.Event] = []
+            for r in log.read(table):
+                p = r.payload
+                key = f"{table}:{r.seq}"
+                if r.kind == "start":
+                    setup = HandSetup.from_json(p["setup"])
+                    players, events = list(p["players"]), []
+                elif r.kind == "event":
+                    events.append(ev.from_json(p["event"]))
+                elif r.kind == "end":
+                    assert setup is not None
+                    hand = Hand.from_events(setup.rules, setup.stacks, events,
+                                            **setup.hand_args())
+                    ended.add(hand.hand_id)
+                    if pid in players:
+                        chips += hand.net()[players.index(pid)]
+                elif r.kind == "void":
+                    setup = None
+                if p.get("player") != pid:
+                    continue
+                if r.kind == "sat":
+                    records[key], chips = -p["chips"], chips + p["chips"]
+                elif r.kind == "chips" and p["taken"]:
+                    records[key], chips = -p["taken"], chips + p["taken"]
+                elif r.kind in ("left", "refund") and p["chips"]:
+                    records[key], chips = p["chips"], chips - p["chips"]
+                if r.kind == "left":
+                    left.add(table)
+            on_table[table] = chips
+        return Money(int(bankroll), problems, moves, records, on_table, left, ended)
     finally:
         storage.close()
+
+
+def all_tables(storage: Storage) -> list[str]:
+    """Every table the log holds, the closed ones too."""
+    with storage.engine.connect() as conn:
+        return [str(r[0]) for r in conn.exec_driver_sql(
+            "SELECT id FROM tapete_room_tables ORDER BY created, id")]
 
 
 def choose_act(rng: random.Random, s: Msg) -> Msg:
@@ -280,19 +341,19 @@ def test_no_chip_is_created_or_destroyed(tmp_path: Path) -> None:
                 kills += 1
                 for t in tabs:
                     t.close()
-                before = books.against_ledger(after_kill=True)
+                owned = books.account()  # the database as the kill left it
                 server.start()
                 tabs = [Tab(server, cookie), Tab(server, cookie)]
                 latest = None
-                for t in tabs:  # back in the lobby with what was stored, the hand in play void
+                for t in tabs:  # back where it stood: the same total, to the chip
                     for m in t.messages(0.5):
                         if m["type"] == "state":
                             books.see(m, f"step {step}: restarted")
-                            assert m["lobby"] and m["me"]["total"] == before, books.why()
+                            assert m["me"]["total"] == owned, (owned, books.why())
                             latest = m
                             break
             elif step % 50 == 0:
-                books.against_ledger()
+                books.account()
             tab = rng.choice(tabs)
             msg = random_step(rng, latest)
             if msg["type"] == "add_chips":
@@ -307,22 +368,26 @@ def test_no_chip_is_created_or_destroyed(tmp_path: Path) -> None:
                         latest = m
                     elif m["type"] == "hands" and not m["reset"]:
                         hands_played += len(m["hands"])
-        # quiet at the end: leave, and every state shown is in the books
+        # quiet at the end: leave, and every chip is back in the bankroll
         tabs[0].send({"type": "leave"})
         deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and not (latest and latest["lobby"]):
-            for m in tabs[0].messages(0.05):
-                if m["type"] == "state":
-                    books.see(m, "leaving at the end")
-                    latest = m
+        quiet = False  # until both tabs have been sent nothing for half a second, in the lobby
+        while time.monotonic() < deadline and not (quiet and latest and latest["lobby"]):
+            quiet = True
+            for t in tabs:
+                for m in t.messages(0.25):
+                    quiet = False
+                    if m["type"] == "state":
+                        books.see(m, "leaving at the end")
+                        latest = m
         assert latest is not None and latest["lobby"]
         server.stop()
-        books.against_ledger()
-        assert not books.waiting, books.waiting[:3]
+        owned = books.account(quiet=True)
+        assert owned == latest["me"]["total"] == money_of(tmp_path).bankroll, books.why()
         # the run did what it says: many states checked, hands, top-ups, every restart
         assert kills == KILLS and top_ups > STEPS // 20 and hands_played > STEPS // 50, (
             kills, top_ups, hands_played)
-        assert books.checked > STEPS // 5, (books.checked, books.states)
+        assert books.states > STEPS // 5, (books.checked, books.states)
     finally:
         for t in tabs:
             t.close()

@@ -143,32 +143,42 @@ def test_cross_site_websocket_is_refused(client: TestClient) -> None:
 
 
 def play_three_hands(app: Any) -> tuple[str, int]:
-    """Sit with 200, play three hands and stop the server with the chips still at the table:
-    the identity cookie and the player's total (bankroll + table)."""
+    """Sit with 200, play three hands and stop the server at the person's next decision,
+    with the chips still at the table: the identity cookie and the player's total
+    (bankroll + table + pot, which the hand waiting for the person leaves as it is)."""
     with TestClient(app) as c:
         c.get("/")
         cookie = c.cookies["tapete_id"]
         with c.websocket_connect("/ws") as ws:
             s = sit(ws)
             assert s["me"]["bankroll"] == 10_000 - 200 and s["me"]["at_table"] == 200
-            s = play(ws, 3, passive)
+            play(ws, 3, passive)
+            s = next_state(ws, my_turn, limit=5000)
     return cookie, int(s["me"]["total"])
 
 
 def test_bankroll_survives_a_restart_and_resets(tmp_path: Path) -> None:
     cookie, total = play_three_hands(create_app(settings(tmp_path)))
-    # a new server process on the same data: the chips left at the table come back
+    # a new server process on the same data: the practice table is restored from its log,
+    # the hand where it stood (the person to act), every chip where it was
     app2 = create_app(settings(tmp_path))
     with TestClient(app2) as c2:
         c2.cookies.set("tapete_id", cookie)
         me = c2.get("/api/me").json()
-        assert me["bankroll"] == total and me["at_table"] == 0
+        assert me["total"] == total and me["at_table"] + me["in_pot"] > 0
         with c2.websocket_connect("/ws") as ws:
-            s = next_state(ws, lambda s: s["lobby"])
+            s = next_state(ws, lambda s: not s["lobby"] and my_turn(s))
+            assert s["me"]["total"] == total
             assert len(s["history"]) >= 3  # the hands were stored
+            ws.send_text(json.dumps({"type": "leave"}))  # checked or folded, then cashed out
+            s = next_state(ws, lambda s: s["lobby"], limit=5000)
+            assert s["me"]["at_table"] == 0 and s["me"]["total"] == s["me"]["bankroll"]
+            assert s["me"]["total"] >= total - me["in_pot"]  # at most the pot: a fold
+            storage = c2.app.state.storage  # type: ignore[attr-defined]
             ws.send_text(json.dumps({"type": "reset"}))
             s = next_state(ws, lambda s: s["me"]["bankroll"] == 10_000)
             assert s["me"]["total"] == 10_000
+        assert storage.books(cookie_pid(c2)) == []
 
 
 def test_reset_is_refused_at_the_table(client: TestClient) -> None:

@@ -223,7 +223,7 @@ def test_the_page_reads_only_sent_fields_and_calls_all_in(server: Server,
             page.wait_for_timeout(20)  # between two states: look again
             continue
         # the page may still show the decision before (its state is on the way)
-        if page.evaluate("document.body.dataset.seq") != str(game.decision.seq):
+        if page.evaluate("document.body.dataset.seq") != str(game.decision):
             page.wait_for_timeout(20)
             continue
         legal = hand.legal()

@@ -89,13 +89,16 @@ class TableConfig:
     public: bool = True  # listed in the lobby; a private table is reached by its id only
     spectators: bool = True  # whether someone without a seat may watch
     on_crash: OnCrash = OnCrash.RESUME
+    # a practice table (``server/practice.py``): one person and five bots, never listed,
+    # reached by nobody else; the server sets it, a person's settings cannot
+    practice: bool = False
 
     def __post_init__(self) -> None:
         for f in fields(self):
             value = getattr(self, f.name)
             if f.name in ("game", "on_crash", "variant"):
                 continue
-            if f.name in ("bots", "public", "spectators"):
+            if f.name in ("bots", "public", "spectators", "practice"):
                 if type(value) is not bool:
                     raise _bad(f.name, t("true or false"))
                 continue
@@ -115,9 +118,9 @@ class TableConfig:
         if not self.big_blind <= self.min_buy_in <= self.max_buy_in:
             raise _bad("min_buy_in", t("a buy-in range from at least the big blind, the smallest"
                                        " no larger than the largest"))
-        if self.act_ms < 1000 or self.bank_every < 1:
-            raise _bad("act_ms", t("at least a second to act, and a bank growing every hand or"
-                                   " less often"))
+        if self.act_ms < 100 or self.bank_every < 1:
+            raise _bad("act_ms", t("at least a tenth of a second to act, and a bank growing"
+                                   " every hand or less often"))
 
     def rules(self) -> Rules:
         return Rules(structure=_STRUCTURE[self.game], small_blind=self.small_blind,
@@ -179,6 +182,13 @@ EVENTS = sa.Table(
     sa.Column("at", sa.BigInteger, nullable=False),
     sa.PrimaryKeyConstraint("table_id", "seq"),
 )
+# tables closed for good (a practice table its person left): a restart restores the others
+CLOSED = sa.Table(
+    "tapete_room_closed", _META,
+    sa.Column("table_id", sa.String(64), sa.ForeignKey("tapete_room_tables.id"),
+              primary_key=True),
+    sa.Column("at", sa.BigInteger, nullable=False),
+)
 # a table's state between two hands, as it stood after record ``seq``: what a restore starts
 # from (then it replays the records after it), so a restart does not replay a table's whole
 # history. Never sent to anyone (it names the players); the log stays the truth.
@@ -223,9 +233,20 @@ class EventLog:
         return TableConfig.from_json(json.loads(row[0]))
 
     def table_ids(self) -> list[str]:
+        """The tables still open, oldest first."""
+        closed = sa.select(CLOSED.c.table_id)
         with self.engine.connect() as conn:
-            return [r[0] for r in conn.execute(sa.select(TABLES.c.id).order_by(TABLES.c.created,
-                                                                               TABLES.c.id))]
+            return [r[0] for r in conn.execute(
+                sa.select(TABLES.c.id).where(TABLES.c.id.not_in(closed))
+                .order_by(TABLES.c.created, TABLES.c.id))]
+
+    def close_table(self, table_id: str) -> None:
+        """Mark a table closed for good: its records stay, :meth:`table_ids` omits it."""
+        with self.engine.begin() as conn:
+            if conn.execute(sa.select(CLOSED.c.table_id)
+                            .where(CLOSED.c.table_id == table_id)).first() is None:
+                conn.execute(CLOSED.insert().values(table_id=table_id,
+                                                    at=time.time_ns() // 1_000_000))
 
     def last_seq(self, table_id: str) -> int:
         with self.engine.connect() as conn:

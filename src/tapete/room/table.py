@@ -359,10 +359,10 @@ class RoomTable:
         self._run(self._act, {"seat": seat, "action": action.to_wire(), "timed_out": False,
                               "used": used})
 
-    def poll(self) -> None:
+    def poll(self) -> bool:
         """The timers: time the player to act out (or check or fold a player who is leaving),
         play for an agent whose turn it is, and start the next hand when two players are
-        ready. One step per call."""
+        ready. One step per call; True when it took one (the owner polls again at once)."""
         hand = self.hand
         if hand is not None and hand.actor is not None:
             seat = self.table.seat_of(hand.actor)
@@ -372,7 +372,7 @@ class RoomTable:
                 pool = self._pool(hand)
                 self._run(self._act, {"seat": seat, "action": None, "timed_out": True,
                                       "used": self.banks[self.hand_players[hand.actor]][pool]})
-                return
+                return True
             player = self.hand_players[hand.actor]
             agent = self.agents.get(player)
             if agent is not None and self.turn_seq is not None and \
@@ -384,10 +384,29 @@ class RoomTable:
                     pool = self._pool(hand)
                     self._run(self._act, {"seat": seat, "action": None, "timed_out": True,
                                           "used": self.banks[player][pool]})
-            return
+                return True
+            return False
         if hand is None and self.auto_start and self.table.ready_count() >= 2 and \
                 self.clock.now_ms() >= self.ended_at + self.pause_ms:
             self.start_hand()
+            return True
+        return False
+
+    def due_ms(self) -> int | None:
+        """Milliseconds until :meth:`poll` has something to do (0: now), None: nothing is
+        timed (the table waits for a command)."""
+        hand = self.hand
+        now = self.clock.now_ms()
+        if hand is not None and hand.actor is not None and self.turn_seq is not None:
+            due = self.deadline()
+            player = self.hand_players[hand.actor]
+            if player in self.agents:
+                think = self.turn_at + self.think_ms
+                due = think if due is None else min(due, think)
+            return None if due is None else max(0, due - now)
+        if hand is None and self.auto_start and self.table.ready_count() >= 2:
+            return max(0, self.ended_at + self.pause_ms - now)
+        return None
 
     def start_hand(self) -> None:
         if self.hand is not None:
@@ -780,13 +799,20 @@ class TableOwner:
     async def run(self, stop: Callable[[], Awaitable[bool]] | None = None) -> None:
         """Run commands and tick until ``stop`` says so, or until the table is broken (a
         store failed: whoever runs this restores the table from its log and runs it again).
-        An error of the timers' own (``poll``) is raised: the table's state is in doubt."""
+        An error of the timers' own (``poll``) is raised: the table's state is in doubt.
+        After each command, and when the table's next timer is due (``due_ms``), or every
+        ``tick_s`` at the latest, the timers are polled until they have nothing to do."""
         while (stop is None or not await stop()) and not self.table.broken:
-            try:
-                job, future = await asyncio.wait_for(self.inbox.get(), self.tick_s)
-            except TimeoutError:
-                self.table.poll()
-                continue
+            if self.inbox.empty():
+                due = self.table.due_ms()
+                wait = self.tick_s if due is None else min(self.tick_s, due / 1000)
+                try:
+                    job, future = await asyncio.wait_for(self.inbox.get(), max(0.001, wait))
+                except TimeoutError:
+                    await self._poll()
+                    continue
+            else:
+                job, future = self.inbox.get_nowait()
             try:
                 result = job()
             except Exception as exc:  # the caller's to handle: a Refused, most often
@@ -795,5 +821,13 @@ class TableOwner:
             else:
                 if not future.done():
                     future.set_result(result)
-            if not self.table.broken:
-                self.table.poll()
+            await self._poll()
+            await asyncio.sleep(0)  # what the command published goes out before the next
+
+    async def _poll(self) -> None:
+        """Poll the timers while they act (a bot after a bot, a deal), letting the other
+        tasks run between two steps and the queued commands go first."""
+        for _ in range(1000):
+            if self.table.broken or not self.inbox.empty() or not self.table.poll():
+                return
+            await asyncio.sleep(0)

@@ -46,6 +46,7 @@ from tapete.server import coach, work
 from tapete.server.analysis import routes as analysis_routes
 from tapete.server.config import Settings, make_key, read_key
 from tapete.server.hub import Hub, Player
+from tapete.server.practice import PracticeBots
 from tapete.server.replayer import routes as replay_routes
 from tapete.server.rooms import NO_TABLE, Connection, Room
 from tapete.server.storage import HandRow, Storage, meta_table
@@ -171,6 +172,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
     hub = Hub(settings, storage)
     room = Room(hub, think_ms=int(settings.think_delay * 1000),
                 pause_ms=int(settings.result_pause * 1000))
+    hub.room = room
+    room.practice_kit = lambda table_id: PracticeBots(table_id, settings, room.bankroll)
     limits = settings.limits
     quiet_uvicorn()
 

@@ -20,7 +20,7 @@ import logging
 import re
 import time
 import unicodedata
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -35,12 +35,12 @@ from tapete.server.game import (
     MAX_BUY_IN_BB,
     MIN_BUY_IN_BB,
     STRUCTURES,
-    Game,
     Outbox,
     Refused,
     send,
 )
 from tapete.server.money import Purse
+from tapete.server.practice import PracticeBots, PracticeTable, open_table
 from tapete.server.protocol import (
     Act,
     AddChips,
@@ -58,6 +58,9 @@ from tapete.server.protocol import (
     parse,
 )
 from tapete.server.storage import PlayerRow, Storage
+
+if TYPE_CHECKING:
+    from tapete.server.rooms import Room
 
 HANDS_KEPT = 50  # hands listed on the page
 _LAST_TRACEBACK = [-1e9]  # when a failed message's traceback was last logged
@@ -91,7 +94,7 @@ class Player:
                            hub.storage.ledger_length(row.id) if stored else 0)
         self.stored = stored
         self.outboxes: set[Outbox] = set()
-        self.game: Game | None = None
+        self.game: PracticeTable | None = None
         self.notice: Text | None = None
         # the newest hands first: sent once to each tab, then one message per new hand
         self.hands: list[dict[str, Any]] = hands or []
@@ -165,6 +168,7 @@ class Player:
         self.outboxes.discard(box)
         if self.game is not None:
             self.game.outboxes.discard(box)
+            self.game.wake()
 
     # ------------------------------------------------------------------ messages
     def handle(self, box: Outbox, raw: str) -> None:
@@ -194,7 +198,7 @@ class Player:
                "seq": self.game.seq if self.game is not None else None}
         send(box, json.dumps(err), timed)
 
-    def _need_game(self) -> Game:
+    def _need_game(self) -> PracticeTable:
         if self.game is None:
             raise Refused("not_seated", t("You are not at a table."))
         return self.game
@@ -225,9 +229,7 @@ class Player:
             game = self._need_game()
             if msg.amount <= 0:
                 raise malformed(t("Add a positive amount."))
-            added = game.add_chips(msg.amount, self.bankroll)
-            self.purse.bankroll -= added
-            self._then_state(self.purse.move("top_up", -added, added))
+            game.add_chips(msg.amount, self.bankroll)
         elif isinstance(msg, SitOut):
             self._need_game().sit_out()
         elif isinstance(msg, SitIn):
@@ -263,25 +265,14 @@ class Player:
             name = t("{name} (you)", name=name).in_lang(lang)
         hub = self.hub
         self._store()
-        game = Game(hub.settings, self.purse, name, structure, blinds, buy_in,
-                    on_close=self._closed, on_hand=self.hand_added, variant=msg.variant)
-        self.purse.bankroll -= buy_in
-        stored = self.purse.move("buy_in", -buy_in, buy_in)
-        game.extra_state = self._extra
-        game.outboxes = set(self.outboxes)
-        self.game = game
+        # a room table of the person's own (server/practice.py): the buy-in is a move of
+        # the room's, stored in order with the person's other moves
+        self.game = open_table(hub.room, self.id, hub.settings, name, structure, blinds,
+                               buy_in, msg.variant, on_close=self._closed)
+        self.game.extra_state = self._extra
+        self.game.outboxes = set(self.outboxes)
         self.notice = None
-
-        def start(done: asyncio.Future[None]) -> None:  # dealt once the buy-in is stored
-            if done.cancelled() or done.exception() is not None:
-                self.purse.bankroll += buy_in  # nothing was taken
-                game.notice = t("Your buy-in could not be stored; your chips are safe.")
-                self._closed(game)
-                return
-            if self.game is game and not game.closed:
-                game.start()
-
-        stored.add_done_callback(start)
+        self.game.wake()
 
     def _then_state(self, stored: asyncio.Future[None]) -> None:
         """Show the state once a change of money is stored (whatever the outcome)."""
@@ -292,15 +283,22 @@ class Player:
 
         stored.add_done_callback(show)
 
-    def _closed(self, game: Game, stored: asyncio.Future[None] | None = None) -> None:
-        """The table closed: the lobby, once the chips back to the bankroll are stored."""
+    def _closed(self, game: PracticeTable) -> None:
+        """The person left the table: the lobby (with the chips back in the bankroll)."""
         if self.game is game:
             self.notice = game.notice
             self.game = None
-            if stored is None:
-                self.send_state()
-            else:
-                self._then_state(stored)
+            self.send_state()
+
+    def resume(self, running: Any, kit: PracticeBots) -> None:
+        """The practice table a restart found in the log with the person seated: theirs
+        again, the hand in play where it stood."""
+        game = PracticeTable(self.hub.room, running, kit, self.id, self.hub.settings,
+                             on_close=self._closed)
+        game.extra_state = self._extra
+        game.outboxes = set(self.outboxes)
+        self.game = game
+        game.wake()
 
 
 def _opponents() -> tuple[tuple[str, str], ...]:
@@ -314,6 +312,7 @@ class Hub:
         self.settings = settings
         self.storage = storage
         self.players: dict[str, Player] = {}
+        self.room: Room = None  # type: ignore[assignment]  # the app plugs its room in
 
     def player(self, pid: str, create: bool = False, keep: bool = True) -> Player | None:
         """The player with this id: from memory, from the database, or (``create``: an id the
@@ -322,6 +321,7 @@ class Hub:
         page request); a connected tab keeps its player until it closes (:meth:`forget`)."""
         p = self.players.get(pid)
         if p is not None:
+            self._practice(p)
             return p
         row = self.storage.get_player(pid)
         stored = row is not None
@@ -335,7 +335,15 @@ class Hub:
         p = Player(self, row, stored=stored, hands=hands)
         if stored or keep:
             self.players[pid] = p
+        self._practice(p)
         return p
+
+    def _practice(self, p: Player) -> None:
+        """A player whose practice table a restart restored sits at it again."""
+        if p.game is None and self.room is not None:
+            practice = self.room.practice.get(p.id)
+            if practice is not None:
+                p.resume(*practice)
 
     def forget(self, p: Player) -> None:
         """A visitor who never sat and has no tab open is kept nowhere."""

@@ -27,6 +27,7 @@ import random
 import secrets
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -174,6 +175,7 @@ class Running:
     def config_json(self) -> dict[str, Any]:
         if self._config is None:
             self._config = self.table.config.to_json()
+            self._config.pop("practice", None)  # the server's own: no room table is one
         return self._config
 
     def public(self, hand: Hand) -> tuple[list[dict[str, str]], list[dict[str, Any] | None]]:
@@ -222,6 +224,12 @@ class Room:
         self.tables: dict[str, Running] = {}
         self.created: dict[str, int] = {}  # tables opened, by identity
         self.started = False
+        # practice tables (``server/practice.py``): each person's, with what it needs beyond
+        # a room table (its bots, the house's bankroll, its decks); ``practice_kit`` makes
+        # that for a table id, to restore the practice tables a restart finds in the log
+        self.practice: dict[str, tuple[Running, Any]] = {}
+        self.practice_kit: Callable[[str], Any] | None = None
+        self._empty_practice: list[Running] = []
 
     # ------------------------------------------------------------------ tables
     def _agents(self, table_id: str, seats: int) -> tuple[dict[str, Agent], dict[str, str]]:
@@ -268,12 +276,14 @@ class Room:
         """Rebuild ``running``'s table from its log, keeping its subscribers."""
         old = running.table
         try:
-            table = restore(self.log, old.table_id, self.bankroll, agents=old.agents,
+            table = restore(self.log, old.table_id, old.bankroll, agents=old.agents,
                             think_ms=self.think_ms, pause_ms=self.pause_ms,
                             on_hand=self._hand_over)
         except Exception:
             log.exception("table %s could not be restored yet", old.table_id)
             raise
+        table.new_deck = old.new_deck
+        table.auto_start = old.auto_start
         table.subscribers = list(old.subscribers)
         old.broken = True  # the old copy answers nothing more
         running.table = running.owner.table = table
@@ -291,31 +301,78 @@ class Room:
         self._run(table, styles)
         return table_id
 
+    def open(self, config: TableConfig, table_id: str, kit: Any) -> Running:
+        """A new practice table (``config.practice``), with its kit's bots, bankroll and
+        decks: run like every table, never listed nor reachable from outside."""
+        table = RoomTable(self.log, self.log.create_table(config, table_id), config,
+                          kit.bankroll, agents=kit.agents, think_ms=self.think_ms,
+                          pause_ms=self.pause_ms, on_hand=self._hand_over)
+        running = self._run(table, dict(kit.styles))
+        table.new_deck = kit.deck(running)
+        return running
+
+    def close(self, table_id: str) -> None:
+        """A practice table whose players have all left: its owner stops, and the log
+        marks it closed (a restart does not restore it)."""
+        running = self.tables.pop(table_id, None)
+        if running is None:
+            return
+        for person, (r, _) in list(self.practice.items()):
+            if r is running:
+                del self.practice[person]
+        if running.task is not None:
+            running.task.cancel()
+        try:
+            self.log.close_table(table_id)
+        except Exception:  # the table is empty: a restart finds it so and closes it again
+            log.exception("table %s could not be marked closed", table_id)
+
     def _hand_over(self, table: RoomTable, hand: Hand) -> None:
         """A hand ended at ``table``: stored among the hands of each person who played it
         (a bot keeps none), as the practice table stores its hands: the hand lists, the
         downloads and the replayer show it, with the cards that person saw. In a thread,
-        after the hand's records are stored and sent; a row made before is not made again."""
+        after the hand's records are stored and sent; a row made before is not made again.
+        A practice table's one person: at once, under the hand's own id, so the page's hand
+        list has it before anything that follows (their leaving the table, say)."""
         players = list(table.last_players)
         breakdown = words.breakdown(hand).to_json()
         played_at = time.time()
+        practice = table.config.practice
         rows = [hand_row(hand, seat, player_id=pid, session=table.table_id,
                          number=int(hand.hand_id.rsplit("-", 1)[1]), played_at=played_at,
                          structure=table.config.game.value, breakdown=breakdown,
-                         row_id=f"{hand.hand_id}-{seat + 1}")
+                         row_id=hand.hand_id if practice else f"{hand.hand_id}-{seat + 1}")
                 for seat, pid in enumerate(players) if pid and not is_bot(pid)]
         if not rows:
+            return
+        if practice:
+            try:
+                self.hub.storage.save_hands(rows)
+            except Exception:
+                log.exception("a practice hand could not be stored among the player's hands")
+                return
+            self._tell(rows)
             return
         task = asyncio.get_running_loop().create_task(
             asyncio.to_thread(self.hub.storage.save_hands, rows))
         self._saving.add(task)
-        task.add_done_callback(self._saved)
+        task.add_done_callback(lambda done: self._saved(done, rows))
 
-    def _saved(self, task: asyncio.Task[None]) -> None:
+    def _saved(self, task: asyncio.Task[None], rows: list[Any]) -> None:
         self._saving.discard(task)
-        if not task.cancelled() and task.exception() is not None:
+        if task.cancelled():
+            return
+        if task.exception() is not None:
             log.error("a room hand could not be stored among the players' hands",
                       exc_info=task.exception())
+            return
+        self._tell(rows)
+
+    def _tell(self, rows: list[Any]) -> None:
+        for row in rows:  # each person's open pages add it to their hand lists
+            person = self.hub.players.get(row.player_id)
+            if person is not None:
+                person.hand_added(row.summary)
 
     def create_for(self, player: str, settings: object) -> str:
         """A table a person asked for (the lobby's form): the settings a person may choose,
@@ -332,6 +389,9 @@ class Room:
         made = self.created.get(player, 0)
         if made >= MAX_TABLES_EACH:
             raise RoomRefused(t("You have opened {made} tables: play at one of them.", made=made))
+        act_ms = settings.get("act_ms", 1000)
+        if type(act_ms) is int and act_ms < 1000:
+            raise RoomRefused(t("A table gives at least a second to act."))
         config = TableConfig.from_json({"on_crash": self.hub.settings.room_on_crash,
                                         **settings})
         table_id = self.create(config)
@@ -350,21 +410,50 @@ class Room:
         for running in self.tables.values():
             if running.task is None:
                 self._start(running)
+        for running in self._empty_practice:
+            running.owner.submit(lambda r=running: self._stand_up(r))  # type: ignore[misc]
+        self._empty_practice.clear()
+
+    def _stand_up(self, running: Running) -> None:
+        """A practice table with only bots left: they leave, and the table closes."""
+        table = running.table
+        for p in list(table.players.values()):
+            seat = table.seat_of(p)
+            if seat is not None and seat not in table.leaving:
+                table.leave(p)
+        if not table.players:
+            self.close(table.table_id)
 
     async def _restore_all(self) -> None:
         for table_id in await asyncio.to_thread(self.log.table_ids):
             if table_id in self.tables:
                 continue
             config = self.log.config(table_id)
-            agents, styles = self._agents(table_id, config.seats)
+            kit: Any = None
+            if config.practice:
+                if self.practice_kit is None:
+                    continue
+                kit = self.practice_kit(table_id)
+                agents, styles, bankroll = kit.agents, dict(kit.styles), kit.bankroll
+            else:
+                agents, styles = self._agents(table_id, config.seats)
+                bankroll = self.bankroll
             try:
-                table = restore(self.log, table_id, self.bankroll, agents=agents,
+                table = restore(self.log, table_id, bankroll, agents=agents,
                                 think_ms=self.think_ms, pause_ms=self.pause_ms,
                                 on_hand=self._hand_over)
             except Exception:  # one broken log does not keep the room closed
                 log.exception("table %s could not be restored", table_id)
                 continue
-            self._run(table, styles)
+            running = self._run(table, styles)
+            if kit is not None:
+                table.new_deck = kit.deck(running)
+                people = [p for p in table.players.values() if not is_bot(p)]
+                table.auto_start = False  # until the person's page says otherwise
+                if people:
+                    self.practice[people[0]] = (running, kit)
+                else:  # the person left: the bots stand up and the table closes
+                    self._empty_practice.append(running)
 
     async def stop(self) -> None:
         for running in self.tables.values():
@@ -447,7 +536,11 @@ class Room:
 
     # ------------------------------------------------------------------ connections
     def get(self, table_id: str) -> Running | None:
-        return self.tables.get(table_id)
+        """A table a client may join by its id (a practice table is its person's alone)."""
+        running = self.tables.get(table_id)
+        if running is None or running.table.config.practice:
+            return None
+        return running
 
 
 class Connection:
