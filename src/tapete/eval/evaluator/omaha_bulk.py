@@ -329,7 +329,9 @@ def _high5_many(holes: U8, boards: U8, ck: I64, cb: I64, ro: U16, fl: U16, pidx:
     # more) and the hands that may hold a flush; then the six lookups of each hand, while the
     # row of the hand AHEAD on is already being fetched (three cache lines); then the flushes,
     # off the main loop (their unpredictable branch cost more than the test).
-    rows = np.empty(CHUNK + AHEAD, np.int64)
+    # Row and pair indices are unsigned here (and nothing signed meets them): numba indexes
+    # with a signed integer through a test for negatives, three instructions a lookup.
+    rows = np.empty(CHUNK + AHEAD, np.uint64)
     todo = np.empty(CHUNK + AHEAD, np.int64)
     for start in range(0, n, CHUNK):
         end = min(n, start + CHUNK)
@@ -339,7 +341,7 @@ def _high5_many(holes: U8, boards: U8, ck: I64, cb: I64, ro: U16, fl: U16, pidx:
             h = ck[boards[i, 0]] + ck[boards[i, 1]] + ck[boards[i, 2]] + ck[boards[i, 3]] + ck[
                 boards[i, 4]]
             k = h >> 16
-            rows[i - start] = ((k & 63) + np.int64(ro[k >> 6])) * ROW
+            rows[i - start] = np.uint64(((k & 63) + np.int64(ro[k >> 6])) * ROW)
             # a suit with three on the board (counter + 5 >= 8) and two in the hand (+ 6 >= 8)
             hole = ck[holes[i, 0]] + ck[holes[i, 1]] + ck[holes[i, 2]] + ck[holes[i, 3]]
             todo[flushes] = i
@@ -348,23 +350,23 @@ def _high5_many(holes: U8, boards: U8, ck: I64, cb: I64, ro: U16, fl: U16, pidx:
             if i + AHEAD < ahead:
                 nxt = rows[i + AHEAD - start]
                 prefetch(bb, nxt)
-                prefetch(bb, nxt + 32)
-                prefetch(bb, nxt + 64)
+                prefetch(bb, nxt + np.uint64(32))
+                prefetch(bb, nxt + np.uint64(64))
             base = rows[i - start]
             c0 = holes[i, 0]
             c1 = holes[i, 1]
             c2 = holes[i, 2]
             c3 = holes[i, 3]
-            r0 = 52 * np.int64(c0)
-            r1 = 52 * np.int64(c1)
-            r2 = 52 * np.int64(c2)
+            u0 = np.uint64(52) * np.uint64(c0)
+            u1 = np.uint64(52) * np.uint64(c1)
+            u2 = np.uint64(52) * np.uint64(c2)
             # maxima as a tree: as a chain, LLVM made its last steps (unpredictable) branches
-            v0 = int(bb[base + np.int64(pidx[r0 + c1])])
-            v1 = int(bb[base + np.int64(pidx[r0 + c2])])
-            v2 = int(bb[base + np.int64(pidx[r0 + c3])])
-            v3 = int(bb[base + np.int64(pidx[r1 + c2])])
-            v4 = int(bb[base + np.int64(pidx[r1 + c3])])
-            v5 = int(bb[base + np.int64(pidx[r2 + c3])])
+            v0 = int(bb[base + np.uint64(pidx[u0 + c1])])
+            v1 = int(bb[base + np.uint64(pidx[u0 + c2])])
+            v2 = int(bb[base + np.uint64(pidx[u0 + c3])])
+            v3 = int(bb[base + np.uint64(pidx[u1 + c2])])
+            v4 = int(bb[base + np.uint64(pidx[u1 + c3])])
+            v5 = int(bb[base + np.uint64(pidx[u2 + c3])])
             b = max(max(max(v0, v1), max(v2, v3)), max(v4, v5))
             out[i] = b
         for t in range(flushes):
