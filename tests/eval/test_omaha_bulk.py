@@ -13,6 +13,8 @@ from tapete.eval.evaluator.bulk import random_hands
 from tapete.eval.evaluator.low import evaluate_omaha_low
 from tapete.eval.evaluator.omaha import evaluate_omaha
 from tapete.eval.evaluator.omaha_bulk import (
+    AHEAD,
+    CHUNK,
     evaluate_omaha_hilo_many,
     evaluate_omaha_low_many,
     evaluate_omaha_many,
@@ -55,6 +57,18 @@ def test_bulk_matches_brute_force_on_flushes_and_lows(hole: int) -> None:
         for r, hi, lo in zip(deals.tolist(), high.tolist(), low.tolist(), strict=True):
             assert hi == brute_force(r[:hole], r[hole:]), r
             assert lo == _strength(brute_omaha_low(r[:hole], r[hole:])), r
+
+
+@pytest.mark.parametrize("count",
+                         [1, CHUNK - 1, CHUNK, CHUNK + 1, CHUNK + AHEAD + 1, 3 * CHUNK + 5])
+def test_bulk_high_in_chunks_and_hand_by_hand(count: int) -> None:
+    """Four hole cards on many boards go in chunks (rows first, prefetching, flushes last), on
+    fewer than a chunk hand by hand: both give the scalar path's high, at every chunk edge and
+    on flush-heavy deals."""
+    for deck, seed in ((TWO_SUITS, 7), (None, 8)):
+        deals = _deals(count, 4, seed=seed + count, deck=deck)
+        high = evaluate_omaha_many(deals[:, :4], deals[:, 4:])
+        assert high.tolist() == [evaluate_omaha(r[:4], r[4:]) for r in deals.tolist()]
 
 
 def test_bulk_accepts_other_int_arrays() -> None:

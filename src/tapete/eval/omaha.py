@@ -310,7 +310,7 @@ def warm_up() -> None:
     tb = omaha_tables()
     h = np.arange(8, dtype=np.uint8).reshape(2, 4)
     _showdowns(h, np.arange(8, 13, dtype=np.uint8), np.zeros(0, np.uint8), np.zeros(0, np.int64),
-               1, True, seed_state(0), True, tb.card_key, tb.card_bit, tb.rank_offsets,
+               1, True, seed_state(0), True, tb.board_key, tb.card_bit, tb.board_offsets,
                tb.flush, tb.pair_index, tb.board_best, tb.low_bit, tb.omaha_low,
                np.zeros((2, 7)), np.zeros(1))
 
@@ -350,7 +350,7 @@ def _deal(players: Sequence[HandSpec], board: HandSpec, dead: HandSpec, *, hilo:
     while done < total:
         count = min(step, total - done)
         _showdowns(h, known, deck, idx, count, exact,
-                   state, hilo, tb.card_key, tb.card_bit, tb.rank_offsets, tb.flush,
+                   state, hilo, tb.board_key, tb.card_bit, tb.board_offsets, tb.flush,
                    tb.pair_index, tb.board_best, tb.low_bit, tb.omaha_low, sums, lows)
         done += count
         if progress is not None:

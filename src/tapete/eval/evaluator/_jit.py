@@ -9,6 +9,10 @@ kernels are then compiled in memory, once per process, rather than failing to im
 
 Signed and unsigned integers are kept apart on purpose: in numba, ``int64 op uint64`` becomes
 float64. Card keys, hashes and indices are int64; only the random generator's state is uint64.
+
+:func:`prefetch` asks the CPU to start loading a cache line that a kernel will read a little
+later (numba has no such call of its own): the bulk Omaha kernel issues it for hands a few rows
+ahead, so their table reads overlap instead of waiting one after another.
 """
 
 from __future__ import annotations
@@ -18,8 +22,14 @@ from typing import Any, TypeVar, cast
 
 import numba
 import numpy as np
+from llvmlite import binding, ir
+from numba.core import cgutils, types
+from numba.extending import intrinsic
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+#: the prefetch intrinsic's name: LLVM 17 and later mangle it for opaque pointers
+_PREFETCH = "llvm.prefetch.p0" if binding.llvm_version_info >= (17,) else "llvm.prefetch.p0i8"
 
 
 def _compiled(fn: F, **options: Any) -> F:
@@ -37,6 +47,30 @@ def njit(fn: F) -> F:
 def njit_inline(fn: F) -> F:
     """Like :func:`njit`, but inlined into its callers (a real call in a hot loop is slow)."""
     return _compiled(fn, inline="always")
+
+
+def _prefetch(typingctx: Any, arr: Any, index: Any) -> Any:
+    """``prefetch(arr, index)`` in jitted code: start loading the cache line of ``arr[index]``
+    (a 1-d array) without waiting for it. A hint only: it never faults, even past the end."""
+    cg: Any = cgutils
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        aryty = signature.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        ptr = cg.get_item_pointer(context, builder, aryty, ary, [args[1]])
+        i32 = ir.IntType(32)
+        i8p = ir.IntType(8).as_pointer()
+        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+        fn = cg.get_or_insert_function(builder.module, fnty, _PREFETCH)
+        # a read, kept in every cache level, of data
+        builder.call(fn, [builder.bitcast(ptr, i8p), i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+
+    return types.void(arr, index), codegen
+
+
+#: see :func:`_prefetch` (typed loosely: numba's intrinsic object takes the typing context)
+prefetch: Any = intrinsic(_prefetch)
 
 
 # The generator's state is a scalar the kernel keeps in a local variable and threads through
