@@ -281,14 +281,14 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await ws.send_text(error_message("no_spectators", exc.message))
             await ws.close(code=4403)
             return
-        running.connections.add(conn)
+        running.join(conn)
         conn.schedule_state()
         drain = asyncio.get_running_loop().create_task(conn.drain())
         try:
             await serve(ws, box, conn.handle)
         finally:
             drain.cancel()
-            running.connections.discard(conn)
+            running.part(conn)
             with contextlib.suppress(Exception):
                 await running.owner.call(running.table.unsubscribe, conn)
 
