@@ -274,7 +274,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
             after = 0
         box = Outbox(limits)
         hub.player(pid, create=True, keep=False)  # a stored player, loaded once for the states
-        conn = Connection(room, running, box, pid, records=query.get("records") == "1")
+        conn = Connection(room, running, box, pid, records=query.get("records") == "1",
+                          every_state=query.get("states") != "turn")
         try:
             await running.owner.call(running.table.subscribe, conn, after)
         except RoomRefused as exc:

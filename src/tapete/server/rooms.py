@@ -480,12 +480,15 @@ class Connection:
     to its outbox. ``player`` is its identity (a spectator's too: watching, it has no seat)."""
 
     def __init__(self, room: Room, running: Running, box: Outbox, player: str, *,
-                 records: bool = False) -> None:
+                 records: bool = False, every_state: bool = True) -> None:
         self.room = room
         self.running = running
         self.box = box
         self._player = player
         self.records = records
+        # False (``?records=1&states=turn``): the records tell the client what happens, and a
+        # state comes only where it concerns the viewer (see _concerns)
+        self.every_state = every_state or not records
         self._scheduled = False
         self._shown: tuple[RoomTable, int] | None = None  # the table and seq of its last state
         # records wait here until the outbox has room: a client that comes back after
@@ -511,7 +514,20 @@ class Connection:
                 self._backlog.append(data)
             else:
                 send(self.box, data)
-        self.schedule_state()
+        if self.every_state or self._concerns(message):
+            self.schedule_state()
+
+    def _concerns(self, message: dict[str, Any]) -> bool:
+        """A record after which a client that asked for ``states=turn`` is sent a state: its
+        own decision (a ``turn`` at its seat), a hand's end (or void), a record about its
+        seat (``yours``)."""
+        kind = message["kind"]
+        if kind in ("end", "void"):
+            return True
+        data = message["data"]
+        if kind == "turn":
+            return bool(data["seat"] == self.running.table.seat_of(self._player))
+        return bool(data.get("yours"))
 
     async def drain(self) -> None:
         """Send the backlog of records as fast as the client reads them, then every record
