@@ -21,7 +21,7 @@ from typing import Any
 import httpx
 import pytest
 from test_server import settings
-from test_transport import pid_of
+from test_transport import live, pid_of
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
@@ -261,6 +261,22 @@ def test_players_asking_states_only_at_their_turn_play_on_fewer_messages(
         ([p.states for p in every], [p.states for p in turns])
     assert watcher.ends >= hands - 1 and watcher.states <= watcher.ends + 2
     srv.app.state.room.get(table).table.check_books()
+
+
+def test_messages_go_uncompressed_though_the_client_offers_deflate(tmp_path: Path) -> None:
+    """permessage-deflate is off (``Limits.deflate``, in the options the server runs with): the
+    client offers it (websockets does by default) and the handshake accepts no extension."""
+    from tapete.server.transport import Limits
+
+    with live(create_app(settings(tmp_path)), **Limits().uvicorn_options()) as s:
+        cookie = str(httpx.get(s.url).cookies["tapete_id"])
+        r = httpx.post(s.url + "api/room/tables", json={"act_ms": 60_000},
+                       cookies={"tapete_id": cookie})
+        with connect(f"ws://127.0.0.1:{s.port}/ws/t/{r.json()['table']}",
+                     additional_headers={"Cookie": f"tapete_id={cookie}"}) as w:
+            assert recv(w)["type"] == "state"
+            assert w.response.headers.get("Sec-WebSocket-Extensions") is None
+            assert w.protocol.extensions == []
 
 
 # ------------------------------------------------------------------ bad input
