@@ -5,13 +5,20 @@ The server runs in a process of its own (``python -m tapete serve`` on a free po
 fresh data directory, one server per table count; ``--data-dir /dev/shm`` keeps it off the
 disk). The players run in ``--procs`` client processes (default: one per 150 tables, at least
 one, at most the machine's cores), each an asyncio loop holding its share of the tables'
-WebSockets (the ``websockets`` asyncio client; ``records=1``, as a program asks, unless
-``--no-records``, as the table page does; messages decoded with msgspec), so a few thousand
+WebSockets (the ``websockets`` asyncio client; messages decoded with msgspec), so a few thousand
 connections fit in a few processes. Each process opens its tables itself
 (``POST /api/room/tables``: no bots, six seats, a minute to act, no time bank; ten tables per
 identity, the room's limit), and each player has an identity cookie of its own, takes a seat
 and answers every decision with a random legal action (seeded: check, call, fold to a bet, the
 smallest raise; never all-in, so hands run their streets), topping up when it is busted.
+
+What the players ask for (``--mode``, printed with the results):
+
+- ``program`` (the default): ``records=1&states=turn``, as a program that follows the table
+  asks: every record, and a state only where it concerns the player (its decisions, each
+  hand's end, its own commands and seat);
+- ``records``: ``records=1``, every record and a state after each command as well;
+- ``page``: states only, as the table page asks (no act->record latency).
 
 Pace: one action a second at each table. The player to act answers ``--pace`` seconds after
 it was told it is its turn (the table's last action, as it saw it), so a table plays at most
@@ -78,6 +85,8 @@ SRC = Path(__file__).resolve().parent.parent / "src"
 SEATS = 6
 SETTINGS = {"act_ms": 60_000, "bank_ms": 0, "bots": False, "seats": SEATS}
 PER_IDENTITY = 10  # tables one identity may open (rooms.MAX_TABLES_EACH)
+# what the players ask for, by --mode (see the docstring)
+QUERIES = {"program": "?records=1&states=turn", "records": "?records=1", "page": ""}
 NO_ANSWER_S = 15.0  # an action with no broadcast after this long is an error
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
@@ -232,7 +241,7 @@ class Player:
 
     def __init__(self, url: str, table: str, name: str, cookie: str, seed: int,
                  pace: float, stats: Stats, counter: bool, table_state: dict[str, bool],
-                 records: bool) -> None:
+                 records: bool, query: str) -> None:
         self.url, self.table, self.name, self.cookie = url, table, name, cookie
         self.rng = random.Random(seed)
         self.pace = pace
@@ -243,6 +252,7 @@ class Player:
         self.turn_at = 0.0  # when it was last told it is its turn
         self.hand_no = 0  # the table's hands dealt, as its last state said
         self.records = records
+        self.query = query
         self.answered: set[int] = set()
         self.topped = -1
 
@@ -252,8 +262,7 @@ class Player:
         from websockets.exceptions import ConnectionClosed
 
         decode = msgspec.json.decode
-        ws_url = self.url.replace("http://", "ws://") + f"/ws/t/{self.table}" + (
-            "?records=1" if self.records else "")
+        ws_url = self.url.replace("http://", "ws://") + f"/ws/t/{self.table}" + self.query
         try:
             async with gate:  # so many connections at a time
                 ws = await connect(ws_url, max_size=None, open_timeout=120, ping_timeout=None,
@@ -388,11 +397,12 @@ async def new_cookie(url: str, gate: asyncio.Semaphore) -> str:
 
 async def client_main(url: str, tables: int, seed: int, pace: float, seconds: float,
                       warmup: float, go_idle: Any, go_play: Any, ready: Any, out: Any,
-                      index: int, records: bool) -> None:
+                      index: int, mode: str) -> None:
     """A client process: open its tables, report; once told (the server's idle CPU is
     measured meanwhile), connect its players and report when its tables have dealt; once
     told again, measure for ``seconds`` and report."""
     stats = Stats()
+    records, query = mode != "page", QUERIES[mode]
     rng = random.Random(seed)
     async with httpx.AsyncClient(base_url=url, timeout=120) as http:
         table_ids = await open_tables(http, tables)
@@ -407,7 +417,7 @@ async def client_main(url: str, tables: int, seed: int, pace: float, seconds: fl
         for s in range(SEATS):
             players.append(Player(url, tid, f"P{s}", cookies[t * SEATS + s],
                                   rng.randrange(2**32), pace, stats, s == 0, shared,
-                                  records))
+                                  records, query))
     connect_gate = asyncio.Semaphore(100)
     tasks = [asyncio.ensure_future(p.play(stop, connect_gate)) for p in players]
 
@@ -462,13 +472,14 @@ def one_run(tables: int, args: argparse.Namespace) -> dict[str, Any]:
     settle(server.pid)
     procs = []
     result: dict[str, Any] = {"tables": tables, "connections": tables * SEATS,
+                              "mode": f"{args.mode} ({QUERIES[args.mode] or 'no query'})",
                               "client_processes": procs_n, "server_start_s": round(started, 1)}
     try:
         t_setup = time.monotonic()
         for i, share in enumerate(shares):
             p = ctx.Process(target=client_process, args=(
                 server.url, share, args.seed * 1000 + i, args.pace, args.seconds, args.warmup,
-                go_idle, go_play, ready, out, i, not args.no_records), daemon=True)
+                go_idle, go_play, ready, out, i, args.mode), daemon=True)
             p.start()
             procs.append(p)
         for _ in procs:
@@ -560,8 +571,8 @@ def print_table(results: list[dict[str, Any]]) -> None:
         print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)))
     for r in results:
         loop = r["server_loop_pct"]
-        print(f"{r['tables']} tables: {r['tables_dealt']} dealt after {r['warmup_s']} s of"
-              f" warm-up; {r['seconds']} s measured; max act->state"
+        print(f"{r['tables']} tables, players asking {r['mode']}: {r['tables_dealt']} dealt"
+              f" after {r['warmup_s']} s of warm-up; {r['seconds']} s measured; max act->state"
               f" {(r['act_to_state_ms'] or {}).get('max')} ms; the server's loop running"
               f" {loop['running']}%, waiting for a CPU {loop['waiting_for_cpu']}%; client"
               f" processes {r['client_processes']}, CPU {r['client_cpu_pct']}%, loop lag p99"
@@ -583,9 +594,10 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--keep", action="store_true",
                     help="keep each run's data directory (kept anyway when errors occurred)")
-    ap.add_argument("--no-records", action="store_true",
-                    help="the players ask for states only, as the table page does (no"
-                         " act->record latency); default: records=1, as a program does")
+    ap.add_argument("--mode", choices=tuple(QUERIES), default="program",
+                    help="what the players ask for: program (records=1&states=turn, the"
+                         " default), records (records=1: every record and every state),"
+                         " page (states only, as the table page)")
     ap.add_argument("--data-dir", type=Path, default=None,
                     help="where each run's server keeps its database (a fresh folder in it;"
                          " default: the system's temporary folder). /dev/shm: no disk")

@@ -21,7 +21,7 @@ from typing import Any
 import httpx
 import pytest
 from test_server import settings
-from test_transport import pid_of
+from test_transport import live, pid_of
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
@@ -75,9 +75,12 @@ class Player(threading.Thread):
     and checks everything it is sent."""
 
     def __init__(self, srv: LiveServer, table: str, cookie: str, name: str, seed: int,
-                 hands: int, done: threading.Event, sits: bool = True) -> None:
+                 hands: int, done: threading.Event, sits: bool = True,
+                 query: str = "records=1") -> None:
         super().__init__(daemon=True)
         self.sits = sits
+        self.query = query
+        self.states = 0  # states received
         self.srv, self.table, self.cookie, self.name = srv, table, cookie, name
         self.rng = random.Random(seed)
         self.hands, self.done = hands, done
@@ -95,7 +98,7 @@ class Player(threading.Thread):
 
     def run(self) -> None:
         try:
-            with ws(self.srv, self.table, self.cookie) as w:
+            with ws(self.srv, self.table, self.cookie, self.query) as w:
                 if self.sits:
                     w.send(json.dumps({"type": "take_seat", "buy_in": 200, "name": self.name}))
                 acted: int | None = None
@@ -111,6 +114,7 @@ class Player(threading.Thread):
                         if self.ends >= self.hands and self.sits:
                             self.done.set()  # a player's count ends the run, not a watcher's
                     elif m["type"] == "state":
+                        self.states += 1
                         self.state(m)
                         mine = next((x for x in m["seats"] if x and x["you"]), None)
                         if mine is not None and mine["chips"] == 0 and not added:
@@ -223,6 +227,56 @@ def test_six_people_play_one_table_and_every_message_is_checked(rich: LiveServer
     assert rt.table_chips() >= 6 * 200 and rt.hand_no >= HANDS
     for c in cookies:
         assert storage.books(pid_of(c)) == []
+
+
+def test_players_asking_states_only_at_their_turn_play_on_fewer_messages(
+        rich: LiveServer) -> None:
+    """``records=1&states=turn``: the records, and a state only at the player's decisions,
+    each hand's end and in answer to its own messages; three such players and three that
+    get every state play the same table, every message checked as above."""
+    srv = rich
+    hands = max(10, HANDS // 4)
+    cookies = [identity(srv) for _ in range(6)]
+    table = open_table(srv, cookies[0])
+    done = threading.Event()
+    players = [Player(srv, table, c, f"P{i}", seed=10 + i, hands=hands, done=done,
+                      query="records=1&states=turn" if i % 2 else "records=1")
+               for i, c in enumerate(cookies)]
+    watcher = Player(srv, table, identity(srv), "watcher", seed=98, hands=hands, done=done,
+                     sits=False, query="records=1&states=turn")
+    for p in [watcher, *players]:
+        p.start()
+    for p in players:
+        p.join(hands * 2 + 60)
+    done.set()
+    watcher.join(10)
+    problems = [x for p in [*players, watcher] for x in p.problems]
+    assert problems == [], (problems, [p.ends for p in players])
+    assert max(p.ends for p in players) >= hands
+    every, turns = players[0::2], players[1::2]
+    # every player decided (a state with its decision came), the ones at their turn on far
+    # fewer states; the watcher, a state after each hand
+    assert all(p.ends >= hands - 1 for p in turns)
+    assert max(p.states for p in turns) * 2 < min(p.states for p in every), \
+        ([p.states for p in every], [p.states for p in turns])
+    assert watcher.ends >= hands - 1 and watcher.states <= watcher.ends + 2
+    srv.app.state.room.get(table).table.check_books()
+
+
+def test_messages_go_uncompressed_though_the_client_offers_deflate(tmp_path: Path) -> None:
+    """permessage-deflate is off (``Limits.deflate``, in the options the server runs with): the
+    client offers it (websockets does by default) and the handshake accepts no extension."""
+    from tapete.server.transport import Limits
+
+    with live(create_app(settings(tmp_path)), **Limits().uvicorn_options()) as s:
+        cookie = str(httpx.get(s.url).cookies["tapete_id"])
+        r = httpx.post(s.url + "api/room/tables", json={"act_ms": 60_000},
+                       cookies={"tapete_id": cookie})
+        with connect(f"ws://127.0.0.1:{s.port}/ws/t/{r.json()['table']}",
+                     additional_headers={"Cookie": f"tapete_id={cookie}"}) as w:
+            assert recv(w)["type"] == "state"
+            assert w.response.headers.get("Sec-WebSocket-Extensions") is None
+            assert w.protocol.extensions == []
 
 
 # ------------------------------------------------------------------ bad input

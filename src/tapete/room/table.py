@@ -543,10 +543,17 @@ class RoomTable:
                 self.bankroll.give(p["player"], p["chips"], key)
 
     def _publish(self, records: list[Record]) -> None:
+        """Each record to every subscriber, made once per kind of viewer (:func:`viewer_kind`):
+        the subscribers that see it alike are sent the very same message."""
         for r in records:
             players = list(r.payload["players"]) if r.kind == "start" else self.hand_players
+            made: dict[object, dict[str, Any]] = {}
             for sub in list(self.subscribers):
-                sub.send(self._message(r, sub.player, players))
+                kind = viewer_kind(r, sub.player, players)
+                message = made.get(kind)
+                if message is None:
+                    message = made[kind] = self._message(r, sub.player, players)
+                sub.send(message)
 
     def _next_seq(self, batch: Batch) -> int:
         return self.seq + len(batch) + 1
@@ -741,6 +748,22 @@ def visible(r: Record, viewer: str | None, players: list[str]) -> dict[str, Any]
         out["yours"] = p["player"] == viewer
         return out
     return p
+
+
+def viewer_kind(r: Record, viewer: str | None, players: list[str]) -> object:
+    """Which of :func:`visible`'s answers ``viewer`` gets for ``r``: two viewers of the same
+    kind see the record alike (``start``: the hand seat they play; a ``HoleDealt``: whether
+    the cards are theirs; a record about a player: whether it is them; else all alike)."""
+    p = r.payload
+    if r.kind == "start":
+        return players.index(viewer) if viewer in players else None
+    if r.kind == "event":
+        e = p["event"]
+        return e.get("type") == "HoleDealt" and viewer is not None \
+            and 0 <= e["player"] < len(players) and players[e["player"]] == viewer
+    if "player" in p:
+        return p["player"] == viewer
+    return None
 
 
 def restore(log: EventLog, table_id: str, bankroll: Bankroll, **kwargs: Any) -> RoomTable:

@@ -277,21 +277,22 @@ def create_app(settings: Settings | None = None) -> Starlette:
             after = 0
         box = Outbox(limits)
         hub.player(pid, create=True, keep=False)  # a stored player, loaded once for the states
-        conn = Connection(room, running, box, pid, records=query.get("records") == "1")
+        conn = Connection(room, running, box, pid, records=query.get("records") == "1",
+                          every_state=query.get("states") != "turn")
         try:
             await running.owner.call(running.table.subscribe, conn, after)
         except RoomRefused as exc:
             await ws.send_text(error_message("no_spectators", exc.message))
             await ws.close(code=4403)
             return
-        running.connections.add(conn)
+        running.join(conn)
         conn.schedule_state()
         drain = asyncio.get_running_loop().create_task(conn.drain())
         try:
             await serve(ws, box, conn.handle)
         finally:
             drain.cancel()
-            running.connections.discard(conn)
+            running.part(conn)
             with contextlib.suppress(Exception):
                 await running.owner.call(running.table.unsubscribe, conn)
 

@@ -40,7 +40,7 @@ from tapete.core.cards import format_card
 from tapete.core.catalog import N_, t
 from tapete.core.errors import BooksError, HandError
 from tapete.core.events import Event
-from tapete.core.hand import Hand
+from tapete.core.hand import Hand, Phase
 from tapete.core.setup import HandSetup
 from tapete.core.text import Text
 from tapete.room.errors import Refused as RoomRefused
@@ -73,6 +73,8 @@ PONG = json.dumps({"type": "pong"})
 # what every record and state is written with: msgspec's encoder, five to ten times the speed
 # of json.dumps on a table's state (it was an eighth of the server's time at 40 tables)
 _JSON = msgspec.json.Encoder()
+# the last record message encoded, and its text (see Connection.send)
+_encoded: list[Any] = [None, ""]
 # what a person chooses when opening a table (the rest are the room's)
 CHOSEN = ("game", "variant", "small_blind", "big_blind", "min_buy_in", "max_buy_in", "seats",
           "act_ms", "bank_ms", "bots", "public", "spectators")
@@ -167,35 +169,59 @@ class Running:
     # each person's pre-action (check/fold, call any), whichever tab chose it: played once
     # when their turn comes, by whichever tab's state comes first, and kept across reconnects
     pre: dict[str, str] = field(default_factory=dict)
-    # what every viewer is shown alike, made once per change of the hand (not per viewer)
-    _public: tuple[Any, ...] = ()
-    _results: dict[tuple[str, int | None], dict[str, Any]] = field(default_factory=dict)
-    _config: dict[str, Any] | None = None
+    # what every viewer is shown alike, made and encoded once per change of the table
+    _shared: _Shared | None = None
+    _results: dict[tuple[str, int | None], msgspec.Raw] = field(default_factory=dict)
+    _config: msgspec.Raw | None = None
+    _spectators: tuple[tuple[Any, ...], int] = ((), 0)  # (the table, seq, version), count
+    joined: int = 0  # the connections' version: one more each time one comes or goes
 
-    def config_json(self) -> dict[str, Any]:
+    def join(self, conn: Connection) -> None:
+        self.connections.add(conn)
+        self.joined += 1
+
+    def part(self, conn: Connection) -> None:
+        self.connections.discard(conn)
+        self.joined += 1
+
+    def config_json(self) -> msgspec.Raw:
         if self._config is None:
-            self._config = self.table.config.to_json()
-            self._config.pop("practice", None)  # the server's own: no room table is one
+            config = self.table.config.to_json()
+            config.pop("practice", None)  # the server's own: no room table is one
+            self._config = msgspec.Raw(_JSON.encode(config))
         return self._config
 
-    def public(self, hand: Hand) -> tuple[list[dict[str, str]], list[dict[str, Any] | None]]:
-        """The hand's story so far and each player's last action, for every viewer alike."""
-        key = (hand.hand_id, len(hand.events))
-        if not self._public or self._public[0] != key:
-            from tapete.server.game import last_actions
+    def shared(self) -> _Shared:
+        """What every viewer of the table as it stands is shown alike (made once per record
+        stored, whoever asks first)."""
+        rt = self.table
+        hand = rt.hand
+        key = (rt.seq, rt.hand_no, len(hand.events) if hand is not None else -1)
+        sh = self._shared
+        if sh is None or sh.table is not rt or sh.key != key:
+            sh = self._shared = _Shared(self, key)
+        return sh
 
-            self._public = (key, [x.to_json() for x in words.log_lines(hand)],
-                            last_actions(hand.n, hand.events))
-        return self._public[1], self._public[2]
+    def spectators(self) -> int:
+        """People watching without a seat (counted once per change of the seats or of the
+        connections)."""
+        key = (self.table, self.table.seq, self.joined)
+        if self._spectators[0] != key:
+            rt = self.table
+            seated = set(rt.players.values())
+            self._spectators = (key, sum(1 for x in self.connections
+                                         if (x.player or "") not in seated))
+        return self._spectators[1]
 
-    def result(self, hand: Hand, you: int | None, number: int) -> dict[str, Any]:
-        """The last hand's result as seat ``you`` is shown it (made once per seat)."""
+    def result(self, hand: Hand, you: int | None, number: int) -> msgspec.Raw:
+        """The last hand's result as seat ``you`` is shown it (made and encoded once per
+        seat)."""
         key = (hand.hand_id, you)
         got = self._results.get(key)
         if got is None:
             if self._results and next(iter(self._results))[0] != hand.hand_id:
                 self._results.clear()
-            got = self._results[key] = _result(hand, you, number)
+            got = self._results[key] = msgspec.Raw(_JSON.encode(_result(hand, you, number)))
         return got
 
     def hands_per_hour(self) -> int:
@@ -287,7 +313,7 @@ class Room:
         table.subscribers = list(old.subscribers)
         old.broken = True  # the old copy answers nothing more
         running.table = running.owner.table = table
-        running._public, running._results = (), {}
+        running._shared, running._results = None, {}
         for conn in running.connections:
             conn.schedule_state()
 
@@ -548,13 +574,17 @@ class Connection:
     to its outbox. ``player`` is its identity (a spectator's too: watching, it has no seat)."""
 
     def __init__(self, room: Room, running: Running, box: Outbox, player: str, *,
-                 records: bool = False) -> None:
+                 records: bool = False, every_state: bool = True) -> None:
         self.room = room
         self.running = running
         self.box = box
         self._player = player
         self.records = records
+        # False (``?records=1&states=turn``): the records tell the client what happens, and a
+        # state comes only where it concerns the viewer (see _concerns)
+        self.every_state = every_state or not records
         self._scheduled = False
+        self._shown: tuple[RoomTable, int] | None = None  # the table and seq of its last state
         # records wait here until the outbox has room: a client that comes back after
         # hundreds of records (or reads the whole log, after=0) gets them all, in order,
         # without filling its outbox (drain); None once the backlog is sent
@@ -567,12 +597,31 @@ class Connection:
     # the table calls this for every record, inside its command: the state follows once
     def send(self, message: dict[str, Any]) -> None:
         if self.records:
-            data = _JSON.encode({"type": "record", **message}).decode()
+            # the table hands the subscribers that see a record alike the same message:
+            # encoded once for all of them
+            if _encoded[0] is message:
+                data = _encoded[1]
+            else:
+                data = _JSON.encode({"type": "record", **message}).decode()
+                _encoded[:] = message, data
             if self._backlog is not None:
                 self._backlog.append(data)
             else:
                 send(self.box, data)
-        self.schedule_state()
+        if self.every_state or self._concerns(message):
+            self.schedule_state()
+
+    def _concerns(self, message: dict[str, Any]) -> bool:
+        """A record after which a client that asked for ``states=turn`` is sent a state: its
+        own decision (a ``turn`` at its seat), a hand's end (or void), a record about its
+        seat (``yours``)."""
+        kind = message["kind"]
+        if kind in ("end", "void"):
+            return True
+        data = message["data"]
+        if kind == "turn":
+            return bool(data["seat"] == self.running.table.seat_of(self._player))
+        return bool(data.get("yours"))
 
     async def drain(self) -> None:
         """Send the backlog of records as fast as the client reads them, then every record
@@ -599,6 +648,7 @@ class Connection:
         self._scheduled = False
         if self.box.closing:
             return
+        self._shown = (self.running.table, self.running.table.seq)
         send(self.box, _JSON.encode(state(self.running, self._player, self.room)).decode(),
              state=True)
         self._pre_act()
@@ -689,7 +739,11 @@ class Connection:
             return
         exc = future.exception()
         if exc is None:
-            self.schedule_state()
+            # a command that stored records has had its state sent already (each record
+            # schedules one): the same again would be one more message for nothing
+            rt = self.running.table
+            if self._shown != (rt, rt.seq):
+                self.schedule_state()
         elif isinstance(exc, RoomRefused):
             self._error(exc.code, exc.message, seq)
         elif isinstance(exc, HandError):
@@ -716,27 +770,106 @@ def _result(hand: Hand, you: int | None, number: int) -> dict[str, Any]:
     }
 
 
+_NULL = msgspec.Raw(b"null")
+
+
+class _Shared:
+    """The parts of a table's state every viewer is shown alike, each encoded once (a
+    :class:`msgspec.Raw` goes into each viewer's message as it is): the rules, the seats, the
+    hand with every hole card hidden that is not shown, its story so far. A viewer's own are
+    added to them in :func:`state`: its seat marked ``you``, its own hole cards, its decision,
+    its money."""
+
+    __slots__ = ("table", "key", "rules", "money", "log", "seats", "seats_you", "players",
+                 "view", "legal", "ended")
+
+    def __init__(self, running: Running, key: tuple[int, int, int]) -> None:
+        rt = self.table = running.table
+        self.key = key
+        c = rt.config
+        enc = _JSON.encode
+        self.rules = msgspec.Raw(enc({**rules_json(rt.rules), "key": c.game.value, "blinds": 0}))
+        self.money = msgspec.Raw(enc(words.money_format(rt.rules.decimals, rt.rules.currency)))
+        self.seats: list[msgspec.Raw] = []
+        self.seats_you: list[msgspec.Raw] = []  # the same, as its own player sees it
+        for i, s in enumerate(rt.table.seats):
+            if s is None:
+                self.seats.append(_NULL)
+                self.seats_you.append(_NULL)
+                continue
+            pid = rt.players.get(i, "")
+            seat = {"seat": i, "name": s.name, "bot": is_bot(pid),
+                    "style": running.bots.get(pid), "chips": s.chips + s.pending_chips,
+                    "sitting_out": s.sitting_out or s.sit_out_after_hand,
+                    "leaving": i in rt.leaving, "you": False}
+            self.seats.append(msgspec.Raw(enc(seat)))
+            seat["you"] = True
+            self.seats_you.append(msgspec.Raw(enc(seat)))
+        hand = rt.hand
+        self.log: msgspec.Raw = _NULL
+        self.players: list[msgspec.Raw] = []
+        self.view: dict[str, Any] = {}
+        self.legal: dict[str, Any] | None = None
+        self.ended: dict[int | None, msgspec.Raw] = {}  # the last hand, by hand seat
+        if hand is not None:
+            from tapete.server.game import last_actions
+
+            self.log = msgspec.Raw(enc([x.to_json() for x in words.log_lines(hand)]))
+            view = hand_view(hand, None)  # nobody's hole cards but the ones shown
+            for p, last in enumerate(last_actions(hand.n, hand.events)):
+                view["players"][p]["last_action"] = last
+            self.players = [msgspec.Raw(enc(p)) for p in view["players"]]
+            self.view = view
+
+    def hand(self, hand: Hand, you: int | None, decides: bool) -> dict[str, Any]:
+        """The hand in play as hand seat ``you`` sees it (its own hole cards; the legal
+        options when ``decides``): :func:`~tapete.server.views.hand_view`'s, made once for
+        every viewer and then given each viewer's own cards."""
+        view = dict(self.view)
+        players = self.players
+        if you is not None:
+            players = list(players)
+            hole = hand.hole[you]
+            if hole is not None and you not in hand.shown:
+                mine = dict(view["players"][you])
+                mine["cards"] = [format_card(c) for c in hole] if hole else None
+                players[you] = msgspec.Raw(_JSON.encode(mine))
+        view["players"] = players
+        view["you"] = you
+        if decides and hand.phase is Phase.BETTING:
+            if self.legal is None:
+                self.legal = hand_view(hand, hand.actor)["legal"]
+            view["legal"] = self.legal
+        return view
+
+    def ended_hand(self, hand: Hand, you: int | None) -> msgspec.Raw:
+        """The hand that ended last as hand seat ``you`` sees it (made once per seat)."""
+        got = self.ended.get(you)
+        if got is None:
+            got = self.ended[you] = msgspec.Raw(_JSON.encode(hand_view(hand, you)))
+        return got
+
+
 def state(running: Running, player: str | None, room: Room) -> dict[str, Any]:
     """The table as ``player`` sees it: the practice table's ``state`` message (the same
-    page draws both), with ``room``: the table's settings and where the viewer stands."""
+    page draws both), with ``room``: the table's settings and where the viewer stands. What
+    every viewer sees alike is :class:`_Shared`'s, made once per change."""
     rt = running.table
     table = rt.table
     c = rt.config
     hand = rt.hand
+    sh = running.shared()
     my_seat = rt.seat_of(player) if player else None
     you: int | None = None
-    view: dict[str, Any] | None = None
-    log_lines: list[dict[str, str]] | None = None
+    view: dict[str, Any] | msgspec.Raw | None = None
+    log_lines: msgspec.Raw | None = None
     decision: dict[str, Any] | None = None
-    now = rt.clock.now_ms()
     if hand is not None:
         if my_seat is not None and my_seat in table.hand_seats:
             you = table.hand_seats.index(my_seat)
-        view = hand_view(hand, you)
-        log_lines, lasts = running.public(hand)
-        for p, last in enumerate(lasts):
-            view["players"][p]["last_action"] = last
+        log_lines = sh.log
         if you is not None and hand.actor == you and rt.turn_seq is not None:
+            now = rt.clock.now_ms()
             deadline = rt.deadline() or now
             pool = rt._pool(hand)
             bank = rt.banks[player or ""][pool]
@@ -745,22 +878,15 @@ def state(running: Running, player: str | None, room: Room) -> dict[str, Any]:
                         "time_left": max(0, left_total - bank) / 1000,
                         "bank": min(bank, left_total) / 1000,
                         "summary": hand.legal().summary().to_json()}
-        else:
-            view.pop("legal", None)
+        view = sh.hand(hand, you, decision is not None)
     elif rt.last_hand is not None:
         lp = rt.last_players
         you = lp.index(player) if player in lp else None
-        view = hand_view(rt.last_hand, you)
-    seats: list[dict[str, Any] | None] = []
-    for i, s in enumerate(table.seats):
-        if s is None:
-            seats.append(None)
-            continue
-        pid = rt.players.get(i, "")
-        seats.append({"seat": i, "name": s.name, "bot": is_bot(pid),
-                      "style": running.bots.get(pid), "chips": s.chips + s.pending_chips,
-                      "sitting_out": s.sitting_out or s.sit_out_after_hand,
-                      "leaving": i in rt.leaving, "you": i == my_seat})
+        view = sh.ended_hand(rt.last_hand, you)
+    seats: list[msgspec.Raw] = sh.seats
+    if my_seat is not None:
+        seats = list(seats)
+        seats[my_seat] = sh.seats_you[my_seat]
     me = table.seats[my_seat] if my_seat is not None else None
     # a stored player is in memory (the connection loaded them once); a visitor who only
     # watches is kept nowhere and has the starting bankroll: no database read per state
@@ -786,7 +912,7 @@ def state(running: Running, player: str | None, room: Room) -> dict[str, Any]:
     return {
         "type": "state", "lobby": False,
         "seq": decision["seq"] if decision else None,
-        "rules": {**rules_json(rt.rules), "key": c.game.value, "blinds": 0},
+        "rules": sh.rules,
         "seats": seats,
         "button_seat": table.button_seat, "sb_seat": table.small_blind_seat,
         "bb_seat": table.big_blind_seat,
@@ -799,14 +925,13 @@ def state(running: Running, player: str | None, room: Room) -> dict[str, Any]:
         "waiting": hand is None and table.ready_count() < 2,
         "leaving": my_seat is not None and my_seat in rt.leaving,
         "time_bank": bank_now, "notice": None,
-        "money": words.money_format(rt.rules.decimals, rt.rules.currency),
+        "money": sh.money,
         "me": {"bankroll": bankroll, "at_table": at_table, "in_pot": in_pot,
                "total": bankroll + at_table + in_pot,
                "starting": room.hub.settings.starting_bankroll,
                "version": person.purse.version if person is not None else 0},
         "room": {"table": rt.table_id, "seq": rt.seq, "config": running.config_json(),
                  "seated": my_seat is not None, "hand_no": rt.hand_no,
-                 "spectators": sum(1 for x in running.connections
-                                   if rt.seat_of(x.player or "") is None),
+                 "spectators": running.spectators(),
                  "at": int(time.time())},
     }

@@ -77,12 +77,17 @@ class Limits:
     ping_interval: float = 20.0  # uvicorn's keepalive ping, seconds
     ping_timeout: float = 20.0  # no pong within this: uvicorn closes (1011)
     max_frame: int = 64 * 1024  # bytes of one incoming message (1009 above it)
+    # permessage-deflate: off. A state is a few kilobytes, once a second or so at a table:
+    # little for any link, while compressing each message cost the server a tenth of its time
+    # at 200 tables (zlib on every frame, each connection's own compressor)
+    deflate: bool = False
 
     def uvicorn_options(self) -> dict[str, Any]:
         """The keyword arguments of ``uvicorn.run``/``uvicorn.Config`` that carry these
-        limits: uvicorn's own keepalive pings and incoming size bound."""
+        limits: uvicorn's own keepalive pings and incoming size bound, and whether messages
+        are compressed (permessage-deflate, :attr:`deflate`)."""
         return {"ws_ping_interval": self.ping_interval, "ws_ping_timeout": self.ping_timeout,
-                "ws_max_size": self.max_frame}
+                "ws_max_size": self.max_frame, "ws_per_message_deflate": self.deflate}
 
 
 def error_message(code: str, message: Text) -> str:
