@@ -116,7 +116,7 @@ class _Item:
 
 class Outbox:
     """A connection's messages waiting to be sent, bounded; ``stamp`` times a click until its
-    answer is sent (:attr:`PracticeTable.latencies <tapete.server.practice.PracticeTable.latencies>`)."""
+    answer is sent (:attr:`tapete.server.practice.PracticeTable.latencies`)."""
 
     __slots__ = ("limits", "_items", "_state", "_states", "_chars", "_wake", "close_code",
                  "close_reason", "peak_chars", "replaced", "writing")
