@@ -265,6 +265,9 @@ def test_the_room_table_page_reads_only_sent_fields(server: Server, browser: Any
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(server.url + "room")
     page.check("[data-testid=bots]")
+    # the bots think a moment, as people watch them: time for the page to offer pre-actions
+    # (at no thinking time they answer within a millisecond of their turn)
+    server.app.state.room.think_ms = 300
     page.click("[data-testid=create]")
     page.wait_for_url("**/t/*")
     running = server.app.state.room.get(page.url.rsplit("/", 1)[-1])
