@@ -236,7 +236,7 @@ class Running:
 class Room:
     """The room of this process: its tables, by id."""
 
-    def __init__(self, hub: Hub, *, tick_s: float = 0.2, think_ms: int = 700,
+    def __init__(self, hub: Hub, *, tick_s: float = 1.0, think_ms: int = 700,
                  pause_ms: int = 3000, bot_seed: int | None = None) -> None:
         self.hub = hub
         self.storage = hub.storage
@@ -502,10 +502,10 @@ class Room:
 
     # ------------------------------------------------------------------ bots between hands
     async def _tend_loop(self, running: Running) -> None:
+        if not running.table.config.bots:
+            return  # nothing to tend at a table without bots (its settings never change)
         while True:
-            await asyncio.sleep(max(self.tick_s, 0.2))
-            if not running.table.config.bots:
-                continue  # nothing to tend: no job queued at a table without bots
+            await asyncio.sleep(0.2)
             try:
                 await running.owner.call(self._tend, running)
             except (RoomRefused, HandError):
