@@ -363,3 +363,32 @@ def test_each_seat_is_sent_its_last_action_on_this_street() -> None:
     hand.check()  # on the flop the street's actions start again
     assert last_actions(hand.n, list(hand.events)) == [
         {"action": "check", "amount": 0, "all_in": False}, None, None]
+
+
+def test_a_hand_a_kill_kept_from_the_hand_list_is_listed_after_the_restart(
+        tmp_path: Path) -> None:
+    """A hand's row (the hand list, the downloads) is written just after the hand's end is
+    stored in the table's log: a kill between the two loses the row, not the hand, and the
+    restart writes it again from the log."""
+    with TestClient(create_app(settings(tmp_path))) as c:
+        c.get("/")
+        cookie = c.cookies["tapete_id"]
+        with c.websocket_connect("/ws") as ws:
+            sit(ws)
+            play(ws, 2, shove)
+    storage = Storage(f"sqlite:///{tmp_path / 'tapete.sqlite3'}")
+    ((pid, _, _),) = stored(tmp_path)
+    newest = storage.list_hands(pid, 1)[0]
+    with storage.engine.begin() as conn:  # as a kill just after the hand's end leaves it
+        conn.exec_driver_sql("DELETE FROM tapete_hands WHERE hand_id = ?", (newest.hand_id,))
+    assert newest.hand_id not in {h.hand_id for h in storage.list_hands(pid, 100)}
+    storage.close()
+    with TestClient(create_app(settings(tmp_path))) as c2:
+        c2.cookies.set("tapete_id", cookie)
+        listed = c2.get("/api/hands").json()
+        assert newest.hand_id in [h["hand_id"] for h in listed]
+        assert c2.get(f"/api/hands/{newest.hand_id}.json").status_code == 200
+        again = c2.app.state.storage.get_hand(pid, newest.hand_id)  # type: ignore[attr-defined]
+        assert again is not None
+        assert (again.events, again.net, again.setup) == (newest.events, newest.net,
+                                                          newest.setup)  # the same hand

@@ -360,18 +360,10 @@ class Room:
         after the hand's records are stored and sent; a row made before is not made again.
         A practice table's one person: at once, under the hand's own id, so the page's hand
         list has it before anything that follows (their leaving the table, say)."""
-        players = list(table.last_players)
-        breakdown = words.breakdown(hand).to_json()
-        played_at = time.time()
-        practice = table.config.practice
-        rows = [hand_row(hand, seat, player_id=pid, session=table.table_id,
-                         number=int(hand.hand_id.rsplit("-", 1)[1]), played_at=played_at,
-                         structure=table.config.game.value, breakdown=breakdown,
-                         row_id=hand.hand_id if practice else f"{hand.hand_id}-{seat + 1}")
-                for seat, pid in enumerate(players) if pid and not is_bot(pid)]
+        rows = self._rows(table, hand, time.time())
         if not rows:
             return
-        if practice:
+        if table.config.practice:
             try:
                 self.hub.storage.save_hands(rows)
             except Exception:
@@ -383,6 +375,18 @@ class Room:
             asyncio.to_thread(self.hub.storage.save_hands, rows))
         self._saving.add(task)
         task.add_done_callback(lambda done: self._saved(done, rows))
+
+    @staticmethod
+    def _rows(table: RoomTable, hand: Hand, played_at: float) -> list[Any]:
+        """The hand as each person who played it keeps it (a practice table's person under
+        the hand's own id, a room table's with their seat's number after it)."""
+        practice = table.config.practice
+        breakdown = words.breakdown(hand).to_json()
+        return [hand_row(hand, seat, player_id=pid, session=table.table_id,
+                         number=int(hand.hand_id.rsplit("-", 1)[1]), played_at=played_at,
+                         structure=table.config.game.value, breakdown=breakdown,
+                         row_id=hand.hand_id if practice else f"{hand.hand_id}-{seat + 1}")
+                for seat, pid in enumerate(table.last_players) if pid and not is_bot(pid)]
 
     def _saved(self, task: asyncio.Task[None], rows: list[Any]) -> None:
         self._saving.discard(task)
@@ -472,6 +476,13 @@ class Room:
                 log.exception("table %s could not be restored", table_id)
                 continue
             running = self._run(table, styles)
+            if table.last_hand is not None:  # a kill may have come between its end and its rows
+                played = table.hand_starts[-1] / 1000 if table.hand_starts else time.time()
+                rows = self._rows(table, table.last_hand, played)
+                try:  # a row stored before is kept as it is
+                    await asyncio.to_thread(self.hub.storage.save_hands, rows)
+                except Exception:
+                    log.exception("table %s: its last hand's rows could not be stored", table_id)
             if kit is not None:
                 table.new_deck = kit.deck(running)
                 people = [p for p in table.players.values() if not is_bot(p)]
