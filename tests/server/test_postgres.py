@@ -309,7 +309,8 @@ def test_reopening_keeps_the_tables_and_the_data(db_url: str) -> None:
 # ---------------------------------------------------------------------- the whole room
 def test_practice_table_on_postgresql(pg_url: str, tmp_path: Path) -> None:
     """test_server's restart flow with the app's database on PostgreSQL: play, restart, the
-    chips left at the table come back, the hands were stored, and a reset works."""
+    practice table comes back from its log with the hand where it stood, the hands were
+    stored, leaving cashes out and a reset works."""
     from starlette.testclient import TestClient  # after test_server's warning filter
 
     from tapete.server import create_app
@@ -320,15 +321,19 @@ def test_practice_table_on_postgresql(pg_url: str, tmp_path: Path) -> None:
     with TestClient(app2) as c2:
         c2.cookies.set("tapete_id", cookie)  # the key that signs it was kept in PostgreSQL
         me = c2.get("/api/me").json()
-        assert me["bankroll"] == total and me["at_table"] == 0
+        assert me["total"] == total and me["at_table"] + me["in_pot"] > 0
         listed = c2.get("/api/hands").json()
         assert len(listed) >= 3
         stored = c2.get(f"/api/hands/{listed[0]['hand_id']}.json").json()
         assert stored["hand_id"] == listed[0]["hand_id"] and stored["events"]
         assert c2.get(f"/api/hands/{listed[0]['hand_id']}.phh").status_code in (200, 422)
         with c2.websocket_connect("/ws") as ws:
-            s = next_state(ws, lambda s: s["lobby"])
-            assert len(s["history"]) >= 3
+            s = next_state(ws, lambda s: not s["lobby"] and s["decision"] is not None)
+            assert len(s["history"]) >= 3 and s["me"]["total"] == total
+            ws.send_text(json.dumps({"type": "leave"}))  # checked or folded, then cashed out
+            s = next_state(ws, lambda s: s["lobby"], limit=5000)
+            assert s["me"]["at_table"] == 0 and s["me"]["total"] == s["me"]["bankroll"]
+            listed = c2.get("/api/hands").json()  # with the hand the person left
             ws.send_text(json.dumps({"type": "reset"}))
             s = next_state(ws, lambda s: s["me"]["bankroll"] == 10_000)
             assert s["me"]["total"] == 10_000
