@@ -177,6 +177,9 @@ class RoomTable:
         self.recent_pots: deque[int] = deque(maxlen=RECENT)  # the last hands' pots
         self.hand_starts: deque[int] = deque(maxlen=RECENT)  # when they began (Unix ms)
         self.last_hand: Hand | None = None  # the hand that ended last, for its result
+        # held: the timers wait (no time-out, no agent's move, no deal) until released: a
+        # practice table a restart restored waits for its person's page
+        self.held = False
         self.last_players: list[str] = []  # its player of each hand seat
 
     @classmethod
@@ -363,6 +366,8 @@ class RoomTable:
         """The timers: time the player to act out (or check or fold a player who is leaving),
         play for an agent whose turn it is, and start the next hand when two players are
         ready. One step per call; True when it took one (the owner polls again at once)."""
+        if self.held:
+            return False
         hand = self.hand
         if hand is not None and hand.actor is not None:
             seat = self.table.seat_of(hand.actor)
@@ -395,6 +400,8 @@ class RoomTable:
     def due_ms(self) -> int | None:
         """Milliseconds until :meth:`poll` has something to do (0: now), None: nothing is
         timed (the table waits for a command)."""
+        if self.held:
+            return None
         hand = self.hand
         now = self.clock.now_ms()
         if hand is not None and hand.actor is not None and self.turn_seq is not None:

@@ -317,6 +317,12 @@ class PracticeTable:
     def wake(self) -> None:
         """Something changed (a tab opened or closed, the person came back): deal or not."""
         rt = self.rt
+        if rt.held and self.outboxes:  # restored after a restart, and the page is back: the
+            rt.held = False            # hand goes on now, the clock afresh with the grace
+            rt.turn_at = rt.clock.now_ms()
+            if rt.turn_seq is not None:
+                rt.grace_turn = rt.turn_seq
+            self._poke()
         rt.auto_start = not self._between and self._can_deal()
         if rt.hand is None and rt.auto_start:
             self._poke()

@@ -256,6 +256,7 @@ class Room:
         self.practice: dict[str, tuple[Running, Any]] = {}
         self.practice_kit: Callable[[str], Any] | None = None
         self._empty_practice: list[Running] = []
+        self._closing: set[asyncio.Task[None]] = set()  # tables being marked closed
 
     # ------------------------------------------------------------------ tables
     def _agents(self, table_id: str, seats: int) -> tuple[dict[str, Agent], dict[str, str]]:
@@ -348,10 +349,21 @@ class Room:
                 del self.practice[person]
         if running.task is not None:
             running.task.cancel()
+        task = asyncio.get_running_loop().create_task(self._mark_closed(running))
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
+
+    async def _mark_closed(self, running: Running) -> None:
+        """Mark the table closed in the log once every bankroll move it asked for is stored:
+        a restart before that restores it and asks for them again (a closed table is never
+        restored, and a move it still owed would be lost)."""
+        table = running.table
+        while not table.bankroll.settled(table.table_id):
+            await asyncio.sleep(0.05)
         try:
-            self.log.close_table(table_id)
+            await asyncio.to_thread(self.log.close_table, table.table_id)
         except Exception:  # the table is empty: a restart finds it so and closes it again
-            log.exception("table %s could not be marked closed", table_id)
+            log.exception("table %s could not be marked closed", table.table_id)
 
     def _hand_over(self, table: RoomTable, hand: Hand) -> None:
         """A hand ended at ``table``: stored among the hands of each person who played it
@@ -487,6 +499,9 @@ class Room:
                 table.new_deck = kit.deck(running)
                 people = [p for p in table.players.values() if not is_bot(p)]
                 table.auto_start = False  # until the person's page says otherwise
+                # and the hand in play waits for them too: nothing moves their money before
+                # their page is back (the clock restarts then, with the grace)
+                table.held = bool(people)
                 if people:
                     self.practice[people[0]] = (running, kit)
                 else:  # the person left: the bots stand up and the table closes
