@@ -139,8 +139,12 @@ def one_table(args: argparse.Namespace) -> dict[str, Any]:
         if args.coach:
             ws.send(json.dumps({"type": "coach", "on": True}))
         k = 0
+        answer: dict[str, Any] | None = None
         while k < args.decisions:
-            s = state()
+            # the state that answered a click may already be the next decision (the bots
+            # played at once): it is looked at like any other
+            s = answer if answer is not None else state()
+            answer = None
             if broke(s):
                 ws.send(json.dumps({"type": "add_chips", "amount": 200}))
                 continue
@@ -148,7 +152,7 @@ def one_table(args: argparse.Namespace) -> dict[str, Any]:
                 continue
             t0 = time.perf_counter()
             ws.send(json.dumps(choose(s, k)))
-            state()
+            answer = state()
             rtt.append(time.perf_counter() - t0)
             k += 1
     (player,) = app.state.hub.players.values()
