@@ -66,7 +66,7 @@ from tapete.server.game import (
     rules_json,
     send,
 )
-from tapete.server.rooms import BOT_PREFIX, Running, is_bot
+from tapete.server.rooms import BOT_PREFIX, Running, decision_json, is_bot
 from tapete.server.transport import Outbox
 from tapete.server.views import hand_view
 
@@ -753,14 +753,7 @@ class PracticeTable:
             pool = rt._pool(hand) if hand is not None else "pre"
             bank_now = rt.banks[self.player_id][pool] / 1000
         if seq is not None and hand is not None:
-            now = rt.clock.now_ms()
-            deadline = rt.deadline() or now
-            bank = rt.banks[self.player_id][rt._pool(hand)]
-            left_total = max(0, deadline - now)  # act time (and grace), then the bank
-            decision = {"seq": seq, "action_time": rt.config.act_ms / 1000,
-                        "time_left": max(0, left_total - bank) / 1000,
-                        "bank": min(bank, left_total) / 1000,
-                        "summary": hand.legal().summary().to_json()}
+            decision = decision_json(rt, hand, self.player_id, seq)
         r = self.last_result
         return {
             "type": "state",

@@ -876,13 +876,26 @@ class _Shared:
         return got
 
 
+def decision_json(rt: RoomTable, hand: Hand, player: str, seq: int) -> dict[str, Any]:
+    """The decision ``player`` is to take, as a state carries it (``seq``: its number on
+    the page): the time to act left (with any grace), then the street's time bank, and what
+    is legal in words."""
+    now = rt.clock.now_ms()
+    deadline = rt.deadline() or now
+    bank = rt.banks[player][rt._pool(hand)]
+    left_total = max(0, deadline - now)  # act time (and grace), then the bank
+    return {"seq": seq, "action_time": rt.config.act_ms / 1000,
+            "time_left": max(0, left_total - bank) / 1000,
+            "bank": min(bank, left_total) / 1000,
+            "summary": hand.legal().summary().to_json()}
+
+
 def state(running: Running, player: str | None, room: Room) -> dict[str, Any]:
     """The table as ``player`` sees it: the practice table's ``state`` message (the same
     page draws both), with ``room``: the table's settings and where the viewer stands. What
     every viewer sees alike is :class:`_Shared`'s, made once per change."""
     rt = running.table
     table = rt.table
-    c = rt.config
     hand = rt.hand
     sh = running.shared()
     my_seat = rt.seat_of(player) if player else None
@@ -895,15 +908,7 @@ def state(running: Running, player: str | None, room: Room) -> dict[str, Any]:
             you = table.hand_seats.index(my_seat)
         log_lines = sh.log
         if you is not None and hand.actor == you and rt.turn_seq is not None:
-            now = rt.clock.now_ms()
-            deadline = rt.deadline() or now
-            pool = rt._pool(hand)
-            bank = rt.banks[player or ""][pool]
-            left_total = max(0, deadline - now)  # act time (and grace), then the bank
-            decision = {"seq": rt.turn_seq, "action_time": c.act_ms / 1000,
-                        "time_left": max(0, left_total - bank) / 1000,
-                        "bank": min(bank, left_total) / 1000,
-                        "summary": hand.legal().summary().to_json()}
+            decision = decision_json(rt, hand, player or "", rt.turn_seq)
         view = sh.hand(hand, you, decision is not None)
     elif rt.last_hand is not None:
         lp = rt.last_players
