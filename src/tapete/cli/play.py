@@ -93,7 +93,8 @@ def run(args: argparse.Namespace, room: bool = False) -> int:
     settings = Settings(
         data_dir=data_dir, database_url=args.database,
         think_delay=args.think, action_time=args.action_time, time_bank=args.time_bank,
-        allowed_hosts=hosts, room_on_crash=getattr(args, "on_crash", "resume"))
+        allowed_hosts=hosts, room_on_crash=getattr(args, "on_crash", "resume"),
+        freeze_heap=True)
     try:
         app = create_app(settings)
     except (OSError, RuntimeError, SQLAlchemyError) as exc:  # unreachable server, no driver...

@@ -51,6 +51,10 @@ class Settings:
     second at most, whatever ``think_delay`` says).
     ``deck_seed`` makes the shuffles reproducible (tests only; real play uses the OS's
     secure randomness).
+    ``freeze_heap``: once start-up is over, what it made is moved out of the garbage
+    collector's sight (``gc.freeze``), and the oldest generation is collected on a schedule
+    (see ``app._tend_heap``); the command line's servers set it (a test process that makes
+    many apps does not).
     ``allowed_hosts`` are the names the server answers to (the Host header, and a WebSocket's
     Origin), any port; Starlette's ``TrustedHostMiddleware`` patterns (``*.example.org``).
     The address a request came in on is always one of them (``tapete play --host
@@ -72,6 +76,7 @@ class Settings:
     allowed_hosts: tuple[str, ...] = LOOPBACK_HOSTS
     limits: Limits = field(default_factory=Limits)
     room_on_crash: str = "resume"
+    freeze_heap: bool = False
 
     def db_url(self) -> str:
         if self.database_url:
