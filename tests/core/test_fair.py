@@ -176,6 +176,7 @@ def test_a_commitment_that_is_not_the_deck_and_secret_s_is_rejected() -> None:
         assert verdict.codes() == [fair.COMMITMENT]  # the cards dealt are still the deck's
         assert "the commitment does not match the deck and the secret" in verdict.text().en
         assert "el compromiso no corresponde a la baraja y el secreto" in verdict.text().es
+        assert verdict.summary().en == "not verified" and verdict.summary().es == "no verificada"
     # not a digest at all
     bad = check(hand, d, commitment="not-a-digest")
     assert bad.codes() == [fair.COMMITMENT] and "64 hex digits" in bad.text().en

@@ -227,6 +227,10 @@ class Verdict:
     def codes(self) -> list[str]:
         return [r.code for r in self.reasons]
 
+    def summary(self) -> Text:
+        """The verdict without its reasons ("not verified"; the others as :meth:`text`)."""
+        return t("not verified") if self.status is Status.REJECTED else self.text()
+
     def text(self) -> Text:
         """The verdict in one sentence, the reasons included."""
         s = self.status
