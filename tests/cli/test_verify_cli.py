@@ -182,6 +182,15 @@ def test_the_fields_read_back_as_written(three: list[tuple[Hand, fair.FairDeal]]
     assert phh.fair_values(phh.loads(phh.dumps(hand))) == (None, None, None)
 
 
+def test_a_converted_file_keeps_its_commitments(
+        capsys: Capsys, tmp_path: Path, three: list[tuple[Hand, fair.FairDeal]]) -> None:
+    source, copy = tmp_path / "hands.phhs", tmp_path / "copy.phhs"
+    source.write_text(phhs(three), encoding="utf-8")
+    assert main(["convert", str(source), "--to", "phh", "-o", str(copy)]) == 0
+    code, lines, _ = verify(capsys, str(copy), "--lang", "en")
+    assert code == 0 and lines == [f"{copy} #{k}: {VERIFIED}" for k in (1, 2, 3)]
+
+
 def test_standard_input(capsys: Capsys, monkeypatch: pytest.MonkeyPatch,
                         three: list[tuple[Hand, fair.FairDeal]]) -> None:
     class Stdin:

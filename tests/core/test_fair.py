@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import hashlib
 import random
+import re
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -80,6 +82,16 @@ def test_the_canonical_bytes_and_the_commitment_are_as_documented() -> None:
     assert fair.read_deck(text) == FULL_DECK
     assert fair.read_deck([text[i:i + 2] for i in range(0, 104, 2)]) == FULL_DECK
     assert fair.read_secret(SECRET.hex().upper()) == SECRET
+
+
+def test_the_documentation_s_examples_are_true() -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "fairness.md").read_text("utf-8")
+    assert f"printf '%s' '{ORDERED}' | sha256sum\n{ORDERED_COMMITMENT}  -" in doc
+    stored = dict(re.findall(r"^(_fair_\w+) = '(\w+)'$", doc, re.M))
+    assert set(stored) == {"_fair_commitment", "_fair_deck", "_fair_secret"}
+    d = fair.FairDeal.make(fair.read_deck(stored["_fair_deck"]),
+                           fair.read_secret(stored["_fair_secret"]))
+    assert d.commitment == stored["_fair_commitment"]
 
 
 @pytest.mark.parametrize(("deck", "secret", "english", "spanish"), [

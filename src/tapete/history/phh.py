@@ -1195,6 +1195,7 @@ def dumps(hand: Any, *, extra: dict[str, Any] | None = None, table: str = "",
 FAIR_COMMITMENT = "_fair_commitment"
 FAIR_DECK = "_fair_deck"
 FAIR_SECRET = "_fair_secret"
+FAIR_FIELDS = (FAIR_COMMITMENT, FAIR_DECK, FAIR_SECRET)
 
 
 def fair_fields(deal: fair.FairDeal | str) -> dict[str, str]:
@@ -1206,6 +1207,12 @@ def fair_fields(deal: fair.FairDeal | str) -> dict[str, str]:
     texts = deal.to_json()
     return {FAIR_COMMITMENT: texts["commitment"], FAIR_DECK: texts["deck"],
             FAIR_SECRET: texts["secret"]}
+
+
+def kept_fair_fields(extra: dict[str, Any]) -> dict[str, str]:
+    """The fair-deal fields a record read (its ``extra``), to write again as they were
+    (``tapete convert`` to PHH keeps them)."""
+    return {key: extra[key] for key in FAIR_FIELDS if isinstance(extra.get(key), str)}
 
 
 def fair_values(record: HandRecord) -> tuple[Any, Any, Any]:
