@@ -28,21 +28,23 @@ from tapete.room.shuffle import shuffle
 Capsys = pytest.CaptureFixture[str]
 HOLDEM = Rules(small_blind=1, big_blind=2)
 PLO = Rules(structure=Structure.POT_LIMIT, small_blind=1, big_blind=2, game=OMAHA)
+STRADDLED = Rules(small_blind=1, big_blind=2, ante=1, straddle=4)  # antes and a straddle
 SEATS = 6
 
 
 def session(hands: int, seed: int = 2026) -> list[tuple[Hand, fair.FairDeal]]:
     """A six-handed session: the button moves on, stacks carry over (a player under 20 chips
-    buys back to 200), one hand in five is pot-limit Omaha; each hand dealt from a seeded
-    shuffle with its own secret, played with random legal actions (every other hand folds
-    more)."""
+    buys back to 200), one hand in five is pot-limit Omaha and one has antes and a straddle;
+    each hand dealt from a seeded shuffle with its own secret, played with random legal
+    actions (every other hand folds more)."""
     rng = random.Random(seed)
     stacks = [200] * SEATS
     out: list[tuple[Hand, fair.FairDeal]] = []
     for k in range(hands):
         deal = shuffle(Deck(seed=seed * 1000 + k).cards(), rng.randbytes(fair.SECRET_BYTES))
         stacks = [s if s >= 20 else 200 for s in stacks]
-        hand = Hand(PLO if k % 5 == 4 else HOLDEM, stacks, button=k % SEATS, deck=deal.deck,
+        rules = PLO if k % 5 == 4 else STRADDLED if k % 5 == 2 else HOLDEM
+        hand = Hand(rules, stacks, button=k % SEATS, deck=deal.deck,
                     names=[f"seat{i + 1}" for i in range(SEATS)], hand_id=str(k + 1),
                     auto_showdown=True)
         folds = 0.45 if k % 2 else 0.0  # every other hand, more folds: some end early
@@ -81,6 +83,7 @@ def three() -> list[tuple[Hand, fair.FairDeal]]:
 def test_a_session_of_500_hands_verifies(capsys: Capsys, tmp_path: Path) -> None:
     played = session(500)
     assert sum(h.rules.game is OMAHA for h, _ in played) == 100
+    assert sum(any(h.straddles) for h, _ in played) == 100
     # many reach the river, many end before it
     assert sum(len(h.board) == 5 for h, _ in played) > 100
     assert sum(len(h.board) < 5 for h, _ in played) > 100

@@ -145,7 +145,9 @@ def test_the_dealing_order_is_the_engine_s() -> None:
     assert check(hand, d).verified
 
 
-@pytest.mark.parametrize(("rules", "n"), [(HOLDEM, 6), (PLO, 5)], ids=["holdem", "omaha"])
+@pytest.mark.parametrize(("rules", "n"), [
+    (HOLDEM, 6), (HOLDEM, 2), (PLO, 5), (Rules(small_blind=1, big_blind=2, ante=1, straddle=4), 5),
+], ids=["holdem", "heads-up", "omaha", "antes-and-straddle"])
 def test_hands_dealt_from_the_committed_deck_verify(rules: Rules, n: int) -> None:
     for seed in range(25):
         d = deal(seed)

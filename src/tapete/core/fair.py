@@ -258,7 +258,8 @@ def verify(setup: HandSetup, events: Sequence[Event], deck: Sequence[Card] | str
     secret :data:`SECRET_BYTES` bytes, the commitment is theirs (:func:`commitment`) and every
     card the events show dealt (hole cards, each street of the board, each run) or shown is
     the card the engine deals from the deck at that place. Every problem found is a
-    :class:`Reason`, in both languages; nothing is raised for bad input."""
+    :class:`Reason`, in both languages: nothing is raised for a bad deck, secret or
+    commitment, nor for events the deck cannot replay."""
     if commitment is None:
         return Verdict(Status.NOT_COMMITTED)
     try:
