@@ -331,6 +331,7 @@ REPLAY_READS = (
     "FileAnswer.hands[].error", "FileAnswer.hands[].players", "FileAnswer.selected",
     "FileAnswer.error", "Timeline.frames[].pot_total", "Timeline.players[].cards",
     "IcmAnswer.players[].change", "ErrorAnswer.error", "ErrorAnswer.error.es",
+    "FileAnswer.timeline.fairness.reasons[].en", "FileAnswer.timeline.fairness.commitment",
 )
 
 
@@ -360,6 +361,22 @@ def _upload(page: Any, name: str, data: bytes, wait: str) -> None:
 
 def _title_is(prefix: str) -> str:
     return f"document.getElementById('hand-title').textContent.startsWith({prefix!r})"
+
+
+def _unfair_hand() -> bytes:
+    """A PHH hand with its fair deal's fields, the commitment not the deck and secret's."""
+    from tapete.core.cards import Deck
+    from tapete.core.hand import Hand
+    from tapete.core.rules import Rules
+    from tapete.room.shuffle import shuffle
+
+    deal = shuffle(Deck(seed=1).cards(), bytes(32))
+    hand = Hand(Rules(small_blind=1, big_blind=2), [100, 100], deck=deal.deck,
+                auto_showdown=True)
+    while not hand.done:
+        hand.check_or_call()
+    fields = {**phh.fair_fields(deal), phh.FAIR_COMMITMENT: "0" * 64}
+    return phh.dumps(hand, extra=fields).encode()
 
 
 def test_the_replayer_reads_only_what_its_routes_answer(server: Server, browser: Any,
@@ -426,6 +443,9 @@ def test_the_replayer_reads_only_what_its_routes_answer(server: Server, browser:
         # insurance once both players are all in on the flop and the turn
         _upload(page, "all-in.phh", ALL_IN_ACES_KINGS.encode(), _title_is("all-in.phh"))
         _step_through(page)
+        # a hand that carries a commitment to its deck, not the one it was dealt from
+        _upload(page, "unfair.phh", _unfair_hand(),
+                "document.getElementById('fairness').dataset.status === 'rejected'")
         # a multi-hand PHH file of tests/data, and another of its hands
         _upload(page, HANDHQ.name, HANDHQ.read_bytes(), _title_is(HANDHQ.name))
         first = page.inner_text("[data-testid=hand-title]")

@@ -391,3 +391,58 @@ def test_summary_mismatch_is_shown(server: LiveServer, browser: Any, tmp_path: P
     page.click("[data-testid=lang-toggle]")
     assert "bote total: el archivo dice €1" in page.inner_text("[data-testid=mismatches]")
     page.close()
+
+
+def test_fair_dealing_panel(server: LiveServer, browser: Any, tmp_path: Path) -> None:
+    """A hand that carries a commitment shows it, with the server's verdict: verified, or not
+    and why (a commitment changed by one character); a hand without one shows no panel."""
+    from tapete.core.cards import Deck
+    from tapete.core.rules import Rules
+    from tapete.history import phh
+    from tapete.room.shuffle import shuffle
+
+    deal = shuffle(Deck(seed=5).cards(), bytes(range(32)))
+    hand = Hand(Rules(small_blind=1, big_blind=2), [200, 200, 200], deck=deal.deck,
+                names=["Ana", "Bruno", "Carla"], auto_showdown=True)
+    while not hand.done:
+        hand.check_or_call()
+    text = phh.dumps(hand, extra=phh.fair_fields(deal))
+    good, bad = tmp_path / "fair.phh", tmp_path / "unfair.phh"
+    good.write_text(text, encoding="utf-8")
+    changed = deal.commitment[:5] + ("1" if deal.commitment[5] == "0" else "0") \
+        + deal.commitment[6:]
+    bad.write_text(text.replace(deal.commitment, changed), encoding="utf-8")
+    page = browser.new_page(viewport={"width": 1280, "height": 900}, locale="en-US")
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    open_upload(page, server, good)
+    assert page.is_visible("[data-testid=fairness]")
+    assert page.get_attribute("[data-testid=fairness]", "data-status") == "verified"
+    assert page.inner_text("[data-testid=fair-verdict]") == (
+        "verified: the cards dealt are the committed deck's, in order")
+    assert page.inner_text("[data-testid=fair-commitment]") == deal.commitment
+    assert page.eval_on_selector_all("[data-testid=fair-reasons] li", "els => els.length") == 0
+    shot(page, "10-fair-verified")
+    page.set_input_files("[data-testid=file-input]", str(bad))
+    page.wait_for_function(
+        "document.querySelector('[data-testid=fairness]').dataset.status === 'rejected'")
+    assert page.inner_text("[data-testid=fair-verdict]") == "not verified"
+    assert page.inner_text("[data-testid=fair-commitment]") == changed
+    reasons = page.inner_text("[data-testid=fair-reasons]")
+    assert reasons.startswith("the commitment does not match the deck and the secret: they give"
+                              f" {deal.commitment}, the published commitment is {changed}")
+    page.click("[data-testid=lang-toggle]")
+    assert page.inner_text("[data-testid=fair-verdict]") == "no verificada"
+    assert page.inner_text("[data-testid=fair-reasons]").startswith(
+        "el compromiso no corresponde a la baraja y el secreto")
+    shot(page, "11-fair-rejected-es")
+    page.click("[data-testid=lang-toggle]")
+    # a hand with no commitment: no panel, nothing of the last one left
+    plain = tmp_path / "plain.phh"
+    plain.write_text(ABC, encoding="utf-8")
+    page.set_input_files("[data-testid=file-input]", str(plain))
+    page.wait_for_function("document.getElementById('hand-title').textContent"
+                           ".startsWith('plain.phh')")
+    assert page.is_hidden("[data-testid=fairness]")
+    assert not errors, errors
+    page.close()

@@ -27,6 +27,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "bench": ("tapete.cli.bench", "measure the evaluator against its peers"),
     "simulate": ("tapete.cli.simulate", "duplicate matches between bots"),
     "icm": ("tapete.cli.icm", "what tournament stacks are worth in prizes (ICM)"),
+    "verify": ("tapete.cli.verify", "check that each hand was dealt from the deck committed to"
+                                    " before it (provably fair dealing)"),
 }
 
 

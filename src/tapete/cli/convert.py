@@ -96,7 +96,8 @@ def convert(path: str, to: str, fmt: str | None = None, hero: str | None = None,
         try:
             text = phh.dumps(hand, table=str(extra.get("table") or ""),
                              date=str(extra.get("date") or ""),
-                             max_seats=seats if isinstance(seats, int) else 0)
+                             max_seats=seats if isinstance(seats, int) else 0,
+                             extra=phh.kept_fair_fields(extra))
         except phh.PhhError as exc:
             errors.append(t("{path}: hand {hand}: cannot be written as PHH: {why}", path=path,
                             hand=label or str(k), why=exc.message).in_lang(lang))

@@ -65,9 +65,11 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from tapete.core import fair
 from tapete.core.cards import RANKS, SUITS, CardError, format_cards, parse_cards
 from tapete.core.catalog import N_, NC_, t, tc
 from tapete.core.game import HOLDEM, OMAHA, OMAHA_HI_LO, Game
+from tapete.core.hand import Hand
 from tapete.core.rules import MinRaise, Rules, RulesError, Structure
 from tapete.core.text import Text
 from tapete.history.record import (
@@ -1179,3 +1181,62 @@ def dumps(hand: Any, *, extra: dict[str, Any] | None = None, table: str = "",
     for key, value in (extra or {}).items():
         lines.append(f"{key} = {_toml_str(value) if isinstance(value, str) else value}")
     return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------- fair dealing
+# tapete's user fields for provably fair dealing (tapete.core.fair, docs/fairness.md), apart
+# from the rest of the reader and the writer: ``_fair_commitment`` (the SHA-256 published
+# before the hand, in hex), ``_fair_deck`` (the deck revealed after it, in dealing order, as
+# one text of 104 characters: ``'AhKd2c...'``) and ``_fair_secret`` (the secret revealed with
+# it, in hex). ``dumps(hand, extra=fair_fields(deal))`` writes them; read_hand keeps them in
+# ``record.extra`` as it keeps every user field it does not know, and :func:`fair_values`
+# gives them back. A hand without ``_fair_commitment`` is not committed.
+
+FAIR_COMMITMENT = "_fair_commitment"
+FAIR_DECK = "_fair_deck"
+FAIR_SECRET = "_fair_secret"
+FAIR_FIELDS = (FAIR_COMMITMENT, FAIR_DECK, FAIR_SECRET)
+
+
+def fair_fields(deal: fair.FairDeal | str) -> dict[str, str]:
+    """The user fields of a hand's fair deal, for :func:`dumps`'s ``extra``: all three for a
+    :class:`~tapete.core.fair.FairDeal` (the hand is over, the deck revealed), the commitment
+    alone for its text (published, not yet revealed)."""
+    if isinstance(deal, str):
+        return {FAIR_COMMITMENT: deal}
+    texts = deal.to_json()
+    return {FAIR_COMMITMENT: texts["commitment"], FAIR_DECK: texts["deck"],
+            FAIR_SECRET: texts["secret"]}
+
+
+def kept_fair_fields(extra: dict[str, Any]) -> dict[str, str]:
+    """The fair-deal fields a record read (its ``extra``), to write again as they were
+    (``tapete convert`` to PHH keeps them)."""
+    return {key: extra[key] for key in FAIR_FIELDS if isinstance(extra.get(key), str)}
+
+
+def fair_values(record: HandRecord) -> tuple[Any, Any, Any]:
+    """(commitment, deck, secret) as a record's file gives them (None: the field is absent),
+    unchecked: :func:`tapete.core.fair.verify` says what is wrong with them."""
+    extra = record.extra
+    return extra.get(FAIR_COMMITMENT), extra.get(FAIR_DECK), extra.get(FAIR_SECRET)
+
+
+def verify_record(record: HandRecord, hand: Hand | None,
+                  error: Text | None = None) -> fair.Verdict:
+    """Whether a record's hand was dealt from its committed deck: ``hand`` is the record
+    replayed (:func:`tapete.history.replay.replay`'s ``engine``), ``error`` why the replay
+    stopped (a hand that cannot be replayed is not verified)."""
+    commitment, deck, secret = fair_values(record)
+    if commitment is None:
+        return fair.Verdict(fair.Status.NOT_COMMITTED)
+    if hand is None:
+        why = error or t(UNREADABLE)
+        return fair.Verdict(fair.Status.REJECTED, str(commitment),
+                            (fair.Reason(fair.REPLAY, why),))
+    verdict = fair.verify(hand.setup, hand.events, deck, secret, commitment)
+    if error is None or verdict.status is fair.Status.NOT_REVEALED:
+        return verdict
+    why = t("the record cannot be replayed: {why}", why=error)
+    return fair.Verdict(fair.Status.REJECTED, verdict.commitment,
+                        (*verdict.reasons, fair.Reason(fair.REPLAY, why)))

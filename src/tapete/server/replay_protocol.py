@@ -22,6 +22,7 @@ from typing import Literal, cast
 import msgspec
 
 from tapete.core import events as ev
+from tapete.core.fair import Status, Verdict
 from tapete.core.text import Text
 from tapete.server.protocol import Money, Words
 
@@ -209,6 +210,28 @@ class Breakdown(_Answer):
     rake: int
 
 
+# ---------------------------------------------------------------------------- fair dealing
+
+class Fairness(_Answer):
+    """A hand's commitment to its deck and whether the hand verifies against it
+    (:func:`tapete.core.fair.verify`, on the server: the page only shows it)."""
+
+    status: Literal["verified", "rejected", "not-revealed"]
+    commitment: str
+    summary: Words
+    reasons: list[Words]
+
+
+def fairness(verdict: Verdict) -> Fairness | None:
+    """The verdict as the timeline carries it (None: the hand carries no commitment)."""
+    if verdict.status is Status.NOT_COMMITTED:
+        return None
+    status = cast(Literal["verified", "rejected", "not-revealed"], verdict.status.value)
+    return Fairness(status=status, commitment=verdict.commitment or "",
+                    summary=said(verdict.summary()),
+                    reasons=[said(r.text) for r in verdict.reasons])
+
+
 # ---------------------------------------------------------------------------- the answers
 
 class ReplayPlayer(_Answer):
@@ -240,6 +263,7 @@ class Timeline(_Answer):
     share: str | None
     street_names: list[tuple[str, str]]
     mismatches: list[Words]
+    fairness: Fairness | None = None
 
 
 class ListedHand(_Answer):

@@ -39,6 +39,7 @@ from tapete.core.game import HOLDEM, Game
 from tapete.core.hand import Hand, Phase, street_name
 from tapete.core.text import Text
 from tapete.history.formats import POKERSTARS, Read, detect, read_any
+from tapete.history.phh import verify_record
 from tapete.history.record import HandRecord
 from tapete.history.replay import replay
 from tapete.server import replay_protocol as rp
@@ -376,6 +377,7 @@ def record_answer(record: HandRecord, *, title: str = "", equity: bool = True) -
         from tapete.history.pokerstars import reconcile_text
 
         out.mismatches = [said(m) for m in reconcile_text(record, hand)]
+    out.fairness = rp.fairness(verify_record(record, hand, res.error))  # dealt as committed?
     return out
 
 

@@ -69,6 +69,11 @@ export const W = {
   icmAfter: ["After", "Después"],
   icmChange: ["Change", "Cambio"],
   uploadFailed: ["Could not open {name}", "No se pudo abrir {name}"],
+  fairTitle: ["Fair dealing", "Reparto justo"],
+  fairCommitment: ["Commitment (SHA-256 of the deck and a secret, published before the first card)",
+    "Compromiso (SHA-256 de la baraja y un secreto, publicado antes de la primera carta)"],
+  fairHint: ["The server checked the revealed deck against it; anyone can check again with tapete verify.",
+    "El servidor ha comprobado la baraja revelada con él; cualquiera puede volver a comprobarlo con tapete verify."],
 };
 
 function w(key) {
@@ -189,8 +194,10 @@ function clearHand() {
   for (const id of ["seats", "boards", "pots", "pot-detail", "dec-why", "log", "result"]) $(id).replaceChildren();
   delete $("boards").dataset.cards;
   for (const id of ["banner", "hand-title", "counter", "equity-note", "insurance", "notice", "mismatches",
-    "dec-who", "dec-legal", "dec-next"]) $(id).textContent = "";
-  for (const id of ["decision", "insurance", "notice", "mismatches", "share-box", "icm", "icm-error"]) $(id).hidden = true;
+    "dec-who", "dec-legal", "dec-next", "fair-verdict", "fair-commitment"]) $(id).textContent = "";
+  $("fair-reasons").replaceChildren();
+  delete $("fairness").dataset.status;
+  for (const id of ["decision", "insurance", "notice", "mismatches", "fairness", "share-box", "icm", "icm-error"]) $(id).hidden = true;
   $("share").value = "";
   $("scrub").max = "0";
   $("scrub").value = "0";
@@ -251,6 +258,7 @@ function show(file, tl, step) {
   notice.hidden = !tl.partial;
   notice.textContent = tl.partial ? `${w("partial")}: ${tx(tl.note) || w("unfinished")}` : "";
   renderMismatches();
+  renderFairness();
   $("share-box").hidden = !tl.share;
   if (!tl.share) $("share").value = "";
   S.icm = null;
@@ -512,6 +520,23 @@ function renderMismatches() {
   box.textContent = list.length ? `${w("mismatch")}: ${list.map((m) => tx(m)).join("; ")}` : "";
 }
 
+/** The hand's commitment to its deck and the server's verdict on it (hidden for a hand that
+ * carries none): the page only shows what the server found. */
+function renderFairness() {
+  const box = $("fairness");
+  const f = S.tl ? S.tl.fairness : null;
+  box.hidden = !f;
+  if (!f) return;
+  box.dataset.status = f.status;
+  $("fair-verdict").textContent = tx(f.summary);
+  $("fair-reasons").replaceChildren(...f.reasons.map((r) => {
+    const li = document.createElement("li");
+    li.textContent = tx(r);
+    return li;
+  }));
+  $("fair-commitment").textContent = f.commitment;
+}
+
 // ------------------------------------------------------------------ tournament equity
 async function priceStacks() {
   const tl = S.tl;
@@ -611,7 +636,7 @@ function wire() {
   for (const b of document.querySelectorAll("[data-street]")) b.onclick = () => jumpStreet(+b.dataset.street);
   $("hand-list").onchange = () => selectHand(Number($("hand-list").value));
   $("file-input").onchange = () => { const f = $("file-input").files[0]; if (f) upload(f); $("file-input").value = ""; };
-  $("lang").onclick = () => { setLang(lang() === "es" ? "en" : "es"); translate(); renderHandList(); renderIcm(); renderMismatches(); if (S.tl) { renderLog(); render(); } };
+  $("lang").onclick = () => { setLang(lang() === "es" ? "en" : "es"); translate(); renderHandList(); renderIcm(); renderMismatches(); renderFairness(); if (S.tl) { renderLog(); render(); } };
   $("icm-form").onsubmit = (e) => { e.preventDefault(); priceStacks(); };
   const four = $("four-color");
   four.checked = localStorage.getItem("tapete.fourColor") === "1";
