@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from tapete.core import fair
 from tapete.core.actions import Action
 from tapete.core.betting import Legal
 from tapete.core.cards import Deck
@@ -75,6 +76,8 @@ class Client:
         self.seen_hole = 0
         self.hole_cards = 2  # each player's, by the rules of the hand started
         self.crash_on_send = False
+        self.commitment: str | None = None  # the hand's, as its start record published it
+        self.revealed = 0  # hands whose deck and secret were revealed, and matched
 
     @property
     def player(self) -> str | None:
@@ -88,7 +91,17 @@ class Client:
         self.last = message["seq"]
         self.messages.append(message)
         kind, data = message["kind"], message["data"]
-        assert "player" not in data and "deck" not in data and "players" not in data
+        assert "player" not in data and "players" not in data
+        # the deck only once the hand is over: revealed with the fair deal's secret, both
+        # matching the commitment published when the hand began, before its first card
+        assert "deck" not in data and "secret" not in data or kind == "end"
+        if kind == "start":
+            self.commitment = data.get("commitment")
+        elif kind == "end" and "deck" in data:
+            assert data["commitment"] == self.commitment
+            assert fair.commitment(fair.read_deck(data["deck"]),
+                                   fair.read_secret(data["secret"])) == self.commitment
+            self.revealed += 1
         if kind == "start":
             self.you = data["you"]
             self.start_total = sum(data["setup"]["stacks"])
@@ -133,6 +146,7 @@ class Room:
         self.timeouts = timeouts
         self.rng = random.Random(seed)
         self.deck_rng = random.Random(seed + 1)
+        self.secret_rng = random.Random(seed + 2)  # the fair deals' secrets
         self.clock = ManualClock(1_000)
         self.log = EventLog()
         self.bank = FakeBank({p: BANKROLL for p in PLAYERS[:players]})
@@ -140,7 +154,7 @@ class Room:
         # a fixed id, so that two rooms with one seed store the very same records
         table_id = self.log.create_table(self.config, table_id=f"table-{seed}")
         self.table = RoomTable(self.log, table_id, self.config, self.bank, clock=self.clock,
-                               deck=self.deck)
+                               deck=self.deck, secret=self.secret)
         self.clients = {p: Client(p) for p in PLAYERS[:players]}
         self.spectator = Client(None)
         for c in [*self.clients.values(), self.spectator]:
@@ -152,12 +166,15 @@ class Room:
     def deck(self) -> Deck:
         return Deck(seed=self.deck_rng.randrange(2**32))
 
+    def secret(self) -> bytes:
+        return self.secret_rng.randbytes(32)
+
     def restart(self) -> None:
         """Throw the table away and rebuild it from a fresh log over the same database; the
         clients come back from the last sequence number they saw."""
         self.log = EventLog(self.log.engine)
         self.table = restore(self.log, self.table.table_id, self.bank, clock=self.clock,
-                             deck=self.deck)
+                             deck=self.deck, secret=self.secret)
         for c in [*self.clients.values(), self.spectator]:
             self.table.subscribe(c, after=c.last)
 

@@ -151,12 +151,13 @@ def test_a_restart_starts_from_the_last_snapshot_and_plays_on_the_same() -> None
     log = EventLog(room.log.engine)
     reading = log.read
     log.read = lambda t, after=0: read.append(after) or reading(t, after)  # type: ignore
-    from_snapshot = restore(log, tid, room.bank, clock=room.clock, deck=room.deck)
+    from_snapshot = restore(log, tid, room.bank, clock=room.clock, deck=room.deck,
+                            secret=room.secret)
     assert read == [seq]  # the records after the snapshot, no more
     with room.log.engine.begin() as conn:
         conn.execute(sa.delete(SNAPSHOTS))
     from_log = restore(EventLog(room.log.engine), tid, room.bank, clock=room.clock,
-                       deck=room.deck)
+                       deck=room.deck, secret=room.secret)
     assert from_snapshot.snapshot() == from_log.snapshot() == room.table.snapshot()
     assert snapshot(from_snapshot) == snapshot(from_log) == snapshot(room.table)
     # and the table restored from its snapshot plays on as the one that never stopped

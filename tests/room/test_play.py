@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from roomfakes import Room
 
+from tapete.core import fair
+
 
 def test_six_clients_play_500_hands() -> None:
     room = Room(seed=13, timeouts=True)
@@ -76,3 +78,38 @@ def test_pot_limit_omaha_hi_lo_at_a_room_table() -> None:
     assert info["variant"] == "omaha-hi-lo" and info["game"] == "pl"
     room.restart()
     assert room.table.summary() == info
+
+
+def test_every_hand_is_dealt_from_the_deck_committed_before_its_first_card() -> None:
+    """Provably fair dealing at a room table (docs/fairness.md): each hand's start record
+    publishes the commitment before any card is dealt; its end record reveals the deck and
+    the secret, which every client checks against it (roomfakes.Client); and the hand the log
+    holds verifies against them, card by card. A deal with one card moved does not."""
+    from tapete.core import events as ev
+    from tapete.core.setup import HandSetup
+
+    room = Room(seed=8, players=4)
+    t = room.table
+    while t.hand_no < 20 or t.hand is not None:
+        room.step()
+    for c in [*room.clients.values(), room.spectator]:
+        assert c.revealed == c.hands_ended == 20
+    records = room.log.read(t.table_id)
+    verified = 0
+    for i, r in enumerate(records):
+        if r.kind != "start":
+            continue
+        end = next(x for x in records[i:] if x.kind == "end")
+        hand = [x for x in records[i:] if r.seq < x.seq < end.seq and x.kind == "event"]
+        first_card = next(x for x in hand if x.payload["event"]["type"] == "HoleDealt")
+        assert r.payload["commitment"] and r.seq < first_card.seq
+        setup = HandSetup.from_json(r.payload["setup"])
+        events = [ev.from_json(x.payload["event"]) for x in hand]
+        p = end.payload
+        verdict = fair.verify(setup, events, p["deck"], p["secret"], p["commitment"])
+        assert verdict.status is fair.Status.VERIFIED, verdict
+        moved = p["deck"][2:4] + p["deck"][:2] + p["deck"][4:]  # the first two cards swapped
+        wrong = fair.verify(setup, events, moved, p["secret"], p["commitment"])
+        assert wrong.status is fair.Status.REJECTED
+        verified += 1
+    assert verified == 20

@@ -560,10 +560,14 @@ def test_a_store_that_fails_loses_nothing_and_the_table_goes_on(
     room.get(table).table.check_books()
 
 
-def test_room_hands_are_among_each_players_hands_with_what_they_saw(srv: LiveServer) -> None:
+def test_room_hands_are_among_each_players_hands_with_what_they_saw(srv: LiveServer,
+                                                                    tmp_path: Path) -> None:
     """A hand played at a room table is stored among the hands of each person who played it
     (not a bot's): listed, downloadable, and replayed with that person's cards and the ones
     shown, never another's hidden cards."""
+    from tapete.cli import main as cli_main
+
+    tmp = tmp_path
     cookies = [identity(srv) for _ in range(2)]
     table = open_table(srv, cookies[0], bots=True, seats=4)
     done = threading.Event()
@@ -607,11 +611,17 @@ def test_room_hands_are_among_each_players_hands_with_what_they_saw(srv: LiveSer
             assert net == h["net"], (net, h)
             phh = httpx.get(srv.url + f"api/hands/{h['hand_id']}.phh", cookies={"tapete_id": c})
             assert phh.status_code == 200 and "actions = [" in phh.text, phh.text
+            # dealt from the deck committed before it: the download says so to tapete verify
+            # (docs/fairness.md), and so does the replayer
+            file = tmp / f"{h['hand_id']}.phh"
+            file.write_text(phh.text)
+            assert cli_main(["verify", str(file)]) == 0, phh.text
             replayed = httpx.get(srv.url + f"api/replay/hand/{h['hand_id']}",
                                  cookies={"tapete_id": c}, timeout=30)
             assert replayed.status_code == 200, replayed.text
             tl = replayed.json()
             assert tl["error"] is None and tl["result"] is not None and tl["frames"]
+            assert tl["fairness"]["status"] == "verified", tl["fairness"]
             stranger = httpx.get(srv.url + f"api/hands/{h['hand_id']}.json",
                                  cookies={"tapete_id": identity(srv)})
             assert stranger.status_code == 404  # a person's hands are theirs alone

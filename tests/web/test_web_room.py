@@ -123,7 +123,7 @@ def test_three_people_and_a_spectator_at_a_private_table(server: LiveServer,
 
     # play by clicking; once, mid-hand, Bea goes away and comes back; once Cid lets the
     # clock run out and is sat out
-    away_done = timeout_done = False
+    away_done = timeout_done = fair_seen = False
     letting_run: int | None = None
     k = 0
     deadline = time.monotonic() + 420
@@ -145,6 +145,14 @@ def test_three_people_and_a_spectator_at_a_private_table(server: LiveServer,
             assert "sitting out" in cid.inner_text("#away").lower()
             cid.click("[data-testid=btn-back]")
             timeout_done = True
+        if not fair_seen and host.evaluate("document.body.dataset.phase") == "betting":
+            # the hand's commitment (provably fair dealing), shown since before its cards
+            badge = host.locator("[data-testid=fair-deal]")
+            text, title = badge.inner_text(), badge.get_attribute("title") or ""
+            digest = title.rsplit(" ", 1)[-1]
+            assert badge.is_visible() and len(digest) == 64 and text.endswith(digest[:8]), \
+                (text, title)
+            fair_seen = True
         acted = False
         for pg in pages:
             if pg is cid and letting_run is not None and not timeout_done:
@@ -158,7 +166,7 @@ def test_three_people_and_a_spectator_at_a_private_table(server: LiveServer,
     shot(host, "20-host-end")
     shot(watcher, "21-spectator-end")
     assert hand_no(host) > HANDS, "30 hands were not played in time"
-    assert away_done and timeout_done
+    assert away_done and timeout_done and fair_seen
     assert errors == []
     # the hands tab lists this table's hands the host played, each to download and replay
     host.click("[data-testid=tab-hands]")

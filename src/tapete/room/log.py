@@ -89,6 +89,9 @@ class TableConfig:
     public: bool = True  # listed in the lobby; a private table is reached by its id only
     spectators: bool = True  # whether someone without a seat may watch
     on_crash: OnCrash = OnCrash.RESUME
+    # provably fair dealing (docs/fairness.md): each hand's commitment before its first card,
+    # its deck and secret revealed when it ends (so a folded hand can be worked out then)
+    fair: bool = True
     # a practice table (``server/practice.py``): one person and five bots, never listed,
     # reached by nobody else; the server sets it, a person's settings cannot
     practice: bool = False
@@ -98,7 +101,7 @@ class TableConfig:
             value = getattr(self, f.name)
             if f.name in ("game", "on_crash", "variant"):
                 continue
-            if f.name in ("bots", "public", "spectators", "practice"):
+            if f.name in ("bots", "public", "spectators", "practice", "fair"):
                 if type(value) is not bool:
                     raise _bad(f.name, t("true or false"))
                 continue

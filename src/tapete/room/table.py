@@ -33,13 +33,16 @@ Records (``kind``: ``payload``):
   ``left``: the seat emptied and ``chips`` went back to the bankroll; ``refund``: chips added
   during a hand that found no room under the maximum, given back;
 - ``start``: a hand began: its :class:`~tapete.core.setup.HandSetup`, the whole deck in
-  dealing order (never published: it is what lets :func:`restore` deal the same cards) and
-  the player of each hand seat;
+  dealing order and the secret of a fair deal (neither published before the hand ends: they
+  are what lets :func:`restore` deal the same cards), the deal's ``commitment`` (published:
+  docs/fairness.md) and the player of each hand seat;
 - ``event``: one of the hand's own events (:func:`tapete.core.events.to_json`), with, for a
   betting action, the time bank it used;
 - ``turn``: a new decision: the seat to act. Its sequence number is the decision's number,
   which :meth:`RoomTable.act` must quote;
-- ``end``: the hand's result applied to the seats; ``void``: a hand called off after a crash.
+- ``end``: the hand's result applied to the seats, with the fair deal revealed (``deck``,
+  ``secret``, ``commitment``: :func:`tapete.core.fair.verify` checks the hand against
+  them); ``void``: a hand called off after a crash.
 
 Publishing: every subscriber receives every record, in order, numbered by the table's ``seq``
 (gap-free: a client resumes with ``subscribe(after=last seq seen)``), but only what its viewer
@@ -86,6 +89,7 @@ from tapete.core.actions import Action
 from tapete.core.cards import Deck
 from tapete.core.catalog import t
 from tapete.core.errors import BooksError, HandError
+from tapete.core.fair import FairDeal
 from tapete.core.hand import Hand
 from tapete.core.setup import HandSetup
 from tapete.core.table import Seat, Table, TimeOutPolicy
@@ -93,6 +97,7 @@ from tapete.room.clock import Clock, SystemClock
 from tapete.room.errors import Refused
 from tapete.room.log import EventLog, OnCrash, Record, TableConfig
 from tapete.room.money import Bankroll
+from tapete.room.shuffle import shuffle
 
 Batch = list[tuple[str, dict[str, Any]]]
 PRE, POST = "pre", "post"
@@ -133,7 +138,8 @@ class RoomTable:
 
     def __init__(self, log: EventLog, table_id: str, config: TableConfig, bankroll: Bankroll,
                  *, clock: Clock | None = None, deck: Callable[[], Deck] | None = None,
-                 auto_start: bool = True, agents: dict[str, Agent] | None = None,
+                 secret: Callable[[], bytes] | None = None, auto_start: bool = True,
+                 agents: dict[str, Agent] | None = None,
                  think_ms: int = 0, pause_ms: int = 0,
                  on_hand: Callable[[RoomTable, Hand], None] | None = None,
                  snapshot_every: int = SNAPSHOT_EVERY) -> None:
@@ -148,6 +154,9 @@ class RoomTable:
         self.bankroll = bankroll
         self.clock: Clock = clock if clock is not None else SystemClock()
         self.new_deck: Callable[[], Deck] = deck if deck is not None else Deck
+        # each fair deal's secret (``TableConfig.fair``): the OS's CSPRNG unless a test gives
+        # its own (:func:`tapete.room.shuffle.shuffle`)
+        self.new_secret = secret
         self.auto_start = auto_start
         # the players the table plays for (bot seats), by player id; their actions are stored
         # like anyone's, so restore needs no agent to rebuild what they did
@@ -177,6 +186,8 @@ class RoomTable:
         self.recent_pots: deque[int] = deque(maxlen=RECENT)  # the last hands' pots
         self.hand_starts: deque[int] = deque(maxlen=RECENT)  # when they began (Unix ms)
         self.last_hand: Hand | None = None  # the hand that ended last, for its result
+        self.deal: FairDeal | None = None  # the hand in play's fair deal, if the table has one
+        self.last_deal: FairDeal | None = None  # the last hand's
         # held: the timers wait (no time-out, no agent's move, no deal) until released: a
         # practice table a restart restored waits for its person's page
         self.held = False
@@ -420,7 +431,11 @@ class RoomTable:
             raise Refused(t("a hand is already in play"))
         if self.table.ready_count() < 2:
             raise Refused(t("two players are needed"))
-        self._run(self._start, {"deck": list(self.new_deck().cards())})
+        command: dict[str, Any] = {"deck": list(self.new_deck().cards())}
+        if self.config.fair:  # the secret; the commitment is computed from both
+            secret = self.new_secret() if self.new_secret is not None else None
+            command["secret"] = shuffle(command["deck"], secret).secret.hex()
+        self._run(self._start, command)
 
     def _seated(self, player: str) -> int:
         seat = self.seat_of(player)
@@ -622,8 +637,14 @@ class RoomTable:
             if self.dealt[p] % cfg.bank_every == 0:
                 self.banks[p] = {k: min(cfg.bank_max_ms, b + cfg.bank_add_ms)
                                  for k, b in self.banks[p].items()}
-        batch.append(("start", {"hand_no": self.hand_no, "deck": c["deck"],
-                                "setup": hand.setup.to_json(), "players": self.hand_players}))
+        start: dict[str, Any] = {"hand_no": self.hand_no, "deck": c["deck"],
+                                 "setup": hand.setup.to_json(), "players": self.hand_players}
+        self.deal = None
+        if "secret" in c:
+            self.deal = FairDeal.make(c["deck"], bytes.fromhex(c["secret"]))
+            start["secret"] = c["secret"]
+            start["commitment"] = self.deal.commitment
+        batch.append(("start", start))
         self._hand_events(hand, 0, batch)
 
     def _act(self, c: dict[str, Any], batch: Batch) -> None:
@@ -654,9 +675,13 @@ class RoomTable:
             self.raked += sum(e.amount for e in hand.events if isinstance(e, ev.Raked))
             self.recent_pots.append(hand.pot_total())
             self.last_hand, self.last_players = hand, list(self.hand_players)
+            self.last_deal = self.deal
             self.ended_at = self.clock.now_ms()
             refused = self.table.end_hand()
-            batch.append(("end", {"hand_no": self.hand_no}))
+            end: dict[str, Any] = {"hand_no": self.hand_no}
+            if self.deal is not None:  # revealed: anyone can check the hand against it now
+                end.update(self.deal.to_json())
+            batch.append(("end", end))
             self._after_hand(refused, batch)
         elif hand.actor is not None:
             self.turn_seq = self._next_seq(batch)
@@ -742,7 +767,10 @@ def visible(r: Record, viewer: str | None, players: list[str]) -> dict[str, Any]
     p = r.payload
     if r.kind == "start":
         you = players.index(viewer) if viewer in players else None
-        return {"hand_no": p["hand_no"], "setup": p["setup"], "you": you}
+        out = {"hand_no": p["hand_no"], "setup": p["setup"], "you": you}
+        if "commitment" in p:
+            out["commitment"] = p["commitment"]
+        return out
     if r.kind == "event":
         e = p["event"]
         if e.get("type") == "HoleDealt" and (

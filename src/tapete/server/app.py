@@ -52,6 +52,7 @@ from tapete.server.practice import PracticeBots
 from tapete.server.replayer import routes as replay_routes
 from tapete.server.rooms import NO_TABLE, Connection, Room
 from tapete.server.storage import HandRow, Storage, meta_table
+from tapete.server.stored import fair_deal
 from tapete.server.stored import rebuild as rebuild
 from tapete.server.transport import (
     CLOSE_POLICY,
@@ -205,8 +206,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
             return PlainTextResponse(_in_both(t(NO_HAND), " / "), status_code=404)
         from tapete.history import phh
 
+        def write() -> str:
+            deal = fair_deal(row)
+            return phh.dumps(rebuild(row), extra=None if deal is None else phh.fair_fields(deal))
+
         try:
-            text = await run_in_threadpool(lambda: phh.dumps(rebuild(row)))
+            text = await run_in_threadpool(write)
         except phh.PhhError as exc:  # a hand PHH cannot express (a run twice)
             return PlainTextResponse(_in_both(t("this hand cannot be written as PHH: {why}",
                                                 why=exc.message)), status_code=422)

@@ -477,11 +477,24 @@ class RoomConfig(_Out):
     public: bool
     spectators: bool
     on_crash: Literal["resume", "void"]
+    fair: bool  # provably fair dealing (docs/fairness.md)
+
+
+class FairDeal(_Out):
+    """A hand's fair deal, revealed once the hand is over (docs/fairness.md): the
+    commitment published before its first card, the deck in dealing order (104 characters,
+    ``"AhKd2c..."``) and the secret (64 hex digits)."""
+
+    commitment: str
+    deck: str
+    secret: str
 
 
 class RoomInfo(_Out):
     """At a room table: which table, its last record's ``seq``, its settings, whether the
-    viewer has a seat, the hands dealt, the spectators watching, the server's time."""
+    viewer has a seat, the hands dealt, the spectators watching, the server's time; at a
+    table with fair dealing, the hand in play's ``commitment`` (SHA-256, hex) and the last
+    hand's deal, ``revealed``."""
 
     table: str
     seq: int
@@ -489,6 +502,8 @@ class RoomInfo(_Out):
     seated: bool
     hand_no: int
     spectators: int
+    commitment: str | None
+    revealed: FairDeal | None
     at: int
 
 

@@ -111,12 +111,18 @@ def link_job(data: bytes, limit: int) -> tuple[int, bytes]:
 def stored_job(row: HandRow, limit: int) -> tuple[int, bytes]:
     """A hand of the player's stored hands, the practice table's or a room table's
     (``/api/replay/hand/{id}``)."""
-    from tapete.server.stored import rebuild
+    from tapete.core import fair
+    from tapete.server.stored import fair_deal, rebuild
 
     def make() -> rp.Timeline:
         hand = rebuild(row)
-        return timeline_answer(hand, title=f"#{row.number}", source="tapete",
-                               share=encode_hand(hand), partial=not hand.done)
+        out = timeline_answer(hand, title=f"#{row.number}", source="tapete",
+                              share=encode_hand(hand), partial=not hand.done)
+        deal = fair_deal(row)
+        if deal is not None:  # dealt as committed? (the panel the PHH files have too)
+            out.fairness = rp.fairness(fair.verify(hand.setup, hand.events, deal.deck,
+                                                   deal.secret, deal.commitment))
+        return out
 
     return _answer(make, limit)
 

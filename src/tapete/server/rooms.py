@@ -77,7 +77,7 @@ _JSON = msgspec.json.Encoder()
 _encoded: list[Any] = [None, ""]
 # what a person chooses when opening a table (the rest are the room's)
 CHOSEN = ("game", "variant", "small_blind", "big_blind", "min_buy_in", "max_buy_in", "seats",
-          "act_ms", "bank_ms", "bots", "public", "spectators")
+          "act_ms", "bank_ms", "bots", "public", "spectators", "fair")
 MAX_SETTING = 10**9
 MAX_TABLES = 2000  # tables in one process
 MAX_TABLES_EACH = 10  # tables one identity may open
@@ -397,7 +397,8 @@ class Room:
         return [hand_row(hand, seat, player_id=pid, session=table.table_id,
                          number=int(hand.hand_id.rsplit("-", 1)[1]), played_at=played_at,
                          structure=table.config.game.value, breakdown=breakdown,
-                         row_id=hand.hand_id if practice else f"{hand.hand_id}-{seat + 1}")
+                         row_id=hand.hand_id if practice else f"{hand.hand_id}-{seat + 1}",
+                         deal=table.last_deal)
                 for seat, pid in enumerate(table.last_players) if pid and not is_bot(pid)]
 
     def _saved(self, task: asyncio.Task[None], rows: list[Any]) -> None:
@@ -964,5 +965,8 @@ def state(running: Running, player: str | None, room: Room) -> dict[str, Any]:
         "room": {"table": rt.table_id, "seq": rt.seq, "config": running.config_json(),
                  "seated": my_seat is not None, "hand_no": rt.hand_no,
                  "spectators": running.spectators(),
+                 # the fair deal: the hand's commitment; the last hand's, revealed
+                 "commitment": rt.deal.commitment if hand is not None and rt.deal else None,
+                 "revealed": rt.last_deal.to_json() if rt.last_deal is not None else None,
                  "at": int(time.time())},
     }

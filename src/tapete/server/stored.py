@@ -13,21 +13,37 @@ from typing import Any
 
 from tapete.core import events as ev
 from tapete.core.cards import format_cards
+from tapete.core.fair import FairDeal, read_commitment, read_deck, read_secret
 from tapete.core.hand import Hand
 from tapete.core.setup import HandSetup
 from tapete.server.storage import HandRow
 
 
-def stored_setup(hand: Hand, you: int | None) -> dict[str, Any]:
-    """The setup column of a stored hand: lossless, the rules aside."""
+def stored_setup(hand: Hand, you: int | None, deal: FairDeal | None = None
+                 ) -> dict[str, Any]:
+    """The setup column of a stored hand: lossless, the rules aside; ``fair``: the hand's
+    fair deal, revealed (:meth:`FairDeal.to_json <tapete.core.fair.FairDeal.to_json>`)."""
     setup = hand.setup.to_json()
     del setup["rules"]
-    return {**setup, "you": you}
+    out = {**setup, "you": you}
+    if deal is not None:
+        out["fair"] = deal.to_json()
+    return out
+
+
+def fair_deal(row: HandRow) -> FairDeal | None:
+    """The stored hand's fair deal as stored (the commitment as published, not computed
+    again: :func:`tapete.core.fair.verify` checks it), None for a hand dealt without one."""
+    texts = row.setup.get("fair")
+    if not isinstance(texts, dict):
+        return None
+    return FairDeal(read_commitment(texts.get("commitment")), read_deck(texts.get("deck")),
+                    read_secret(texts.get("secret")))
 
 
 def hand_row(hand: Hand, you: int, *, player_id: str, session: str, number: int,
              played_at: float, structure: str, breakdown: dict[str, str],
-             row_id: str | None = None) -> HandRow:
+             row_id: str | None = None, deal: FairDeal | None = None) -> HandRow:
     """The stored row of a finished hand for the player at hand seat ``you``: its events
     (rebuilt for the player, the cards they never saw stay hidden), their net, and the
     summary the hand lists show. ``row_id``: the row's key when one hand is stored for
@@ -43,13 +59,13 @@ def hand_row(hand: Hand, you: int, *, player_id: str, session: str, number: int,
     }
     return HandRow(hand_id=row_id or hand.hand_id, player_id=player_id, session=session,
                    number=number, played_at=played_at, rules=hand.rules.to_json(),
-                   setup=stored_setup(hand, you), events=[ev.to_json(e) for e in hand.events],
+                   setup=stored_setup(hand, you, deal), events=[ev.to_json(e) for e in hand.events],
                    net=net, summary=summary)
 
 
 def setup_of(row: HandRow) -> HandSetup:
     """The stored hand's setup, from either form of the row."""
-    setup = {k: v for k, v in row.setup.items() if k != "you"}
+    setup = {k: v for k, v in row.setup.items() if k not in ("you", "fair")}
     if "straddles" not in setup:  # an older row: blinds, antes, dead; no straddles
         setup["straddles"] = [0] * len(setup["stacks"])
     return HandSetup.from_json({**setup, "rules": row.rules})  # older rules: fields left out

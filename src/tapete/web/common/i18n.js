@@ -9,6 +9,8 @@ export const WORDS = {
   copyLink: ["Copy the link", "Copiar el enlace"],
   linkCopied: ["Link copied: send it to your friends.", "Enlace copiado: envíalo a tus amigos."],
   watching: ["{n} watching", "{n} mirando"],
+  fairShort: ["deck", "baraja"],
+  fairDeal: ["Deck committed before the deal (SHA-256 of the deck and a secret, both shown when the hand ends: tapete verify checks the hand): {hash}", "Baraja comprometida antes del reparto (SHA-256 de la baraja y un secreto, que se muestran al acabar la mano: tapete verify comprueba la mano): {hash}"],
   watchingOne: ["1 watching", "1 mirando"],
   takeSeat: ["Take this seat", "Ocupar este asiento"],
   cancel: ["Cancel", "Cancelar"],

@@ -1028,6 +1028,13 @@ function renderRoomBar(s) {
     $("room-title").textContent = `${t(c.game)} ${chips(c.small_blind)}/${chips(c.big_blind)}`
       + (s.room.spectators ? ` · ${tn("watching", s.room.spectators)}` : "");
   }
+  // the hand's commitment (provably fair dealing), published before its first card
+  const fair = $("fair-deal");
+  fair.hidden = !s.room.commitment;
+  if (s.room.commitment) {
+    fair.textContent = `${t("fairShort")} ${s.room.commitment.slice(0, 8)}`;
+    fair.title = t("fairDeal").replace("{hash}", s.room.commitment);
+  }
 }
 
 function openTakeSeat(i) {
