@@ -427,6 +427,7 @@ def test_every_rules_and_card_problem_has_its_spanish() -> None:
     import re
 
     from tapete.core.cards import CardError, Deck, format_card, parse_cards
+    from tapete.core.game import OMAHA
     from tapete.core.rules import Rules, RulesError
 
     rules_source = Path(phh.__file__).resolve().parents[1] / "core" / "rules.py"
@@ -436,7 +437,8 @@ def test_every_rules_and_card_problem_has_its_spanish() -> None:
     bad_rules: list[dict[str, object]] = [
         {"big_blind": "x"}, {"bet_cap": -1}, {"big_blind": 0}, {"small_blind": 5},
         {"ante": -1}, {"straddle": 1}, {"bet_cap": 1}, {"rake_fixed": (-1,)},
-        {"rake_bps": 10_001}, {"hand_cap": 0},
+        {"rake_bps": 10_001}, {"hand_cap": 0}, {"bounty_72": -1},
+        {"bounty_72": 5, "game": OMAHA},
     ]
     bad_json: list[object] = [[1, 2], {"blinds": 1}, {"big_blind": "2"}]  # Rules.from_json
     makers = [lambda kw=kw: Rules(**kw) for kw in bad_rules]  # type: ignore[arg-type]
