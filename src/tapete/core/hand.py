@@ -202,8 +202,8 @@ class Hand:
         auto_showdown: bool = False,
         straddles: Sequence[int] | None = None,
         automations: Automation | None = None,
-        bomb: int = 0,
-        double_board: bool = False,
+        bomb: object = 0,
+        double_board: object = False,
         _record: bool = True,
     ) -> None:
         """A hand from its rules, each player's stack and the forced bets.
@@ -250,10 +250,13 @@ class Hand:
                               cards=game.hole_cards, most=game.max_players, n=n))
         # the game as data (Rules.game), read once: what is dealt, when the board is complete
         self.game = game
+        # typed object: a caller's bad value is refused clearly, never by a TypeError
         if type(bomb) is not int or bomb < 0:
             raise HandError(t("a bomb pot's ante is a whole, non-negative number of chips"))
         if type(double_board) is not bool:
             raise HandError(t("double_board: true or false"))
+        self.bomb: int = bomb
+        self.double_board: bool = double_board
         if double_board:
             most = (DECK_SIZE - 2 * game.board_cards) // game.hole_cards  # two boards dealt
             if n > most:
@@ -261,8 +264,6 @@ class Hand:
                                   "player: one deck is enough for {most} players at most, "
                                   "not {n}", game=game.name, cards=game.hole_cards, most=most,
                                   n=n))
-        self.bomb = bomb
-        self.double_board = double_board
         self._hole_cards = game.hole_cards
         self._board_cards = game.board_cards
         self._last_street = game.last_street
@@ -296,7 +297,7 @@ class Hand:
             self.deck = tuple(deck) if deck is not None else None
         self._deck_next = 0
         self.blinds, self.antes, self.dead, self.straddles = self._forced(blinds, antes, dead,
-                                                                          straddles, bomb)
+                                                                          straddles, self.bomb)
         # the live blinds that are not straddles
         self._has_straddles = any(self.straddles)
         self._plain_blinds = self.blinds if not self._has_straddles else tuple(
@@ -310,7 +311,7 @@ class Hand:
         self.all_in = [False] * n
         self.hole: list[tuple[Card, ...] | None] = [None] * n
         self.dealt = [False] * n
-        self.boards: list[list[Card]] = [[], []] if double_board else [[]]
+        self.boards: list[list[Card]] = [[], []] if self.double_board else [[]]
         self.street = 0
         self.phase = _DEAL
         self.actor: int | None = None
