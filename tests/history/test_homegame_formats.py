@@ -214,6 +214,9 @@ def same_hand(back: Hand, hand: Hand) -> None:
     assert back.stacks == hand.stacks and back.bounty == hand.bounty
     assert (back.bomb, back.double_board) == (hand.bomb, hand.double_board)
     assert back.rules.bounty_72 == hand.rules.bounty_72
+    # the table's blinds, which a bomb pot does not post
+    assert (back.rules.small_blind, back.rules.big_blind) == (hand.rules.small_blind,
+                                                              hand.rules.big_blind)
 
 
 @pytest.mark.parametrize("name", list(HANDS))
@@ -263,6 +266,7 @@ def test_phh_writes_the_options_in_user_fields() -> None:
     text = phh.dumps(bomb_double_side_pot())
     assert "antes = [10, 10, 10]" in text and "blinds_or_straddles = [0, 0, 0]" in text
     assert "_bomb_pot = true\n" in text and "_double_board = true\n" in text
+    assert "_small_blind = 1\n" in text
     assert "_bounty_72 = 5\n" in text
     text = phh.dumps(two_seven_deuces())  # in the file's units; p1 is the small blind
     assert "_bounty_72 = 2.50\n" in text
@@ -329,6 +333,7 @@ BOMB_PHH = phh.dumps(bomb_double_side_pot())
     ("antes = [10, 10, 10]", "antes = [10, 5, 10]"),
     ("blinds_or_straddles = [0, 0, 0]", "blinds_or_straddles = [1, 2, 0]"),
     ("_bounty_72 = 5", "_bounty_72 = -5"),
+    ("_small_blind = 1", "_small_blind = 'one'"),
     ("_bounty_72 = 5", "_bounty_72 = 'five'"),
     ("_bounty_72 = 5", "_bounty_payments = [['p9', 'p1', 5]]\n_bounty_72 = 5"),
     ("_bounty_72 = 5", "_bounty_payments = [['p2', 'p1']]\n_bounty_72 = 5"),
@@ -424,3 +429,24 @@ def test_random_home_games_keep_every_chip_and_round_trip_through_phh(seed: int)
     text = phh.dumps(hand)
     back = play(phh.loads(text))
     same_hand(back, hand)
+
+
+def test_the_account_tells_the_bomb_the_boards_and_the_bounty_in_both_languages() -> None:
+    from tapete.history.replay import account
+
+    hand = Hand(BOUNTY, [200] * 3, button=2, bomb=10, double_board=True, names=NAMES[:3])
+    deal(hand, "7c2h", "KsKd", "QsQc")
+    board(hand, "7d7s2c", "AhAd3c")
+    for cards in (("9h", "4h"), ("Jd", "5s")):
+        check_down(hand)
+        board(hand, *cards)
+    check_down(hand)
+    hand.settle()
+    assert [(e.payer, e.player) for e in hand.events if isinstance(e, ev.BountyPaid)] == [
+        (1, 0), (2, 0)]
+    res = replay(phh.loads(phh.dumps(hand)))
+    en, es = account(res, "en"), account(res, "es")
+    assert "p1 Ana posts the bomb pot's ante 10" in en
+    assert "p2 Bea pays p1 Ana the 7-2 bounty, 5" in en
+    assert "pone el ante del bote bomba 10" in es and "la recompensa del 7-2, 5" in es
+    assert "Flop, run 2 [Ah Ad 3c]" in en and "Flop, tablero 2 [Ah Ad 3c]" in es

@@ -609,7 +609,7 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
                         raise PhhError(_per_player(key, n))
                     places = max(places, _places(x))
         lists.append(v)
-    for key in ("min_bet", "small_bet", "big_bet", "_rake_cap", "_hand_cap", "_bounty_72"):
+    for key in ("min_bet", "small_bet", "big_bet", "_rake_cap", "_hand_cap", *_HOME_AMOUNTS):
         v = fields.get(key)
         if v is not None and type(v) is not int:
             if not _is_amount(v):
@@ -687,7 +687,7 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
     hand_cap = fields.get("_hand_cap")
     plain = mr is None and cap is None and cap_hu is None and nfnd is None and rake is None \
         and rake_cap is None and rake_fixed_raw is None and hand_cap is None \
-        and not home.bounty
+        and home is _NO_HOME
     plain_key = (variant, tuple(blinds), tuple(antes), small_bet, big_bet, min_bet, places,
                  currency)
     rules = _PLAIN_RULES.get(plain_key) if plain else None
@@ -748,6 +748,8 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
             kwargs["rake_fixed"] = tuple(_units(rake_fixed_raw, scale, "_rake_fixed"))
         if home.bounty:
             kwargs["bounty_72"] = home.bounty
+        if home.small_blind is not None:
+            kwargs["small_blind"] = home.small_blind
         rules_key = tuple(kwargs.items())
         rules = _RULES.get(rules_key)  # rules are frozen: hands of one table share them
         if rules is None:
@@ -1196,7 +1198,8 @@ def dumps(hand: Any, *, extra: dict[str, Any] | None = None, table: str = "",
 #
 # * ``_bomb_pot = true``: a bomb pot (``HandSetup.bomb``): ``antes`` holds its ante, one amount
 #   for every player, nobody posts a blind (``blinds_or_straddles`` all 0), and there is no
-#   betting before the flop;
+#   betting before the flop; ``_small_blind = 1`` then keeps the table's small blind (the
+#   big blind is ``min_bet``, as always);
 # * ``_double_board = true``: two boards from the flop on (``HandSetup.double_board``); each
 #   street's ``d db`` deals the first board, the next ``d db`` the second;
 # * ``_bounty_72 = 5``: the table's 7-2 bounty (``Rules.bounty_72``);
@@ -1208,7 +1211,8 @@ def dumps(hand: Any, *, extra: dict[str, Any] | None = None, table: str = "",
 # allows as an action): the players chose there to run the rest of the board twice
 # (``RunsChosen``; ``'# _runs 1'``: once), and each run's ``d db`` follow, run after run.
 
-_HOME_FIELDS = ("_bomb_pot", "_double_board", "_bounty_72", "_bounty_payments")
+_HOME_FIELDS = ("_bomb_pot", "_small_blind", "_double_board", "_bounty_72", "_bounty_payments")
+_HOME_AMOUNTS = ("_small_blind", "_bounty_72")  # amounts that may set the hand's unit
 _RUNS_NOTE = re.compile(r"#\s*_runs\s+([1-9])\s*")
 
 
@@ -1231,6 +1235,7 @@ class _Home:
     double_board: bool = False
     bounty: int = 0
     payments: list[tuple[int, int, int]] | None = None
+    small_blind: int | None = None
 
     def keep(self, record: HandRecord) -> None:
         """Give ``record`` the options; the fields are read, not kept as unknown ones."""
@@ -1264,11 +1269,16 @@ def _read_home(fields: dict[str, Any], n: int, scale: int, antes: list[int],
                              "player, and nobody posts a blind"))
         home.bomb = antes[0]
     home.double_board = fields.get("_double_board") is True
+    for key in _HOME_AMOUNTS:
+        v = fields.get(key)
+        if v is not None and (not _is_amount(v) or v < 0):
+            raise PhhError(t("{key} must be an amount", key=repr(key)))
     bounty = fields.get("_bounty_72")
     if bounty is not None:
-        if not _is_amount(bounty) or bounty < 0:
-            raise PhhError(t("{key} must be an amount", key=repr("_bounty_72")))
         home.bounty = _unit(bounty, scale, "_bounty_72")
+    small = fields.get("_small_blind")
+    if small is not None:
+        home.small_blind = _unit(small, scale, "_small_blind")
     paid = fields.get("_bounty_payments")
     if paid is not None:
         bad = PhhError(t("'_bounty_payments' holds [payer, collector, amount] of players p1 to "
@@ -1298,6 +1308,8 @@ def home_lines(hand: Any, who: Any, amt: Any) -> list[str]:
     out: list[str] = []
     if hand.bomb:
         out.append("_bomb_pot = true")
+        if hand.rules.small_blind:
+            out.append(f"_small_blind = {amt(hand.rules.small_blind)}")
     if hand.double_board:
         out.append("_double_board = true")
     if hand.rules.bounty_72:
