@@ -253,6 +253,8 @@ def test_SD_1_a_seven_deuce_that_wins_the_showdown_collects_from_everyone_dealt_
     assert awards(hand) == [(0, 0, 0, 4)]
     assert bounties(hand) == [(1, 0, 5), (2, 0, 5)]
     assert hand.stacks == [112, 93, 95] and hand.bounty == [10, -5, -5]
+    assert hand.events[-1] == ev.Ended((112, 93, 95))  # the stacks after the hand include it
+    assert [ev.from_json(ev.to_json(e)) for e in hand.events] == hand.events
 
 
 def fold_to_the_button(stacks: list[int], cards: str = "7h2d") -> Hand:
