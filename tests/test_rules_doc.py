@@ -8,7 +8,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "rules.md"
-VECTORS = ROOT / "tests" / "core" / "test_rules_vectors.py"
+# the vectors' tests: the rulebook's, and those of the home-game options
+VECTORS = (ROOT / "tests" / "core" / "test_rules_vectors.py",
+           ROOT / "tests" / "core" / "test_homegame.py")
 
 
 def vector_ids(text: str) -> list[str]:
@@ -19,7 +21,8 @@ def vector_ids(text: str) -> list[str]:
 def test_every_vector_of_the_rulebook_has_its_test() -> None:
     ids = vector_ids(DOC.read_text("utf-8"))
     assert len(ids) == len(set(ids)) and len(ids) >= 29, ids
-    tests = set(re.findall(r"^def (test_\w+)\(", VECTORS.read_text("utf-8"), re.M))
+    tests = {name for path in VECTORS
+             for name in re.findall(r"^def (test_\w+)\(", path.read_text("utf-8"), re.M)}
     missing = [v for v in ids
                if not any(t.startswith(f"test_{v.replace('-', '_')}_") for t in tests)]
     assert not missing, f"vectors of docs/rules.md without a test: {missing}"

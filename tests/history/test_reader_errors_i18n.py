@@ -165,21 +165,16 @@ def test_phh_file_that_cannot_be_opened(tmp_path: Path) -> None:
 
 
 def test_phh_writer_error_is_bilingual() -> None:
-    from tapete.core.cards import parse_cards
+    from tapete.core.game import OMAHA5
     from tapete.core.hand import Hand
     from tapete.core.rules import Rules
 
-    hand = Hand(Rules(small_blind=1, big_blind=2), [10, 10])
-    for cards in ("AsAd", "KsKd"):
-        need = hand.needs_cards()
-        assert need is not None
-        hand.deal_hole(need[1], parse_cards(cards))
-    hand.raise_to(10, hand.actor)
-    hand.check_or_call(hand.actor)
-    hand.set_runs(2)
-    with pytest.raises(phh.PhhError, match="more than once") as info:
+    # five-card Omaha has no PHH variant (a board run twice is written since PHH has a form
+    # of tapete's for it: tests/history/test_homegame_formats.py)
+    hand = Hand(Rules(structure="pot-limit", game=OMAHA5), [10, 10])
+    with pytest.raises(phh.PhhError, match="no variant") as info:
         phh.dumps(hand)
-    assert "más de una vez" in info.value.message.es
+    assert "omaha5" in info.value.message.es and info.value.message.es != info.value.message.en
 
 
 # ---------------------------------------------------------------------------- PokerStars
@@ -427,6 +422,7 @@ def test_every_rules_and_card_problem_has_its_spanish() -> None:
     import re
 
     from tapete.core.cards import CardError, Deck, format_card, parse_cards
+    from tapete.core.game import OMAHA
     from tapete.core.rules import Rules, RulesError
 
     rules_source = Path(phh.__file__).resolve().parents[1] / "core" / "rules.py"
@@ -436,7 +432,8 @@ def test_every_rules_and_card_problem_has_its_spanish() -> None:
     bad_rules: list[dict[str, object]] = [
         {"big_blind": "x"}, {"bet_cap": -1}, {"big_blind": 0}, {"small_blind": 5},
         {"ante": -1}, {"straddle": 1}, {"bet_cap": 1}, {"rake_fixed": (-1,)},
-        {"rake_bps": 10_001}, {"hand_cap": 0},
+        {"rake_bps": 10_001}, {"hand_cap": 0}, {"bounty_72": -1},
+        {"bounty_72": 5, "game": OMAHA},
     ]
     bad_json: list[object] = [[1, 2], {"blinds": 1}, {"big_blind": "2"}]  # Rules.from_json
     makers = [lambda kw=kw: Rules(**kw) for kw in bad_rules]  # type: ignore[arg-type]

@@ -19,6 +19,9 @@ BIG_BLIND: Final = "big blind"
 STRADDLE: Final = "straddle"
 DEAD: Final = "dead"  # a dead blind: in the pot, but not part of the player's bet this street
 BLIND: Final = "blind"  # any other live blind (a missed big blind posted in turn, for example)
+# a bomb pot's ante (HandSetup.bomb): every player's, live like a blind everyone posts, with no
+# betting before the flop (docs/rules.md, "Home games")
+BOMB: Final = "bomb"
 
 FOLD: Final = "fold"
 CHECK: Final = "check"
@@ -49,7 +52,7 @@ class HoleDealt(NamedTuple):
 class BoardDealt(NamedTuple):
     street: int  # 1 flop, 2 turn, 3 river
     cards: tuple[Card, ...]
-    run: int = 0
+    run: int = 0  # the run (run it twice...), or the board of a double board
 
 
 class Acted(NamedTuple):
@@ -92,16 +95,25 @@ class Raked(NamedTuple):
     amount: int
 
 
+class BountyPaid(NamedTuple):
+    """``payer`` pays ``player`` the 7-2 bounty (``Rules.bounty_72``; ``amount``: what the
+    payer had left, when less), after the pots are awarded (docs/rules.md, "Home games")."""
+
+    payer: int
+    player: int
+    amount: int
+
+
 class Ended(NamedTuple):
     stacks: tuple[int, ...]
 
 
 Event = (Posted | HoleDealt | BoardDealt | Acted | Returned | RunsChosen | Shown | Mucked
-         | Awarded | Raked | Ended)
+         | Awarded | Raked | BountyPaid | Ended)
 EVENT_TYPES: dict[str, type[Any]] = {
     cls.__name__: cls
     for cls in (Posted, HoleDealt, BoardDealt, Acted, Returned, RunsChosen, Shown, Mucked,
-                Awarded, Raked, Ended)
+                Awarded, Raked, BountyPaid, Ended)
 }
 
 

@@ -42,7 +42,7 @@ from tapete.core.errors import HandError as HandError
 from tapete.core.errors import IllegalAction as IllegalAction
 from tapete.core.errors import MalformedAction as MalformedAction
 from tapete.core.events import Event
-from tapete.core.game import HandForm, best_hand, best_low, evaluator
+from tapete.core.game import DECK_SIZE, HandForm, best_hand, best_low, evaluator
 from tapete.core.money import amount_text
 from tapete.core.pots import Pot, build_pots, split, take_rake, uncalled
 from tapete.core.rules import MinRaise, Rules, Structure
@@ -80,6 +80,8 @@ _SHOWN: Final = ev.Shown
 _MUCKED: Final = ev.Mucked
 _RAKED: Final = ev.Raked
 _RUNS_CHOSEN: Final = ev.RunsChosen
+_BOUNTY_PAID: Final = ev.BountyPaid
+_BOMB: Final = ev.BOMB
 _WHOLE: Final = ev.WHOLE
 _HIGH: Final = ev.HIGH
 _LOW: Final = ev.LOW
@@ -171,6 +173,11 @@ _SEATS = [tuple(range(n)) for n in range(24)]
 _new = tuple.__new__
 
 
+def _seven_deuce(cards: Sequence[Card]) -> bool:
+    """Exactly a seven and a deuce, any suits (the 7-2 bounty's hand)."""
+    return len(cards) == 2 and sorted(c >> 2 for c in cards) == [0, 5]
+
+
 def _bet_word(legal: Legal) -> Text:
     """The verb a bet of no amount was tried as: a bet where it would open the street."""
     return tc("action", "bet") if legal.is_bet else tc("action", "raise")
@@ -195,6 +202,8 @@ class Hand:
         auto_showdown: bool = False,
         straddles: Sequence[int] | None = None,
         automations: Automation | None = None,
+        bomb: object = 0,
+        double_board: object = False,
         _record: bool = True,
     ) -> None:
         """A hand from its rules, each player's stack and the forced bets.
@@ -220,6 +229,13 @@ class Hand:
         showdown to the caller unless ``auto_showdown``; a live table may turn dealing or the
         run-out choice off and answer :meth:`needs_cards`, :meth:`needs_runs` and
         :meth:`needs_showdown` itself.
+
+        ``bomb``: a bomb pot's ante (docs/rules.md, "Home games"): every player posts it
+        (``ev.BOMB``; a short stack what it has, all-in), nobody posts a blind, a straddle or
+        an ante, and there is no betting before the flop. ``double_board``: two boards are
+        dealt from the flop on (``boards[0]`` and ``boards[1]``, each street's cards to both
+        before its betting), and each wins half of every pot, as two runs do; such a hand is
+        never run again (:meth:`needs_runs`).
         """
         n = len(stacks)
         if not 2 <= n <= 23:
@@ -234,6 +250,20 @@ class Hand:
                               cards=game.hole_cards, most=game.max_players, n=n))
         # the game as data (Rules.game), read once: what is dealt, when the board is complete
         self.game = game
+        # typed object: a caller's bad value is refused clearly, never by a TypeError
+        if type(bomb) is not int or bomb < 0:
+            raise HandError(t("a bomb pot's ante is a whole, non-negative number of chips"))
+        if type(double_board) is not bool:
+            raise HandError(t("double_board: true or false"))
+        self.bomb: int = bomb
+        self.double_board: bool = double_board
+        if double_board:
+            most = (DECK_SIZE - 2 * game.board_cards) // game.hole_cards  # two boards dealt
+            if n > most:
+                raise HandError(t("a double board of {game} deals {cards} cards to each "
+                                  "player: one deck is enough for {most} players at most, "
+                                  "not {n}", game=game.name, cards=game.hole_cards, most=most,
+                                  n=n))
         self._hole_cards = game.hole_cards
         self._board_cards = game.board_cards
         self._last_street = game.last_street
@@ -267,7 +297,7 @@ class Hand:
             self.deck = tuple(deck) if deck is not None else None
         self._deck_next = 0
         self.blinds, self.antes, self.dead, self.straddles = self._forced(blinds, antes, dead,
-                                                                          straddles)
+                                                                          straddles, self.bomb)
         # the live blinds that are not straddles
         self._has_straddles = any(self.straddles)
         self._plain_blinds = self.blinds if not self._has_straddles else tuple(
@@ -281,7 +311,7 @@ class Hand:
         self.all_in = [False] * n
         self.hole: list[tuple[Card, ...] | None] = [None] * n
         self.dealt = [False] * n
-        self.boards: list[list[Card]] = [[]]
+        self.boards: list[list[Card]] = [[], []] if self.double_board else [[]]
         self.street = 0
         self.phase = _DEAL
         self.actor: int | None = None
@@ -303,6 +333,11 @@ class Hand:
         self.returned = [0] * n
         self.won = [0] * n
         self.rake = 0
+        # the 7-2 bounty (Rules.bounty_72): each player's net of the payments (BountyPaid), and
+        # whether a player who won without a showdown chose not to show (see lone_winner)
+        self._bounty = rules.bounty_72
+        self.bounty = [0] * n
+        self._declined = False
         self.results: list[PotResult] = []
         self.saw_flop = False
         # dead money: dead blinds, and an ante one player posts for the table (big-blind ante)
@@ -338,9 +373,16 @@ class Hand:
     # ------------------------------------------------------------------ setup
     def _forced(
         self, blinds: Sequence[int] | None, antes: Sequence[int] | None,
-        dead: Sequence[int] | None, straddles: Sequence[int] | None,
+        dead: Sequence[int] | None, straddles: Sequence[int] | None, bomb: int = 0,
     ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
         n, r, b = self.n, self.rules, self.button
+        if bomb:  # a bomb pot: its ante is every forced bet but the dead blinds
+            none = [0] * n
+            for forced in (blinds, straddles, antes):
+                if forced is not None and (len(forced) != n or any(forced)):
+                    raise HandError(t("a bomb pot has no blinds, straddles or antes: every "
+                                      "player posts the bomb pot's ante and nothing else"))
+            blinds, straddles, antes = none, none, none
         given = straddles is not None
         if straddles is not None:
             st = list(straddles)
@@ -395,6 +437,10 @@ class Hand:
     def _post_forced(self) -> None:
         n, b, rules = self.n, self.button, self.rules
         order = [(b + 1 + k) % n for k in range(n)]  # from the first seat after the button
+        bomb = self.bomb
+        if bomb:  # a bomb pot: every player's ante, live like a blind everyone posts
+            for p in order:
+                self._post(p, bomb, _BOMB)
         # regular antes first (a short stack pays the ante before the blind); a big-blind ante
         # after the blind (TDA: the blind has priority)
         bb_ante = rules.big_blind_ante
@@ -450,7 +496,7 @@ class Hand:
         """This hand's setup: ``Hand.from_setup(hand.setup, deck)`` starts the same hand."""
         return HandSetup(self.rules, self.starting_stacks, self.button, self._plain_blinds,
                          self.straddles, self.antes, self.dead, self.names, self.seats,
-                         self.hand_id)
+                         self.hand_id, self.bomb, self.double_board)
 
     # ------------------------------------------------------------------ replay
     @classmethod
@@ -503,6 +549,8 @@ class Hand:
             self._on_raked(cast(ev.Raked, e))
         elif t is _RUNS_CHOSEN:
             self._on_runs_chosen(cast(ev.RunsChosen, e))
+        elif t is _BOUNTY_PAID:
+            self._on_bounty_paid(cast(ev.BountyPaid, e))
 
     def _set_all_in(self, p: int) -> None:
         if not self.all_in[p]:
@@ -530,12 +578,18 @@ class Hand:
             self.dealt[p] = True
             self._dealt_count += 1
         if self._dealt_count == self.n:
-            self._open_betting(preflop=True)
+            if self.bomb:  # a bomb pot: no betting before the flop
+                self._close_street()
+            else:
+                self._open_betting(preflop=True)
 
     def _on_board_dealt(self, e: ev.BoardDealt) -> None:
-        self.boards[e.run].extend(e.cards)
+        boards = self.boards
+        boards[e.run].extend(e.cards)
         self.saw_flop = True
         if not self.betting_over:
+            if self.double_board and len(boards[1]) < len(boards[0]):
+                return  # the second board's cards of this street first, then the betting
             self.street = e.street
             self._open_betting(preflop=False)
         else:
@@ -571,6 +625,12 @@ class Hand:
 
     def _on_raked(self, e: ev.Raked) -> None:
         self.rake += e.amount
+
+    def _on_bounty_paid(self, e: ev.BountyPaid) -> None:
+        self.stacks[e.payer] -= e.amount
+        self.stacks[e.player] += e.amount
+        self.bounty[e.payer] -= e.amount
+        self.bounty[e.player] += e.amount
 
     def _on_ended(self, e: ev.Ended) -> None:
         self.phase = _DONE
@@ -689,7 +749,9 @@ class Hand:
     def _close_street(self) -> None:
         self.actor = None
         if self._live < 2:
-            self.phase = _DEAL  # settles at once in advance
+            # settles at once in advance; at a 7-2 bounty table, once the winner chose to show
+            # or not (lone_winner)
+            self.phase = _SHOWDOWN if self._bounty else _DEAL
             self.betting_over = True
             return
         last = self.street == self._last_street
@@ -715,7 +777,7 @@ class Hand:
                 returned = True
                 if self._return_uncalled():
                     continue
-            if dealt and self._live == 1:
+            if dealt and self._live == 1 and not self._bounty:
                 self._settle()
                 return
             if phase is _DEAL:
@@ -776,7 +838,12 @@ class Hand:
                     return ("hole", p, self._hole_cards)
         if self._live < 2 or (not self._auto_runs and self.needs_runs()):
             return None
-        for run, board in enumerate(self.boards):
+        boards = self.boards
+        if self.double_board:  # street by street: each street's cards to both boards
+            run = 1 if len(boards[1]) < len(boards[0]) else 0
+            size = len(boards[run])
+            return ("board", run, self._due_at[size]) if size < self._board_cards else None
+        for run, board in enumerate(boards):
             if len(board) < self._board_cards:
                 return ("board", run, self._due_at[len(board)])
         return None
@@ -872,6 +939,8 @@ class Hand:
 
     def set_runs(self, runs: int) -> None:
         """Run the rest of the board ``runs`` times (players agreed; only when nobody can bet)."""
+        if self.double_board:
+            raise HandError(t("a double board is not run again: each board runs once"))
         if not self.betting_over or self.phase is not _DEAL or len(self.boards) != 1 \
                 or len(self.boards[0]) == self._board_cards or not 1 <= runs <= 4:
             raise HandError(t("the board can be run more than once only when betting is over"))
@@ -1081,7 +1150,20 @@ class Hand:
                 and p not in self.mucked]
 
     def _showdown_open(self) -> bool:
-        return self.betting_over and self.phase in (_DEAL, _SHOWDOWN) and self._live >= 2
+        return self.betting_over and self.phase in (_DEAL, _SHOWDOWN) and (
+            self._live >= 2 or self.lone_winner() is not None)
+
+    def lone_winner(self) -> int | None:
+        """At a 7-2 bounty table (``Rules.bounty_72``), the player left alone in the hand, the
+        others folded or mucked, who has not shown: the hand waits for them to show
+        (:meth:`show`: a 7-2 collects the bounty) or not (:meth:`muck`: they win unshown);
+        :meth:`settle` shows a 7-2 and nothing else. None otherwise (docs/rules.md, "Home
+        games")."""
+        if not self._bounty or self.phase is not _SHOWDOWN or self._declined or self.shown \
+                or self._live - len(self.mucked) != 1:
+            return None
+        folded, mucked = self.folded, self.mucked
+        return next(p for p in range(self.n) if not folded[p] and p not in mucked)
 
     def show(self, player: int, cards: Sequence[Card] | None = None) -> None:
         """Show a hand (cards needed only when they were dealt face down in this record)."""
@@ -1109,6 +1191,10 @@ class Hand:
         if not self._showdown_open() or self.folded[player] or player in self.shown \
                 or player in self.mucked:
             raise HandError(t("{who} cannot muck now", who=self.names[player]))
+        if self.lone_winner() == player:  # they win without showing (no bounty)
+            self._declined = True
+            self.advance()
+            return
         for pot in self.pots():
             if player in pot.eligible and not any(
                     q != player and not self.folded[q] and q not in self.mucked
@@ -1120,10 +1206,13 @@ class Hand:
         self.advance()
 
     def _showdown_decided(self) -> bool:
-        # every live player has shown, or one is left, who wins without showing. Only
-        # live players show or muck (after the betting), and never both: counting is enough.
+        # every live player has shown, or one is left, who wins without showing (at a 7-2
+        # bounty table, once they chose to show or not). Only live players show or muck
+        # (after the betting), and never both: counting is enough.
         left = self._live - len(self.mucked)
-        return left == 1 or len(self.shown) >= left
+        if left == 1:
+            return not self._bounty or self._declined or len(self.shown) == 1
+        return len(self.shown) >= left
 
     def settle(self) -> None:
         """Finish the showdown automatically (see :meth:`_decide_one`)."""
@@ -1139,6 +1228,13 @@ class Hand:
             return
         pots = self.pots()
         for p in self.showdown_order():
+            if self.lone_winner() == p:  # the rules' choice: a 7-2 is shown to collect
+                hole = self.hole[p]
+                if hole is not None and _seven_deuce(hole):
+                    self.apply_unchecked(_new(_SHOWN, (p, hole)))
+                else:
+                    self._declined = True
+                return
             self._decide_one(p, pots)
             if self._showdown_decided():
                 return
@@ -1227,7 +1323,9 @@ class Hand:
         n = self.n
         pots = take_rake(self.pots(), self.rules, self.saw_flop)
         first = (self.button + 1) % n
-        runs = len(self.boards)
+        # a hand the others folded is won whole, a double board's too (runs are chosen only
+        # with two players or more in the hand)
+        runs = len(self.boards) if self._live > 1 else 1
         folded, mucked = self.folded, self.mucked
         contenders = [p for p in range(n) if not folded[p] and p not in mucked]
         strength: dict[int, tuple[int, ...]] = {}  # player -> strength on each run's board
@@ -1269,8 +1367,38 @@ class Hand:
             self.results.append(PotResult(
                 pot.amount, pot.eligible, tuple(sorted(winners_all)),
                 tuple(sorted(shares.items())), pot.rake))
+        if self._bounty:
+            self._pay_bounties(first)
         self._check_books()
         self.apply_unchecked(_new(_ENDED, (tuple(self.stacks),)))
+
+    def _pay_bounties(self, first: int) -> None:
+        """The 7-2 bounty (docs/rules.md, "Home games"): a player who shows a seven and a
+        deuce and wins chips another player put in (a pot or part of one, at the showdown or
+        uncontested; not only the chips of their own that nobody matched) collects
+        ``Rules.bounty_72`` from every other player dealt in but another such winner, once a
+        hand, whatever the runs, boards and pots; a payer short of it pays what they have
+        left (in a cap game, of the chips they may put in). Winners are paid, and payers
+        pay, in seat order from the first left of the button."""
+        n = self.n
+        order = [(first + k) % n for k in range(n)]
+        totals, won, shown = self.totals, self.won, self.shown
+        winners: list[int] = []
+        for p in order:
+            if p in shown and _seven_deuce(shown[p]):
+                matched = max(totals[q] for q in range(n) if q != p)
+                own = totals[p] - matched if totals[p] > matched else 0
+                if won[p] > own:
+                    winners.append(p)
+        bounty = self._bounty
+        for w in winners:
+            for q in order:
+                if q == w or q in winners:
+                    continue
+                have = self.stacks[q] - self._floor[q]
+                paid = bounty if bounty < have else have
+                if paid > 0:
+                    self.apply_unchecked(_new(_BOUNTY_PAID, (q, w, paid)))
 
     def _settle_high_low(self, i: int, pot: Pot, eligible: list[int],
                          strength: dict[int, tuple[int, ...]], first: int) -> PotResult:
@@ -1317,6 +1445,14 @@ class Hand:
                              f"awards {won}, rake {rake}")
         if stacks + rake != start:
             raise BooksError("chips were created or lost")
+        if self._bounty:  # the bounty payments net to zero, and each player's chips add up
+            bounty = self.bounty
+            if _total(bounty) != 0:
+                raise BooksError(f"the bounty payments do not net to zero: {bounty}")
+            for p in range(self.n):
+                if self.starting_stacks[p] - self.stacks[p] + self.won[p] + bounty[p] \
+                        != self.totals[p]:
+                    raise BooksError(f"player {p}'s chips do not add up")
 
     # ------------------------------------------------------------------ reading
     @property

@@ -11,7 +11,7 @@ from enum import StrEnum
 from typing import Any
 
 from tapete.core.catalog import t
-from tapete.core.game import HOLDEM, Game, GameError
+from tapete.core.game import HOLDEM, Game, GameError, HandForm
 from tapete.core.text import Text
 
 
@@ -78,6 +78,9 @@ class Rules:
     ``game`` is the variant as data (:class:`~tapete.core.game.Game`): hole cards, streets,
     how a hand is formed: hold'em (:data:`~tapete.core.game.HOLDEM`, the default), Omaha
     (:data:`~tapete.core.game.OMAHA`, :data:`~tapete.core.game.OMAHA5`), with any structure.
+    ``bounty_72`` is a home game's 7-2 bounty (0 for none; hold'em only): a player who wins a
+    pot, or part of one, with a seven and a deuce shown collects it from every other player
+    dealt in, each paying what they have left when short (docs/rules.md, "Home games").
     """
 
     structure: Structure = Structure.NO_LIMIT
@@ -101,6 +104,7 @@ class Rules:
     rake_fixed: tuple[int, ...] | None = None
     hand_cap: int | None = None
     game: Game = HOLDEM
+    bounty_72: int = 0
 
     def __post_init__(self) -> None:
         if isinstance(self.structure, str) and not isinstance(self.structure, Structure):
@@ -108,7 +112,7 @@ class Rules:
         if isinstance(self.min_raise, str) and not isinstance(self.min_raise, MinRaise):
             object.__setattr__(self, "min_raise", MinRaise(self.min_raise))
         amounts = ("small_blind", "big_blind", "ante", "straddle", "small_bet", "big_bet",
-                   "rake_bps", "decimals")
+                   "rake_bps", "decimals", "bounty_72")
         for name in amounts:
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool):
@@ -130,6 +134,13 @@ class Rules:
             raise RulesError(t("the small blind must be between 0 and the big blind"))
         if self.ante < 0 or self.straddle < 0 or self.rake_bps < 0:
             raise RulesError(t("antes, straddles and rake cannot be negative"))
+        if self.bounty_72 < 0:
+            raise RulesError(t("the 7-2 bounty cannot be negative"))
+        game = self.game
+        if self.bounty_72 and (game.hole_cards != 2 or game.form is not HandForm.ANY_FIVE
+                               or game.high_low):
+            raise RulesError(t("the 7-2 bounty is a hold'em rule, not one of {game}",
+                               game=game.name))
         if self.straddle and self.straddle < self.big_blind:
             raise RulesError(t("a straddle must be at least the big blind"))
         if self.bet_cap is not None and self.bet_cap < 2:
@@ -230,7 +241,7 @@ _JSON_KINDS: dict[str, str] = {
     "bet_cap": "int?", "cap_heads_up": "bool", "min_raise": "min_raise?", "odd_chip": "odd_chip",
     "rake_bps": "int", "rake_cap": "int?", "no_flop_no_drop": "bool", "decimals": "int",
     "currency": "str", "extra": "pairs", "rake_fixed": "ints?", "hand_cap": "int?",
-    "game": "game",
+    "game": "game", "bounty_72": "int",
 }
 assert set(_JSON_KINDS) == {f.name for f in fields(Rules)}, "every rule travels in JSON"
 

@@ -1,10 +1,12 @@
 """One hand's setup: everything :class:`~tapete.core.hand.Hand` takes but the deck.
 
 A :class:`HandSetup` is the rules, the players (names, seats, stacks), the button and the
-forced bets (blinds, straddles, antes, dead blinds) and the hand's id. Storage, the replayer,
-share links, the server and the bots keep it instead of rebuilding those arguments each their
-own way; :meth:`Hand.from_setup <tapete.core.hand.Hand.from_setup>` builds the hand and
-``hand.setup`` gives it back. Its JSON form is lossless: ``HandSetup.from_json(s.to_json())
+forced bets (blinds, straddles, antes, dead blinds), the hand's id and the home-game options
+that change hand by hand: a bomb pot's ante (``bomb``) and a double board
+(``double_board``). Storage, the replayer, share links, the server and the bots keep it
+instead of rebuilding those arguments each their own way;
+:meth:`Hand.from_setup <tapete.core.hand.Hand.from_setup>` builds the hand and ``hand.setup``
+gives it back. Its JSON form is lossless: ``HandSetup.from_json(s.to_json())
 == s``, the rules included (:meth:`Rules.to_json <tapete.core.rules.Rules.to_json>`).
 """
 
@@ -24,7 +26,10 @@ _AMOUNTS = ("stacks", "blinds", "straddles", "antes", "dead")
 @dataclass(frozen=True, slots=True)
 class HandSetup:
     """A hand before its first card. ``blinds`` holds no straddle: ``straddles`` says them
-    (see :class:`~tapete.core.hand.Hand`); ``seats`` are the table's seat numbers."""
+    (see :class:`~tapete.core.hand.Hand`); ``seats`` are the table's seat numbers. ``bomb``:
+    a bomb pot's ante, posted by every player, with no betting before the flop (0: not a
+    bomb pot); ``double_board``: two boards from the flop on, each winning half of every pot
+    (docs/rules.md, "Home games"). The JSON form writes them only when set."""
 
     rules: Rules
     stacks: tuple[int, ...]
@@ -36,6 +41,8 @@ class HandSetup:
     names: tuple[str, ...]
     seats: tuple[int, ...]
     hand_id: str = ""
+    bomb: int = 0
+    double_board: bool = False
 
     @property
     def n(self) -> int:
@@ -45,22 +52,30 @@ class HandSetup:
         """The keyword arguments of ``Hand(rules, stacks, **args)`` for this setup."""
         return {"button": self.button, "blinds": self.blinds, "straddles": self.straddles,
                 "antes": self.antes, "dead": self.dead, "names": self.names,
-                "seats": self.seats, "hand_id": self.hand_id}
+                "seats": self.seats, "hand_id": self.hand_id, "bomb": self.bomb,
+                "double_board": self.double_board}
 
     def to_json(self) -> dict[str, Any]:
-        return {"rules": self.rules.to_json(), "stacks": list(self.stacks),
-                "button": self.button, "blinds": list(self.blinds),
-                "straddles": list(self.straddles), "antes": list(self.antes),
-                "dead": list(self.dead), "names": list(self.names), "seats": list(self.seats),
-                "hand_id": self.hand_id}
+        out: dict[str, Any] = {
+            "rules": self.rules.to_json(), "stacks": list(self.stacks), "button": self.button,
+            "blinds": list(self.blinds), "straddles": list(self.straddles),
+            "antes": list(self.antes), "dead": list(self.dead), "names": list(self.names),
+            "seats": list(self.seats), "hand_id": self.hand_id}
+        if self.bomb:
+            out["bomb"] = self.bomb
+        if self.double_board:
+            out["double_board"] = True
+        return out
 
     @staticmethod
     def from_json(data: object) -> HandSetup:
-        """Read :meth:`to_json`'s form. Every field is required (``hand_id`` aside); a
-        malformed one raises :class:`~tapete.core.errors.SetupError`, in both languages."""
+        """Read :meth:`to_json`'s form. Every field is required (``hand_id``, ``bomb`` and
+        ``double_board`` aside); a malformed one raises
+        :class:`~tapete.core.errors.SetupError`, in both languages."""
         if not isinstance(data, dict):
             raise SetupError(t("a hand setup is a JSON object, not {data}", data=_short(data)))
-        known = {"rules", "button", "names", "seats", "hand_id", *_AMOUNTS}
+        known = {"rules", "button", "names", "seats", "hand_id", "bomb", "double_board",
+                 *_AMOUNTS}
         for key in data:
             if key not in known:
                 raise SetupError(t("unknown field {field} in a hand setup", field=repr(key)))
@@ -99,8 +114,15 @@ class HandSetup:
         hand_id = data.get("hand_id", "")
         if not isinstance(hand_id, str):
             raise SetupError(t("hand_id: a text is needed"))
+        bomb = data.get("bomb", 0)
+        if type(bomb) is not int or bomb < 0:
+            raise SetupError(t("bomb: a whole, non-negative amount is needed"))
+        double_board = data.get("double_board", False)
+        if type(double_board) is not bool:
+            raise SetupError(t("double_board: true or false"))
         return HandSetup(rules, lists["stacks"], button, lists["blinds"], lists["straddles"],
-                         lists["antes"], lists["dead"], tuple(names), tuple(seats), hand_id)
+                         lists["antes"], lists["dead"], tuple(names), tuple(seats), hand_id,
+                         bomb, double_board)
 
 
 def _missing(name: str) -> SetupError:

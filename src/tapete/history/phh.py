@@ -514,7 +514,6 @@ def _is_amount(x: Any) -> bool:
 _ACTIONS_NOT_TEXTS = N_("'actions' must be a list of strings")
 NO_HAND = N_("no hand in this file")
 UNREADABLE = N_("unreadable hand")
-_RUN_TWICE = N_("writing a board run more than once is not supported")
 
 
 def _per_player(key: str, n: int) -> Text:
@@ -612,7 +611,7 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
                         raise PhhError(_per_player(key, n))
                     places = max(places, _places(x))
         lists.append(v)
-    for key in ("min_bet", "small_bet", "big_bet", "_rake_cap", "_hand_cap"):
+    for key in ("min_bet", "small_bet", "big_bet", "_rake_cap", "_hand_cap", *_HOME_AMOUNTS):
         v = fields.get(key)
         if v is not None and type(v) is not int:
             if not _is_amount(v):
@@ -666,6 +665,9 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
         antes = [antes[1], antes[0]]
         if dead is not None:
             dead = [dead[1], dead[0]]
+    home = _read_home(fields, n, scale, antes, blinds)
+    if home.bomb:
+        antes = [0] * n  # the antes a bomb pot's are its ante (_bomb_pot)
 
     if fixed:
         small_bet = _unit(fields["small_bet"], scale, "small_bet")
@@ -686,7 +688,8 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
     rake_cap = fields.get("_rake_cap")
     hand_cap = fields.get("_hand_cap")
     plain = mr is None and cap is None and cap_hu is None and nfnd is None and rake is None \
-        and rake_cap is None and rake_fixed_raw is None and hand_cap is None
+        and rake_cap is None and rake_fixed_raw is None and hand_cap is None \
+        and home is _NO_HOME
     plain_key = (variant, tuple(blinds), tuple(antes), small_bet, big_bet, min_bet, places,
                  currency)
     rules = _PLAIN_RULES.get(plain_key) if plain else None
@@ -745,6 +748,10 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
             kwargs["hand_cap"] = _unit(hand_cap, scale, "_hand_cap")
         if rake_fixed_raw is not None:
             kwargs["rake_fixed"] = tuple(_units(rake_fixed_raw, scale, "_rake_fixed"))
+        if home.bounty:
+            kwargs["bounty_72"] = home.bounty
+        if home.small_blind is not None:
+            kwargs["small_blind"] = home.small_blind
         rules_key = tuple(kwargs.items())
         rules = _RULES.get(rules_key)  # rules are frozen: hands of one table share them
         if rules is None:
@@ -780,7 +787,7 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
     if n > 2 and max(blinds[2:]) > rules.big_blind:  # p3 onwards: most hands have none
         record.straddles = _straddles(blinds, rules.big_blind)
     record.texts = actions if not any("#" in a for a in actions) else [
-        a.split("#", 1)[0].strip() for a in actions]
+        a.split("#", 1)[0].strip() or a.strip() for a in actions]
     names = fields.get("players")
     if isinstance(names, list) and len(names) == n and all(type(x) is str for x in names):
         record.names = names
@@ -823,6 +830,7 @@ def read_hand(fields: dict[str, Any], source: str = "", hand_id: str = "") -> Ha
         h = fields.get("hand")
         if h is not None and not isinstance(h, (list, dict)):
             record.hand_id = str(h)
+    home.keep(record)
     return record
 
 
@@ -885,7 +893,7 @@ def _read_actions(actions: list[Any], n: int) -> list[Step]:
                 raise PhhError(t(_ACTIONS_NOT_TEXTS))
             st = _action(a)
             cache[a] = st
-        if st[0] != "board" and st[1] >= n:
+        if st[0] != "board" and st[0] != "runs" and st[1] >= n:
             raise PhhError(t("action {action}: there is no player p{player} (p1..p{n})",
                              action=repr(a), player=str(st[1] + 1), n=n))
         known[a] = st
@@ -982,6 +990,10 @@ def _action(action: str) -> Step:
                 if w[2] == "-":
                     return ("show", p, None)
                 return ("show", p, _cards(w[2], action))
+    elif not size:
+        runs = _runs_note(action)
+        if runs is not None:
+            return runs
     raise PhhError(t("unknown action {action}", action=repr(action)))
 
 
@@ -1098,7 +1110,7 @@ def dumps(hand: Any, *, extra: dict[str, Any] | None = None, table: str = "",
     # PHH has no dead blinds: they are dead money like antes, so they are written in the
     # antes (what other readers need) and named in _dead_blinds (what tapete restores)
     dead = [hand.dead[p] for p in order]
-    antes = [hand.antes[p] + hand.dead[p] for p in order]
+    antes = [hand.antes[p] + hand.dead[p] + hand.bomb for p in order]  # a bomb pot's too
     if n == 2:
         blinds = [blinds[1], blinds[0]]
         antes = [antes[1], antes[0]]
@@ -1124,9 +1136,7 @@ def dumps(hand: Any, *, extra: dict[str, Any] | None = None, table: str = "",
         if kind is ev.HoleDealt:
             cards = format_cards(e.cards) if e.cards is not None else unknown
             acts.append(f"d dh {who(e.player)} {cards}")
-        elif kind is ev.BoardDealt:
-            if e.run:
-                raise PhhError(t(_RUN_TWICE))
+        elif kind is ev.BoardDealt:  # each run's (and board's) cards, as they are dealt
             acts.append(f"d db {format_cards(e.cards)}")
         elif kind is ev.Acted:
             a = acted(e)  # PHH's notation, an amount in the file's units
@@ -1136,8 +1146,8 @@ def dumps(hand: Any, *, extra: dict[str, Any] | None = None, table: str = "",
             acts.append(f"{who(e.player)} sm {format_cards(e.cards)}")
         elif kind is ev.Mucked:
             acts.append(f"{who(e.player)} sm")
-        elif kind is ev.RunsChosen and e.runs != 1:
-            raise PhhError(t(_RUN_TWICE))
+        elif kind is ev.RunsChosen:
+            acts.append(runs_note(e.runs))
     lines.append("actions = [\n" + "".join(f"  {_toml_str(a)},\n" for a in acts) + "]")
     if hand.hand_id:
         h = hand.hand_id
@@ -1176,6 +1186,7 @@ def dumps(hand: Any, *, extra: dict[str, Any] | None = None, table: str = "",
         lines.append(f"_rake_fixed = {arr(rules.rake_fixed)}")
     if rules.hand_cap is not None:
         lines.append(f"_hand_cap = {amt(rules.hand_cap)}")
+    lines.extend(home_lines(hand, who, amt))
     if hand.done:
         lines.append(f"finishing_stacks = {arr([hand.stacks[p] for p in order])}")
     for key, value in (extra or {}).items():
@@ -1240,3 +1251,132 @@ def verify_record(record: HandRecord, hand: Hand | None,
     why = t("the record cannot be replayed: {why}", why=error)
     return fair.Verdict(fair.Status.REJECTED, verdict.commitment,
                         (*verdict.reasons, fair.Reason(fair.REPLAY, why)))
+
+
+# ---------------------------------------------------------------------------- home games
+# The home-game options (docs/rules.md, "Home games") as tapete's user fields, which other
+# readers skip (the standard's user-defined fields):
+#
+# * ``_bomb_pot = true``: a bomb pot (``HandSetup.bomb``): ``antes`` holds its ante, one amount
+#   for every player, nobody posts a blind (``blinds_or_straddles`` all 0), and there is no
+#   betting before the flop; ``_small_blind = 1`` then keeps the table's small blind (the
+#   big blind is ``min_bet``, as always);
+# * ``_double_board = true``: two boards from the flop on (``HandSetup.double_board``); each
+#   street's ``d db`` deals the first board, the next ``d db`` the second;
+# * ``_bounty_72 = 5``: the table's 7-2 bounty (``Rules.bounty_72``);
+# * ``_bounty_payments = [['p2', 'p1', 5], ...]``: the bounty payments of the hand, payer,
+#   collector and amount (``BountyPaid`` events; the replay makes them again and says where
+#   they differ);
+#
+# and, in ``actions``, the no-op ``'# _runs 2'`` (a commentary alone, which the standard
+# allows as an action): the players chose there to run the rest of the board twice
+# (``RunsChosen``; ``'# _runs 1'``: once), and each run's ``d db`` follow, run after run.
+
+_HOME_FIELDS = ("_bomb_pot", "_small_blind", "_double_board", "_bounty_72", "_bounty_payments")
+_HOME_AMOUNTS = ("_small_blind", "_bounty_72")  # amounts that may set the hand's unit
+_RUNS_NOTE = re.compile(r"#\s*_runs\s+([1-9])\s*")
+
+
+def runs_note(runs: int) -> str:
+    """The no-op action that says the rest of the board was run ``runs`` times."""
+    return f"# _runs {runs}"
+
+
+def _runs_note(action: str) -> Step | None:
+    """The ``("runs", count)`` step of a :func:`runs_note` action, or None."""
+    m = _RUNS_NOTE.fullmatch(action.strip())
+    return ("runs", int(m.group(1))) if m is not None else None
+
+
+@dataclass(slots=True)
+class _Home:
+    """The home-game options one PHH hand gives (all off when it names none)."""
+
+    bomb: int = 0
+    double_board: bool = False
+    bounty: int = 0
+    payments: list[tuple[int, int, int]] | None = None
+    small_blind: int | None = None
+
+    def keep(self, record: HandRecord) -> None:
+        """Give ``record`` the options; the fields are read, not kept as unknown ones."""
+        if self is _NO_HOME:  # the usual hand: none named (the record's defaults)
+            return
+        record.bomb = self.bomb
+        record.double_board = self.double_board
+        if self.payments is not None:
+            record.extra["bounty_payments"] = self.payments
+        for key in _HOME_FIELDS:
+            record.extra.pop(key, None)
+
+
+_NO_HOME = _Home()
+
+
+def _read_home(fields: dict[str, Any], n: int, scale: int, antes: list[int],
+               blinds: list[int]) -> _Home:
+    """The home-game fields of a hand (``antes`` and ``blinds`` in the hand's units, in
+    player order), checked."""
+    if not any(key in fields for key in _HOME_FIELDS):
+        return _NO_HOME
+    home = _Home()
+    for key in ("_bomb_pot", "_double_board"):
+        v = fields.get(key)
+        if v is not None and not isinstance(v, bool):
+            raise PhhError(t("{key} must be true or false", key=key))
+    if fields.get("_bomb_pot"):
+        if any(blinds) or len(set(antes)) != 1 or not antes[0]:
+            raise PhhError(t("'_bomb_pot': a bomb pot's antes are one amount for every "
+                             "player, and nobody posts a blind"))
+        home.bomb = antes[0]
+    home.double_board = fields.get("_double_board") is True
+    for key in _HOME_AMOUNTS:
+        v = fields.get(key)
+        if v is not None and (not _is_amount(v) or v < 0):
+            raise PhhError(t("{key} must be an amount", key=repr(key)))
+    bounty = fields.get("_bounty_72")
+    if bounty is not None:
+        home.bounty = _unit(bounty, scale, "_bounty_72")
+    small = fields.get("_small_blind")
+    if small is not None:
+        home.small_blind = _unit(small, scale, "_small_blind")
+    paid = fields.get("_bounty_payments")
+    if paid is not None:
+        bad = PhhError(t("'_bounty_payments' holds [payer, collector, amount] of players p1 to "
+                         "p{n}", n=n))
+        if not isinstance(paid, list):
+            raise bad
+        home.payments = []
+        for item in paid:
+            if not isinstance(item, list) or len(item) != 3 or not _is_amount(item[2]) \
+                    or item[2] <= 0:
+                raise bad
+            who = []
+            for word in item[:2]:
+                if not isinstance(word, str) or not re.fullmatch(r"p[1-9][0-9]?", word) \
+                        or int(word[1:]) > n:
+                    raise bad
+                who.append(int(word[1:]) - 1)
+            home.payments.append((who[0], who[1], _unit(item[2], scale, "_bounty_payments")))
+    return home
+
+
+def home_lines(hand: Any, who: Any, amt: Any) -> list[str]:
+    """The home-game fields of ``hand`` (``who``: a player's PHH name, ``amt``: an amount
+    written in the file's units)."""
+    from tapete.core import events as ev
+
+    out: list[str] = []
+    if hand.bomb:
+        out.append("_bomb_pot = true")
+        if hand.rules.small_blind:
+            out.append(f"_small_blind = {amt(hand.rules.small_blind)}")
+    if hand.double_board:
+        out.append("_double_board = true")
+    if hand.rules.bounty_72:
+        out.append(f"_bounty_72 = {amt(hand.rules.bounty_72)}")
+        paid = [f"[{_toml_str(who(e.payer))}, {_toml_str(who(e.player))}, {amt(e.amount)}]"
+                for e in hand.events if type(e) is ev.BountyPaid]
+        if paid:
+            out.append(f"_bounty_payments = [{', '.join(paid)}]")
+    return out

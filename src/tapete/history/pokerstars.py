@@ -12,8 +12,10 @@ Reading
     ``decimals == 0``); the old ``PokerStars Game #`` and the newer ``PokerStars Hand #``
     headers; antes, blinds posted all-in, dead blinds (``posts small &
     big blinds``), straddles and re-straddles (``posts straddle``, kept in
-    ``record.straddles`` and written back so), uncalled bets, side pots, rake, run it twice,
-    cap games.
+    ``record.straddles`` and written back so), uncalled bets, side pots, rake, run it twice
+    (or three or four times), cap games, and the home games' bomb pots, double boards and 7-2
+    bounty, which PokerStars has no words for, in lines of tapete's own (see the end of this
+    module).
 
     The record keeps what the file says about the settlement: ``stated_pots`` (after rake, main
     pot first), ``stated_rake``, and in ``extra``: ``total_pot``, ``collected`` and ``returned``
@@ -73,7 +75,7 @@ from tapete.history.phh import (
     rules_problem,
     too_many_digits,
 )
-from tapete.history.record import CALL, CHECK, FOLD, HandRecord, Step, acted
+from tapete.history.record import CALL, CHECK, FOLD, HandRecord, Step, acted, bounty_mismatch
 
 __all__ = ["ParseError", "read_file", "read_text", "read_bytes", "reconcile", "reconcile_text",
            "write_hand", "write_hands", "format_amount", "parse_amount"]
@@ -249,7 +251,7 @@ _GAME_NAMES: dict[Game, str] = {g: name for name, g in _GAMES_READ.items()}
 _SEAT = re.compile(r"^Seat (\d+): (.+?) \((" + _AMOUNT + r") in chips[^)]*\)(.*)$")
 _BUTTON = re.compile(r"Seat #(\d+) is the button")
 _TABLE = re.compile(r"^Table '(.*)' (\d+)-max")
-_STREET = re.compile(r"^\*\*\* (?:(FIRST|SECOND|THIRD) )?(FLOP|TURN|RIVER) \*\*\*(.*)$")
+_STREET = re.compile(r"^\*\*\* (?:(FIRST|SECOND|THIRD|FOURTH) )?(FLOP|TURN|RIVER) \*\*\*(.*)$")
 _BRACKETS = re.compile(r"\[([^\]]*)\]")
 _UNCALLED = re.compile(r"^Uncalled bet \((" + _AMOUNT + r")\) returned to (.+)$")
 _COLLECTED = re.compile(r"^(.+?) collected (" + _AMOUNT + r") from (?:the )?"
@@ -467,6 +469,7 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
     in_summary = False
     hole_steps_at = -1
     boards_seen: list[str] = []
+    home = _Home()  # the home-game options, from tapete's own lines (_home_lines)
 
     def add(step: Step, text: str, lineno: int) -> None:
         steps.append(step)
@@ -492,10 +495,14 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
                 if hole_steps_at < 0:
                     hole_steps_at = len(steps)
                 which = st.group(1)
-                if which and not runs_emitted:
-                    runs = 2 if which in ("FIRST", "SECOND") else 3
+                if which and not runs_emitted and not home.double_board:
+                    # as many runs as the street headings name (FIRST, SECOND, THIRD)
+                    runs = len({m.group(1) for m in (_STREET.match(x.strip())
+                                                      for x in lines[j:])
+                                if m is not None and m.group(1)})
                     runs_emitted = True
-                    add(("runs", runs), "Hand was run twice", lineno)
+                    add(("runs", runs), "Hand was run twice" if runs == 2
+                        else f"Hand was run {runs} times", lineno)
                 groups = _BRACKETS.findall(st.group(3))
                 if not groups:
                     raise _Bad(t("no cards in {line}", line=repr(line)),
@@ -537,6 +544,8 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
                                  game=_GAME_NAMES[game], count=game.hole_cards), lineno)
                 hole[w[0]] = cards
                 hole_text[w[0]] = line
+            continue
+        if line.startswith(_HOME_STARTS) and home.read(line, lineno, amt, index):
             continue
         um = _UNCALLED.match(line)
         if um:
@@ -664,8 +673,11 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
         m = re.match(r"shows \[([^\]]*)\]", body)
         if m:
             cards = _cards(m.group(1), lineno)
-            if p not in shown and p not in mucked and sum(not f for f in folded) >= 2:
-                shown.add(p)  # the show step carries the cards (checked against known ones)
+            if p not in shown and p not in mucked and (
+                    sum(not f for f in folded) >= 2 or home.bounty):
+                # the show step carries the cards (checked against known ones); at a 7-2
+                # bounty table, a hand won uncontested may be shown too (Hand.lone_winner)
+                shown.add(p)
                 add(("show", p, cards), line, lineno)
             elif hole[p] is None and p not in shown:
                 hole[p] = cards  # shown after the hand was won: known, never a showdown
@@ -716,9 +728,11 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
             straddle_of[p] += owed
     if small_blind > big_blind:
         small_blind = big_blind
+    if home.bomb:  # the antes were the bomb pot's
+        antes, ante = [0] * n, 0
     # a big blind whose stack all went to the ante posts nothing, yet the others still face
     # the full blind: give it to the player where the big blind was due
-    if not any(blinds) or max(blinds) < big_blind:
+    if not home.bomb and (not any(blinds) or max(blinds) < big_blind):
         order = [(button + 1 + k) % n for k in range(n)]
         sb_at = next((p for p in order if 0 < blinds[p] < big_blind), None)
         if sb_at is not None:
@@ -753,7 +767,7 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
             small_bet=small_bet, big_bet=big_bet, bet_cap=4, cap_heads_up=False,
             min_raise=MinRaise.LAST_RAISE if structure is Structure.POT_LIMIT else None,
             decimals=decimals, currency=head["currency"], rake_fixed=rake_fixed, hand_cap=cap,
-            game=game)
+            game=game, bounty_72=home.bounty)
     except RulesError as exc:
         raise _Bad(t("unplayable stakes: {why}", why=rules_problem(exc)), first) from None
 
@@ -794,11 +808,17 @@ def _parse_hand(lines: list[str], first: int, source: str, hand_id: str) -> Hand
     finishing = None
     if total_pot is not None:
         finishing = [real[p] - put_in[p] + collected[p] for p in range(n)]
+        if home.payments:
+            extra["bounty_payments"] = home.payments
+            for payer, winner, x in home.payments:
+                finishing[payer] -= x
+                finishing[winner] += x
     return HandRecord(
         rules=rules, stacks=real, steps=steps, button=button, blinds=blinds, antes=antes,
         dead=dead, names=[p.name for p in players], seats=seats, hand_id=hand_id,
         source=source, finishing_stacks=finishing, stated_pots=stated, stated_rake=stated_rake,
-        extra=extra, texts=texts, straddles=straddle_of if any(straddle_of) else None)
+        extra=extra, texts=texts, straddles=straddle_of if any(straddle_of) else None,
+        bomb=home.bomb, double_board=home.double_board)
 
 
 # ---------------------------------------------------------------------------- reconciling
@@ -866,6 +886,9 @@ def reconcile_text(record: HandRecord, hand: Hand) -> list[Text]:
         for p, (a, b) in enumerate(zip(theirs, mine, strict=True)):
             if a != b:
                 out.append(t(message, who=names[p], said=c(a), got=c(b)))
+    wrong = bounty_mismatch(record, hand)
+    if wrong is not None:
+        out.append(wrong)
     if not out and stated_stacks is not None and stated_stacks != hand.stacks:
         said = ", ".join(c(x) for x in stated_stacks)
         got = ", ".join(c(x) for x in hand.stacks)
@@ -1005,12 +1028,13 @@ def write_hand(hand: Hand, *, hand_id: str | None = None, table: str = "tapete",
     out = [header, f"Table '{table}' {size}-max Seat #{seat_no[hand.button]} is the button"]
     for p in sorted(range(n), key=seat_no.__getitem__):  # in seat order, as the rooms write
         out.append(f"Seat {seat_no[p]}: {names[p]} ({c(hand.starting_stacks[p])} in chips)")
+    out.extend(_home_lines(hand, c))
     events = hand.events
     # posts: a dead blind and a live blind of one player are one PokerStars line
     dead_of = {e.player: e.amount for e in events
                if isinstance(e, ev.Posted) and e.kind == ev.DEAD}
     live_of = {e.player for e in events
-               if isinstance(e, ev.Posted) and e.kind not in (ev.DEAD, ev.ANTE)}
+               if isinstance(e, ev.Posted) and e.kind not in (ev.DEAD, ev.ANTE, ev.BOMB)}
     # equal blinds (1/1): the engine calls both big blinds; the first after the button is the
     # small blind
     equal_sb = -1
@@ -1031,15 +1055,15 @@ def write_hand(hand: Hand, *, hand_id: str | None = None, table: str = "tapete",
     header_done = False
     showdown_written = False
     shown_cards: dict[int, tuple[int, ...]] = {}
-    runs = 1
-    boards: list[list[int]] = [[]]
+    runs = 2 if hand.double_board else 1  # a double board is written as two runs are
+    boards: list[list[int]] = [[] for _ in range(runs)]
     run_street_written: set[tuple[int, int]] = set()
     awards_by_run: dict[int, list[ev.Awarded]] = {}
     for e in events:
         if isinstance(e, ev.Posted):
             put[e.player] += e.amount
             allin = all_in_words(e.player) if e.all_in else ""
-            if e.kind == ev.ANTE:
+            if e.kind == ev.ANTE or e.kind == ev.BOMB:  # a bomb pot's too (_home_lines)
                 out.append(f"{names[e.player]}: posts the ante {c(e.amount)}{allin}")
                 continue
             if e.kind == ev.DEAD:
@@ -1135,6 +1159,9 @@ def write_hand(hand: Hand, *, hand_id: str | None = None, table: str = "tapete",
                            + (f" ({desc})" if desc else ""))
         for a in awards_by_run[run]:
             out.append(f"{names[a.player]} collected {c(a.amount)} from {pot_name(a.pot)}")
+    for e in events:
+        if isinstance(e, ev.BountyPaid):
+            out.append(f"{_BOUNTY_PAID} {names[e.payer]} pays {names[e.player]} {c(e.amount)}")
     if hand.done:
         out.extend(_summary(hand, boards, runs, shown_cards, awards_by_run, seat_no, c))
     return "\n".join(out) + "\n"
@@ -1155,8 +1182,11 @@ def _summary(hand: Hand, boards: list[list[int]], runs: int,
             label = "Side pot" if len(results) == 2 else f"Side pot-{i}"
             total += f" {label} {c(res.amount)}."
     out.append(f"{total} | Rake {c(hand.rake)}")
+    if hand.double_board:
+        out.append("Double board")
     if runs > 1:
-        out.append("Hand was run twice" if runs == 2 else f"Hand was run {runs} times")
+        if not hand.double_board:
+            out.append("Hand was run twice" if runs == 2 else f"Hand was run {runs} times")
         for run, b in enumerate(boards):
             out.append(f"{_RUN_WORDS[run]} Board [{format_cards(b, ' ')}]")
     elif boards[0]:
@@ -1221,3 +1251,71 @@ def _summary(hand: Hand, boards: list[list[int]], runs: int,
 def write_hands(hands: Iterable[Hand], **kwargs: Any) -> str:
     """Several hands, separated as PokerStars separates them (two blank lines)."""
     return "\n\n".join(write_hand(h, **kwargs) for h in hands)
+
+
+# ---------------------------------------------------------------------------- home games
+# PokerStars text has no form for a bomb pot, a double board or a 7-2 bounty (docs/rules.md,
+# "Home games"): tapete writes a line of its own for each, which its reader reads back and
+# which, starting with no player's name, other readers pass over as table chatter. After the
+# seats: "Bomb pot: every player antes 10, no betting before the flop" (the antes are posted
+# as antes), "Double board: each board wins half of every pot" (the boards are then written
+# as two runs are: "*** FIRST FLOP ***", "*** SECOND FLOP ***", each street's betting after
+# both), "7-2 bounty: 5 from every other player dealt in"; after the pots are collected, one
+# line for each payment: "7-2 bounty: Bea pays Ana 5".
+
+_BOMB_LINE = "Bomb pot:"
+_DOUBLE_LINE = "Double board: each board wins half of every pot"
+_BOUNTY_PAID = "7-2 bounty:"
+_HOME_STARTS = (_BOMB_LINE, _DOUBLE_LINE, _BOUNTY_PAID)
+_BOMB_RULE = re.compile(r"^Bomb pot: every player antes (" + _AMOUNT
+                        + r"), no betting before the flop$")
+_BOUNTY_RULE = re.compile(r"^7-2 bounty: (" + _AMOUNT + r") from every other player dealt in$")
+_BOUNTY_PAYMENT = re.compile(r"^7-2 bounty: (.+ pays .+) (" + _AMOUNT + r")$")
+
+
+def _home_lines(hand: Hand, c: Any) -> list[str]:
+    """tapete's lines of the home-game options of ``hand`` (``c`` writes an amount)."""
+    out: list[str] = []
+    if hand.bomb:
+        out.append(f"{_BOMB_LINE} every player antes {c(hand.bomb)}, no betting before the flop")
+    if hand.double_board:
+        out.append(_DOUBLE_LINE)
+    if hand.rules.bounty_72:
+        out.append(f"{_BOUNTY_PAID} {c(hand.rules.bounty_72)} from every other player dealt in")
+    return out
+
+
+@dataclass(slots=True)
+class _Home:
+    """The home-game options a PokerStars text names in tapete's lines (:func:`_home_lines`)."""
+
+    bomb: int = 0
+    double_board: bool = False
+    bounty: int = 0
+    payments: list[tuple[int, int, int]] | None = None
+
+    def read(self, line: str, lineno: int, amt: Any, index: dict[str, int]) -> bool:
+        """Read one of tapete's lines (False: ``line`` is not one)."""
+        m = _BOMB_RULE.match(line)
+        if m is not None:
+            self.bomb = amt(m.group(1), lineno)
+            return True
+        if line == _DOUBLE_LINE:
+            self.double_board = True
+            return True
+        m = _BOUNTY_RULE.match(line)
+        if m is not None:
+            self.bounty = amt(m.group(1), lineno)
+            return True
+        m = _BOUNTY_PAYMENT.match(line)
+        if m is None:
+            return False  # not tapete's words: table chatter
+        said, x = m.group(1), amt(m.group(2), lineno)
+        for payer, p in index.items():  # "Bea pays Ana": the names, whatever they hold
+            head = payer + " pays "
+            if said.startswith(head) and said[len(head):] in index:
+                if self.payments is None:
+                    self.payments = []
+                self.payments.append((p, index[said[len(head):]], x))
+                return True
+        raise _Bad(t("cannot read {line}", line=repr(line)), lineno)

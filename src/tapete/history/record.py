@@ -9,18 +9,25 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from tapete.core import events as ev
 from tapete.core.actions import Action
 from tapete.core.cards import Card
 from tapete.core.catalog import t
 from tapete.core.errors import MalformedAction
+from tapete.core.money import amount_text
 from tapete.core.rules import Rules
+from tapete.core.text import Text
+
+if TYPE_CHECKING:
+    from tapete.core.hand import Hand
 
 # Steps, tagged tuples: ("hole", player, cards | None), ("board", cards), ("act", player,
 # Action), ("show", player, cards | None), ("muck", player), ("runs", count).
 # A show with None shows the cards the record already knows (unknown ones cannot settle a pot).
+# A record that ends with a player who won without a showdown at a 7-2 bounty table not
+# having shown is a hand they won unshown (Hand.lone_winner).
 #
 # A betting step carries a tapete.core.actions.Action. A file may not tell a check from a call
 # (PHH's "cc") or a bet from a raise (PHH's "cbr"): the hand does, when it is played. So replay
@@ -89,6 +96,10 @@ class HandRecord:
     # each player's straddle (0: none), as Hand(straddles=...) takes them; None: the blinds
     # above the big blind are the straddles
     straddles: list[int] | None = None
+    # a bomb pot's ante (0: none) and a double board, as Hand(bomb=..., double_board=...) takes
+    # them (docs/rules.md, "Home games")
+    bomb: int = 0
+    double_board: bool = False
 
     # written out (the dataclass keeps it): compiled, it costs a fifth of the generated one,
     # and a folder of hand histories makes one record a hand
@@ -99,7 +110,8 @@ class HandRecord:
                  hand_id: str = "", source: str = "", finishing_stacks: list[int] | None = None,
                  stated_pots: list[int] | None = None, stated_rake: int | None = None,
                  extra: dict[str, Any] | None = None, texts: list[str] | None = None,
-                 straddles: list[int] | None = None) -> None:
+                 straddles: list[int] | None = None, bomb: int = 0,
+                 double_board: bool = False) -> None:
         self.rules = rules
         self.stacks = stacks
         self.steps = steps
@@ -117,7 +129,30 @@ class HandRecord:
         self.extra = extra if extra is not None else {}
         self.texts = texts
         self.straddles = straddles
+        self.bomb = bomb
+        self.double_board = double_board
 
 
 def cards_or_none(cards: Sequence[Card] | None) -> tuple[Card, ...] | None:
     return tuple(cards) if cards is not None else None
+
+
+def bounty_mismatch(record: HandRecord, hand: Hand) -> Text | None:
+    """The 7-2 bounty payments a record states (``extra["bounty_payments"]``: (payer,
+    collector, amount) each) when the replayed ``hand`` pays others, both said (docs/rules.md,
+    "Home games"); None when they agree or the record states none."""
+    stated = record.extra.get("bounty_payments")
+    if stated is None or not hand.done:
+        return None
+    got = [(e.payer, e.player, e.amount) for e in hand.events if type(e) is ev.BountyPaid]
+    if [tuple(x) for x in stated] == got:
+        return None
+    r = hand.rules
+
+    def said(items: Sequence[Sequence[int]]) -> Text | str:
+        return Text.join([t("{payer} → {who} {amount}", payer=hand.names[a],
+                            who=hand.names[b], amount=amount_text(x, r.decimals, r.currency))
+                          for a, b, x in items], ", ") if items else "-"
+
+    return t("7-2 bounty payments: the file says {said}; the replay gives {got}",
+             said=said(stated), got=said(got))

@@ -21,7 +21,7 @@ from tapete.core.catalog import t
 from tapete.core.errors import MalformedAction
 from tapete.core.hand import Hand, HandError, Phase
 from tapete.core.text import Text
-from tapete.history.record import HandRecord, Step
+from tapete.history.record import HandRecord, Step, bounty_mismatch
 
 
 class Decision(NamedTuple):
@@ -398,7 +398,8 @@ def replay(record: HandRecord, *, decisions: bool = True, strict: bool = False,
     try:
         hand = Hand(rules, record.stacks, button=record.button, blinds=record.blinds,
                     antes=record.antes, dead=record.dead, names=record.names,
-                    seats=record.seats, hand_id=record.hand_id, straddles=record.straddles)
+                    seats=record.seats, hand_id=record.hand_id, straddles=record.straddles,
+                    bomb=record.bomb, double_board=record.double_board)
     except HandError as exc:
         res.error = exc.message
         return res
@@ -535,6 +536,9 @@ def replay(record: HandRecord, *, decisions: bool = True, strict: bool = False,
         res.error = t('action {step} "{text}": internal error: {error}', step=str(i + 1),
                       text=text, error=repr(exc))
     if res.error is None and not hand.done:
+        lone = hand.lone_winner()
+        if lone is not None and not unknown_show:
+            hand.muck(lone)  # the record does not show the winner's cards: won unshown
         if hand.phase is Phase.SHOWDOWN and not unknown_show and all(
                 hand.hole[p] is not None for p in hand.showdown_order()):
             # the record lists no more show/muck actions: the showdown as the rules play it
@@ -546,6 +550,9 @@ def replay(record: HandRecord, *, decisions: bool = True, strict: bool = False,
             res.partial = True
             res.note = _why_partial(hand, unknown_show)
     _collect(res, hand)
+    wrong = bounty_mismatch(record, hand)
+    if wrong is not None:
+        res.mismatches.append(wrong)
     return res
 
 
@@ -664,7 +671,9 @@ def account_lines(res: ReplayResult) -> list[Text]:
     current: list[Text] = []
     heading = say.street(0)
     on_board = False  # the heading is a board's: said even when nobody was left to act
-    runs = 1  # boards dealt once the players chose to run the rest more than once are named
+    # boards dealt once the players chose to run the rest more than once are named, and
+    # those of a double board
+    runs = 2 if hand.double_board else 1
 
     def flush() -> None:
         if holes:

@@ -102,16 +102,24 @@ class RakedEvent(_Event, tag="Raked"):
     amount: int
 
 
+class BountyPaidEvent(_Event, tag="BountyPaid"):
+    payer: int
+    player: int
+    amount: int
+
+
 class EndedEvent(_Event, tag="Ended"):
     stacks: list[int]
 
 
 Event = (PostedEvent | HoleDealtEvent | BoardDealtEvent | ActedEvent | ReturnedEvent
-         | RunsChosenEvent | ShownEvent | MuckedEvent | AwardedEvent | RakedEvent | EndedEvent)
+         | RunsChosenEvent | ShownEvent | MuckedEvent | AwardedEvent | RakedEvent
+         | BountyPaidEvent | EndedEvent)
 EVENT_MODELS: dict[type[ev.Event], type[_Event]] = {
     ev.EVENT_TYPES[str(cls.__struct_config__.tag)]: cls
     for cls in (PostedEvent, HoleDealtEvent, BoardDealtEvent, ActedEvent, ReturnedEvent,
-                RunsChosenEvent, ShownEvent, MuckedEvent, AwardedEvent, RakedEvent, EndedEvent)}
+                RunsChosenEvent, ShownEvent, MuckedEvent, AwardedEvent, RakedEvent,
+                BountyPaidEvent, EndedEvent)}
 
 
 def event(e: ev.Event) -> Event:

@@ -101,6 +101,8 @@ def _posted(e: ev.Posted, who: str, amount: Text, rules: Rules, stack: int) -> T
         line = t("{who} posts a dead blind {amount}", who=who, amount=amount)
     elif e.kind == ev.STRADDLE:
         line = t("{who} straddles {amount}", who=who, amount=amount)
+    elif e.kind == ev.BOMB:
+        line = t("{who} posts the bomb pot's ante {amount}", who=who, amount=amount)
     else:
         line = t("{who} posts a blind {amount}", who=who, amount=amount)
     return _all_in(line, rules, stack) if e.all_in else line
@@ -198,6 +200,9 @@ def _line(e: ev.Event, names: Sequence[str], rules: Rules, stacks: Sequence[int]
             return t("{who} wins {amount} from {pot} in run {run}", who=who, amount=amount,
                      pot=pot, bare=bare, run=e.run + 1)
         return t("{who} wins {amount} from {pot}", who=who, amount=amount, pot=pot, bare=bare)
+    if isinstance(e, ev.BountyPaid):
+        return t("{payer} pays {who} the 7-2 bounty, {amount}", payer=names[e.payer],
+                 who=names[e.player], amount=money_text(e.amount, rules))
     wins = [t("{who} wins {amount}", who=names[p], amount=money_text(x, rules))
             for p, x in enumerate(won) if x]
     if not wins:
@@ -222,7 +227,7 @@ def log_lines(hand: Hand, events: Sequence[ev.Event] | None = None, *,
     pot_count = len(hand.pots()) if hand.done else 0
     pot_count = max(pot_count, max((e.pot + 1 for e in hand.events
                                     if isinstance(e, ev.Awarded | ev.Raked)), default=1))
-    boards: list[list[Card]] = [[]]
+    boards: list[list[Card]] = [[] for _ in range(2 if hand.double_board else 1)]
     shown: dict[int, Sequence[Card]] = {}
     out: list[Text] = []
     dealt = False
