@@ -349,7 +349,12 @@ def test_no_chip_is_created_or_destroyed(tmp_path: Path) -> None:
                     for m in t.messages(0.5):
                         if m["type"] == "state":
                             books.see(m, f"step {step}: restarted")
-                            assert m["me"]["total"] == owned, (owned, books.why())
+                            # the hand in play may have gone on before this first state was
+                            # built (a person who had asked to leave is folded at once): then
+                            # it is what the database holds now, its log ahead of the state
+                            total = m["me"]["total"]
+                            assert total == owned or total == books.account(), \
+                                (owned, books.why())
                             latest = m
                             break
             elif step % 50 == 0:
