@@ -40,6 +40,7 @@ from enum import StrEnum
 from typing import Final, NamedTuple
 
 from tapete.core import events as ev
+from tapete.core.actions import SIZED, Action
 from tapete.core.automation import Automation
 from tapete.core.cards import Card, CardError, format_card, format_cards, parse_cards
 from tapete.core.catalog import t, tn
@@ -349,8 +350,8 @@ def dealing_problems(setup: HandSetup, events: Sequence[Event],
                         " there ({where})", street=street, recorded=format_cards(e.cards),
                         dealt=format_cards(last.cards), where=places(last.cards))))
             elif kind is ev.Acted:
-                assert isinstance(e, ev.Acted)
-                _act(hand, e)
+                assert isinstance(e, ev.Acted)  # the recorded action, checked by the engine
+                hand.apply(Action(e.action, e.to if e.action in SIZED else None), e.player)
             elif kind is ev.RunsChosen:
                 assert isinstance(e, ev.RunsChosen)
                 hand.set_runs(e.runs)
@@ -380,19 +381,6 @@ def _deal_hole_cards(hand: Hand) -> None:
     while need is not None and need[0] == "hole":
         hand.deal()
         need = hand.needs_cards()
-
-
-def _act(hand: Hand, e: ev.Acted) -> None:
-    """The recorded action, through the engine's checked methods."""
-    kind, p = e.action, e.player
-    if kind == ev.FOLD:
-        hand.fold(p)
-    elif kind == ev.CHECK:
-        hand.check(p)
-    elif kind == ev.CALL:
-        hand.call(p)
-    else:
-        hand.raise_to(e.to, p)
 
 
 def _cannot_replay(why: Text) -> Reason:
