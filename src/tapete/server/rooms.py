@@ -808,7 +808,7 @@ class _Shared:
     its money."""
 
     __slots__ = ("table", "key", "rules", "money", "log", "seats", "seats_you", "players",
-                 "view", "legal", "ended")
+                 "view", "legal", "ended", "revealed")
 
     def __init__(self, running: Running, key: tuple[int, int, int]) -> None:
         rt = self.table = running.table
@@ -817,6 +817,8 @@ class _Shared:
         enc = _JSON.encode
         self.rules = msgspec.Raw(enc({**rules_json(rt.rules), "key": c.game.value, "blinds": 0}))
         self.money = msgspec.Raw(enc(words.money_format(rt.rules.decimals, rt.rules.currency)))
+        # the last hand's fair deal, revealed (its 52 cards written once, not once a viewer)
+        self.revealed = msgspec.Raw(enc(rt.last_deal.to_json())) if rt.last_deal else _NULL
         self.seats: list[msgspec.Raw] = []
         self.seats_you: list[msgspec.Raw] = []  # the same, as its own player sees it
         for i, s in enumerate(rt.table.seats):
@@ -967,6 +969,6 @@ def state(running: Running, player: str | None, room: Room) -> dict[str, Any]:
                  "spectators": running.spectators(),
                  # the fair deal: the hand's commitment; the last hand's, revealed
                  "commitment": rt.deal.commitment if hand is not None and rt.deal else None,
-                 "revealed": rt.last_deal.to_json() if rt.last_deal is not None else None,
+                 "revealed": sh.revealed,
                  "at": int(time.time())},
     }
