@@ -12,10 +12,11 @@ the button posts the small blind.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from enum import StrEnum
 
-from tapete.core.automation import ALL
+from tapete.core.automation import ALL, Automation
 from tapete.core.cards import Deck
 from tapete.core.catalog import t
 from tapete.core.hand import Hand, HandError
@@ -143,7 +144,17 @@ class Table:
         return [i for i, s in enumerate(self.seats)
                 if s is not None and not s.sitting_out and s.chips > 0]
 
-    def start_hand(self, deck: Deck, hand_id: str = "") -> Hand:
+    def start_hand(self, deck: Deck, hand_id: str = "", *, straddlers: Collection[int] = (),
+                   restraddle: bool = False, bomb: int = 0, double_board: bool = False,
+                   run_once: bool = True) -> Hand:
+        """Deal the next hand. A home game's options (docs/rules.md, "Home games"):
+        ``straddlers``: the table seats that asked to straddle: the player after the big blind
+        straddles two big blinds when among them (three players or more), and with
+        ``restraddle`` the player after a straddler re-straddles twice the straddle when among
+        them too (never the small or big blind, four players or more); the table's automatic
+        ``rules.straddle`` comes first. ``bomb``: a bomb pot's ante (no blinds, no straddle,
+        no betting before the flop), ``double_board`` with it. ``run_once`` False: the hand
+        waits for the run-out choice (:meth:`Hand.needs_runs`) instead of running once."""
         if self.hand is not None:  # over or not, its stacks are not applied (end_hand)
             raise HandError(t("a hand is already in progress"))
         ready = self._dealt_candidates()
@@ -198,6 +209,16 @@ class Table:
         if r.straddle and n > 2:  # the table's automatic straddle, after the big blind
             u = (idx[bb] + 1) % n
             straddles[u] = r.straddle
+        elif straddlers and n > 2:  # straddles the players asked for
+            u, size = (idx[bb] + 1) % n, 2 * r.big_blind
+            taken = {idx[bb]} | ({idx[sb]} if sb is not None else set())
+            while u not in taken and dealt[u] in straddlers and not straddles[u] \
+                    and self._seat(dealt[u]).chips > size:
+                straddles[u] = size
+                taken.add(u)
+                if not restraddle or n < 4:
+                    break
+                u, size = (u + 1) % n, 2 * size
         for seat in dealt:
             st = self._seat(seat)
             i = idx[seat]
@@ -212,11 +233,14 @@ class Table:
         button_index = min(range(n), key=lambda i: (button_pos - dealt[i]) % n_seats)
         self.button_seat, self.small_blind_seat, self.big_blind_seat = button_pos, sb_pos, bb
         self.last_dealt = set(dealt)
+        if bomb:  # a bomb pot: its ante instead of the blinds and straddles
+            blinds, straddles = [0] * n, [0] * n
         self.hand = Hand(
             r, [self._seat(x).chips for x in dealt], button=button_index, deck=deck,
             blinds=blinds, straddles=straddles, dead=dead,
             names=[self._seat(x).name for x in dealt], seats=dealt, hand_id=hand_id,
-            automations=ALL)  # the practice table: dealing, the run-out and the showdown
+            automations=ALL if run_once else ALL & ~Automation.RUN_ONCE,
+            bomb=bomb, double_board=double_board)  # dealing and the showdown play themselves
         return self.hand
 
     def _waits(self, seat: int) -> bool:

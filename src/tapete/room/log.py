@@ -95,13 +95,34 @@ class TableConfig:
     # a practice table (``server/practice.py``): one person and five bots, never listed,
     # reached by nobody else; the server sets it, a person's settings cannot
     practice: bool = False
+    # a host's table (the creator of a private table hosts it: room/table.py). Seats and
+    # rebuys wait for the host's approval unless ``auto_approve``; chat at the table, and the
+    # spectators' own chat (shown to spectators only) when ``spectator_chat``
+    auto_approve: bool = True
+    chat: bool = True
+    spectator_chat: bool = True
+    # home-game options (docs/rules.md, "Home games"): players may ask to straddle (and
+    # re-straddle); a bomb pot of ``bomb_ante`` every ``bomb_every`` hands (0: never) or by
+    # the players' vote (``bomb_vote``), on two boards when ``double_board``; the 7-2
+    # bounty (hold'em); all in with cards to come, the board runs up to ``run_it`` times
+    # when every player in the hand agrees (1: always once)
+    straddle: bool = False
+    restraddle: bool = False
+    bomb_every: int = 0
+    bomb_ante: int = 0
+    bomb_vote: bool = False
+    double_board: bool = False
+    bounty_72: int = 0
+    run_it: int = 1
 
     def __post_init__(self) -> None:
         for f in fields(self):
             value = getattr(self, f.name)
             if f.name in ("game", "on_crash", "variant"):
                 continue
-            if f.name in ("bots", "public", "spectators", "practice", "fair"):
+            if f.name in ("bots", "public", "spectators", "practice", "fair", "auto_approve",
+                          "chat", "spectator_chat", "straddle", "restraddle", "bomb_vote",
+                          "double_board"):
                 if type(value) is not bool:
                     raise _bad(f.name, t("true or false"))
                 continue
@@ -121,13 +142,22 @@ class TableConfig:
         if not self.big_blind <= self.min_buy_in <= self.max_buy_in:
             raise _bad("min_buy_in", t("a buy-in range from at least the big blind, the smallest"
                                        " no larger than the largest"))
+        if not 1 <= self.run_it <= 3:
+            raise _bad("run_it", t("1, 2 or 3 runs"))
+        if (self.bomb_every or self.bomb_vote) and not \
+                0 < self.bomb_ante <= self.max_buy_in:
+            raise _bad("bomb_ante", t("a bomb pot's ante of at least a chip, at most the"
+                                      " largest buy-in"))
+        if self.bounty_72 and self.variant != "holdem":
+            raise _bad("bounty_72", t("a 7-2 bounty is played at hold'em only"))
         if self.act_ms < 100 or self.bank_every < 1:
             raise _bad("act_ms", t("at least a tenth of a second to act, and a bank growing"
                                    " every hand or less often"))
 
     def rules(self) -> Rules:
         return Rules(structure=_STRUCTURE[self.game], small_blind=self.small_blind,
-                     big_blind=self.big_blind, game=GAMES[self.variant])
+                     big_blind=self.big_blind, game=GAMES[self.variant],
+                     bounty_72=self.bounty_72)
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)

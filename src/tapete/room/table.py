@@ -107,7 +107,21 @@ RECENT = 50  # the hands the lobby's average pot is taken over
 SNAPSHOT_EVERY = 20
 _log = logging.getLogger("tapete.room")
 # the records that start a batch: a command, run again on restore
-_COMMANDS = ("sat", "chips", "sit_out", "sit_in", "leave", "start", "event", "void")
+_COMMANDS = ("sat", "chips", "sit_out", "sit_in", "leave", "start", "event", "void",
+             "host", "request", "chat", "straddle", "propose", "voted")
+# what the host may do (:meth:`RoomTable.host_command`), each a ``host`` record
+HOST_ACTIONS = ("host", "approve", "deny", "auto_approve", "pause", "resume", "settings",
+                "stack", "kick", "mute", "spectators", "end")
+# the settings the host may change; they apply from the next hand
+NEXT_HAND = ("game", "variant", "small_blind", "big_blind", "min_buy_in", "max_buy_in",
+             "act_ms", "straddle", "restraddle", "bomb_every", "bomb_ante", "bomb_vote",
+             "double_board", "bounty_72", "run_it")
+CHAT_MAX = 200  # characters in a chat message
+CHAT_BURST, CHAT_WINDOW_MS = 5, 10_000  # at most this many messages in this long
+CHAT_KEPT = 60  # the last chat messages and host actions a state shows
+BOMB_VOTE_MS = 30_000  # how long a bomb-pot vote stays open
+MOST_CHIPS = 10**12  # the largest stack a host may set
+ID_KEYS = ("player", "by")  # the payload keys that hold a player's id (never sent)
 
 
 Agent = Callable[[HandSetup, list[ev.Event], int], Action]
@@ -192,12 +206,31 @@ class RoomTable:
         # practice table a restart restored waits for its person's page
         self.held = False
         self.last_players: list[str] = []  # its player of each hand seat
+        # a host's table (see "The host" below)
+        self.host: str | None = None
+        self.requests: dict[int, dict[str, Any]] = {}  # seat and rebuy requests, by seq
+        self.paused: str | None = None  # "next": no new hand; "now": the clock stopped too
+        self.paused_at = 0
+        self.changes: dict[str, Any] = {}  # settings from the next hand
+        self.stack_edits: dict[int, int] = {}  # seat -> its stack from the hand's end
+        self.kicked: set[str] = set()
+        self.muted: set[str] = set()
+        self.straddlers: set[str] = set()
+        self.votes: dict[int, dict[str, Any]] = {}  # open votes, by the seq that opened them
+        self.bomb_next = False  # a bomb pot the players voted for: the next hand
+        self.over = False  # the host ended the game
+        self.chat: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)  # chat and host actions
+        self._chatted: dict[str, deque[int]] = {}  # when each player last chatted (clock)
 
     @classmethod
-    def open(cls, log: EventLog, config: TableConfig, bankroll: Bankroll,
-             **kwargs: Any) -> RoomTable:
-        """A new table, stored in ``log`` under a new unguessable id."""
-        return cls(log, log.create_table(config), config, bankroll, **kwargs)
+    def open(cls, log: EventLog, config: TableConfig, bankroll: Bankroll, *,
+             host: str | None = None, **kwargs: Any) -> RoomTable:
+        """A new table, stored in ``log`` under a new unguessable id; ``host``: the player who
+        runs it (its first record names them)."""
+        table = cls(log, log.create_table(config), config, bankroll, **kwargs)
+        if host is not None:
+            table._run(table._host, {"action": "host", "by": host, "player": host})
+        return table
 
     # ------------------------------------------------------------------ reading
     @property
@@ -283,15 +316,27 @@ class RoomTable:
             self.grace_turn = self.turn_seq
 
     def _message(self, r: Record, viewer: str | None, players: list[str]) -> dict[str, Any]:
-        return {"table": self.table_id, "seq": r.seq, "kind": r.kind,
-                "data": visible(r, viewer, players)}
+        data = {"hidden": True} if r.kind == "chat" and self._hides(r, viewer) \
+            else visible(r, viewer, players)
+        return {"table": self.table_id, "seq": r.seq, "kind": r.kind, "data": data}
+
+    def _hides(self, r: Record, viewer: str | None) -> bool:
+        """The spectators' chat is the spectators' own: a seated viewer is sent only that
+        there was a message (the numbering stays gap-free), not what it said."""
+        return r.payload["seat"] is None and viewer is not None \
+            and self.seat_of(viewer) is not None
 
     # ------------------------------------------------------------------ commands
     def sit(self, player: str, name: str, buy_in: int, seat: int | None = None, *,
-            wait_for_big_blind: bool = True) -> int:
-        """Take a seat (the first free one unless ``seat``), buying in for ``buy_in``."""
+            wait_for_big_blind: bool = True) -> int | None:
+        """Take a seat (the first free one unless ``seat``), buying in for ``buy_in``. At a
+        host's table that approves seats, ask for it instead: None (a ``request``)."""
         if not isinstance(player, str) or not player:
             raise Refused(t("a player is needed"))
+        if self.over:
+            raise Refused(t("the host has ended the game"))
+        if player in self.kicked:
+            raise Refused(t("the host has removed you from this table"))
         if self.seat_of(player) is not None:
             raise Refused(t("you already have a seat at this table"))
         if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
@@ -313,13 +358,23 @@ class RoomTable:
                             smallest=str(c.min_buy_in), largest=str(c.max_buy_in)))
         if self.bankroll.balance(player) < buy_in:
             raise Refused(t("your bankroll does not hold that many chips"))
-        self._run(self._sit, {"seat": seat, "player": player, "name": name, "chips": buy_in,
-                              "wait": bool(wait_for_big_blind)})
+        command = {"seat": seat, "player": player, "name": name, "chips": buy_in,
+                   "wait": bool(wait_for_big_blind)}
+        if self._asks(player):
+            if any(r["player"] == player and r["kind"] == "seat" for r in self.requests.values()):
+                raise Refused(t("you have asked for a seat already: the host will answer"))
+            if any(r["kind"] == "seat" and r["name"].casefold() == name.casefold()
+                   for r in self.requests.values()):
+                raise Refused(t("the name {name} is taken at this table", name=repr(name)))
+            self._run(self._request, {"kind": "seat", **command})
+            return None
+        self._run(self._sit, command)
         return seat
 
     def add_chips(self, player: str, amount: int) -> int:
         """Add chips (now between hands, at the hand's end during one), up to the table
-        maximum. Returns the chips taken from the bankroll."""
+        maximum. Returns the chips taken from the bankroll (0: at a host's table that approves
+        rebuys, asked for: a ``request``)."""
         seat = self._seated(player)
         if type(amount) is not int or amount <= 0:
             raise Refused(t("add a whole, positive number of chips"))
@@ -329,6 +384,14 @@ class RoomTable:
             raise Refused(t("you already have the table maximum"))
         if self.bankroll.balance(player) < amount:
             raise Refused(t("your bankroll does not hold that many chips"))
+        if self.over:
+            raise Refused(t("the host has ended the game"))
+        if self._asks(player):
+            if any(r["player"] == player for r in self.requests.values()):
+                raise Refused(t("you have asked for chips already: the host will answer"))
+            self._run(self._request, {"kind": "chips", "seat": seat, "player": player,
+                                      "chips": amount})
+            return 0
         records = self._run(self._add_chips, {"seat": seat, "player": player, "asked": amount})
         taken: int = records[0].payload["taken"]
         return taken
@@ -359,6 +422,9 @@ class RoomTable:
         if not isinstance(action, Action):
             raise Refused(t("an action is needed"))
         seat = self._seated(player)
+        if self.paused == "now":
+            raise Refused(t("the host has paused the game: wait for it to resume"),
+                          code="paused")
         hand = self.hand
         if hand is None or hand.actor is None or self.turn_seq is None:
             raise Refused(t("nobody is to act now"))
@@ -373,12 +439,212 @@ class RoomTable:
         self._run(self._act, {"seat": seat, "action": action.to_wire(), "timed_out": False,
                               "used": used})
 
+    # ------------------------------------------------------------------ the host
+    # A host's table (a private table a person opened): its host approves or denies the seats
+    # and rebuys asked for (unless ``auto_approve``), pauses and resumes (between hands, or
+    # now with the clock stopped), changes the settings from the next hand, sets a stack
+    # (from the bankroll of its player: no chip comes from nowhere), removes or mutes a
+    # player, lets spectators watch and chat or not, hands the role over and ends the game.
+    # Each is one ``host`` record, which every viewer sees.
+    def _asks(self, player: str) -> bool:
+        """Whether ``player``'s seat or chips wait for the host's approval."""
+        return self.host is not None and player != self.host \
+            and not self.config.auto_approve and player not in self.agents
+
+    def host_command(self, player: str, action: str, args: dict[str, Any]) -> None:
+        """The host's ``action`` (one of :data:`HOST_ACTIONS`) with its ``args`` (the seat
+        it is about, by number; a request, by the seq of its ``request`` record)."""
+        if self.host is None:
+            raise Refused(t("this table has no host"))
+        if player != self.host:
+            raise Refused(t("only the host can do that"), code="not_host")
+        if self.over:
+            raise Refused(t("the host has ended the game"))
+        if action not in HOST_ACTIONS:
+            raise Refused(t("{action} is not something a host does", action=repr(action)[:40]))
+        if not isinstance(args, dict):
+            raise Refused(t("a host's action needs its details"))
+        command: dict[str, Any] = {"action": action, "by": player}
+        if action in ("approve", "deny"):
+            rid = args.get("request")
+            req = self.requests.get(rid) if type(rid) is int else None
+            if req is None:
+                raise Refused(t("that request is not waiting (answered or withdrawn)"))
+            command.update(request=rid, player=req["player"])
+            if action == "approve":
+                command.update(self._approvable(req))
+        elif action in ("auto_approve", "pause"):
+            on = args.get("on" if action == "auto_approve" else "now")
+            if type(on) is not bool:
+                raise Refused(t("true or false is needed"))
+            if action == "pause" and (self.paused == "now" or self.paused == "next" and not on):
+                raise Refused(t("the game is paused already"))
+            command["on" if action == "auto_approve" else "now"] = on
+        elif action == "resume":
+            if self.paused is None:
+                raise Refused(t("the game is not paused"))
+        elif action == "settings":
+            command["changes"] = self._changes(args.get("changes"))
+        elif action == "spectators":
+            allowed, chat = args.get("allowed"), args.get("chat")
+            if type(allowed) is not bool or type(chat) is not bool:
+                raise Refused(t("true or false is needed"))
+            command.update(allowed=allowed, chat=chat)
+        elif action in ("stack", "kick", "mute", "host"):
+            seat = args.get("seat")
+            target = self.players.get(seat) if isinstance(seat, int) else None
+            if target is None or target in self.agents or not isinstance(seat, int):
+                raise Refused(t("there is no player in that seat"))
+            if target == player and action != "stack":
+                raise Refused(t("that is you"))
+            command.update(seat=seat, player=target)
+            if action == "stack":
+                command["chips"] = self._stack_target(seat, target, args.get("chips"))
+            elif action == "mute":
+                on = args.get("on")
+                if type(on) is not bool:
+                    raise Refused(t("true or false is needed"))
+                command["on"] = on
+        self._run(self._host, command)
+
+    def _approvable(self, req: dict[str, Any]) -> dict[str, Any]:
+        """Where an approved request goes (a free seat), or why it cannot be approved now."""
+        player = req["player"]
+        if self.bankroll.balance(player) < req["chips"]:
+            raise Refused(t("that player's bankroll no longer holds the chips asked for"))
+        if req["kind"] == "chips":
+            seat = self.seat_of(player)
+            if seat is None:
+                raise Refused(t("that player has left the table"))
+            return {"seat": seat}
+        free = [i for i, x in enumerate(self.table.seats) if x is None]
+        if not free:
+            raise Refused(t("the table is full"))
+        if any(x is not None and x.name.casefold() == req["name"].casefold()
+               for x in self.table.seats):
+            raise Refused(t("the name {name} is taken at this table", name=repr(req["name"])))
+        return {"seat": req["seat"] if req["seat"] in free else free[0]}
+
+    def _changes(self, changes: object) -> dict[str, Any]:
+        """The settings the host changes from the next hand, checked as a table's settings."""
+        if not isinstance(changes, dict) or not changes:
+            raise Refused(t("say which settings change"))
+        for key in changes:
+            if key not in NEXT_HAND:
+                raise Refused(t("{key} is not a setting the host changes",
+                                key=repr(str(key))[:40]))
+        merged = {**self.config.to_json(), **self.changes, **changes}
+        TableConfig.from_json(merged)  # a bad value is refused here, in words
+        return dict(changes)
+
+    def _stack_target(self, seat: int, player: str, chips: object) -> int:
+        """A stack the host sets: what it adds comes from the player's bankroll, what it takes
+        goes back to it (the ledger shows both), so a stack the bankroll cannot cover would
+        make chips from nothing and is refused."""
+        if type(chips) is not int or not 0 <= chips <= MOST_CHIPS:
+            raise Refused(t("a stack is a whole number of chips, 0 or more"))
+        s = self.table.seats[seat]
+        assert s is not None
+        have = self.bankroll.balance(player)
+        if chips - (s.chips + s.pending_chips) > have:
+            raise Refused(t("{name}'s bankroll holds {have} chips: a stack of {chips} would"
+                            " make chips from nothing", name=s.name, have=str(have),
+                            chips=str(chips)), code="no_chips")
+        return chips
+
+    # ------------------------------------------------------------------ players' own
+    def say(self, player: str, text: str) -> None:
+        """Chat at the table: a seated player to everyone, a spectator to the spectators
+        (when the host allows). Plain text, at most :data:`CHAT_MAX` characters, at most
+        :data:`CHAT_BURST` messages in :data:`CHAT_WINDOW_MS`."""
+        c = self.config
+        if not c.chat:
+            raise Refused(t("chat is off at this table"))
+        if not isinstance(text, str):
+            raise Refused(t("a chat message is text"))
+        text = " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())
+        if not text:
+            raise Refused(t("a chat message needs some text"))
+        if len(text) > CHAT_MAX:
+            raise Refused(t("a chat message is at most {most} characters", most=CHAT_MAX),
+                          code="too_long")
+        seat = self.seat_of(player)
+        if seat is None and not (c.spectators and c.spectator_chat):
+            raise Refused(t("spectators do not chat at this table"))
+        if player in self.muted:
+            raise Refused(t("the host has muted you"), code="muted")
+        now = self.clock.now_ms()
+        sent = self._chatted.setdefault(player, deque(maxlen=CHAT_BURST))
+        if len(sent) == CHAT_BURST and now - sent[0] < CHAT_WINDOW_MS:
+            raise Refused(t("slow down: at most {n} messages in {s} seconds", n=CHAT_BURST,
+                            s=CHAT_WINDOW_MS // 1000), code="flood")
+        sent.append(now)
+        name = "" if seat is None else self._name(seat)
+        self._run(self._chat, {"player": player, "seat": seat, "name": name, "text": text})
+
+    def ask_straddle(self, player: str, on: bool) -> None:
+        """Straddle (or not) whenever the seat after the big blind is yours (re-straddle after
+        another's straddle, where the table allows it)."""
+        seat = self._seated(player)
+        if not self.config.straddle:
+            raise Refused(t("this table plays no straddles"))
+        if type(on) is not bool:
+            raise Refused(t("true or false is needed"))
+        if on == (player in self.straddlers):
+            raise Refused(t("you straddle already") if on else t("you do not straddle"))
+        self._run(self._straddle, {"player": player, "seat": seat, "on": on})
+
+    def propose(self, player: str, kind: str) -> None:
+        """Ask the table for a bomb pot next hand (``kind`` "bomb"): it is played when more
+        than half of the players seated vote for it."""
+        seat = self._seated(player)
+        if kind != "bomb":
+            raise Refused(t("the table votes on bomb pots only"))
+        if not self.config.bomb_vote:
+            raise Refused(t("this table plays no bomb pots by vote"))
+        if self.bomb_next or any(v["kind"] == "bomb" for v in self.votes.values()):
+            raise Refused(t("a bomb pot is voted on or coming already"))
+        self._run(self._propose, {"player": player, "seat": seat, "kind": kind})
+
+    def vote(self, player: str, vote: int, yes: bool) -> None:
+        """Answer vote ``vote`` (the seq of the record that opened it)."""
+        v = self.votes.get(vote) if type(vote) is int else None
+        if v is None:
+            raise Refused(t("that vote is over"), code="stale")
+        if type(yes) is not bool:
+            raise Refused(t("true or false is needed"))
+        if player not in v["asked"]:
+            raise Refused(t("only the players in the hand vote on this")
+                          if v["kind"] == "runs" else t("only the players seated vote on this"),
+                          code="not_asked")
+        if player in v["yes"] or player in v["no"]:
+            raise Refused(t("you have voted already"))
+        self._run(self._voted, {"vote": vote, "player": player, "yes": yes})
+
+    def _name(self, seat: int) -> str:
+        s = self.table.seats[seat]
+        return s.name if s is not None else ""
+
     def poll(self) -> bool:
         """The timers: time the player to act out (or check or fold a player who is leaving),
         play for an agent whose turn it is, and start the next hand when two players are
         ready. One step per call; True when it took one (the owner polls again at once)."""
-        if self.held:
+        if self.held or self.paused == "now":
             return False
+        now = self.clock.now_ms()
+        for vote, v in list(self.votes.items()):
+            # a bot, or a player leaving, answers no (a bot once it has thought)
+            for p in v["asked"]:
+                if p in v["yes"] or p in v["no"]:
+                    continue
+                seat_p = self.seat_of(p)
+                if (p in self.agents and now >= v["opened"] + self.think_ms) or \
+                        seat_p is None or seat_p in self.leaving:
+                    self._run(self._voted, {"vote": vote, "player": p, "yes": False})
+                    return True
+            if now >= v["opened"] + v["ms"]:  # time is up: whoever has not voted, did not agree
+                self._run(self._voted, {"vote": vote, "player": None, "yes": False})
+                return True
         hand = self.hand
         if hand is not None and hand.actor is not None:
             seat = self.table.seat_of(hand.actor)
@@ -402,29 +668,37 @@ class RoomTable:
                                           "used": self.banks[player][pool]})
                 return True
             return False
-        if hand is None and self.auto_start and self.table.ready_count() >= 2 and \
-                self.clock.now_ms() >= self.ended_at + self.pause_ms:
+        if hand is None and self._may_deal() and now >= self.ended_at + self.pause_ms:
             self.start_hand()
             return True
         return False
 
+    def _may_deal(self) -> bool:
+        return self.auto_start and self.paused is None and not self.over \
+            and self.table.ready_count() >= 2
+
     def due_ms(self) -> int | None:
         """Milliseconds until :meth:`poll` has something to do (0: now), None: nothing is
         timed (the table waits for a command)."""
-        if self.held:
+        if self.held or self.paused == "now":
             return None
         hand = self.hand
         now = self.clock.now_ms()
+        due: list[int] = []
+        for v in self.votes.values():
+            waits = [p for p in v["asked"] if p not in v["yes"] and p not in v["no"]]
+            soon = any(p in self.agents or self.seat_of(p) is None
+                       or self.seat_of(p) in self.leaving for p in waits)
+            due.append(v["opened"] + (min(self.think_ms, v["ms"]) if soon else v["ms"]))
         if hand is not None and hand.actor is not None and self.turn_seq is not None:
-            due = self.deadline()
-            player = self.hand_players[hand.actor]
-            if player in self.agents:
-                think = self.turn_at + self.think_ms
-                due = think if due is None else min(due, think)
-            return None if due is None else max(0, due - now)
-        if hand is None and self.auto_start and self.table.ready_count() >= 2:
-            return max(0, self.ended_at + self.pause_ms - now)
-        return None
+            deadline = self.deadline()
+            if deadline is not None:
+                due.append(deadline)
+            if self.hand_players[hand.actor] in self.agents:
+                due.append(self.turn_at + self.think_ms)
+        elif hand is None and self._may_deal():
+            due.append(self.ended_at + self.pause_ms)
+        return max(0, min(due) - now) if due else None
 
     def start_hand(self) -> None:
         if self.hand is not None:
@@ -526,6 +800,13 @@ class RoomTable:
             "hand_seats": list(tb.hand_seats), "button_seat": tb.button_seat,
             "small_blind_seat": tb.small_blind_seat, "big_blind_seat": tb.big_blind_seat,
             "last_dealt": sorted(tb.last_dealt), "hands_played": tb.hands_played,
+            # a host's table
+            "config": self.config.to_json(), "host": self.host,
+            "requests": {str(k): v for k, v in self.requests.items()},
+            "paused": self.paused, "changes": self.changes, "kicked": sorted(self.kicked),
+            "muted": sorted(self.muted), "straddlers": sorted(self.straddlers),
+            "votes": {str(k): v for k, v in self.votes.items()}, "bomb_next": self.bomb_next,
+            "over": self.over, "chat": list(self.chat),
         }
 
     def _load(self, state: dict[str, Any]) -> None:
@@ -549,6 +830,18 @@ class RoomTable:
         tb.big_blind_seat = state["big_blind_seat"]
         tb.last_dealt = {int(x) for x in state["last_dealt"]}
         tb.hands_played = int(state["hands_played"])
+        if "config" in state:  # a host's table (snapshots before it had none)
+            self.config = TableConfig.from_json(state["config"])
+            self.rules = tb.rules = self.config.rules()
+            tb.min_buy_in, tb.max_buy_in = self.config.min_buy_in, self.config.max_buy_in
+            self.host = state["host"]
+            self.requests = {int(k): v for k, v in state["requests"].items()}
+            self.paused, self.changes = state["paused"], dict(state["changes"])
+            self.kicked, self.muted = set(state["kicked"]), set(state["muted"])
+            self.straddlers = set(state["straddlers"])
+            self.votes = {int(k): v for k, v in state["votes"].items()}
+            self.bomb_next, self.over = bool(state["bomb_next"]), bool(state["over"])
+            self.chat.extend(state["chat"])
         self.ended_at = self.clock.now_ms()
         self.check_books()
 
@@ -563,6 +856,11 @@ class RoomTable:
                 raise BooksError(f"the bankroll refused chips it showed (seq {r.seq})")
             if r.kind in ("left", "refund") and p["chips"]:
                 self.bankroll.give(p["player"], p["chips"], key)
+            if r.kind == "stack" and p["delta"] > 0 and not self.bankroll.take(
+                    p["player"], p["delta"], key):
+                raise BooksError(f"the bankroll refused a stack it showed (seq {r.seq})")
+            if r.kind == "stack" and p["delta"] < 0:
+                self.bankroll.give(p["player"], -p["delta"], key)
 
     def _publish(self, records: list[Record]) -> None:
         """Each record to every subscriber, made once per kind of viewer (:func:`viewer_kind`):
@@ -572,6 +870,8 @@ class RoomTable:
             made: dict[object, dict[str, Any]] = {}
             for sub in list(self.subscribers):
                 kind = viewer_kind(r, sub.player, players)
+                if r.kind == "chat" and self._hides(r, sub.player):
+                    kind = "hidden"
                 message = made.get(kind)
                 if message is None:
                     message = made[kind] = self._message(r, sub.player, players)
@@ -623,15 +923,29 @@ class RoomTable:
         self.table.leave(seat)
         player = self.players.pop(seat)
         self.leaving.discard(seat)
+        self._drop(player)
         self.paid_out += chips
         batch.append(("left", {"seat": seat, "player": player, "chips": chips}))
 
     def _start(self, c: dict[str, Any], batch: Batch) -> None:
+        if self.changes:  # the host's changes, from this hand on
+            self.config = TableConfig.from_json({**self.config.to_json(), **self.changes})
+            self.changes = {}
+            self.rules = self.table.rules = self.config.rules()
+            self.table.min_buy_in = self.config.min_buy_in
+            self.table.max_buy_in = self.config.max_buy_in
         self.hand_no += 1
-        deck = Deck.stacked(tuple(c["deck"]))
-        hand = self.table.start_hand(deck, hand_id=f"{self.table_id}-{self.hand_no}")
-        self.hand_players = [self.players[s] for s in self.table.hand_seats]
         cfg = self.config
+        bomb = cfg.bomb_ante if self.bomb_next or (
+            cfg.bomb_every and self.hand_no % cfg.bomb_every == 0) else 0
+        self.bomb_next = False
+        deck = Deck.stacked(tuple(c["deck"]))
+        hand = self.table.start_hand(
+            deck, hand_id=f"{self.table_id}-{self.hand_no}",
+            straddlers={s for s, p in self.players.items() if p in self.straddlers},
+            restraddle=cfg.restraddle, bomb=bomb, double_board=bool(bomb) and cfg.double_board,
+            run_once=cfg.run_it == 1)
+        self.hand_players = [self.players[s] for s in self.table.hand_seats]
         for p in self.hand_players:
             self.dealt[p] += 1
             if self.dealt[p] % cfg.bank_every == 0:
@@ -686,13 +1000,22 @@ class RoomTable:
         elif hand.actor is not None:
             self.turn_seq = self._next_seq(batch)
             batch.append(("turn", {"seat": self.table.seat_of(hand.actor)}))
+        elif hand.needs_runs():  # all in with cards to come: run it more than once?
+            live = [p for p in range(hand.n) if not hand.folded[p]]
+            self._open_vote("runs", [self.hand_players[p] for p in live], self.config.act_ms,
+                            batch, runs=self.config.run_it,
+                            seats=[self.table.hand_seats[p] for p in live])
 
     def _after_hand(self, refused: dict[int, int], batch: Batch) -> None:
         for seat, chips in sorted(refused.items()):
             self.paid_out += chips
             batch.append(("refund", {"seat": seat, "player": self.players[seat],
                                      "chips": chips}))
-        for seat in sorted(self.leaving):
+        for seat, chips in sorted(self.stack_edits.items()):
+            if seat in self.players and seat not in self.leaving:
+                self._set_stack(seat, chips, batch)
+        self.stack_edits = {}
+        for seat in sorted(self.leaving | (set(self.players) if self.over else set())):
             self._empty(seat, batch)
         self.hand_players = []
         self.check_books()
@@ -721,6 +1044,161 @@ class RoomTable:
         self.turn_seq = None
         self._after_hand(refused, batch)
 
+    # ------------------------------------------------------------------ the host's steps
+    def _request(self, c: dict[str, Any], batch: Batch) -> None:
+        self.requests[self._next_seq(batch)] = c
+        batch.append(("request", c))
+
+    def _host(self, c: dict[str, Any], batch: Batch) -> None:
+        a = c["action"]
+        batch.append(("host", c))
+        self._note(batch)
+        if a == "host":
+            self.host = c["player"]
+        elif a == "approve":
+            req = self.requests[c["request"]]
+            if req["kind"] == "seat":
+                self._sit({k: req[k] for k in ("player", "name", "chips", "wait")}
+                          | {"seat": c["seat"]}, batch)
+            else:
+                self._add_chips({"seat": c["seat"], "player": req["player"],
+                                 "asked": req["chips"]}, batch)
+            del self.requests[c["request"]]
+        elif a == "deny":
+            del self.requests[c["request"]]
+        elif a == "auto_approve":
+            self.config = dataclasses.replace(self.config, auto_approve=c["on"])
+        elif a == "pause":
+            self.paused = "now" if c["now"] and self.hand is not None else "next"
+            self.paused_at = self.clock.now_ms()
+        elif a == "resume":
+            if self.paused == "now" and self._replaying is None:  # the clock goes on
+                self.turn_at += self.clock.now_ms() - self.paused_at
+                for v in self.votes.values():
+                    v["opened"] += self.clock.now_ms() - self.paused_at
+            self.paused = None
+        elif a == "settings":
+            self.changes.update(c["changes"])
+        elif a == "stack":
+            if self.hand is not None and c["seat"] in self.table.hand_seats:
+                self.stack_edits[c["seat"]] = c["chips"]  # when the hand ends
+            else:
+                self._set_stack(c["seat"], c["chips"], batch)
+        elif a == "kick":
+            self.kicked.add(c["player"])
+            self._drop(c["player"])
+            if self.table.player_of(c["seat"]) is not None:
+                self.leaving.add(c["seat"])  # folded at its turn, gone at the hand's end
+            else:
+                self._empty(c["seat"], batch)
+        elif a == "mute":
+            (self.muted.add if c["on"] else self.muted.discard)(c["player"])
+        elif a == "spectators":
+            self.config = dataclasses.replace(self.config, spectators=c["allowed"],
+                                              spectator_chat=c["chat"])
+        elif a == "end":
+            self.over = True
+            self.requests.clear()
+            for seat in sorted(self.players):
+                if self.table.player_of(seat) is None:
+                    self._empty(seat, batch)  # the others at the hand's end
+
+    def _drop(self, player: str) -> None:
+        """A player gone: their requests, straddle and votes go with them."""
+        self.straddlers.discard(player)
+        for rid in [k for k, r in self.requests.items() if r["player"] == player]:
+            del self.requests[rid]
+
+    def _set_stack(self, seat: int, chips: int, batch: Batch) -> None:
+        """The host's stack for ``seat``: the chips it adds come from the player's bankroll,
+        those it takes go back (a ``stack`` record: ``delta``). What the bankroll cannot
+        cover now (it was checked when the host asked) is not added: the bankroll is read
+        here, so a restore reads the stored record instead."""
+        s = self.table.seats[seat]
+        assert s is not None
+        player = self.players[seat]
+        have = s.chips + s.pending_chips
+        delta = chips - have
+        if delta > 0:
+            stored = self._stored_at(batch)
+            delta = stored["delta"] if stored is not None else \
+                min(delta, self.bankroll.balance(player))
+        s.chips, s.pending_chips = have + delta, 0
+        if delta > 0:
+            self.paid_in += delta
+        else:
+            self.paid_out -= delta
+        batch.append(("stack", {"seat": seat, "player": player, "delta": delta,
+                                "chips": s.chips}))
+
+    def _stored_at(self, batch: Batch) -> dict[str, Any] | None:
+        """While a restore replays: the stored payload of the record about to be built."""
+        if self._replaying is None or len(batch) >= len(self._replaying):
+            return None
+        payload: dict[str, Any] = self._replaying[len(batch)].payload
+        return payload
+
+    def _note(self, batch: Batch) -> None:
+        """The record just built, among the chat's lines (the host's actions and the votes
+        are shown with the messages)."""
+        kind, payload = batch[-1]
+        self.chat.append({"seq": self._next_seq(batch) - 1, "kind": kind, **payload})
+
+    def _chat(self, c: dict[str, Any], batch: Batch) -> None:
+        batch.append(("chat", c))
+        self._note(batch)
+
+    def _straddle(self, c: dict[str, Any], batch: Batch) -> None:
+        (self.straddlers.add if c["on"] else self.straddlers.discard)(c["player"])
+        batch.append(("straddle", c))
+
+    def _propose(self, c: dict[str, Any], batch: Batch) -> None:
+        batch.append(("propose", c))
+        asked = [p for seat, p in sorted(self.players.items()) if p not in self.agents
+                 and seat not in self.leaving]
+        self._open_vote("bomb", asked, BOMB_VOTE_MS, batch, seats=sorted(
+            seat for seat, p in self.players.items() if p in asked))
+        self._voted({"vote": self.seq + len(batch), "player": c["player"], "yes": True},
+                    batch)
+
+    def _open_vote(self, kind: str, asked: list[str], ms: int, batch: Batch,
+                   **shown: Any) -> None:
+        vote = self._next_seq(batch)
+        self.votes[vote] = {"kind": kind, "asked": asked, "yes": [], "no": [], "ms": ms,
+                            "opened": self.clock.now_ms(), **shown}
+        batch.append(("vote", {"kind": kind, "ms": ms, **shown}))
+        self._note(batch)
+
+    def _voted(self, c: dict[str, Any], batch: Batch) -> None:
+        """A vote (``player`` None: time ran out), and the result once it is known: a run-out
+        needs everyone in the hand; a bomb pot, more than half of the players seated."""
+        v = self.votes[c["vote"]]
+        player = c["player"]
+        if player is not None:
+            (v["yes"] if c["yes"] else v["no"]).append(player)
+        seat = self.seat_of(player) if player is not None else None
+        batch.append(("voted", {**c, "seat": seat}))
+        n, yes, no = len(v["asked"]), len(v["yes"]), len(v["no"])
+        if v["kind"] == "runs":
+            passed = yes == n if no == 0 and player is not None else False
+            decided = passed or no > 0 or player is None
+        else:
+            passed = 2 * yes > n
+            decided = passed or 2 * no >= n or player is None
+        if not decided:
+            return
+        del self.votes[c["vote"]]
+        batch.append(("decided", {"vote": c["vote"], "kind": v["kind"], "passed": passed}))
+        self._note(batch)
+        if v["kind"] == "runs":
+            hand = self.hand
+            assert hand is not None
+            before = len(hand.events)
+            hand.set_runs(v["runs"] if passed else 1)
+            self._hand_events(hand, before, batch)
+        else:
+            self.bomb_next = passed
+
     def check_books(self) -> None:
         """Chips taken in, less chips given back and rake, are the chips on the table."""
         on_table = self.table_chips()
@@ -734,7 +1212,9 @@ class RoomTable:
         steps: dict[str, Callable[[dict[str, Any], Batch], None]] = {
             "sat": self._sit, "chips": self._add_chips, "sit_out": self._sit_out,
             "sit_in": self._sit_in, "leave": self._leave, "start": self._start,
-            "event": self._act, "void": self._void}
+            "event": self._act, "void": self._void, "host": self._host,
+            "request": self._request, "chat": self._chat, "straddle": self._straddle,
+            "propose": self._propose, "voted": self._voted}
         try:
             while self._replaying:
                 r = self._replaying[0]
@@ -778,9 +1258,12 @@ def visible(r: Record, viewer: str | None, players: list[str]) -> dict[str, Any]
                 or players[e["player"]] != viewer):
             return {**p, "event": {**e, "cards": None}}
         return p
-    if "player" in p:
-        out = {k: v for k, v in p.items() if k != "player"}
-        out["yours"] = p["player"] == viewer
+    if "player" in p or "by" in p:  # ids never leave the table: whether it is the viewer
+        out = {k: v for k, v in p.items() if k not in ID_KEYS}
+        if "player" in p:
+            out["yours"] = p["player"] == viewer
+        if "by" in p:
+            out["by_you"] = p["by"] == viewer
         return out
     return p
 
@@ -796,8 +1279,8 @@ def viewer_kind(r: Record, viewer: str | None, players: list[str]) -> object:
         e = p["event"]
         return e.get("type") == "HoleDealt" and viewer is not None \
             and 0 <= e["player"] < len(players) and players[e["player"]] == viewer
-    if "player" in p:
-        return p["player"] == viewer
+    if "player" in p or "by" in p:
+        return p.get("player") == viewer, p.get("by") == viewer
     return None
 
 
@@ -820,6 +1303,8 @@ def restore(log: EventLog, table_id: str, bankroll: Bankroll, **kwargs: Any) -> 
     if table.hand is not None and config.on_crash is OnCrash.VOID:
         table._run(table._void, {"hand_no": table.hand_no})
     table.turn_at = table.clock.now_ms()
+    for v in table.votes.values():  # a fresh clock for the votes open, as for the turn
+        v["opened"] = table.turn_at
     if table.turn_seq is not None:
         table.grace_turn = table.turn_seq
     return table
