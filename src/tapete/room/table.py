@@ -229,8 +229,14 @@ class RoomTable:
         runs it (its first record names them)."""
         table = cls(log, log.create_table(config), config, bankroll, **kwargs)
         if host is not None:
-            table._run(table._host, {"action": "host", "by": host, "player": host})
+            table.appoint(host)
         return table
+
+    def appoint(self, player: str) -> None:
+        """Make ``player`` the host of a table that has none yet (its creator)."""
+        if self.host is not None:
+            raise Refused(t("only the host can do that"), code="not_host")
+        self._run(self._host, {"action": "host", "by": player, "player": player})
 
     # ------------------------------------------------------------------ reading
     @property
@@ -470,7 +476,10 @@ class RoomTable:
             req = self.requests.get(rid) if type(rid) is int else None
             if req is None:
                 raise Refused(t("that request is not waiting (answered or withdrawn)"))
-            command.update(request=rid, player=req["player"])
+            seat_now = self.seat_of(req["player"])
+            command.update(request=rid, player=req["player"], kind=req["kind"],
+                           chips=req["chips"], name=req["name"] if req["kind"] == "seat"
+                           else self._name(seat_now) if seat_now is not None else "")
             if action == "approve":
                 command.update(self._approvable(req))
         elif action in ("auto_approve", "pause"):
@@ -497,7 +506,7 @@ class RoomTable:
                 raise Refused(t("there is no player in that seat"))
             if target == player and action != "stack":
                 raise Refused(t("that is you"))
-            command.update(seat=seat, player=target)
+            command.update(seat=seat, player=target, name=self._name(seat))
             if action == "stack":
                 command["chips"] = self._stack_target(seat, target, args.get("chips"))
             elif action == "mute":
@@ -1156,8 +1165,8 @@ class RoomTable:
         batch.append(("propose", c))
         asked = [p for seat, p in sorted(self.players.items()) if p not in self.agents
                  and seat not in self.leaving]
-        self._open_vote("bomb", asked, BOMB_VOTE_MS, batch, seats=sorted(
-            seat for seat, p in self.players.items() if p in asked))
+        self._open_vote("bomb", asked, BOMB_VOTE_MS, batch, name=self._name(c["seat"]),
+                        seats=sorted(seat for seat, p in self.players.items() if p in asked))
         self._voted({"vote": self.seq + len(batch), "player": c["player"], "yes": True},
                     batch)
 
@@ -1188,7 +1197,10 @@ class RoomTable:
         if not decided:
             return
         del self.votes[c["vote"]]
-        batch.append(("decided", {"vote": c["vote"], "kind": v["kind"], "passed": passed}))
+        result = {"vote": c["vote"], "kind": v["kind"], "passed": passed}
+        if v["kind"] == "runs":
+            result["runs"] = v["runs"] if passed else 1
+        batch.append(("decided", result))
         self._note(batch)
         if v["kind"] == "runs":
             hand = self.hand

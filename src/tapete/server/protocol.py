@@ -107,13 +107,58 @@ class TakeSeat(_Message, tag="take_seat"):
     seat_number: int | msgspec.UnsetType = msgspec.UNSET
 
 
+class HostAction(_Message, tag="host"):
+    """At a host's table, from its host: ``action`` with what it needs. ``request``: a seat
+    or rebuy request, by its record's seq (approve, deny); ``seat_number``: the player it is
+    about (stack, kick, mute, host: hand the role over); ``on``: auto_approve, mute;
+    ``now``: pause now, the clock stopped (else after the hand); ``chips``: the stack to
+    set; ``changes``: settings from the next hand; ``allowed`` and ``chat``: spectators."""
+
+    action: Literal["approve", "deny", "auto_approve", "pause", "resume", "settings",
+                    "stack", "kick", "mute", "spectators", "host", "end"]
+    request: int | msgspec.UnsetType = msgspec.UNSET
+    seat_number: int | msgspec.UnsetType = msgspec.UNSET
+    on: bool | msgspec.UnsetType = msgspec.UNSET
+    now: bool | msgspec.UnsetType = msgspec.UNSET
+    chips: int | msgspec.UnsetType = msgspec.UNSET
+    changes: dict[str, int | bool | str] | msgspec.UnsetType = msgspec.UNSET
+    allowed: bool | msgspec.UnsetType = msgspec.UNSET
+    chat: bool | msgspec.UnsetType = msgspec.UNSET
+
+
+class Chat(_Message, tag="chat"):
+    """Say ``text`` at the table (a spectator: to the spectators); plain text."""
+
+    text: str
+
+
+class Vote(_Message, tag="vote"):
+    """Answer the vote opened by record ``vote`` (run it more than once, a bomb pot)."""
+
+    vote: int
+    yes: bool
+
+
+class Propose(_Message, tag="propose"):
+    """Ask the table to vote for a bomb pot next hand."""
+
+    kind: Literal["bomb"]
+
+
+class Straddle(_Message, tag="straddle"):
+    """Straddle (or stop straddling) whenever the seat after the big blind is yours."""
+
+    on: bool
+
+
 ClientMessage = Sit | Act | Pre | AddChips | SitOut | SitIn | Leave | Next | Coach | Reset | Ping
 CLIENT_MESSAGES: dict[str, type[_Message]] = {
     str(cls.__struct_config__.tag): cls for cls in get_args(ClientMessage)}
 _decoder = msgspec.json.Decoder(ClientMessage)
 
 # what a client may send at a room table (``/ws/t/{table}``)
-RoomMessage = TakeSeat | Act | Pre | AddChips | SitOut | SitIn | Leave | Ping
+RoomMessage = (TakeSeat | Act | Pre | AddChips | SitOut | SitIn | Leave | Ping | HostAction
+               | Chat | Vote | Propose | Straddle)
 ROOM_MESSAGES: dict[str, type[_Message]] = {
     str(cls.__struct_config__.tag): cls for cls in get_args(RoomMessage)}
 _room_decoder = msgspec.json.Decoder(RoomMessage)
@@ -478,6 +523,78 @@ class RoomConfig(_Out):
     spectators: bool
     on_crash: Literal["resume", "void"]
     fair: bool  # provably fair dealing (docs/fairness.md)
+    auto_approve: bool
+    chat: bool
+    spectator_chat: bool
+    straddle: bool
+    restraddle: bool
+    bomb_every: int
+    bomb_ante: int
+    bomb_vote: bool
+    double_board: bool
+    bounty_72: int
+    run_it: int
+
+
+class ChatLine(_Out):
+    """A line of the table's chat: a message (``kind`` "chat": its writer's ``name``, None
+    for a spectator, and ``text``, plain text) or what the host did or the players voted
+    (``words``)."""
+
+    seq: int
+    kind: Literal["chat", "host", "vote", "decided"]
+    name: str | None
+    text: str | None
+    spectator: bool
+    words: Words | None
+
+
+class SeatRequest(_Out):
+    """A seat (``kind`` "seat") or chips ("chips") asked for, waiting for the host."""
+
+    request: int
+    kind: Literal["seat", "chips"]
+    name: str
+    chips: int
+    seat_number: int | None
+
+
+class OpenVote(_Out):
+    """A vote open: to run the board ``runs`` times (everyone in the hand must agree), or
+    a bomb pot next hand (more than half of the players seated); the seats asked, those who
+    said yes and no, whether the viewer is to answer, the seconds left."""
+
+    vote: int
+    kind: Literal["runs", "bomb"]
+    runs: int | None
+    seats: list[int]
+    yes: list[int]
+    no: list[int]
+    mine: bool
+    seconds_left: float
+
+
+class HomeInfo(_Out):
+    """A host's table and the home-game options: whether the table has a host and the viewer
+    is it, the host's seat, the pause (``next``: after this hand; ``now``: the clock
+    stopped), the game ended, auto-approve, the requests waiting (all of them for the host,
+    the viewer's own for anyone else), whether the viewer is muted and the seats muted, the
+    settings changing from the next hand, whether the viewer straddles, a bomb pot voted for
+    next hand, the votes open."""
+
+    hosted: bool
+    host: bool
+    host_seat: int | None
+    paused: Literal["next", "now"] | None
+    over: bool
+    auto_approve: bool
+    requests: list[SeatRequest]
+    muted: bool
+    muted_seats: list[int]
+    next: dict[str, int | bool | str]
+    straddling: bool
+    bomb_next: bool
+    votes: list[OpenVote]
 
 
 class FairDeal(_Out):
@@ -505,6 +622,8 @@ class RoomInfo(_Out):
     commitment: str | None
     revealed: FairDeal | None
     at: int
+    chat: list[ChatLine]
+    home: HomeInfo
 
 
 class TableState(_Out):

@@ -50,17 +50,23 @@ from tapete.server.game import Refused, rules_json, send
 from tapete.server.protocol import (
     Act,
     AddChips,
+    Chat,
+    HostAction,
     Leave,
     Ping,
     Pre,
+    Propose,
     SitIn,
     SitOut,
+    Straddle,
     TakeSeat,
+    Vote,
     parse_room,
 )
 from tapete.server.stored import hand_row
 from tapete.server.transport import Outbox
 from tapete.server.views import hand_view
+from tapete.words.room import decided_line, host_line, vote_line
 
 if TYPE_CHECKING:
     from tapete.server.hub import Hub
@@ -77,11 +83,17 @@ _JSON = msgspec.json.Encoder()
 _encoded: list[Any] = [None, ""]
 # what a person chooses when opening a table (the rest are the room's)
 CHOSEN = ("game", "variant", "small_blind", "big_blind", "min_buy_in", "max_buy_in", "seats",
-          "act_ms", "bank_ms", "bots", "public", "spectators", "fair")
+          "act_ms", "bank_ms", "bots", "public", "spectators", "fair", "auto_approve", "chat",
+          "spectator_chat", "straddle", "restraddle", "bomb_every", "bomb_ante", "bomb_vote",
+          "double_board", "bounty_72", "run_it")
+# what a host's message may carry, by field of the protocol's HostAction
+HOST_ARGS = ("request", "seat_number", "on", "now", "chips", "changes", "allowed", "chat")
 MAX_SETTING = 10**9
 MAX_TABLES = 2000  # tables in one process
 MAX_TABLES_EACH = 10  # tables one identity may open
 NO_TABLE = N_("There is no such table: check the link.")
+NO_SPECTATORS = N_("The host has closed the table to spectators.")
+CLOSE_NO_SPECTATORS = 4403
 
 
 def is_bot(player: str) -> bool:
@@ -173,6 +185,7 @@ class Running:
     _shared: _Shared | None = None
     _results: dict[tuple[str, int | None], msgspec.Raw] = field(default_factory=dict)
     _config: msgspec.Raw | None = None
+    _config_of: TableConfig | None = None
     _spectators: tuple[tuple[Any, ...], int] = ((), 0)  # (the table, seq, version), count
     joined: int = 0  # the connections' version: one more each time one comes or goes
 
@@ -185,7 +198,8 @@ class Running:
         self.joined += 1
 
     def config_json(self) -> msgspec.Raw:
-        if self._config is None:
+        if self._config is None or self._config_of is not self.table.config:
+            self._config_of = self.table.config  # a host changes it (a new one each time)
             config = self.table.config.to_json()
             config.pop("practice", None)  # the server's own: no room table is one
             self._config = msgspec.Raw(_JSON.encode(config))
@@ -318,13 +332,16 @@ class Room:
         for conn in running.connections:
             conn.schedule_state()
 
-    def create(self, config: TableConfig) -> str:
-        """A new table (its id is unguessable: a private table is reached by it alone)."""
+    def create(self, config: TableConfig, host: str | None = None) -> str:
+        """A new table (its id is unguessable: a private table is reached by it alone), run
+        by ``host`` when one is given."""
         table_id = secrets.token_urlsafe(9)
         agents, styles = self._agents(table_id, config.seats)
         table = RoomTable(self.log, self.log.create_table(config, table_id), config,
                           self.bankroll, agents=agents, think_ms=self.think_ms,
                           pause_ms=self.pause_ms, on_hand=self._hand_over)
+        if host is not None:
+            table.appoint(host)
         self._run(table, styles)
         return table_id
 
@@ -435,9 +452,13 @@ class Room:
         act_ms = settings.get("act_ms", 1000)
         if type(act_ms) is int and act_ms < 1000:
             raise RoomRefused(t("A table gives at least a second to act."))
+        # the creator of a private table hosts it: seats wait for their approval unless
+        # they say otherwise
+        private = settings.get("public") is False
         config = TableConfig.from_json({"on_crash": self.hub.settings.room_on_crash,
+                                        **({"auto_approve": False} if private else {}),
                                         **settings})
-        table_id = self.create(config)
+        table_id = self.create(config, host=player if private else None)
         self.created[player] = made + 1
         return table_id
 
@@ -635,6 +656,14 @@ class Connection:
                 self._backlog.append(data)
             else:
                 send(self.box, data)
+        if message["kind"] == "host" and message["data"]["action"] == "spectators" and \
+                not message["data"]["allowed"] and \
+                self.running.table.seat_of(self._player) is None:
+            # the host closed the table to spectators: this one is told and let go
+            send(self.box, json.dumps({"type": "error", "code": "no_spectators",
+                                       "message": t(NO_SPECTATORS).to_json(), "seq": None}))
+            self.box.close(CLOSE_NO_SPECTATORS, "no spectators", flush=True)
+            return
         if self.every_state or self._concerns(message):
             self.schedule_state()
 
@@ -751,6 +780,24 @@ class Connection:
         elif isinstance(msg, Leave):
             def job() -> None:
                 table.leave(pid)
+        elif isinstance(msg, HostAction):
+            args = {("seat" if k == "seat_number" else k): getattr(msg, k) for k in HOST_ARGS
+                    if getattr(msg, k) is not msgspec.UNSET}
+
+            def job() -> None:
+                table.host_command(pid, msg.action, args)
+        elif isinstance(msg, Chat):
+            def job() -> None:
+                table.say(pid, msg.text)
+        elif isinstance(msg, Vote):
+            def job() -> None:
+                table.vote(pid, msg.vote, msg.yes)
+        elif isinstance(msg, Propose):
+            def job() -> None:
+                table.propose(pid, msg.kind)
+        elif isinstance(msg, Straddle):
+            def job() -> None:
+                table.ask_straddle(pid, msg.on)
         else:  # pragma: no cover - the decoder knows only the messages above
             return
         seq = msg.seq if isinstance(msg, Act) else None
@@ -808,7 +855,7 @@ class _Shared:
     its money."""
 
     __slots__ = ("table", "key", "rules", "money", "log", "seats", "seats_you", "players",
-                 "view", "legal", "ended", "revealed")
+                 "view", "legal", "ended", "revealed", "chat", "chat_seated")
 
     def __init__(self, running: Running, key: tuple[int, int, int]) -> None:
         rt = self.table = running.table
@@ -819,6 +866,11 @@ class _Shared:
         self.money = msgspec.Raw(enc(words.money_format(rt.rules.decimals, rt.rules.currency)))
         # the last hand's fair deal, revealed (its 52 cards written once, not once a viewer)
         self.revealed = msgspec.Raw(enc(rt.last_deal.to_json())) if rt.last_deal else _NULL
+        # the chat as a spectator sees it, and as the seated do (without the spectators')
+        lines = chat_lines(rt)
+        self.chat = msgspec.Raw(enc(lines))
+        self.chat_seated = msgspec.Raw(enc([x for x in lines if not x["spectator"]])) \
+            if any(x["spectator"] for x in lines) else self.chat
         self.seats: list[msgspec.Raw] = []
         self.seats_you: list[msgspec.Raw] = []  # the same, as its own player sees it
         for i, s in enumerate(rt.table.seats):
@@ -877,6 +929,46 @@ class _Shared:
         if got is None:
             got = self.ended[you] = msgspec.Raw(_JSON.encode(hand_view(hand, you)))
         return got
+
+
+def chat_lines(rt: RoomTable) -> list[dict[str, Any]]:
+    """The table's last chat messages, host actions and votes, oldest first."""
+    out: list[dict[str, Any]] = []
+    for c in rt.chat:
+        kind = c["kind"]
+        line: dict[str, Any] = {"seq": c["seq"], "kind": kind, "name": None, "text": None,
+                                "spectator": False, "words": None}
+        if kind == "chat":
+            line.update(name=c["name"] or None, text=c["text"], spectator=c["seat"] is None)
+        else:
+            words_ = host_line(c, rt.rules) if kind == "host" else \
+                vote_line(c) if kind == "vote" else decided_line(c)
+            line["words"] = words_.to_json()
+        out.append(line)
+    return out
+
+
+def home_json(rt: RoomTable, player: str | None) -> dict[str, Any]:
+    """The host's table and the home-game options as ``player`` sees them (HomeInfo)."""
+    now = rt.clock.now_ms()
+    host = player is not None and player == rt.host
+    requests = [{"request": rid, "kind": r["kind"],
+                 "name": r.get("name") or rt._name(r["seat"]), "chips": r["chips"],
+                 "seat_number": r["seat"]} for rid, r in sorted(rt.requests.items())
+                if host or r["player"] == player]
+    votes = [{"vote": vid, "kind": v["kind"], "runs": v.get("runs"), "seats": v["seats"],
+              "yes": sorted(s for s, p in rt.players.items() if p in v["yes"]),
+              "no": sorted(s for s, p in rt.players.items() if p in v["no"]),
+              "mine": player in v["asked"] and player not in v["yes"] and player not in v["no"],
+              "seconds_left": max(0, v["opened"] + v["ms"] - now) / 1000}
+             for vid, v in sorted(rt.votes.items())]
+    return {"hosted": rt.host is not None, "host": host,
+            "host_seat": rt.seat_of(rt.host) if rt.host is not None else None,
+            "paused": rt.paused, "over": rt.over, "auto_approve": rt.config.auto_approve,
+            "requests": requests, "muted": player in rt.muted,
+            "muted_seats": sorted(s for s, p in rt.players.items() if p in rt.muted),
+            "next": rt.changes, "straddling": player in rt.straddlers,
+            "bomb_next": rt.bomb_next, "votes": votes}
 
 
 def decision_json(rt: RoomTable, hand: Hand, player: str, seq: int) -> dict[str, Any]:
@@ -970,5 +1062,7 @@ def state(running: Running, player: str | None, room: Room) -> dict[str, Any]:
                  # the fair deal: the hand's commitment; the last hand's, revealed
                  "commitment": rt.deal.commitment if hand is not None and rt.deal else None,
                  "revealed": sh.revealed,
-                 "at": int(time.time())},
+                 "at": int(time.time()),
+                 "chat": sh.chat if my_seat is None else sh.chat_seated,
+                 "home": home_json(rt, player)},
     }
