@@ -1151,7 +1151,7 @@ class RoomTable:
         """The record just built, among the chat's lines (the host's actions and the votes
         are shown with the messages)."""
         kind, payload = batch[-1]
-        self.chat.append({"seq": self._next_seq(batch) - 1, "kind": kind, **payload})
+        self.chat.append({**payload, "seq": self._next_seq(batch) - 1, "record": kind})
 
     def _chat(self, c: dict[str, Any], batch: Batch) -> None:
         batch.append(("chat", c))

@@ -935,7 +935,7 @@ def chat_lines(rt: RoomTable) -> list[dict[str, Any]]:
     """The table's last chat messages, host actions and votes, oldest first."""
     out: list[dict[str, Any]] = []
     for c in rt.chat:
-        kind = c["kind"]
+        kind = c["record"]
         line: dict[str, Any] = {"seq": c["seq"], "kind": kind, "name": None, "text": None,
                                 "spectator": False, "words": None}
         if kind == "chat":
