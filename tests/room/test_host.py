@@ -14,7 +14,7 @@ from roomfakes import Client, FakeBank
 
 from tapete.core import events as ev
 from tapete.core.actions import Action
-from tapete.core.cards import Deck
+from tapete.core.cards import Deck, format_card
 from tapete.room.clock import ManualClock
 from tapete.room.errors import Refused
 from tapete.room.log import EventLog, TableConfig
@@ -375,3 +375,26 @@ def test_a_restore_from_a_snapshot_keeps_the_host_table() -> None:
     assert home.log.last_snapshot(t.table_id) is not None
     again = home.restored()
     assert seats(again) == seats(t)
+
+
+def test_the_7_2_bounty_is_paid_at_a_table_that_plays_it() -> None:
+    home = Home(bounty_72=5, auto_approve=True)
+    t = home.table
+    t.sit(A, "Ann", 200)
+    t.sit(B, "Bob", 200)
+    # each player is dealt both hole cards in turn from the seat after the button: a
+    # 7-2 for whoever is dealt first, aces for nobody, a board that pairs the seven
+    t.new_deck = lambda: Deck.stacked("7c 2d Kd Ks Qh Qs 7d 7h 3s 8c 9d Jc 4h")
+    t.start_hand()
+    hand = t.hand
+    assert hand is not None
+    first = next(p for p in range(hand.n) if
+                 {format_card(c) for c in hand.hole[p] or ()} == {"7c", "2d"})
+    home.play_out()
+    last = t.last_hand
+    assert last is not None
+    paid = [e for e in last.events if isinstance(e, ev.BountyPaid)]
+    assert paid and all(e.player == first for e in paid), last.events
+    assert sum(e.amount for e in paid) == 5 * (last.n - 1)
+    assert home.conserved()
+    assert seats(home.restored()) == seats(t)
