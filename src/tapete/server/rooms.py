@@ -92,6 +92,7 @@ MAX_SETTING = 10**9
 MAX_TABLES = 2000  # tables in one process
 MAX_TABLES_EACH = 10  # tables one identity may open
 NO_TABLE = N_("There is no such table: check the link.")
+_EMPTY = msgspec.Raw(b"[]")
 NO_SPECTATORS = N_("The host has closed the table to spectators.")
 CLOSE_NO_SPECTATORS = 4403
 
@@ -186,6 +187,7 @@ class Running:
     _results: dict[tuple[str, int | None], msgspec.Raw] = field(default_factory=dict)
     _config: msgspec.Raw | None = None
     _config_of: TableConfig | None = None
+    _chat: tuple[Any, msgspec.Raw, msgspec.Raw] = ((), _EMPTY, _EMPTY)
     _spectators: tuple[tuple[Any, ...], int] = ((), 0)  # (the table, seq, version), count
     joined: int = 0  # the connections' version: one more each time one comes or goes
 
@@ -215,6 +217,19 @@ class Running:
         if sh is None or sh.table is not rt or sh.key != key:
             sh = self._shared = _Shared(self, key)
         return sh
+
+    def chat(self) -> tuple[msgspec.Raw, msgspec.Raw]:
+        """The chat lines as a spectator sees them and as the seated do, encoded once per
+        line added (not once per record)."""
+        rt = self.table
+        key = (rt, rt.chat[-1]["seq"] if rt.chat else 0, rt.rules)
+        if self._chat[0] != key:
+            lines = chat_lines(rt)
+            everyone = msgspec.Raw(_JSON.encode(lines))
+            seated = msgspec.Raw(_JSON.encode([x for x in lines if not x["spectator"]])) \
+                if any(x["spectator"] for x in lines) else everyone
+            self._chat = (key, everyone, seated)
+        return self._chat[1], self._chat[2]
 
     def spectators(self) -> int:
         """People watching without a seat (counted once per change of the seats or of the
@@ -867,10 +882,7 @@ class _Shared:
         # the last hand's fair deal, revealed (its 52 cards written once, not once a viewer)
         self.revealed = msgspec.Raw(enc(rt.last_deal.to_json())) if rt.last_deal else _NULL
         # the chat as a spectator sees it, and as the seated do (without the spectators')
-        lines = chat_lines(rt)
-        self.chat = msgspec.Raw(enc(lines))
-        self.chat_seated = msgspec.Raw(enc([x for x in lines if not x["spectator"]])) \
-            if any(x["spectator"] for x in lines) else self.chat
+        self.chat, self.chat_seated = running.chat()
         self.seats: list[msgspec.Raw] = []
         self.seats_you: list[msgspec.Raw] = []  # the same, as its own player sees it
         for i, s in enumerate(rt.table.seats):
