@@ -184,10 +184,5 @@ def parse_levels(text: str, by: str = "hands") -> Schedule:
     return Schedule(tuple(levels), by=by)
 
 
-def describe_level(index: int, lv: Level) -> Text:
-    return t("level {level}: {small}/{big}, ante {ante}", level=index + 1,
-             small=lv.small_blind, big=lv.big_blind, ante=lv.ante)
-
-
 __all__: Sequence[str] = ("Level", "Schedule", "TournamentError", "TournamentRules",
-                          "describe_level", "fast_schedule", "parse_levels")
+                          "fast_schedule", "parse_levels")
