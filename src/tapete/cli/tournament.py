@@ -78,10 +78,10 @@ class Progress:
             return
         self.last = now
         lv = director.rules.schedule.level(director.level)
-        line = t("level {level} ({small}/{big}, ante {ante}): {left} players left at"
-                 " {tables} tables, hand {hand}", level=director.level + 1,
+        line = t("level {level} ({small}/{big}, ante {ante}) · players left: {left} ·"
+                 " tables: {tables} · hand {hand}", level=director.level + 1,
                  small=lv.small_blind, big=lv.big_blind, ante=lv.ante,
-                 left=len(director.left()), tables=len(director.tables),
+                 left=sum(director.table_sizes().values()), tables=len(director.tables),
                  hand=director.round).in_lang(self.lang)
         self.stream.write("\r" + line + " " * 8 + ("\n" if director.over else ""))
         self.stream.flush()

@@ -106,8 +106,8 @@ class TournamentRules:
 
     ``late_levels``: registration stays open to the end of this level (0: closed at the
     start); ``reentries``: how many times a player knocked out may buy a new entry while it is
-    open. ``rebuy_levels``: a player whose stack is at or below the starting stack may buy
-    ``rebuy_chips`` until the end of this level (0: no rebuys), at most ``rebuys`` times; an
+    open. ``rebuy_levels``: a player knocked out may buy ``rebuy_chips`` and keep the seat
+    until the end of this level (0: no rebuys), at most ``rebuys`` times; an
     add-on of ``add_on_chips`` (0: none) may be bought once by each player at the end of the
     rebuy period. Each purchase costs ``buy_in`` and goes into the prize pool.
     ``payouts``: None for the standard table by field size
