@@ -24,7 +24,8 @@ SRC = WORDS.parent
 # The packages (or modules) whose messages all come from the catalogue, besides words itself:
 # they write no inline Text("English", "Spanish"). Add one here once it is converted (history,
 # room, server, ...); NOT_YET names the modules of a listed package still to be converted.
-CATALOGUED: tuple[str, ...] = ("core", "bots", "eval", "cli", "history", "room", "server")
+CATALOGUED: tuple[str, ...] = ("core", "bots", "eval", "cli", "history", "room", "server",
+                               "tournament")
 NOT_YET: tuple[str, ...] = ()
 CATALOGUE_MODULE = "core/catalog.py"  # the machinery itself
 LANGS = sorted(p.name for p in (WORDS / "locale").iterdir() if p.is_dir())

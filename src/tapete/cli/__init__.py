@@ -26,6 +26,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "equity": ("tapete.cli.equity", "equity of hands or ranges, exact or Monte Carlo"),
     "bench": ("tapete.cli.bench", "measure the evaluator against its peers"),
     "simulate": ("tapete.cli.simulate", "duplicate matches between bots"),
+    "tournament": ("tapete.cli.tournament", "a whole multi-table tournament played by bots"),
     "icm": ("tapete.cli.icm", "what tournament stacks are worth in prizes (ICM)"),
     "verify": ("tapete.cli.verify", "check that each hand was dealt from the deck committed to"
                                     " before it (provably fair dealing)"),

@@ -101,14 +101,20 @@ def _downsample(xs: Sequence[float], points: int) -> list[tuple[int, float]]:
 
 def svg_chart(res: MatchResult, title: str = "") -> str:
     """Cumulative big blinds of each bot over the hands played, as an SVG document."""
+    return svg_lines([_downsample(c, 800) for c in res.cumulative], res.names, title,
+                     max(1, res.hands), "hands", "big blinds won")
+
+
+def svg_lines(series: Sequence[Sequence[tuple[float, float]]], names: Sequence[str],
+              title: str, n: float, x_label: str, y_label: str) -> str:
+    """Lines of (x, y) points, x from 0 to ``n``, with a legend of ``names``, as an SVG
+    document written by hand (no plotting library): the y axis always shows 0."""
     w, h, left, right, top, bottom = 800, 450, 70, 130, 30, 45
     pw, ph = w - left - right, h - top - bottom
-    series = [_downsample(c, 800) for c in res.cumulative]
     ys = [y for s in series for _, y in s] or [0.0]
     lo, hi = min(0.0, *ys), max(0.0, *ys)
     if hi - lo < 1e-9:
         hi = lo + 1.0
-    n = max(1, res.hands)
 
     def sx(x: float) -> float:
         return left + pw * x / n
@@ -129,9 +135,9 @@ def svg_chart(res: MatchResult, title: str = "") -> str:
         x = n * k / 4
         out.append(f'<text x="{sx(x):.1f}" y="{top + ph + 16}" text-anchor="middle">'
                    f'{x:,.0f}</text>')
-    out.append(f'<text x="{left + pw / 2}" y="{h - 8}" text-anchor="middle">hands</text>')
+    out.append(f'<text x="{left + pw / 2}" y="{h - 8}" text-anchor="middle">{_esc(x_label)}</text>')
     out.append(f'<text x="16" y="{top + ph / 2}" text-anchor="middle" '
-               f'transform="rotate(-90 16 {top + ph / 2})">big blinds won</text>')
+               f'transform="rotate(-90 16 {top + ph / 2})">{_esc(y_label)}</text>')
     for i, s in enumerate(series):
         color = PALETTE[i % len(PALETTE)]
         pts = " ".join(f"{sx(x):.1f},{sy(y):.1f}" for x, y in s)
@@ -139,7 +145,7 @@ def svg_chart(res: MatchResult, title: str = "") -> str:
         ly = top + 14 + 18 * i
         out.append(f'<line x1="{left + pw + 10}" y1="{ly - 4}" x2="{left + pw + 30}" '
                    f'y2="{ly - 4}" stroke="{color}" stroke-width="3"/>')
-        out.append(f'<text x="{left + pw + 36}" y="{ly}">{_esc(res.names[i])}</text>')
+        out.append(f'<text x="{left + pw + 36}" y="{ly}">{_esc(names[i])}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
 

@@ -76,14 +76,19 @@ class Table:
 
     # ------------------------------------------------------------------ seating
     def sit(self, seat: int, name: str, chips: int, *, is_bot: bool = False, style: str = "",
-            wait_for_big_blind: bool = True) -> Seat:
+            wait_for_big_blind: bool = True, dealt_in: bool = False) -> Seat:
+        """Seat a player. ``dealt_in``: a tournament player moved from another table (TDA): owes
+        no blind and is dealt in from the next hand, except between the button and the big
+        blind (the small blind and the button's seats: dealt in there only where the seat was
+        dealt last hand, as the dead button's rotation has it)."""
         self._check_seat(seat)
         if self.seats[seat] is not None:
             raise HandError(t("seat {seat} is taken", seat=str(seat + 1)))
         self._check_buy_in(chips, 0)
         s = Seat(name, chips, is_bot=is_bot, style=style)
         # the first hand of a table deals everyone in; later, a newcomer waits or posts
-        if (self.hands_played or self.hand is not None) and self._dealt_candidates():
+        if not dealt_in and (self.hands_played or self.hand is not None) \
+                and self._dealt_candidates():
             s.waiting_for_big_blind = wait_for_big_blind
             s.post_now = not wait_for_big_blind
         self.seats[seat] = s

@@ -1,0 +1,13 @@
+"""Tournaments: the model (schedule, stacks, entries, payouts), the director that seats,
+breaks and balances the tables, deals, and a simulator that plays a whole tournament with bots.
+
+* :mod:`tapete.tournament.model`: :class:`~tapete.tournament.model.Schedule`,
+  :class:`~tapete.tournament.model.TournamentRules`;
+* :mod:`tapete.tournament.payouts`: the standard table by field size, or custom;
+* :mod:`tapete.tournament.deals`: an ICM deal or a chip chop, and a bot's answer;
+* :mod:`tapete.tournament.director`: :class:`~tapete.tournament.director.Director`, over
+  :class:`~tapete.core.table.Table` objects;
+* :mod:`tapete.tournament.sim`: :func:`~tapete.tournament.sim.simulate` (``tapete tournament``).
+
+The rulings are docs/rules.md's "Tournaments".
+"""
