@@ -1,11 +1,11 @@
 """The room in a real browser: three people (three browser contexts: three identities) and a
 spectator at one private table opened from its link.
 
-The host opens the table from the lobby's form; the others come by its link and take seats by
-clicking. They play 30 hands by clicking; one goes away mid-hand and comes back; one lets the
-clock run out and is sat out. Every frame the spectator's page receives is kept and checked
-against the table's log: no hole card is shown before the log has shown it. Screenshots of each
-step go to test-artifacts/room/.
+The host opens the table from the lobby's form (seats without the host's approval); the others
+come by its link and take seats by clicking. They play 30 hands by clicking; one goes away
+mid-hand and comes back; one lets the clock run out and is sat out. Every frame the spectator's
+page receives is kept and checked against the table's log: no hole card is shown before the log
+has shown it. Screenshots of each step go to test-artifacts/room/.
 """
 
 from __future__ import annotations
@@ -86,6 +86,8 @@ def test_three_people_and_a_spectator_at_a_private_table(server: LiveServer,
     # the host opens a private table from the lobby: 10 s to act, no time bank
     host.goto(server.url + "room")
     host.check("[data-testid=private]")
+    # a private table's creator hosts it; here the seats need no approval
+    host.uncheck("[data-testid=approve-seats]")
     host.select_option("[data-testid=act-time]", "10")
     host.select_option("[data-testid=bank-time]", "0")
     host.select_option("[data-testid=seats]", "4")

@@ -161,6 +161,20 @@ export const WORDS = {
   boundsInfo: ["Why these amounts?", "¿Por qué estas cantidades?"],
   amount: ["Amount", "Cantidad"],
   botsPlayOn: ["The others play on while you sit out.", "Los demás siguen jugando mientras estás fuera."],
+  homeGame: ["Home game", "Partida en casa"],
+  approveSeats: ["I approve seats and rebuys", "Apruebo asientos y recompras"],
+  runItTwice: ["Run it twice when all in, if everyone agrees", "Correrla dos veces con all-in, si todos aceptan"],
+  straddles: ["Straddles allowed", "Se permite el straddle"],
+  restraddles: ["Re-straddles too", "También el re-straddle"],
+  bombEvery: ["A bomb pot every (hands, 0: never)", "Un bomb pot cada (manos, 0: nunca)"],
+  bombByVote: ["Bomb pots by vote", "Bomb pots por votación"],
+  bombAnte: ["Bomb pot ante (big blinds)", "Apuesta del bomb pot (ciegas grandes)"],
+  doubleBoard: ["Bomb pots on two boards", "Bomb pots con dos mesas"],
+  bounty72: ["7-2 bounty (big blinds, 0: none)", "Premio por 7-2 (ciegas grandes, 0: ninguno)"],
+  tableChat: ["Chat at the table", "Chat en la mesa"],
+  spectatorChat: ["Spectators chat among themselves", "Los espectadores chatean entre ellos"],
+  homeGameIntro: ["You host this table: you let people sit, pause, change the blinds and end the game.",
+    "Tú eres el anfitrión: dejas sentarse, pausas, cambias las ciegas y terminas la partida."],
 };
 
 let current = "en";

@@ -56,6 +56,42 @@ function render() {
   $("no-tables").hidden = tables.length > 0;
 }
 
+/** A whole number from a field of the form, at least 0. */
+function count(id) {
+  const v = Math.round(Number($(id).value));
+  return Number.isFinite(v) && v > 0 ? v : 0;
+}
+
+/** The home-game options of a private table (its creator hosts it), amounts in chips. */
+function homeGame(bb) {
+  const bombs = count("bomb-every") > 0 || $("bomb-vote").checked;
+  const holdem = $("variant").value === "holdem";
+  return {
+    auto_approve: !$("approve").checked,
+    run_it: $("run-it").checked ? 2 : 1,
+    straddle: $("straddle").checked,
+    restraddle: $("straddle").checked && $("restraddle").checked,
+    bomb_every: count("bomb-every"),
+    bomb_vote: $("bomb-vote").checked,
+    bomb_ante: bombs ? Math.max(1, count("bomb-ante")) * bb : 0,
+    double_board: bombs && $("double-board").checked,
+    bounty_72: holdem ? count("bounty") * bb : 0,
+    chat: $("chat").checked,
+    spectator_chat: $("spectators").checked && $("spectator-chat").checked,
+  };
+}
+
+/** The home-game group shows with "private"; a choice that needs another follows it. */
+function syncForm() {
+  $("home").hidden = !$("private").checked;
+  $("restraddle").disabled = !$("straddle").checked;
+  const bombs = count("bomb-every") > 0 || $("bomb-vote").checked;
+  $("bomb-ante").disabled = !bombs;
+  $("double-board").disabled = !bombs;
+  $("bounty").disabled = $("variant").value !== "holdem";
+  $("spectator-chat").disabled = !$("spectators").checked || !$("chat").checked;
+}
+
 async function create(e) {
   e.preventDefault();
   const [sb, bb] = $("stakes").value.split("/").map(Number);
@@ -70,6 +106,7 @@ async function create(e) {
     act_ms: 1000 * Number($("act").value), bank_ms: 1000 * Number($("bank").value),
     bots: $("bots").checked, public: !$("private").checked, spectators: $("spectators").checked,
   };
+  if ($("private").checked) Object.assign(body, homeGame(bb));
   $("create-error").textContent = "";
   const r = await fetch("/api/room/tables", {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
@@ -83,5 +120,8 @@ setLang(detectLang());
 translate();
 $("lang").onclick = () => { setLang(lang() === "es" ? "en" : "es"); translate(); render(); };
 $("create").onsubmit = create;
+$("create").addEventListener("input", syncForm);
+$("create").addEventListener("change", syncForm);
+syncForm();
 refresh();
 setInterval(refresh, 3000);
