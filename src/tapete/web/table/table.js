@@ -22,6 +22,7 @@ const LIVE_PHASES = new Set(["deal", "betting", "showdown", "runout"]);
 const REDUCED = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : { matches: false };
 
 let ws = null;
+let stopped = false;  // the table turned this page away (closed to spectators, unknown): no reconnecting
 let state = null;
 let hands = [];
 let stateAt = 0;
@@ -60,6 +61,7 @@ function connect() {
     } else if (msg.type === "error") {
       sentSeq = null;
       coachAsked = null;
+      if (msg.code === "no_spectators" || msg.code === "no_table") stopped = true;
       toast(tx(msg.message));
       if (state) render();
     }
@@ -68,7 +70,7 @@ function connect() {
     const c = $("conn");
     c.textContent = t("disconnected");
     c.classList.remove("ok");
-    setTimeout(connect, 1000);
+    if (!stopped) setTimeout(connect, 1000);
   };
 }
 
@@ -233,6 +235,7 @@ function render() {
     }
     if (coachAsked === !!s.coach_on) coachAsked = null;
     renderRoom(s);
+    if (ROOM && s.room) renderHome(s);
   }
   measure();
 }
@@ -294,7 +297,7 @@ function renderRoom(s) {
     const p = bySeat[i];
     // an empty chair at a room table: "Sit here" for whoever is watching
     const sitHere = el.querySelector(".sit-here");
-    sitHere.hidden = !!seat || seated;
+    sitHere.hidden = !!seat || seated || noSitting(s);
     sitHere.textContent = t("sitHere");
     el.classList.toggle("empty", !seat);
     el.hidden = !seat && sitHere.hidden;
@@ -302,7 +305,8 @@ function renderRoom(s) {
     if (!seat) { el.querySelector(".name").textContent = ""; el.querySelector(".stack").textContent = ""; showHole(el, i, [], null); continue; }
     el.querySelector(".name").textContent = seat.name + (seat.you ? ` (${t("you")})` : "");
     el.querySelector(".style").textContent = seat.bot ? styleName(seat.style) : "";
-    const stack = p ? p.stack : seat.chips;
+    // a room table between hands: the seat's chips (a rebuy, a stack the host set count)
+    const stack = p && (live || !ROOM) ? p.stack : seat.chips;
     // all-in only while it is true: no chips behind, in a hand still being played
     const allIn = !!(p && live && !p.folded && p.stack === 0);
     const stackEl = el.querySelector(".stack");
@@ -349,8 +353,14 @@ function renderRoom(s) {
     }
     seen.bets[i] = gathered ? 0 : amount;
   }
-  // board and pots
-  const board = h ? h.boards[0] : [];
+  // board and pots: the first board, then the other runs (or a bomb pot's second board)
+  const boards = h ? h.boards : [];
+  const board = boards.length ? boards[0] : [];
+  renderRuns(boards);
+  document.body.dataset.boards = String(boards.filter((b) => b.length).length);
+  document.body.dataset.street = h ? String(h.street) : "";
+  document.body.dataset.players = h ? String(h.players.length) : "0";
+  if (done && h.boards.length > 1) runsOf[h.hand_id] = h.boards.map((b) => b.slice());
   const boardEl = $("board");
   const key = JSON.stringify(board) + lang();
   if (boardEl.dataset.cards !== key) {
@@ -700,9 +710,10 @@ function renderActions(s, h) {
   const waitingBB = !inHand && !s.sitting_out && meSeat && meSeat.chips > 0 && (s.live || s.waiting_for_big_blind);
   // watching a room table: nothing to play, a seat to pick
   const watching = !!ROOM && !meSeat;
+  const over = !!(ROOM && s.room && s.room.home.over);  // the host ended the game: nobody to wait for
   $("more").hidden = watching;
   $("status").textContent = tx(s.notice) || (lg ? tx(s.decision.summary) : (waitingBB ? t("waitingBB")
-    : (watching ? t("watchingPick") : (ROOM && s.waiting ? t("waitingPlayers") : ""))));
+    : (watching && !noSitting(s) ? t("watchingPick") : (ROOM && s.waiting && !over ? t("waitingPlayers") : ""))));
 }
 
 function tickTimer() {
@@ -757,7 +768,8 @@ function renderResult(s) {
     }
     return;
   }
-  const key = `${r.hand_id}|${lang()}|${s.coach_on}`;
+  const runs = runsOf[r.hand_id] || null;
+  const key = `${r.hand_id}|${lang()}|${s.coach_on}|${runs ? runs.length : 1}`;
   if (el.dataset.key === key) return;
   el.dataset.key = key;
   el.replaceChildren();
@@ -769,7 +781,19 @@ function renderResult(s) {
     ? `${t("handNo")} #${r.number} · ${t("net")}: ${r.net > 0 ? "+" : ""}${chips(r.net)}`
     : `${t("handNo")} #${r.number}`;
   el.append(h3);
-  if (r.board.length) {
+  if (runs) {
+    // run more than once (or two boards): each board on its own line
+    runs.forEach((cards, k) => {
+      const b = document.createElement("div");
+      b.className = "run";
+      b.setAttribute("data-testid", "result-run");
+      const label = document.createElement("span");
+      label.className = "small";
+      label.textContent = `${t("runNo").replace("{k}", String(k + 1))} `;
+      b.append(label, ...cards.map((c) => cardEl(c, { small: true })));
+      el.append(b);
+    });
+  } else if (r.board.length) {
     const b = document.createElement("div");
     b.append(...r.board.map((c) => cardEl(c, { small: true })));
     el.append(b);
@@ -989,6 +1013,8 @@ function wire() {
   }
   document.addEventListener("keydown", (e) => {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
+    // the chat's and the host's fields take text (Enter sends it): they do not act
+    if (e.target instanceof HTMLInputElement && e.target.closest("#chat, #host, #take-seat")) return;
     const lg = legalNow();
     if (!lg) return;
     const inInput = e.target instanceof HTMLInputElement && e.target.type !== "range" && e.target.type !== "checkbox";
@@ -1048,8 +1074,401 @@ function openTakeSeat(i) {
   inp.value = String(Math.min(c.max_buy_in, state.me.bankroll));
   $("seat-range").textContent = `${chips(c.min_buy_in)} – ${chips(c.max_buy_in)}`;
   $("seat-name").value = localStorage.getItem("tapete.name") || "";
+  const hm = state.room.home;
+  $("take-seat-ok").textContent = hm.hosted && !hm.host && !hm.auto_approve ? t("askSeat") : t("sit");
   f.hidden = false;
   $("seat-name").focus();
+}
+
+// ------------------------------------------------------------------ a host's table
+// A private table's creator hosts it (HomeInfo, room.home): seats and rebuys may wait for the
+// host's approval, the host pauses, changes the blinds from the next hand, sets stacks,
+// removes or mutes a player, lets spectators watch and chat, hands the role over and ends the
+// game. Every table has its chat (room.chat: messages, the host's actions and the votes, in
+// words) and the home-game options of its settings: votes to run it twice and for a bomb
+// pot, straddles.
+const runsOf = {};  // hand id -> its boards, once a hand run more than once is over
+let hostOpen = false;  // the host's tools unfolded
+let voteClock = null;
+const voted = new Set();  // votes this page answered, until a state says so
+let seatAsked = null;  // the seat request of this page waiting, to tell a refusal
+
+/** No "Sit here" now: the game is over, or this person's seat request waits. */
+function noSitting(s) {
+  if (!ROOM || !s.room) return false;
+  const hm = s.room.home;
+  return hm.over || (!hm.host && hm.requests.some((r) => r.kind === "seat"));
+}
+
+/** The boards after the first (the runs of a hand run more than once, a second board). */
+function renderRuns(boards) {
+  const el = $("board-runs");
+  const extra = boards.slice(1);
+  el.hidden = !extra.length;
+  el.closest(".center").classList.toggle("multi", extra.length > 0);
+  const key = JSON.stringify(extra) + lang();
+  if (el.dataset.key === key) return;
+  el.dataset.key = key;
+  el.replaceChildren(...extra.map((cards, k) => {
+    const row = document.createElement("div");
+    row.className = "board run";
+    row.setAttribute("data-testid", `board-${k + 1}`);
+    const els = cards.map((c) => cardEl(c));
+    while (els.length < 5) { const e = document.createElement("div"); e.className = "card empty"; els.push(e); }
+    row.append(...els);
+    return row;
+  }));
+  const kept = Object.keys(runsOf);
+  for (const id of kept.slice(0, Math.max(0, kept.length - 8))) delete runsOf[id];
+}
+
+function hostSend(action, fields = {}) {
+  send({ type: "host", action, ...fields });
+}
+
+function renderHome(s) {
+  const hm = s.room.home;
+  const c = s.room.config;
+  const seated = !!s.room.seated;
+  const h = s.hand;
+  const live = !!(s.live && h && LIVE_PHASES.has(h.phase));
+  document.body.dataset.host = hm.host ? "1" : "0";
+  document.body.dataset.paused = hm.paused || "";
+  document.body.dataset.over = hm.over ? "1" : "0";
+  // on the felt: paused, over, a bomb pot coming
+  let note = "";
+  let kind = "";
+  if (hm.over) { note = t("gameOver"); kind = "over"; }
+  else if (hm.paused === "now") { note = t("pausedNow"); kind = "paused"; }
+  else if (hm.paused === "next") { note = live ? t("pausingAfter") : t("pausedByHost"); kind = live ? "pausing" : "paused"; }
+  else if (hm.bomb_next) { note = t("bombNext"); kind = "bomb"; }
+  const noteEl = $("home-note");
+  noteEl.textContent = note;
+  noteEl.dataset.kind = kind;
+  noteEl.hidden = !note;
+  // waiting for the host: this person's own requests
+  const mine = hm.host ? [] : hm.requests;
+  const wait = mine.map((r) => (r.kind === "seat" ? t("waitingSeat")
+    : t("waitingChips").replace("{chips}", chips(r.chips)))).join(" ");
+  $("approval").textContent = wait;
+  $("approval").hidden = !wait;
+  const seatReq = mine.find((r) => r.kind === "seat");
+  if (seatAsked != null && !seatReq && !seated && !hm.over) toast(t("requestDenied"));
+  seatAsked = seatReq ? seatReq.request : null;
+  // the home-game buttons of a seated player
+  const straddle = $("straddle-wrap");
+  straddle.hidden = !(c.straddle && seated && !hm.over);
+  $("straddle").checked = !!hm.straddling;
+  const bomb = $("btn-bomb");
+  bomb.hidden = !(c.bomb_vote && seated && !hm.over);
+  bomb.disabled = hm.bomb_next || hm.votes.some((v) => v.kind === "bomb");
+  renderVotes(s, hm);
+  renderChat(s, hm, c, seated);
+  renderHostPanel(s, hm, c, live);
+}
+
+// ------------------------------------------------------------------ votes
+function renderVotes(s, hm) {
+  const el = $("votes");
+  const asked = hm.votes.filter((v) => v.mine);
+  for (const id of [...voted]) if (!asked.some((v) => v.vote === id)) voted.delete(id);
+  const key = asked.map((v) => `${v.vote}:${v.kind}:${v.runs}:${voted.has(v.vote)}`).join(",") + lang();
+  if (el.dataset.key !== key) {
+    el.dataset.key = key;
+    el.replaceChildren(...asked.map((v) => {
+      const row = document.createElement("div");
+      row.className = `vote ${v.kind}`;
+      row.dataset.vote = String(v.vote);
+      row.setAttribute("data-testid", `vote-${v.kind}`);
+      const q = document.createElement("span");
+      q.className = "q";
+      q.textContent = v.kind === "bomb" ? t("bombQ") : (v.runs === 3 ? t("runThriceQ") : t("runTwiceQ"));
+      const secs = document.createElement("span");
+      secs.className = "secs";
+      secs.setAttribute("data-testid", "vote-seconds");
+      const yes = document.createElement("button");
+      yes.className = "primary";
+      yes.setAttribute("data-testid", "vote-yes");
+      yes.textContent = v.kind === "bomb" ? t("voteYes") : t("voteYesRuns");
+      const no = document.createElement("button");
+      no.setAttribute("data-testid", "vote-no");
+      no.textContent = v.kind === "bomb" ? t("voteNo") : t("voteNoRuns");
+      for (const [b, answer] of [[yes, true], [no, false]]) {
+        b.disabled = voted.has(v.vote);
+        b.onclick = () => {
+          voted.add(v.vote);
+          send({ type: "vote", vote: v.vote, yes: answer });
+          yes.disabled = no.disabled = true;
+        };
+      }
+      row.append(q, secs, yes, no);
+      return row;
+    }));
+  }
+  el.hidden = !asked.length;
+  if (asked.length && !voteClock) voteClock = setInterval(tickVotes, 250);
+  else if (!asked.length && voteClock) { clearInterval(voteClock); voteClock = null; }
+  tickVotes();
+}
+
+/** The seconds each vote has left, counted down between states. */
+function tickVotes() {
+  if (!state || !state.room) return;
+  const elapsed = (performance.now() - stateAt) / 1000;
+  for (const v of state.room.home.votes) {
+    const row = document.querySelector(`#votes .vote[data-vote="${v.vote}"] .secs`);
+    if (row) row.textContent = `${Math.max(0, Math.ceil(v.seconds_left - elapsed))} s`;
+  }
+}
+
+// ------------------------------------------------------------------ chat
+function chatLine(x) {
+  const li = document.createElement("li");
+  li.className = `line k-${x.kind}` + (x.spectator ? " spectator" : "");
+  li.dataset.seq = String(x.seq);
+  li.dataset.kind = x.kind;
+  if (x.kind !== "chat") {  // what the host did, a vote opened or decided: in words
+    li.textContent = tx(x.words);
+    return li;
+  }
+  const who = document.createElement("b");
+  who.className = "who";
+  who.textContent = x.name || t("spectator");
+  li.append(who);
+  if (x.spectator) {
+    const tag = document.createElement("span");
+    tag.className = "tag";
+    tag.setAttribute("data-testid", "spectator-tag");
+    tag.textContent = t("watchingTag");
+    li.append(" ", tag);
+  }
+  const text = document.createElement("span");
+  text.className = "text";
+  text.setAttribute("data-testid", "chat-text");
+  text.textContent = x.text || "";  // plain text, never HTML
+  li.append(" ", text);
+  return li;
+}
+
+function renderChat(s, hm, c, seated) {
+  const list = $("chat-lines");
+  const lines = s.room.chat;
+  const last = lines.length ? lines[lines.length - 1].seq : 0;
+  const key = `${lines.length}|${last}|${lang()}`;
+  if (list.dataset.key !== key) {
+    const first = !list.dataset.key;
+    const atEnd = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+    list.dataset.key = key;
+    list.replaceChildren(...lines.map(chatLine));
+    if (first || atEnd) list.scrollTop = list.scrollHeight;
+  }
+  let why = "";
+  if (!c.chat) why = t("chatOff");
+  else if (hm.muted) why = t("chatMuted");
+  else if (!seated && !(c.spectators && c.spectator_chat)) why = t("chatNoSpectators");
+  const input = $("chat-input");
+  input.disabled = !!why;
+  $("chat-send").disabled = !!why;
+  input.placeholder = why ? "" : (seated ? t("chatSay") : t("chatSpectators"));
+  $("chat-why").textContent = why;
+  $("chat-why").hidden = !why;
+}
+
+// ------------------------------------------------------------------ the host's panel
+/** A number field the page fills from the state, unless the person is typing in it. */
+function fill(input, value) {
+  if (document.activeElement === input || input.dataset.dirty === "1") return;
+  input.value = String(value);
+}
+
+function renderHostPanel(s, hm, c, live) {
+  const panel = $("host");
+  panel.hidden = !hm.host;
+  $("host-open").hidden = !hm.host;
+  if (!hm.host) { hostOpen = false; return; }
+  const count = $("host-count");
+  count.textContent = String(hm.requests.length);
+  count.hidden = !hm.requests.length;
+  $("host-open").classList.toggle("asking", hm.requests.length > 0);
+  // the requests waiting, each with Approve and Deny
+  const list = $("host-requests");
+  const rkey = JSON.stringify(hm.requests.map((r) => [r.request, r.kind, r.name, r.chips])) + lang() + chips(1000);
+  if (list.dataset.key !== rkey) {
+    list.dataset.key = rkey;
+    if (!hm.requests.length) {
+      const li = document.createElement("li");
+      li.className = "empty small";
+      li.textContent = t("noRequests");
+      list.replaceChildren(li);
+    } else {
+      list.replaceChildren(...hm.requests.map((r) => {
+        const li = document.createElement("li");
+        li.dataset.request = String(r.request);
+        li.dataset.name = r.name;
+        const what = document.createElement("span");
+        what.className = "what";
+        what.textContent = (r.kind === "seat" ? t("asksSeat") : t("asksChips"))
+          .replace("{name}", r.name).replace("{chips}", chips(r.chips));
+        const ok = document.createElement("button");
+        ok.className = "primary";
+        ok.setAttribute("data-testid", "approve");
+        ok.textContent = t("approve");
+        ok.onclick = () => hostSend("approve", { request: r.request });
+        const no = document.createElement("button");
+        no.setAttribute("data-testid", "deny");
+        no.textContent = t("deny");
+        no.onclick = () => hostSend("deny", { request: r.request });
+        const buttons = document.createElement("span");
+        buttons.className = "row";
+        buttons.append(ok, no);
+        li.append(what, buttons);
+        return li;
+      }));
+    }
+  }
+  $("host-tools").hidden = !hostOpen;
+  $("host-toggle").setAttribute("aria-expanded", hostOpen ? "true" : "false");
+  $("host-toggle").classList.toggle("on", hostOpen);
+  $("host-open").setAttribute("aria-expanded", hostOpen ? "true" : "false");
+  $("host-auto").checked = !!hm.auto_approve;
+  // pause after the hand, pause now (the clock stopped: only during a hand), resume
+  $("host-pause").hidden = !!hm.paused || hm.over;
+  $("host-pause-now").hidden = hm.paused === "now" || !live || hm.over;
+  $("host-resume").hidden = !hm.paused || hm.over;
+  // the blinds, from the next hand
+  const next = hm.next;
+  const entries = Object.entries(next);
+  const nextSb = entries.find(([k]) => k === "small_blind");
+  const nextBb = entries.find(([k]) => k === "big_blind");
+  fill($("host-sb"), nextSb ? nextSb[1] : c.small_blind);
+  fill($("host-bb"), nextBb ? nextBb[1] : c.big_blind);
+  const changes = [];
+  if (nextSb || nextBb) {
+    changes.push(`${t("blindsWord")} ${chips(nextSb ? nextSb[1] : c.small_blind)}/${chips(nextBb ? nextBb[1] : c.big_blind)}`);
+  }
+  for (const [k, v] of entries) if (k !== "small_blind" && k !== "big_blind") changes.push(`${k} ${v}`);
+  $("host-next").textContent = changes.length ? t("nextChanges").replace("{changes}", changes.join(", ")) : "";
+  $("host-next").hidden = !changes.length;
+  // the players: a stack each, remove, mute, hand the role over
+  const people = [];
+  s.seats.forEach((x, i) => { if (x && !x.bot) people.push([i, x]); });
+  const muted = new Set(hm.muted_seats);
+  const skey = JSON.stringify(people.map(([i, x]) => [i, x.name, x.you, muted.has(i)])) + lang();
+  const ul = $("host-seats");
+  if (ul.dataset.key !== skey) {
+    ul.dataset.key = skey;
+    ul.replaceChildren(...people.map(([i, x]) => hostSeatRow(i, x, muted.has(i))));
+  }
+  for (const [i, x] of people) {
+    const input = ul.querySelector(`li[data-seat="${i}"] input`);
+    if (input) fill(input, x.chips);
+  }
+  $("host-watch").checked = !!c.spectators;
+  $("host-watch-chat").checked = !!c.spectator_chat;
+  $("host-watch-chat").disabled = !c.spectators;
+  $("host-end").hidden = hm.over;
+}
+
+function hostSeatRow(i, x, isMuted) {
+  const li = document.createElement("li");
+  li.dataset.seat = String(i);
+  li.dataset.name = x.name;
+  li.setAttribute("data-testid", `host-seat-${i}`);
+  const name = document.createElement("span");
+  name.className = "name";
+  name.textContent = x.name;
+  if (x.you || isMuted) {
+    const tag = document.createElement("span");
+    tag.className = "tag";
+    tag.textContent = x.you ? t("hostTag") : t("mutedTag");
+    name.append(" ", tag);
+  }
+  const form = document.createElement("form");
+  form.className = "stack-form";
+  const input = document.createElement("input");
+  input.type = "number";
+  input.min = "0";
+  input.inputMode = "numeric";
+  input.setAttribute("data-testid", "host-stack");
+  input.setAttribute("aria-label", t("stackOf").replace("{name}", x.name));
+  input.oninput = () => { input.dataset.dirty = "1"; };
+  const set = document.createElement("button");
+  set.type = "submit";
+  set.setAttribute("data-testid", "host-stack-set");
+  set.textContent = t("setStack");
+  form.onsubmit = (e) => {
+    e.preventDefault();
+    const v = Math.round(Number(input.value));
+    input.dataset.dirty = "";
+    if (Number.isFinite(v) && v >= 0) hostSend("stack", { seat_number: i, chips: v });
+  };
+  form.append(input, set);
+  li.append(name, form);
+  if (!x.you) {
+    const mute = document.createElement("button");
+    mute.setAttribute("data-testid", "host-mute");
+    mute.textContent = isMuted ? t("unmute") : t("mute");
+    mute.onclick = () => hostSend("mute", { seat_number: i, on: !isMuted });
+    const kick = document.createElement("button");
+    kick.className = "danger";
+    kick.setAttribute("data-testid", "host-kick");
+    kick.textContent = t("kick");
+    kick.onclick = () => { if (confirm(t("kickConfirm").replace("{name}", x.name))) hostSend("kick", { seat_number: i }); };
+    const hand = document.createElement("button");
+    hand.setAttribute("data-testid", "host-handover");
+    hand.textContent = t("makeHost");
+    hand.onclick = () => { if (confirm(t("hostConfirm").replace("{name}", x.name))) hostSend("host", { seat_number: i }); };
+    const row = document.createElement("span");
+    row.className = "row";
+    row.append(mute, kick, hand);
+    li.append(row);
+  }
+  return li;
+}
+
+function wireHome() {
+  const openTools = (on) => {
+    hostOpen = on;
+    if (state) render();
+  };
+  $("host-toggle").onclick = () => openTools(!hostOpen);
+  $("host-open").onclick = () => {
+    openTools(!hostOpen || !isInView($("host")));
+    if (hostOpen) $("host").scrollIntoView({ block: "nearest", behavior: calm() ? "auto" : "smooth" });
+  };
+  $("host-auto").onchange = (e) => hostSend("auto_approve", { on: e.target.checked });
+  $("host-pause").onclick = () => hostSend("pause", { now: false });
+  $("host-pause-now").onclick = () => hostSend("pause", { now: true });
+  $("host-resume").onclick = () => hostSend("resume");
+  for (const id of ["host-sb", "host-bb"]) $(id).oninput = () => { $(id).dataset.dirty = "1"; };
+  $("host-blinds").onsubmit = (e) => {
+    e.preventDefault();
+    const sb = Math.round(Number($("host-sb").value));
+    const bb = Math.round(Number($("host-bb").value));
+    $("host-sb").dataset.dirty = $("host-bb").dataset.dirty = "";
+    if (Number.isFinite(sb) && Number.isFinite(bb)) hostSend("settings", { changes: { small_blind: sb, big_blind: bb } });
+  };
+  const spectators = () => hostSend("spectators", { allowed: $("host-watch").checked,
+                                                    chat: $("host-watch").checked && $("host-watch-chat").checked });
+  $("host-watch").onchange = spectators;
+  $("host-watch-chat").onchange = spectators;
+  $("host-end").onclick = () => { if (confirm(t("endConfirm"))) hostSend("end"); };
+  $("chat-form").onsubmit = (e) => {
+    e.preventDefault();
+    const input = $("chat-input");
+    const text = input.value.trim();
+    if (!text || input.disabled) return;
+    send({ type: "chat", text });
+    input.value = "";
+  };
+  $("straddle").onchange = (e) => send({ type: "straddle", on: e.target.checked });
+  $("btn-bomb").onclick = () => { $("btn-bomb").disabled = true; send({ type: "propose", kind: "bomb" }); };
+}
+
+/** Whether an element is wholly in the window. */
+function isInView(el) {
+  const r = el.getBoundingClientRect();
+  return r.top >= 0 && r.bottom <= window.innerHeight;
 }
 
 setLang(detectLang());
@@ -1061,4 +1480,5 @@ if (ROOM) {
 }
 buildSeats();
 wire();
+if (ROOM) wireHome();
 connect();
