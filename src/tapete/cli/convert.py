@@ -103,9 +103,7 @@ def convert(path: str, to: str, fmt: str | None = None, hero: str | None = None,
                             hand=label or str(k), why=exc.message).in_lang(lang))
             continue
         parts.append(text)
-    if len(parts) > 1:
-        return "".join(f"[{k}]\n{part}\n" for k, part in enumerate(parts, 1)), errors
-    return "".join(parts), errors
+    return phh.join_hands(parts), errors
 
 
 def run(args: argparse.Namespace) -> int:
