@@ -78,7 +78,7 @@ from tapete.history.phh import (
 from tapete.history.record import CALL, CHECK, FOLD, HandRecord, Step, acted, bounty_mismatch
 
 __all__ = ["ParseError", "read_file", "read_text", "read_bytes", "reconcile", "reconcile_text",
-           "write_hand", "write_hands", "format_amount", "parse_amount"]
+           "write_hand", "write_hands", "join_hands", "format_amount", "parse_amount"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -1249,8 +1249,14 @@ def _summary(hand: Hand, boards: list[list[int]], runs: int,
 
 
 def write_hands(hands: Iterable[Hand], **kwargs: Any) -> str:
-    """Several hands, separated as PokerStars separates them (two blank lines)."""
-    return "\n\n".join(write_hand(h, **kwargs) for h in hands)
+    """Several hands, each written with the same keywords (:func:`join_hands`)."""
+    return join_hands([write_hand(h, **kwargs) for h in hands])
+
+
+def join_hands(texts: Iterable[str]) -> str:
+    """Several hands' texts (:func:`write_hand`) as one file, separated as PokerStars
+    separates them (two blank lines)."""
+    return "\n\n".join(texts)
 
 
 # ---------------------------------------------------------------------------- home games
