@@ -1194,9 +1194,13 @@ def dumps(hand: Any, *, extra: dict[str, Any] | None = None, table: str = "",
     return "\n".join(lines) + "\n"
 
 
-def join_hands(texts: Sequence[str]) -> str:
+def join_hands(texts: Sequence[str], labels: Sequence[str] | None = None) -> str:
     """Several hands' ``.phh`` texts (:func:`dumps`) as one ``.phhs`` text: each under its
-    number, ``[1]``, ``[2]``, ...; a single hand is written as it is (a ``.phh``)."""
+    number, ``[1]``, ``[2]``, ..., a single hand as it is (a ``.phh``); or each under its
+    label (``labels``, one a hand: bare TOML keys, such as the hands' numbers at their
+    table), a single hand too. A reader gives each hand its label as its id."""
+    if labels is not None:
+        return "".join(f"[{label}]\n{text}\n" for label, text in zip(labels, texts, strict=True))
     if len(texts) > 1:
         return "".join(f"[{k}]\n{text}\n" for k, text in enumerate(texts, 1))
     return "".join(texts)
