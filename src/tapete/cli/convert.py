@@ -90,7 +90,7 @@ def convert(path: str, to: str, fmt: str | None = None, hero: str | None = None,
             parts.append(pokerstars.write_hand(
                 hand, hand_id=hid, hero=me,
                 max_seats=seats if isinstance(seats, int) else 0, **kw))
-        return "\n\n".join(parts), errors
+        return pokerstars.join_hands(parts), errors
     for k, (label, hand, extra) in enumerate(done, 1):
         seats = extra.get("max_seats")
         try:
@@ -103,9 +103,7 @@ def convert(path: str, to: str, fmt: str | None = None, hero: str | None = None,
                             hand=label or str(k), why=exc.message).in_lang(lang))
             continue
         parts.append(text)
-    if len(parts) > 1:
-        return "".join(f"[{k}]\n{part}\n" for k, part in enumerate(parts, 1)), errors
-    return "".join(parts), errors
+    return phh.join_hands(parts), errors
 
 
 def run(args: argparse.Namespace) -> int:

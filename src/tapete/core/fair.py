@@ -186,6 +186,15 @@ class FairDeal:
         return {"commitment": self.commitment, "deck": deck_text(self.deck),
                 "secret": self.secret.hex()}
 
+    @staticmethod
+    def from_json(texts: object) -> FairDeal:
+        """:meth:`to_json`'s three texts -> the deal, the commitment taken as given (not
+        computed again: :func:`verify` checks it); :class:`FairError` for one that cannot be
+        read."""
+        got = texts if isinstance(texts, dict) else {}
+        return FairDeal(read_commitment(got.get("commitment")), read_deck(got.get("deck")),
+                        read_secret(got.get("secret")))
+
 
 # ---------------------------------------------------------------------------- the verdict
 

@@ -1194,6 +1194,18 @@ def dumps(hand: Any, *, extra: dict[str, Any] | None = None, table: str = "",
     return "\n".join(lines) + "\n"
 
 
+def join_hands(texts: Sequence[str], labels: Sequence[str] | None = None) -> str:
+    """Several hands' ``.phh`` texts (:func:`dumps`) as one ``.phhs`` text: each under its
+    number, ``[1]``, ``[2]``, ..., a single hand as it is (a ``.phh``); or each under its
+    label (``labels``, one a hand: bare TOML keys, such as the hands' numbers at their
+    table), a single hand too. A reader gives each hand its label as its id."""
+    if labels is not None:
+        return "".join(f"[{label}]\n{text}\n" for label, text in zip(labels, texts, strict=True))
+    if len(texts) > 1:
+        return "".join(f"[{k}]\n{text}\n" for k, text in enumerate(texts, 1))
+    return "".join(texts)
+
+
 # ---------------------------------------------------------------------------- fair dealing
 # tapete's user fields for provably fair dealing (tapete.core.fair, docs/fairness.md), apart
 # from the rest of the reader and the writer: ``_fair_commitment`` (the SHA-256 published

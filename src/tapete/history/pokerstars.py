@@ -78,7 +78,7 @@ from tapete.history.phh import (
 from tapete.history.record import CALL, CHECK, FOLD, HandRecord, Step, acted, bounty_mismatch
 
 __all__ = ["ParseError", "read_file", "read_text", "read_bytes", "reconcile", "reconcile_text",
-           "write_hand", "write_hands", "format_amount", "parse_amount"]
+           "write_hand", "write_hands", "join_hands", "NO_HERO", "format_amount", "parse_amount"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -982,13 +982,18 @@ def _describe(hole: Sequence[int], board: Sequence[int], game: Game) -> str:
     return f"HI: {high}; LO: {describe_stars_low(low)}" if low else f"HI: {high}"
 
 
+#: ``write_hand(hero=NO_HERO)``: nobody's ``Dealt to`` line (a hand as a spectator saw it)
+NO_HERO = -1
+
+
 def write_hand(hand: Hand, *, hand_id: str | None = None, table: str = "tapete",
                date: str = "2000/01/01 0:00:00 ET", tournament: str = "",
                buy_in: str = "", hero: int | None = None, max_seats: int = 0) -> str:
     """One hand as PokerStars text (what trackers import). Every known hole card is written as
     a ``Dealt to`` line, so a reader gets the whole hand back; with ``hero`` (a player index)
     only that player's, as a room writes it for one player (the others' cards then appear
-    only where they were shown, and the SUMMARY gives the known cards of mucked hands).
+    only where they were shown, and the SUMMARY gives the known cards of mucked hands);
+    :data:`NO_HERO`, nobody's.
     The seat numbers are the hand's (``seats``); ``max_seats`` is the table's size
     (``6-max``; 0: the smallest usual size that holds the seats). A cap game
     (:attr:`~tapete.core.rules.Rules.hand_cap`) says its cap in the header, and a player who
@@ -1249,8 +1254,14 @@ def _summary(hand: Hand, boards: list[list[int]], runs: int,
 
 
 def write_hands(hands: Iterable[Hand], **kwargs: Any) -> str:
-    """Several hands, separated as PokerStars separates them (two blank lines)."""
-    return "\n\n".join(write_hand(h, **kwargs) for h in hands)
+    """Several hands, each written with the same keywords (:func:`join_hands`)."""
+    return join_hands([write_hand(h, **kwargs) for h in hands])
+
+
+def join_hands(texts: Iterable[str]) -> str:
+    """Several hands' texts (:func:`write_hand`) as one file, separated as PokerStars
+    separates them (two blank lines)."""
+    return "\n\n".join(texts)
 
 
 # ---------------------------------------------------------------------------- home games

@@ -6,4 +6,8 @@
   state, and :func:`~tapete.room.table.restore`, which rebuilds it from the log alone.
 - :mod:`tapete.room.clock`: the injectable clock the timers read.
 - :mod:`tapete.room.money`: the bankroll a table takes buy-ins from and pays cash-outs to.
+- :mod:`tapete.room.hands`: a table's finished hands from its records, and its hand histories
+  (PHH, PokerStars text) as one player keeps them.
+- :mod:`tapete.room.ledger`: a table's ledger (buy-ins, rebuys, cash-outs, the house) and who
+  pays whom to settle it.
 """

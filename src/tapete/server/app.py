@@ -44,7 +44,7 @@ from tapete.core import events as ev
 from tapete.core.catalog import N_, t
 from tapete.core.text import Text
 from tapete.room.errors import Refused as RoomRefused
-from tapete.server import coach, work
+from tapete.server import coach, room_exports, work
 from tapete.server.analysis import routes as analysis_routes
 from tapete.server.config import Settings, make_key, read_key
 from tapete.server.hub import Hub, Player
@@ -361,6 +361,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         WebSocketRoute("/ws", ws_endpoint),
         Route("/room", room_page),
         Route("/api/room/tables", room_tables, methods=["GET", "POST"]),
+        *room_exports.routes(room),  # a table's ledger and hand histories
         Route("/t/{table_id}", room_table_page),
         WebSocketRoute("/ws/t/{table_id}", room_ws),
         Mount("/web", StaticFiles(directory=WEB_DIR), name="web"),

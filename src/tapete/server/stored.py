@@ -13,7 +13,7 @@ from typing import Any
 
 from tapete.core import events as ev
 from tapete.core.cards import format_cards
-from tapete.core.fair import FairDeal, read_commitment, read_deck, read_secret
+from tapete.core.fair import FairDeal
 from tapete.core.hand import Hand
 from tapete.core.setup import HandSetup
 from tapete.server.storage import HandRow
@@ -37,8 +37,7 @@ def fair_deal(row: HandRow) -> FairDeal | None:
     texts = row.setup.get("fair")
     if not isinstance(texts, dict):
         return None
-    return FairDeal(read_commitment(texts.get("commitment")), read_deck(texts.get("deck")),
-                    read_secret(texts.get("secret")))
+    return FairDeal.from_json(texts)
 
 
 def hand_row(hand: Hand, you: int, *, player_id: str, session: str, number: int,
@@ -77,8 +76,5 @@ def rebuild(row: HandRow, for_player: bool = True) -> Hand:
     events = [ev.from_json(e) for e in row.events]  # first: a bad event says what it is
     setup = setup_of(row)
     if for_player:
-        shown = {e.player for e in events if isinstance(e, ev.Shown)}
-        events = [ev.HoleDealt(e.player, None)
-                  if isinstance(e, ev.HoleDealt) and e.player != you and e.player not in shown
-                  else e for e in events]
+        events = ev.as_seen_by(events, you)
     return Hand.from_events(setup.rules, setup.stacks, events, **setup.hand_args())
