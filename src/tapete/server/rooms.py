@@ -36,7 +36,7 @@ import msgspec
 from tapete import words
 from tapete.bots import SeatView, make_bot
 from tapete.core.actions import Action
-from tapete.core.cards import format_card
+from tapete.core.cards import Deck, format_card
 from tapete.core.catalog import N_, t
 from tapete.core.errors import BooksError, HandError
 from tapete.core.events import Event
@@ -278,6 +278,7 @@ class Room:
         self.random = random.Random(bot_seed)
         self.tables: dict[str, Running] = {}
         self.created: dict[str, int] = {}  # tables opened, by identity
+        self._opened = 0  # tables opened by this process
         self.started = False
         # practice tables (``server/practice.py``): each person's, with what it needs beyond
         # a room table (its bots, the house's bankroll, its decks); ``practice_kit`` makes
@@ -357,6 +358,11 @@ class Room:
                           pause_ms=self.pause_ms, on_hand=self._hand_over)
         if host is not None:
             table.appoint(host)
+        seed = self.hub.settings.deck_seed
+        if seed is not None:  # tests: the n-th table opened deals the same decks every run
+            decks = random.Random(f"{seed}:{self._opened}")
+            table.new_deck = lambda: Deck(seed=decks.randrange(2**32))
+        self._opened += 1
         self._run(table, styles)
         return table_id
 
