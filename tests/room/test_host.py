@@ -293,31 +293,28 @@ def run_it(home: Home, votes: dict[str, bool] | None) -> ev.Event:
     return next(e for e in last.events if isinstance(e, ev.RunsChosen))
 
 
+def top_up(home: Home, players: tuple[str, ...]) -> None:
+    """Each of ``players`` back to 200 chips at least (a bust one that stood up sits again)."""
+    t = home.table
+    for p in players:
+        seat = t.seat_of(p)
+        s = t.table.seats[seat] if seat is not None else None
+        if s is None:
+            t.sit(p, "Back" + p[-1], 200)
+        elif s.chips < 200:
+            t.add_chips(p, 200)
+
+
 def test_run_it_twice_only_when_everyone_in_the_hand_agrees() -> None:
     home = Home(run_it=2)
     home.seat(A)
     assert run_it(home, {HOST: True, A: True}).runs == 2
     decided = home.records("decided")
     assert decided[-1]["passed"] is True and decided[-1]["kind"] == "runs"
-    for p in (HOST, A):  # each bust player buys back in (auto-approve for speed)
-        seat = home.table.seat_of(p)
-        if seat is None or home.table.table.seats[seat].chips == 0:  # type: ignore[union-attr]
-            home.host("auto_approve", on=True)
-            break
-    home.host("auto_approve", on=True)
-    for p in (HOST, A):
-        seat = home.table.seat_of(p)
-        if seat is None:
-            home.table.sit(p, "Again" + p[-1], 200)
-        elif home.table.table.seats[seat].chips < 200:  # type: ignore[union-attr]
-            home.table.add_chips(p, 200)
+    home.host("auto_approve", on=True)  # the bust player buys back in at once
+    top_up(home, (HOST, A))
     assert run_it(home, {HOST: True, A: False}).runs == 1
-    for p in (HOST, A):
-        seat = home.table.seat_of(p)
-        if seat is None:
-            home.table.sit(p, "Back" + p[-1], 200)
-        elif home.table.table.seats[seat].chips < 200:  # type: ignore[union-attr]
-            home.table.add_chips(p, 200)
+    top_up(home, (HOST, A))
     assert run_it(home, None).runs == 1  # time ran out
     assert home.conserved()
     assert seats(home.restored()) == seats(home.table)
