@@ -2,33 +2,49 @@
 identities) at a private table opened from the lobby's form with its home-game options.
 
 The host opens the table (seats approved by the host, run it twice, bomb pots by vote, a 7-2
-bounty, straddles); the two players come by its link and ask for seats; the host approves one
-and turns the other down, who asks again and is let in. They play 20 hands by clicking the
-page's buttons: a run-it-twice vote that passes (everyone all in, everyone says yes: two
-boards) and one that fails (one says no: one board); a bomb pot a player asks for and the
-table votes (the next hand has no betting before the flop); a 7-2 bounty when a player is
-dealt one (the cards cannot be chosen: it is played for when it comes, see below); rebuys the
-host approves. Between two hands the host pauses, changes the blinds (the next hand has them),
-sets a stack and resumes; at the end the host ends the game. The chat shows markup as text,
-cannot take 201 characters, refuses a flood; a muted player cannot type. A player's page
+bounty, straddles); the two players come by its link and ask for seats; the host pauses the
+table, approves one and turns the other down, who asks again and is let in, and resumes, so
+the first hand is dealt to all three. They play 20 hands by clicking the page's buttons: the
+7-2 bounty in the first hand (below); a run-it-twice vote that passes (everyone all in,
+everyone says yes: two boards) and one that fails (one says no: one board); a bomb pot a
+player asks for and the table votes (the next hand has no betting before the flop); rebuys
+the host approves. Between two hands the host pauses, changes the blinds (the next hand has
+them), sets a stack and resumes; at the end the host ends the game. The chat shows markup as
+text, cannot take 201 characters, refuses a flood; a muted player cannot type. A player's page
 has no host panel, and a host message forged from it is refused (``not_host``) and changes
 nothing.
 
-The 7-2 bounty: a room table's deck is the operating system's shuffle, which no setting of
-the server seeds, so whether anyone is dealt a seven-deuce is chance (about one hand in 28 for
-three players). When one is, its holder raises and the others fold: the 7-2 is shown and
-collects, and the test checks the page says so. When none comes, the test says so (it is not
-faked with a stacked deck).
+The 7-2 bounty: the server's ``deck_seed`` (tests only) makes the n-th table a process opens
+deal the same decks every run, hand after hand (``Room.create``). Which seat gets which cards
+also depends on who is dealt in and where the button is, and the later hands depend on
+timing (who busted, whose rebuy was approved before the next deal); the first hand does not:
+the table is paused until the three are seated, so it is dealt to seats 0, 1 and 2 with the
+button on the host's, and :data:`DECK_SEED` gives the host 7h 2h there. Its holder raises
+and the others fold: the 7-2 is shown and collects 2 big blinds from each, and the test
+checks the page says so, every run.
+
+The ledger: once the game is over and everyone has cashed out, each player's page shows its
+Ledger tab by itself; the figures, read from the page, are the route's JSON, net to zero (with
+the house's line and the rake, when there are any) and are squared by its payments, written
+in words; the CSV downloaded parses and nets to zero (and comes in Spanish from the Spanish
+page), the PHH file passes ``tapete verify`` and the PokerStars text reads back, hand by hand.
+Someone who only watched (a fourth context, who never sat) is refused every ledger route (403)
+and has no Ledger tab.
 
 Screenshots at 1366x768 and 390x844 go to test-artifacts/host/: the host panel with
-requests, a vote prompt, the paused table, the chat, the host's tools.
+requests, a vote prompt, the paused table, the chat, the host's tools, the ledger (in English
+and in Spanish).
 """
 
 from __future__ import annotations
 
+import csv
 import re
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -38,6 +54,9 @@ from browser import LiveServer, chromium, require_chromium
 
 playwright_sync = require_chromium()
 
+from tapete.history import pokerstars  # noqa: E402
+from tapete.history.record import HandRecord  # noqa: E402
+from tapete.history.replay import replay  # noqa: E402
 from tapete.server import Settings, create_app  # noqa: E402
 
 ARTIFACTS = ALL_ARTIFACTS / "host"
@@ -45,6 +64,10 @@ HANDS = 20
 DESKTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
 NAMES = ("Host", "Bea", "Cid")
+# The seeded decks (Settings.deck_seed: the first table a server opens deals the same decks
+# every run): with this seed the first hand, dealt to the three seats with the button on the
+# host's, gives the host 7h 2h (see the module's docstring).
+DECK_SEED = 146
 
 # Before the page's scripts: what the page showed, kept for the test (the felt changes under
 # it: a hand's end shows for 0.6 s). Each hand's log lines as the Log tab showed them, and the
@@ -127,7 +150,7 @@ LAYOUT = """() => {
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     settings = Settings(data_dir=tmp_path_factory.mktemp("host"), think_delay=0.0,
-                        result_pause=0.6)
+                        result_pause=0.6, deck_seed=DECK_SEED)
     with LiveServer(create_app(settings)) as s:
         yield s
 
@@ -211,7 +234,8 @@ def chat(page: Any, text: str) -> None:
     page.press("[data-testid=chat-input]", "Enter")
 
 
-def test_a_host_two_players_votes_bombs_pause_and_chat(server: LiveServer, browser: Any) -> None:
+def test_a_host_two_players_votes_bombs_pause_and_chat(server: LiveServer, browser: Any,
+                                                       tmp_path: Any) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     contexts = [browser.new_context(viewport=DESKTOP, locale="en-US") for _ in range(3)]
     pages = [c.new_page() for c in contexts]
@@ -275,6 +299,11 @@ def test_a_host_two_players_votes_bombs_pause_and_chat(server: LiveServer, brows
     for other in (bea, cid):  # a player's page has no host panel
         assert not other.is_visible("[data-testid=host-panel]")
         assert not other.is_visible("[data-testid=host-open]")
+    # paused until the three are seated: the first hand is dealt to all three, the same every
+    # run (the seeded deck's 7-2 goes to the host)
+    host.click("[data-testid=host-toggle]")
+    host.click("[data-testid=host-pause]")
+    host.wait_for_function("() => document.body.dataset.paused === 'next'")
     request_of(host, "Bea", "approve")
     request_of(host, "Cid", "deny")
     bea.wait_for_function("() => document.body.dataset.seated === '1'")
@@ -289,6 +318,20 @@ def test_a_host_two_players_votes_bombs_pause_and_chat(server: LiveServer, brows
     cid.wait_for_function("() => document.getElementById('straddle').checked")
     for pg, name in zip(pages, NAMES, strict=True):
         assert pg.inner_text("#seats .seat.me .name").startswith(name)
+    assert rt.hand_no == 0 and [s is not None for s in rt.table.seats] == [True] * 3 + [False]
+    # a fourth person watches and never sits: no ledger for them
+    watch_ctx = browser.new_context(viewport=DESKTOP, locale="en-US")
+    watcher = watch_ctx.new_page()
+    watcher.on("pageerror", lambda e: errors.append(str(e)))
+    watcher.goto(link)
+    watcher.wait_for_selector("[data-testid=sit-here-3]", state="visible")
+    refused(watch_ctx, server, table_id)
+    watcher.wait_for_function("() => document.body.dataset.ledger === '0'")  # refused
+    assert not watcher.is_visible("[data-testid=tab-ledger]")
+    watcher.close()  # back at the game's end (a page less to draw meanwhile)
+    host.click("[data-testid=host-resume]")
+    host.wait_for_function("() => document.body.dataset.paused === ''")
+    host.click("[data-testid=host-toggle]")  # the tools folded again
 
     # ---------------------------------------------------------------- play, by clicking
     runs_yes = runs_no = None  # the hand run twice, and the one run once after a no
@@ -307,20 +350,22 @@ def test_a_host_two_players_votes_bombs_pause_and_chat(server: LiveServer, brows
         if runs_yes and runs_no and bomb_hand and paused_done and n >= HANDS \
                 and phase != "betting":
             break
-        # all in twice, everyone dealt in: the runs votes (yes, then a no from Cid)
+        # a seven-deuce dealt: its holder raises, the others fold (before the runs votes)
+        holder = next((i for i, x in enumerate(looks) if x["hand"] == hand
+                       and phase == "betting" and seven_deuce(x["cards"])), None)
+        if holder is not None and mode.get(hand, "normal") == "normal":
+            mode[hand] = f"bounty-{holder}"
+            sevens.add(hand)
+        # all in twice, everyone dealt in (and every page's cards seen: not a 7-2): the runs
+        # votes (yes, then a no from Cid)
         if hand and hand not in mode and phase == "betting" and looks[0]["street"] == 0 \
-                and looks[0]["players"] == 3:
+                and looks[0]["players"] == 3 \
+                and all(x["hand"] == hand and len(x["cards"]) == 2 for x in looks):
             if runs_yes is None:
                 mode[hand] = "shove-yes"
             elif runs_no is None:
                 mode[hand] = "shove-no"
         how = mode.get(hand, "normal")
-        # a seven-deuce dealt: its holder raises, the others fold
-        holder = next((i for i, x in enumerate(looks) if x["hand"] == hand
-                       and phase == "betting" and seven_deuce(x["cards"])), None)
-        if holder is not None and how == "normal":
-            how = f"bounty-{holder}"
-            sevens.add(hand)
         # a bomb pot, once both runs votes are done: Bea asks, Cid agrees, the host does not
         if runs_yes and runs_no and not bomb_asked and looks[1]["bomb"]:
             bomb_asked = click(bea, "[data-testid=btn-bomb]")
@@ -421,10 +466,13 @@ def test_a_host_two_players_votes_bombs_pause_and_chat(server: LiveServer, brows
     assert paused_done
     assert played >= HANDS, f"{played} hands in {time.monotonic() - started:.0f} s"
     assert straddled, "Cid never straddled"
-    # the 7-2 bounty: paid when a seven-deuce was dealt and played for; chance decides whether
-    # one was (see the module's docstring)
-    if bounty_line is not None:
-        assert re.search(r"pays \w+ the 7-2 bounty, \d", bounty_line), bounty_line
+    # the 7-2 bounty: the seeded first hand gives the host 7-2; raised, the others fold, it is
+    # shown and collects from each of them
+    assert f"{table_id}-1" in sevens, sevens
+    assert bounty_line is not None, f"no 7-2 bounty paid (7-2 dealt in {sorted(sevens)})"
+    assert re.search(r"^(Bea|Cid) pays Host the 7-2 bounty, 4$", bounty_line), bounty_line
+    paid = {x for pg in pages for x in lines(pg, f"{table_id}-1") if "the 7-2 bounty" in x}
+    assert paid == {"Bea pays Host the 7-2 bounty, 4", "Cid pays Host the 7-2 bounty, 4"}, paid
     print(f"\n7-2 dealt in {sorted(sevens) or 'no hand'}; bounty: {bounty_line or 'not paid'};"
           f" {played} hands in {time.monotonic() - started:.0f} s")
 
@@ -451,8 +499,171 @@ def test_a_host_two_players_votes_bombs_pause_and_chat(server: LiveServer, brows
     assert not bea.is_visible("[data-testid=host-panel]")
     assert errors == [], errors
     rt.check_books()
-    for ctx in contexts:
+
+    # ---------------------------------------------------------------- the ledger
+    check_ledger(pages, contexts, server, table_id, played, tmp_path)
+    host.evaluate("document.getElementById('tab-ledger').scrollTop = 0")  # the clicks scrolled it
+    shot(host, "13-ledger", both=True, show="#tab-ledger")
+    host.click("[data-testid=lang-toggle]")  # in Spanish: the CSV link asks for Spanish headers
+    host.wait_for_selector("[data-testid=tab-ledger]:has-text('Cuentas')")
+    assert host.get_attribute("[data-testid=ledger-csv]", "href").endswith("ledger.csv?lang=es")
+    assert "quién paga a quién" in host.inner_text("[data-testid=ledger-open]")
+    with host.expect_download() as got:
+        host.click("[data-testid=ledger-csv]")
+    rows = list(csv.reader(got.value.path().read_text(encoding="utf-8").splitlines()))
+    assert rows[0] == ["jugador", "entrada", "recompras", "retiradas", "en la mesa", "neto"]
+    shot(host, "14-ledger-es", both=True, show="#tab-ledger")
+    host.click("[data-testid=lang-toggle]")
+    # the one who only watched: refused, and no Ledger tab, before and after the game's end
+    watcher = watch_ctx.new_page()
+    watcher.on("pageerror", lambda e: errors.append(str(e)))
+    watcher.goto(link)
+    watcher.wait_for_function("() => document.body.dataset.over === '1'")
+    refused(watch_ctx, server, table_id)
+    watcher.wait_for_function("() => document.body.dataset.ledger === '0'")
+    assert not watcher.is_visible("[data-testid=tab-ledger]")
+    assert not watcher.is_visible("[data-testid=ledger-open]")
+    assert watcher.is_visible("[data-testid=result]")  # the Last hand tab, as ever
+    assert errors == [], errors
+    for ctx in [*contexts, watch_ctx]:
         ctx.close()
+
+
+# The ledger as the page shows it: a line per person (and the house), the rake, the payments.
+LEDGER_DOM = """() => {
+  const el = document.getElementById('tab-ledger');
+  const n = (x) => Number(x);
+  const lines = [...el.querySelectorAll('[data-testid=ledger-line]')].map((tr) => ({
+    name: tr.dataset.name, house: tr.dataset.house === '1', you: tr.dataset.you === '1',
+    buy_in: n(tr.dataset.buyIn), rebuys: n(tr.dataset.rebuys), cash_out: n(tr.dataset.cashOut),
+    at_table: n(tr.dataset.atTable), net: n(tr.dataset.net),
+    cells: [...tr.cells].map((c) => c.innerText.trim()),
+  }));
+  const rake = el.querySelector('[data-testid=ledger-rake]');
+  return {
+    shown: el.checkVisibility(), final: el.dataset.final === '1', hands: n(el.dataset.hands),
+    title: document.getElementById('ledger-title').innerText, lines,
+    rake: rake ? n(rake.dataset.net) : 0,
+    payments: [...el.querySelectorAll('[data-testid=ledger-payment]')].map((li) => ({
+      from: n(li.dataset.from), to: n(li.dataset.to), amount: n(li.dataset.amount),
+      text: li.innerText })),
+    links: ['csv', 'phh', 'txt'].map((k) => document.getElementById('ledger-' + k).href),
+  };
+}"""
+LEDGER_ROUTES = ("ledger", "ledger.csv", "hands.phhs", "hands.txt")
+
+
+def refused(ctx: Any, server: LiveServer, table_id: str) -> None:
+    """Someone who never sat at the table: every ledger route answers 403."""
+    for route in LEDGER_ROUTES:
+        answer = ctx.request.get(f"{server.url}api/room/tables/{table_id}/{route}")
+        assert answer.status == 403, (route, answer.status)
+        assert "Only the players who have sat" in answer.json()["error"]["en"]
+
+
+def digits(text: str) -> str:
+    return re.sub(r"\D", "", text)
+
+
+def check_ledger(pages: list[Any], contexts: list[Any], server: LiveServer, table_id: str,
+                 played: int, tmp_path: Any) -> None:
+    """Each player's page shows the table's final ledger, open at the game's end: the same as
+    the route's JSON, netting to zero, squared by its payments; the downloads read back."""
+    base = f"{server.url}api/room/tables/{table_id}"
+    for pg, ctx, name in zip(pages, contexts, NAMES, strict=True):
+        answer = ctx.request.get(f"{base}/ledger")
+        assert answer.status == 200, answer.status
+        data = answer.json()
+        lines = data["lines"]
+        # every person has left: nothing at the table, the game's every finished hand
+        assert [x["name"]["en"] for x in lines if not x["house"]] == list(NAMES), lines
+        assert not any(x["seated"] for x in lines) and not any(x["at_table"] for x in lines)
+        assert data["hands"] >= played - 1, (data["hands"], played)  # a voided hand is left out
+        assert [x["name"]["en"] for x in lines if x["you"]] == [name]
+        # the books: the nets (the house's too) and the rake sum to zero
+        assert sum(x["net"] for x in lines) + data["rake"] == 0, data
+        for x in lines:
+            assert x["net"] == x["cash_out"] + x["at_table"] - x["buy_in"] - x["rebuys"], x
+        # the page: open at the game's end, as the route gives it
+        deadline = time.monotonic() + 10
+        while True:
+            dom = pg.evaluate(LEDGER_DOM)
+            same = [{k: y[k] for k in ("name", "house", "you", "buy_in", "rebuys", "cash_out",
+                                       "at_table", "net")} for y in dom["lines"]] == \
+                [{**{k: x[k] for k in ("house", "you", "buy_in", "rebuys", "cash_out",
+                                       "at_table", "net")}, "name": x["name"]["en"]}
+                 for x in lines]
+            if same and dom["final"] and dom["hands"] == data["hands"] or \
+                    time.monotonic() > deadline:
+                break
+            pg.wait_for_timeout(200)
+        assert same, (name, dom["lines"], lines)
+        assert dom["shown"] and dom["final"], (name, dom)  # shown by itself at the end
+        assert pg.evaluate("document.body.dataset.ledger") == "1"
+        assert pg.is_visible("[data-testid=tab-ledger].on")
+        assert pg.is_visible("[data-testid=ledger-open]")
+        assert dom["title"] == f"Final ledger: {data['hands']} hands", dom["title"]
+        assert dom["rake"] == data["rake"]
+        assert sum(y["net"] for y in dom["lines"]) + dom["rake"] == 0
+        for y in dom["lines"]:  # the figures as written: whole chips, the net signed
+            assert [digits(c) for c in y["cells"][1:]] == [str(abs(y[k])) for k in (
+                "buy_in", "rebuys", "cash_out", "at_table", "net")], y
+            assert y["cells"][5].startswith("+" if y["net"] > 0 else "-" if y["net"] else "0")
+        # who pays whom: the route's payments, in words; they bring everyone to zero
+        assert [{k: p[k] for k in ("from", "to", "amount")} for p in dom["payments"]] == [
+            {"from": p["from"], "to": p["to"], "amount": p["amount"]}
+            for p in data["settlement"]]
+        balance = [x["net"] + (data["rake"] if x["house"] else 0) for x in lines]
+        for p in data["settlement"]:
+            assert p["amount"] > 0 and balance[p["from"]] < 0 < balance[p["to"]], (p, balance)
+            balance[p["from"]] += p["amount"]
+            balance[p["to"]] -= p["amount"]
+        assert balance == [0] * len(lines), balance
+        for p in dom["payments"]:
+            payer, payee = (lines[p[k]]["name"]["en"] for k in ("from", "to"))
+            assert p["text"] == f"{payer} pays {payee} {p['amount']:,}", p["text"]
+        if not data["settlement"]:
+            assert "everyone is square" in pg.inner_text("[data-testid=ledger-settlement]")
+        assert dom["links"] == [f"{base}/ledger.csv", f"{base}/hands.phhs", f"{base}/hands.txt"]
+    # the downloads, as the host's page links them
+    host = pages[0]
+    saved = {}
+    for key in ("csv", "phh", "txt"):
+        with host.expect_download() as got:
+            host.click(f"[data-testid=ledger-{key}]")
+        dl = got.value
+        assert dl.suggested_filename == f"tapete-{table_id}-" + {
+            "csv": "ledger.csv", "phh": "hands.phhs", "txt": "hands.txt"}[key]
+        saved[key] = tmp_path / dl.suggested_filename
+        dl.save_as(saved[key])
+    # the CSV: a line per person (and the rake), the nets summing to zero, then the payments
+    rows = list(csv.reader(saved["csv"].read_text(encoding="utf-8").splitlines()))
+    assert rows[0] == ["player", "buy-in", "rebuys", "cash-outs", "at the table", "net"], rows
+    gap = rows.index([])
+    body, payments = rows[1:gap], rows[gap + 2:]
+    assert rows[gap + 1] == ["pays", "to", "chips"], rows
+    assert sum(int(r[5]) for r in body) == 0, body
+    assert [r[0] for r in body if r[0] in NAMES] == list(NAMES)
+    data = contexts[0].request.get(f"{base}/ledger").json()
+    people = [r for r in body if r[0] != "rake"]
+    assert [[int(v) for v in r[1:]] for r in people] == [
+        [x[k] for k in ("buy_in", "rebuys", "cash_out", "at_table", "net")]
+        for x in data["lines"]]
+    assert [[r[0], r[1], int(r[2])] for r in payments] == [
+        [data["lines"][p["from"]]["name"]["en"], data["lines"][p["to"]]["name"]["en"],
+         p["amount"]] for p in data["settlement"]]
+    # the PHH file: tapete verify checks every hand's deal against its commitment
+    tapete = Path(sys.executable).with_name("tapete")  # the console script beside python
+    done = subprocess.run([str(tapete), "verify", "--lang", "en", str(saved["phh"])],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert len(done.stdout.splitlines()) == data["hands"], done.stdout
+    # the PokerStars text reads back, every hand
+    records = list(pokerstars.read_text(saved["txt"].read_text(encoding="utf-8")))
+    bad = [r for r in records if not isinstance(r, HandRecord)]
+    assert not bad, bad[:3]
+    assert len(records) == data["hands"]
+    assert all(replay(r).error is None for r in records)
 
 
 def pause_and_change(host: Any, bea: Any, cid: Any, running: Any, table_id: str) -> None:
@@ -485,6 +696,20 @@ def pause_and_change(host: Any, bea: Any, cid: Any, running: Any, table_id: str)
     assert rt.hand_no == before and rt.hand is None
     shot(bea, "07-paused", both=True)
     assert bea.is_hidden("[data-testid=host-panel]")
+    # the ledger during the game, opened between hands: the route's, every finished hand in it
+    bea.click("[data-testid=tab-ledger]")
+    want = bea.context.request.get(
+        f"{bea.url.split('/t/')[0]}/api/room/tables/{table_id}/ledger").json()
+    bea.wait_for_function("(n) => document.getElementById('tab-ledger').dataset.hands"
+                          " === String(n)", arg=want["hands"])
+    dom = bea.evaluate(LEDGER_DOM)
+    assert [(y["name"], y["net"], y["you"]) for y in dom["lines"]] == [
+        (x["name"]["en"], x["net"], x["you"]) for x in want["lines"]], (dom, want)
+    assert dom["title"] == f"Ledger after {want['hands']} hands" and not dom["final"]
+    assert sum(x["net"] for x in want["lines"]) + want["rake"] == 0
+    assert sum(x["at_table"] for x in want["lines"]) == sum(
+        s.chips + s.pending_chips for s in rt.table.seats if s is not None)
+    bea.click(".tabs button[data-tab=result]")
 
     # rebuys asked for before the pause are answered now
     while host.is_visible("#host-requests [data-testid=approve]"):

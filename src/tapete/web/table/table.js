@@ -909,13 +909,19 @@ function renderLog(s) {
   ol.replaceChildren(...lines.map((x) => { const li = document.createElement("li"); li.textContent = tx(x); return li; }));
 }
 
+/** Show one tab of the side panel ("result", "hands", "log", "ledger"). */
+function showTab(name) {
+  for (const o of document.querySelectorAll(".tabs button")) o.classList.toggle("on", o.dataset.tab === name);
+  for (const tab of document.querySelectorAll(".tab")) tab.hidden = tab.id !== `tab-${name}`;
+}
+
 // ------------------------------------------------------------------ wiring
 function wire() {
   $("lang").onclick = () => {
     setLang(lang() === "es" ? "en" : "es");
     translate();
     if (state) {
-      for (const id of ["tab-result", "hand-list", "lobby-hands"]) $(id).dataset.key = "";
+      for (const id of ["tab-result", "hand-list", "lobby-hands", "tab-ledger"]) $(id).dataset.key = "";
       render();
     }
   };
@@ -1007,8 +1013,8 @@ function wire() {
   $("sit-out").onchange = (e) => send({ type: e.target.checked ? "sit_out" : "sit_in" });
   for (const b of document.querySelectorAll(".tabs button")) {
     b.onclick = () => {
-      for (const o of document.querySelectorAll(".tabs button")) o.classList.toggle("on", o === b);
-      for (const tab of document.querySelectorAll(".tab")) tab.hidden = tab.id !== `tab-${b.dataset.tab}`;
+      showTab(b.dataset.tab);
+      if (b.dataset.tab === "ledger") readLedger();  // opened: read again
     };
   }
   document.addEventListener("keydown", (e) => {
@@ -1164,7 +1170,148 @@ function renderHome(s) {
   bomb.disabled = hm.bomb_next || hm.votes.some((v) => v.kind === "bomb");
   renderVotes(s, hm);
   renderChat(s, hm, c, seated);
+  maybeLedger(s, hm, seated, live);  // before the host's panel: the game's end folds its tools
   renderHostPanel(s, hm, c, live);
+}
+
+// ------------------------------------------------------------------ the ledger
+// Whoever has sat at a room table reads its ledger (GET /api/room/tables/ID/ledger; anyone
+// else is answered 403, and has no Ledger tab): each person's buy-in, rebuys, cash-outs, chips
+// at the table and net, the house's line (the bots), and the fewest payments that square
+// everyone, with the downloads (the ledger as CSV in the page's language, the hands as PHH and
+// as PokerStars text). It is read when its tab opens, after each hand's end, when seats or
+// stacks change between hands, and when the game ends, when it is shown at once.
+const ledger = { allowed: null, data: null, failed: false, key: "", busy: false, again: false, overShown: false };
+
+function maybeLedger(s, hm, seated, live) {
+  if (seated && ledger.allowed === false) ledger.allowed = null;  // sat down since: ask again
+  // between hands the seats and their chips (a rebuy, a stack set, someone gone) count too
+  const between = live ? "" : s.seats.map((x) => (x ? `${x.name}:${x.chips}` : "-")).join(",");
+  const key = [s.last_result ? s.last_result.hand_id : "", hm.over, seated, between].join("|");
+  if (key !== ledger.key) {
+    ledger.key = key;
+    if (ledger.allowed !== false) readLedger();
+  }
+  if (hm.over && ledger.allowed && !ledger.overShown) {  // the game's end: the ledger at once
+    ledger.overShown = true;
+    showTab("ledger");
+    hostOpen = false;  // the host's tools folded: the ledger has their room
+  }
+  $("ledger-open").hidden = !(hm.over && ledger.allowed);
+  renderLedger();
+}
+
+async function readLedger() {
+  if (!ROOM || ledger.allowed === false) return;
+  if (ledger.busy) { ledger.again = true; return; }
+  ledger.busy = true;
+  try {
+    const r = await fetch(`/api/room/tables/${ROOM}/ledger`, { cache: "no-store" });
+    if (r.status === 403 || r.status === 404) {
+      ledger.allowed = false;
+      ledger.data = null;
+    } else if (r.ok) {
+      ledger.data = await r.json();
+      ledger.allowed = true;
+      ledger.failed = false;
+    } else ledger.failed = true;
+  } catch (e) {
+    ledger.failed = true;  // read again at the next change
+  }
+  ledger.busy = false;
+  if (ledger.again) { ledger.again = false; readLedger(); }
+  if (state) render();
+}
+
+/** A name from the ledger (Words), its first letter up: "The house". */
+function ledgerName(line) {
+  const name = tx(line.name);
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}
+
+function signed(n) {
+  return `${n > 0 ? "+" : ""}${chips(n)}`;
+}
+
+function renderLedger() {
+  const button = $("tab-ledger-btn");
+  button.hidden = !ledger.allowed;
+  document.body.dataset.ledger = ledger.allowed == null ? "" : (ledger.allowed ? "1" : "0");
+  if (!ledger.allowed && button.classList.contains("on")) showTab("result");
+  $("ledger-note").hidden = !ledger.failed;
+  const d = ledger.data;
+  const el = $("tab-ledger");
+  if (!d) return;
+  const over = !!(state && state.room && state.room.home.over);
+  const key = `${JSON.stringify(d)}|${lang()}|${chips(1000)}|${over}`;
+  if (el.dataset.key === key) return;
+  el.dataset.key = key;
+  el.dataset.hands = String(d.hands);
+  el.dataset.final = over ? "1" : "0";
+  $("ledger-title").textContent = tn(over ? "ledgerFinal" : "ledgerAfter", d.hands);
+  const cell = (text, amount, cls = "") => {
+    const td = document.createElement("td");
+    td.textContent = text;
+    if (cls) td.className = cls;
+    if (amount != null) td.dataset.amount = String(amount);
+    return td;
+  };
+  const rows = d.lines.map((x, i) => {
+    const tr = document.createElement("tr");
+    tr.className = (x.house ? "house" : "person") + (x.you ? " you" : "");
+    tr.setAttribute("data-testid", "ledger-line");
+    Object.assign(tr.dataset, { line: String(i), house: x.house ? "1" : "0", you: x.you ? "1" : "0",
+      buyIn: String(x.buy_in), rebuys: String(x.rebuys), cashOut: String(x.cash_out),
+      atTable: String(x.at_table), net: String(x.net) });
+    const name = document.createElement("td");
+    name.className = "name";
+    name.textContent = ledgerName(x);
+    tr.dataset.name = tx(x.name);
+    const tag = x.you ? t("ledgerYou") : (!x.house && !x.seated && !over ? t("ledgerLeft") : "");
+    if (tag) {
+      const span = document.createElement("span");
+      span.className = "tag";
+      span.textContent = tag;
+      name.append(" ", span);
+    }
+    tr.append(name, cell(chips(x.buy_in), x.buy_in), cell(chips(x.rebuys), x.rebuys),
+      cell(chips(x.cash_out), x.cash_out), cell(chips(x.at_table), x.at_table),
+      cell(signed(x.net), x.net, `net ${x.net > 0 ? "plus" : x.net < 0 ? "minus" : ""}`));
+    return tr;
+  });
+  if (d.rake) {  // the rake: with it the column of nets sums to zero
+    const tr = document.createElement("tr");
+    tr.className = "rake";
+    tr.setAttribute("data-testid", "ledger-rake");
+    tr.dataset.net = String(d.rake);
+    const name = cell(t("ledgerRake"));
+    name.className = "name";
+    name.colSpan = 5;
+    tr.append(name, cell(chips(d.rake), d.rake, "net"));
+    rows.push(tr);
+  }
+  $("ledger-lines").replaceChildren(...rows);
+  const list = $("ledger-settle");
+  if (!d.settlement.length) {
+    const li = document.createElement("li");
+    li.className = "empty small";
+    li.textContent = t("allSquare");
+    list.replaceChildren(li);
+  } else {
+    list.replaceChildren(...d.settlement.map((p) => {
+      const li = document.createElement("li");
+      li.setAttribute("data-testid", "ledger-payment");
+      Object.assign(li.dataset, { from: String(p.from), to: String(p.to), amount: String(p.amount) });
+      const text = t("paysTo").replace("{from}", tx(d.lines[p.from].name)).replace("{to}", tx(d.lines[p.to].name))
+        .replace("{chips}", chips(p.amount));
+      li.textContent = text.charAt(0).toUpperCase() + text.slice(1);
+      return li;
+    }));
+  }
+  const base = `/api/room/tables/${encodeURIComponent(ROOM)}`;
+  $("ledger-csv").href = `${base}/ledger.csv${lang() === "es" ? "?lang=es" : ""}`;
+  $("ledger-phh").href = `${base}/hands.phhs`;
+  $("ledger-txt").href = `${base}/hands.txt`;
 }
 
 // ------------------------------------------------------------------ votes
@@ -1463,6 +1610,11 @@ function wireHome() {
   };
   $("straddle").onchange = (e) => send({ type: "straddle", on: e.target.checked });
   $("btn-bomb").onclick = () => { $("btn-bomb").disabled = true; send({ type: "propose", kind: "bomb" }); };
+  $("ledger-open").onclick = () => {
+    showTab("ledger");
+    readLedger();
+    $("tab-ledger").scrollIntoView({ block: "nearest", behavior: calm() ? "auto" : "smooth" });
+  };
 }
 
 /** Whether an element is wholly in the window. */
