@@ -260,6 +260,18 @@ LEASES = sa.Table(
 )
 
 
+_CREATE_LOCK = 0x7461706574652002  # the advisory lock processes creating tables take turns at
+
+
+def create_all(meta: sa.MetaData, engine: sa.Engine) -> None:
+    """Create ``meta``'s tables that are missing; on PostgreSQL under an advisory lock, so
+    that nodes starting together on an empty database do not collide."""
+    with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": _CREATE_LOCK})
+        meta.create_all(conn)
+
+
 def now_ms() -> int:
     return time.time_ns() // 1_000_000
 
@@ -283,7 +295,7 @@ class EventLog:
             self.engine = sa.create_engine(url_or_engine, **kwargs)
         else:
             self.engine = url_or_engine
-        _META.create_all(self.engine)
+        create_all(_META, self.engine)
         self.fenced = 0  # appends and snapshots refused because the lease moved on
         self.fenced_renewals = 0  # renewals refused (another node claimed the table)
 
