@@ -297,9 +297,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             if running is None:
                 where = await node.route(table_id)
                 if isinstance(where, str):
-                    with contextlib.suppress(Exception):  # a client gone meanwhile
-                        await ws.send_text(moved_message(where))
-                        await ws.close(code=CLOSE_MOVED)
+                    await _moved(ws, where)
                     return
                 running = room.get(table_id) if where is not None else None
         if running is None:
@@ -325,8 +323,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await running.owner.call(running.table.subscribe, conn, after)
         except RoomRefused as exc:
             if node is not None and room.tables.get(table_id) is not running:
-                await ws.send_text(moved_message(None))  # dropped here meanwhile
-                await ws.close(code=CLOSE_MOVED)
+                await _moved(ws)  # dropped here meanwhile
                 return
             await ws.send_text(error_message("no_spectators", exc.message))
             await ws.close(code=4403)
@@ -334,8 +331,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         running.join(conn)
         if node is not None and room.tables.get(table_id) is not running:
             running.part(conn)  # dropped between the two: its new owner has it
-            await ws.send_text(moved_message(None))
-            await ws.close(code=CLOSE_MOVED)
+            await _moved(ws)
             return
         conn.schedule_state()
         drain = asyncio.get_running_loop().create_task(conn.drain())
@@ -428,6 +424,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
     app.state.storage = storage
     app.state.settings = settings
     return app
+
+
+async def _moved(ws: WebSocket, url: str | None = None) -> None:
+    """Several nodes: tell a client where its table is (None: try again) and let it go."""
+    with contextlib.suppress(Exception):  # a client gone meanwhile
+        await ws.send_text(moved_message(url))
+        await ws.close(code=CLOSE_MOVED)
 
 
 FULL_COLLECTION_S = 600.0  # how often the garbage collector's oldest generation is collected
