@@ -16,7 +16,7 @@ from test_postgres import server_url
 
 from tapete.core.catalog import t
 from tapete.room.errors import Fenced, Refused
-from tapete.room.log import EventLog, TableConfig
+from tapete.room.log import EVENTS, EventLog, TableConfig
 from tapete.server.storage import Storage, move_once_in
 
 
@@ -81,3 +81,27 @@ def test_a_fenced_write_moves_no_money(url: str) -> None:
         _sit(log, table, old or 0, pid, 500)
     row = storage.get_player(pid)
     assert row is not None and row.bankroll == 10_000 and storage.room_moves(pid) == 0
+
+
+def test_a_claim_waits_for_an_append_in_flight(url: str) -> None:
+    """The fence takes the lease row's lock: a claim that comes while the old owner's append
+    is in flight waits for it, then sees its records (nothing is lost, nothing forks)."""
+    import time
+
+    a, b = EventLog(Storage(url).engine), EventLog(Storage(url).engine)
+    table = a.create_table(TableConfig())
+    old = a.claim(table, "a", 1, now=0)  # expired long ago, still unclaimed
+    assert old == 1
+    got: list[int | None] = []
+    with a.engine.begin() as conn:  # a's append, in flight
+        a._fence(conn, table, old)
+        conn.execute(EVENTS.insert().values(table_id=table, seq=1, kind="x", payload="{}",
+                                            at=0))
+        claimer = threading.Thread(target=lambda: got.append(b.claim(table, "b", 10_000)))
+        claimer.start()
+        time.sleep(0.3)
+        assert not got  # waiting for the lease row
+    claimer.join(10)
+    assert got == [2] and [r.kind for r in b.read(table)] == ["x"]
+    with pytest.raises(Fenced):
+        a.append(table, 2, [("y", {})], epoch=old)

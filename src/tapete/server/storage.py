@@ -456,12 +456,18 @@ class Storage:
         is. One transaction."""
         if not rows:
             return
-        with self._write() as conn:
-            known = {str(k) for (k,) in conn.execute(select(hands_table.c.hand_id).where(
-                hands_table.c.hand_id.in_([r.hand_id for r in rows])))}
-            for row in rows:
-                if row.hand_id not in known:
-                    _insert_hand(conn, row)
+        for attempt in range(2):  # two nodes storing one hand at once: the second sees it
+            try:
+                with self._write() as conn:
+                    known = {str(k) for (k,) in conn.execute(select(hands_table.c.hand_id).where(
+                        hands_table.c.hand_id.in_([r.hand_id for r in rows])))}
+                    for row in rows:
+                        if row.hand_id not in known:
+                            _insert_hand(conn, row)
+                return
+            except IntegrityError:
+                if attempt:
+                    raise
 
     def get_hand(self, player_id: str, hand_id: str) -> HandRow | None:
         with self.engine.connect() as conn:
