@@ -859,9 +859,9 @@ class RoomTable:
         self.check_books()
 
     def _within(self, batch: Batch) -> Callable[[Any], None] | None:
-        """The bankroll moves of ``batch``, to be made in the transaction that stores it,
-        where the bankroll makes its moves so (several nodes: ``moves_within``); else None
-        (the moves follow the append, see :meth:`_move_money`)."""
+        """The bankroll moves of ``batch`` as a step of the transaction that stores it, for
+        a bankroll that makes its moves so (several nodes: ``moves_within``); else None (the
+        moves follow the append: :meth:`_move_money`)."""
         within = getattr(self.bankroll, "moves_within", None)
         if within is None:
             return None
