@@ -7,6 +7,7 @@ over one PostgreSQL schema and one Redis database; ``TABLES`` tables of six scri
 each, each player a WebSocket to a random node that follows the redirect to its table's owner
 and reconnects with backoff, resuming from its last sequence number. What must hold:
 
+- every node's lobby lists every table (the nodes publish their tables through Redis);
 - after each kill, another node claims each of the dead node's tables and its first action
   comes within ten seconds of the death (the time to recover is reported: median, max);
 - the zombie's writes are refused and counted once it wakes, and it drops what it lost;
@@ -130,6 +131,7 @@ async def _run(db: str, nodes: list[NodeProcess], rng: random.Random) -> dict[st
     zombie: dict[str, object] = {}
     try:
         await _dealt(db, tables)
+        lobby = await asyncio.to_thread(_lobbies, urls, set(tables))
         for _ in range(KILLS):
             await asyncio.sleep(rng.uniform(1.0, 4.0))
             victim = rng.choice(nodes)
@@ -175,7 +177,7 @@ async def _run(db: str, nodes: list[NodeProcess], rng: random.Random) -> dict[st
     finally:
         stop.set()
         await asyncio.gather(*playing, return_exceptions=True)
-    return {"tables": len(tables), "clients": len(bots), "kills": kills,
+    return {"tables": len(tables), "clients": len(bots), "kills": kills, "lobby": lobby,
             "recover_median_s": statistics.median(recover) if recover else None,
             "recover_max_s": max(recover) if recover else None, "zombie": zombie,
             "rolled": rolled, "drained": list(drained), "gaps": stats.gaps,
@@ -184,6 +186,21 @@ async def _run(db: str, nodes: list[NodeProcess], rng: random.Random) -> dict[st
             "errors": stats.errors,
             "act_to_record_p50_ms": 1000 * statistics.median(stats.latency)
             if stats.latency else None}
+
+
+def _lobbies(urls: list[str], tables: set[str], limit: float = 10) -> list[int]:
+    """Each node's lobby lists every table, whichever node runs it (through Redis), with its
+    six players seated: how many tables each listed."""
+    import httpx
+
+    deadline = time.monotonic() + limit
+    while True:
+        got = [httpx.get(f"{u}/api/room/tables", timeout=10).json() for u in urls]
+        full = [{t["table"] for t in g if t["taken"] == 6} for g in got]
+        if all(f >= tables for f in full) or time.monotonic() > deadline:
+            assert all(f >= tables for f in full), [len(f) for f in full]
+            return [len(g) for g in got]
+        time.sleep(0.3)
 
 
 def _owned_by(db: str, node: NodeProcess) -> list[str]:
