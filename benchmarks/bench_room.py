@@ -55,14 +55,23 @@ on the disk mostly) and the machine's CPU pressure (Linux PSI: the share of the 
 task waited for a CPU) are reported with the load average. A server waiting for a CPU much of
 the window measured the machine, not the room; its CPU time per action still holds.
 
+Several nodes (``--nodes 3``): the room on N ``tapete serve --redis`` nodes over one
+PostgreSQL schema (``--postgres URL``, default ``$TAPETE_TEST_POSTGRES``; a fresh schema each
+run) and one Redis (``--redis URL``), the tables opened round the nodes, each player connecting
+to a random node and following the redirect to its table's owner. The server's CPU and memory
+are the nodes' together; ``--nodes 1 --postgres URL`` is one such node (the same database, for
+a fair comparison); ``--nodes 1`` alone is the single server on SQLite, as always.
+
     PYTHONPATH=src python benchmarks/bench_room.py --tables 50,200,500 --seconds 30
         [--json out.json] [--procs N] [--pace 1.0] [--seed 2026] [--data-dir DIR]
+        [--nodes 1|3 [--postgres URL] [--redis URL]]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import multiprocessing as mp
 import os
@@ -76,6 +85,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -166,12 +176,15 @@ def memory_mib(pid: int) -> dict[str, int]:
 
 # --------------------------------------------------------------------------- the server
 class Server:
-    def __init__(self, data: Path) -> None:
+    def __init__(self, data: Path, cluster: tuple[str, str, str] | None = None) -> None:
         self.data = data
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
         self.pid = 0
-        self.log = open(data / "server.log", "ab")  # noqa: SIM115 - closed in stop()
+        self.cluster = cluster  # (database, redis, node name): a node of several
+        name = cluster[2] if cluster else "server"
+        self.log = open(data / f"{name}.log", "ab")  # noqa: SIM115 - closed in stop()
+        self.log_path = data / f"{name}.log"
 
     @property
     def url(self) -> str:
@@ -182,10 +195,13 @@ class Server:
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(SRC), env.get("PYTHONPATH")) if p)
         t0 = time.monotonic()
+        where = ["--data-dir", str(self.data / "db")]
+        if self.cluster is not None:
+            db, redis_url, name = self.cluster
+            where = ["--database", db, "--redis", redis_url, "--node", name]
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "tapete", "serve", "--port", str(self.port),
-             "--data-dir", str(self.data / "db")], stdout=self.log, stderr=self.log, env=env,
-            preexec_fn=raise_fd_limit)
+            [sys.executable, "-m", "tapete", "serve", "--port", str(self.port), *where],
+            stdout=self.log, stderr=self.log, env=env, preexec_fn=raise_fd_limit)
         self.pid = self.proc.pid
         while time.monotonic() - t0 < 300:
             try:
@@ -214,7 +230,62 @@ class Server:
 
     def tail(self) -> str:
         self.log.flush()
-        return (self.data / "server.log").read_text(errors="replace")[-3000:]
+        return self.log_path.read_text(errors="replace")[-3000:]
+
+
+class Servers:
+    """One server, or N nodes of one room (``--nodes``): started, measured and killed
+    together (their CPU, memory and schedule summed)."""
+
+    def __init__(self, data: Path, nodes: int, db: str | None, redis_url: str) -> None:
+        if db is None:
+            self.members = [Server(data)]
+        else:
+            self.members = [Server(data, (db, redis_url, f"n{i}")) for i in range(nodes)]
+
+    @property
+    def urls(self) -> list[str]:
+        return [m.url for m in self.members]
+
+    @property
+    def pids(self) -> list[int]:
+        return [m.pid for m in self.members]
+
+    def start(self) -> float:
+        return max(m.start() for m in self.members)
+
+    def kill(self) -> None:
+        for m in self.members:
+            m.kill()
+
+    def stop(self) -> None:
+        for m in self.members:
+            m.stop()
+
+
+@contextlib.contextmanager
+def pg_schema(url: str | None) -> Iterator[str | None]:
+    """A fresh schema on the PostgreSQL server ``url`` names (dropped afterwards)."""
+    if url is None:
+        yield None
+        return
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    from tapete.server.storage import database_url
+
+    url = database_url(url)
+    schema = f"tapete_bench_{os.getpid()}_{int(time.time())}"
+    admin = create_engine(url)
+    try:
+        with admin.begin() as conn:
+            conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+        yield make_url(url).update_query_dict({"options": f"-csearch_path={schema}"}) \
+            .render_as_string(hide_password=False)
+    finally:
+        with admin.begin() as conn:
+            conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+        admin.dispose()
 
 
 # --------------------------------------------------------------------------- the players
@@ -255,6 +326,7 @@ class Player:
         self.query = query
         self.answered: set[int] = set()
         self.topped = -1
+        self.moves = False  # several nodes: the first message may send it elsewhere
 
     async def play(self, stop: asyncio.Event, gate: asyncio.Semaphore) -> None:
         import msgspec
@@ -264,9 +336,20 @@ class Player:
         decode = msgspec.json.decode
         ws_url = self.url.replace("http://", "ws://") + f"/ws/t/{self.table}" + self.query
         try:
-            async with gate:  # so many connections at a time
-                ws = await connect(ws_url, max_size=None, open_timeout=120, ping_timeout=None,
-                                   additional_headers={"Cookie": f"tapete_id={self.cookie}"})
+            for _ in range(5):  # several nodes: to the table's owner, where a node says
+                async with gate:  # so many connections at a time
+                    ws = await connect(ws_url, max_size=None, open_timeout=120,
+                                       ping_timeout=None, additional_headers={
+                                           "Cookie": f"tapete_id={self.cookie}"})
+                first = decode(await ws.recv()) if self.moves else None
+                if first is None or first.get("code") != "moved":
+                    break
+                await ws.close()
+                ws_url = (first.get("url") or ws_url.split("?")[0]) + self.query
+            if first is not None and first.get("type") == "record":
+                self.on_record(first, time.monotonic())
+            elif first is not None and first.get("type") == "state":  # no decision yet
+                self.on_state(first, time.monotonic())
             async with ws:
                 await ws.send(json.dumps({"type": "take_seat", "name": self.name,
                                           "buy_in": 200}))
@@ -375,11 +458,12 @@ class Player:
         return self.rng.choices([o for o, _ in options], [w for _, w in options])[0]
 
 
-async def open_tables(http: Any, count: int) -> list[str]:
-    """``count`` tables, opened ten to an identity (the room's limit)."""
+async def open_tables(urls: list[str], count: int) -> list[str]:
+    """``count`` tables, opened ten to an identity (the room's limit), round the nodes."""
     out: list[str] = []
     while len(out) < count:
-        owner = httpx.AsyncClient(base_url=str(http.base_url), timeout=120)
+        owner = httpx.AsyncClient(base_url=urls[(len(out) // PER_IDENTITY) % len(urls)],
+                                  timeout=120)
         async with owner:
             await owner.get("/")
             for _ in range(min(PER_IDENTITY, count - len(out))):
@@ -395,7 +479,7 @@ async def new_cookie(url: str, gate: asyncio.Semaphore) -> str:
         return str((await c.get(f"{url}/")).cookies["tapete_id"])
 
 
-async def client_main(url: str, tables: int, seed: int, pace: float, seconds: float,
+async def client_main(urls: list[str], tables: int, seed: int, pace: float, seconds: float,
                       warmup: float, go_idle: Any, go_play: Any, ready: Any, out: Any,
                       index: int, mode: str) -> None:
     """A client process: open its tables, report; once told (the server's idle CPU is
@@ -404,20 +488,21 @@ async def client_main(url: str, tables: int, seed: int, pace: float, seconds: fl
     stats = Stats()
     records, query = mode != "page", QUERIES[mode]
     rng = random.Random(seed)
-    async with httpx.AsyncClient(base_url=url, timeout=120) as http:
-        table_ids = await open_tables(http, tables)
+    table_ids = await open_tables(urls, tables)
     ready.put(("opened", index, len(table_ids)))
     go_idle.wait()
     gate = asyncio.Semaphore(50)
-    cookies = await asyncio.gather(*(new_cookie(url, gate) for _ in range(tables * SEATS)))
+    cookies = await asyncio.gather(*(new_cookie(urls[i % len(urls)], gate)
+                                     for i in range(tables * SEATS)))
     stop = asyncio.Event()
     players = []
     for t, tid in enumerate(table_ids):
         shared = {"dealt": False}
         for s in range(SEATS):
-            players.append(Player(url, tid, f"P{s}", cookies[t * SEATS + s],
-                                  rng.randrange(2**32), pace, stats, s == 0, shared,
-                                  records, query))
+            player = Player(rng.choice(urls), tid, f"P{s}", cookies[t * SEATS + s],
+                            rng.randrange(2**32), pace, stats, s == 0, shared, records, query)
+            player.moves = len(urls) > 1
+            players.append(player)
     connect_gate = asyncio.Semaphore(100)
     tasks = [asyncio.ensure_future(p.play(stop, connect_gate)) for p in players]
 
@@ -460,8 +545,20 @@ def client_process(*args: Any) -> None:
 
 # --------------------------------------------------------------------------- one run
 def one_run(tables: int, args: argparse.Namespace) -> dict[str, Any]:
+    db = args.postgres or (os.environ.get("TAPETE_TEST_POSTGRES") if args.nodes > 1 else None)
+    if args.nodes > 1 and not db:
+        raise SystemExit("--nodes above 1 needs PostgreSQL: --postgres URL")
+    with pg_schema(db) as schema:
+        if schema is not None:
+            import redis
+
+            redis.Redis.from_url(args.redis).flushdb()
+        return _one_run(tables, args, schema)
+
+
+def _one_run(tables: int, args: argparse.Namespace, db: str | None) -> dict[str, Any]:
     tmp = Path(tempfile.mkdtemp(prefix="tapete-bench-room-", dir=args.data_dir))
-    server = Server(tmp)
+    server = Servers(tmp, args.nodes, db, args.redis)
     procs_n = args.procs or max(1, min(os.cpu_count() or 1, -(-tables // 150)))
     procs_n = min(procs_n, tables)
     shares = [tables // procs_n + (i < tables % procs_n) for i in range(procs_n)]
@@ -469,44 +566,46 @@ def one_run(tables: int, args: argparse.Namespace) -> dict[str, Any]:
     ready, out = ctx.Queue(), ctx.Queue()
     go_idle, go_play = ctx.Event(), ctx.Event()
     started = server.start()
-    settle(server.pid)
+    for pid in server.pids:
+        settle(pid)
     procs = []
-    result: dict[str, Any] = {"tables": tables, "connections": tables * SEATS,
+    result: dict[str, Any] = {"nodes": len(server.members) if db else "1 (SQLite)",
+                              "tables": tables, "connections": tables * SEATS,
                               "mode": f"{args.mode} ({QUERIES[args.mode] or 'no query'})",
                               "client_processes": procs_n, "server_start_s": round(started, 1)}
     try:
         t_setup = time.monotonic()
         for i, share in enumerate(shares):
             p = ctx.Process(target=client_process, args=(
-                server.url, share, args.seed * 1000 + i, args.pace, args.seconds, args.warmup,
+                server.urls, share, args.seed * 1000 + i, args.pace, args.seconds, args.warmup,
                 go_idle, go_play, ready, out, i, args.mode), daemon=True)
             p.start()
             procs.append(p)
         for _ in procs:
             ready.get(timeout=600)
         # every table open, nobody at them: the server's idle CPU
-        pid = server.pid
-        c0, t0 = cpu_seconds(pid), time.monotonic()
+        pids = server.pids
+        c0, t0 = _cpu(pids), time.monotonic()
         time.sleep(3)
-        result["idle_cpu_pct"] = round(100 * (cpu_seconds(pid) - c0) / (time.monotonic() - t0),
-                                       1)
+        result["idle_cpu_pct"] = round(100 * (_cpu(pids) - c0) / (time.monotonic() - t0), 1)
         go_idle.set()
         dealt = sum(ready.get(timeout=args.warmup + 600)[2] for _ in procs)
         result["warmup_s"] = round(time.monotonic() - t_setup, 1)
         result["tables_dealt"] = dealt
         go_play.set()
-        c0, t0, s0, p0 = cpu_seconds(pid), time.monotonic(), sched_ns(pid), cpu_pressure_us()
+        c0, t0, s0, p0 = _cpu(pids), time.monotonic(), _sched(pids), cpu_pressure_us()
         time.sleep(args.seconds)  # the clients' window, give or take their wake-up
         span = time.monotonic() - t0
-        s1 = sched_ns(pid)
-        result["server_cpu_pct"] = round(100 * (cpu_seconds(pid) - c0) / span, 1)
+        s1 = _sched(pids)
+        result["server_cpu_pct"] = round(100 * (_cpu(pids) - c0) / span, 1)
         # the event loop's thread: running, waiting for a CPU (other programs had it), and
         # the rest: idle, or blocked (the disk)
         result["server_loop_pct"] = {
             "running": round((s1[0] - s0[0]) / span / 1e7, 1),
             "waiting_for_cpu": round((s1[1] - s0[1]) / span / 1e7, 1)}
         result["machine_cpu_pressure_pct"] = round((cpu_pressure_us() - p0) / span / 1e4, 1)
-        result["server_mib"] = memory_mib(pid)
+        mems = [memory_mib(pid) for pid in pids]
+        result["server_mib"] = {k: sum(m.get(k, 0) for m in mems) for k in ("rss", "peak")}
         parts = [out.get(timeout=600) for _ in procs]
         for p in procs:
             p.join(60)
@@ -525,7 +624,7 @@ def one_run(tables: int, args: argparse.Namespace) -> dict[str, Any]:
     if errors or args.keep:  # the server's log and database, to see why
         result["kept"] = str(tmp)
         result["unanswered"] = [x for p in parts for x in p["unanswered"]]
-        print(f"kept {tmp} (server.log, db/)", file=sys.stderr, flush=True)
+        print(f"kept {tmp} (the servers' logs, db/)", file=sys.stderr, flush=True)
     else:
         shutil.rmtree(tmp, ignore_errors=True)
     seconds = statistics.mean(p["window"] for p in parts)
@@ -548,16 +647,26 @@ def one_run(tables: int, args: argparse.Namespace) -> dict[str, Any]:
     return result
 
 
+def _cpu(pids: list[int]) -> float:
+    return sum(cpu_seconds(pid) for pid in pids)
+
+
+def _sched(pids: list[int]) -> tuple[int, int]:
+    got = [sched_ns(pid) for pid in pids]
+    return sum(g[0] for g in got), sum(g[1] for g in got)
+
+
 # --------------------------------------------------------------------------- report
 def print_table(results: list[dict[str, Any]]) -> None:
-    head = ("tables", "conns", "hands/s", "acts/s", "act->record p50/p99 ms",
+    head = ("nodes", "tables", "conns", "hands/s", "acts/s", "act->record p50/p99 ms",
             "act->state p50/p99 ms", "server CPU", "CPU ms/act", "idle CPU", "RSS (peak) MiB",
             "restart s", "errors")
     rows = []
     for r in results:
         rec, st = r["act_to_record_ms"] or {}, r["act_to_state_ms"] or {}
         mem = r["server_mib"]
-        rows.append((str(r["tables"]), str(r["connections"]), f"{r['hands_per_s']:.2f}",
+        rows.append((str(r["nodes"]), str(r["tables"]), str(r["connections"]),
+                     f"{r['hands_per_s']:.2f}",
                      f"{r['actions_per_s']:.1f}",
                      f"{rec.get('p50', '-')} / {rec.get('p99', '-')}",
                      f"{st.get('p50', '-')} / {st.get('p99', '-')}",
@@ -602,6 +711,14 @@ def main() -> int:
                     help="where each run's server keeps its database (a fresh folder in it;"
                          " default: the system's temporary folder). /dev/shm: no disk")
     ap.add_argument("--json", type=Path, default=None, help="write the results there")
+    ap.add_argument("--nodes", type=int, default=1,
+                    help="the room on this many nodes (above 1, or with --postgres: tapete"
+                         " serve --redis over PostgreSQL)")
+    ap.add_argument("--postgres", default=None,
+                    help="the PostgreSQL server the nodes share (a fresh schema each run;"
+                         " default $TAPETE_TEST_POSTGRES when --nodes is above 1)")
+    ap.add_argument("--redis", default="redis://127.0.0.1:6379/14",
+                    help="the Redis the nodes share (flushed at each run)")
     args = ap.parse_args()
     counts = [int(x) for x in args.tables.split(",") if x.strip()]
     results: list[dict[str, Any]] = []

@@ -13,8 +13,13 @@ stage() {  # stage N what...: a heading in the log, so a failure is easy to plac
 }
 
 PG_STARTED=""  # "VERSION CLUSTER" of the cluster this run started, if it started one
+REDIS_STARTED=""  # the port of the Redis server this run started, if it started one
 cleanup() {
   local rc=$?
+  if [ -n "$REDIS_STARTED" ]; then
+    printf '\n==> stopping the Redis server this run started (port %s)\n' "$REDIS_STARTED"
+    redis-cli -p "$REDIS_STARTED" shutdown nosave >/dev/null 2>&1 || true
+  fi
   if [ -n "$PG_STARTED" ]; then
     printf '\n==> stopping the PostgreSQL cluster this run started (%s)\n' "$PG_STARTED"
     # shellcheck disable=SC2086  # PG_STARTED is two words: the version and the cluster
@@ -26,7 +31,7 @@ trap cleanup EXIT
 trap 'exit 130' INT  # a signal ends the run through the EXIT trap, so the cluster still stops
 trap 'exit 143' TERM
 
-stage 1 "services: Chromium (browser tests), PostgreSQL (storage tests)"
+stage 1 "services: Chromium (browser tests), PostgreSQL (storage tests), Redis (nodes)"
 if ! command -v chromium >/dev/null 2>&1; then
   $SUDO apt-get update -qq && $SUDO apt-get install -y -qq chromium >/dev/null
 fi
@@ -59,6 +64,27 @@ SQL
   export TAPETE_TEST_POSTGRES="postgresql+psycopg://tapete:tapete@127.0.0.1:$PG_PORT/tapete_test"
 else
   echo "PostgreSQL: the server TAPETE_TEST_POSTGRES names"
+fi
+# a Redis server for the room on several nodes (tests/server/test_nodes_chaos.py), unless
+# TAPETE_TEST_REDIS names one: Debian's redis-server, started on localhost with nothing kept
+# on disk (and stopped at the end) unless one already answers there
+if [ -z "${TAPETE_TEST_REDIS:-}" ]; then
+  if ! command -v redis-server >/dev/null 2>&1; then
+    $SUDO apt-get update -qq && $SUDO apt-get install -y -qq redis-server >/dev/null
+  fi
+  REDIS_PORT="${TAPETE_REDIS_PORT:-6379}"
+  if redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1; then
+    echo "Redis already running on port $REDIS_PORT (left running)"
+  else
+    REDIS_STARTED="$REDIS_PORT"
+    redis-server --daemonize yes --bind 127.0.0.1 --port "$REDIS_PORT" --save "" \
+      --appendonly no --dir /tmp --logfile "" >/dev/null
+    for _ in $(seq 50); do redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 && break; sleep 0.1; done
+    echo "Redis started on port $REDIS_PORT (stopped at the end)"
+  fi
+  export TAPETE_TEST_REDIS="redis://127.0.0.1:$REDIS_PORT/15"
+else
+  echo "Redis: the server TAPETE_TEST_REDIS names"
 fi
 
 # the tests run in a virtual environment of their own (.venv-test), never over the user's

@@ -95,6 +95,14 @@ def run(args: argparse.Namespace, room: bool = False) -> int:
         think_delay=args.think, action_time=args.action_time, time_bank=args.time_bank,
         allowed_hosts=hosts, room_on_crash=getattr(args, "on_crash", "resume"),
         freeze_heap=True)
+    several = room and (getattr(args, "redis", None) or getattr(args, "node", None))
+    if several:  # a node of a room on several (server/cluster.py)
+        from tapete.server.cluster import node_id
+
+        settings.node_id = node_id(args.node)
+        settings.redis_url = args.redis
+        settings.advertise = args.advertise or f"http://{args.host}:{args.port}"
+        settings.lease_s, settings.drain_s = args.lease, args.drain
     try:
         app = create_app(settings)
     except (OSError, RuntimeError, SQLAlchemyError) as exc:  # unreachable server, no driver...
@@ -109,6 +117,13 @@ def run(args: argparse.Namespace, room: bool = False) -> int:
     if not args.no_browser:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
     # uvicorn's keepalive pings (a client that does not answer is closed) and frame bound
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
-                **settings.limits.uvicorn_options())
+    if not several:
+        uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
+                    **settings.limits.uvicorn_options())
+        return 0
+    from tapete.server.cluster import DrainingServer  # SIGTERM drains the node first
+
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
+                            **settings.limits.uvicorn_options())
+    DrainingServer(config, lambda: app.state.room.node).run()
     return 0

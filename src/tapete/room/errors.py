@@ -19,3 +19,11 @@ class Refused(ValueError):
 
     def to_json(self) -> dict[str, str]:
         return self.message.to_json()
+
+
+class Fenced(Refused):
+    """A write refused because the writer's lease of the table moved on (another node claimed
+    it): this copy of the table must stop and be dropped."""
+
+    def __init__(self, message: Text) -> None:
+        super().__init__(message, "fenced")

@@ -17,9 +17,24 @@ malformed field is refused in English and Spanish.
 :meth:`EventLog.append` writes a batch of records in one transaction and returns only once it
 is committed. It takes the sequence number the writer expects next: a writer that is not the
 table's owner any more (another took the table over) is refused rather than allowed to write
-(the unique ``(table_id, seq)`` key backs it). ``tapete_room_snapshots`` keeps each table's
-state between two hands (:meth:`EventLog.save_snapshot`), where a restore starts. SQLite by
-default; any URL SQLAlchemy reads, PostgreSQL included, works the same.
+(the unique ``(table_id, seq)`` key backs it).
+
+Several nodes (``tapete serve --redis``) share one log: each table is owned by one node at a
+time through its lease, a row of ``tapete_room_leases`` (``owner``, ``epoch``, ``expires``:
+Unix ms). :meth:`EventLog.claim` takes a lease that is free or expired and raises its epoch;
+the owner renews it (:meth:`EventLog.renew`) every few seconds and releases it when it stops
+(:meth:`EventLog.release`). Every append (and snapshot) of an owner quotes its epoch and is
+refused (:class:`Fenced`, counted in :attr:`EventLog.fenced`) unless the lease still holds it:
+the check updates the lease row in the append's own transaction, so it takes the row's lock,
+and a claim waits for an append in flight (or the append for the claim) -- one of them sees the
+other. An owner that was paused, lost its lease and woke up can never write again. A lease's
+expiry is read on the nodes' clocks; a clock that is off only makes a lease expire early or
+late, never lets two owners write (the epoch does that). A single node (the default) takes no
+lease and quotes no epoch: its appends are checked by their sequence numbers alone.
+
+``tapete_room_snapshots`` keeps each table's state between two hands
+(:meth:`EventLog.save_snapshot`), where a restore starts. SQLite by default; any URL SQLAlchemy
+reads, PostgreSQL included, works the same.
 """
 
 from __future__ import annotations
@@ -27,6 +42,7 @@ from __future__ import annotations
 import json
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields
 from enum import StrEnum
 from typing import Any, NamedTuple
@@ -37,7 +53,7 @@ from tapete.core.catalog import t
 from tapete.core.game import GAMES
 from tapete.core.rules import Rules, Structure
 from tapete.core.text import Text
-from tapete.room.errors import Refused
+from tapete.room.errors import Fenced, Refused
 
 
 class Game(StrEnum):
@@ -233,6 +249,38 @@ SNAPSHOTS = sa.Table(
     sa.Column("state", sa.Text, nullable=False),
     sa.PrimaryKeyConstraint("table_id", "seq"),
 )
+# each table's lease (several nodes): who owns it, since which claim (epoch), until when
+LEASES = sa.Table(
+    "tapete_room_leases", _META,
+    sa.Column("table_id", sa.String(64), sa.ForeignKey("tapete_room_tables.id"),
+              primary_key=True),
+    sa.Column("owner", sa.String(128), nullable=False),
+    sa.Column("epoch", sa.Integer, nullable=False),
+    sa.Column("expires", sa.BigInteger, nullable=False),  # Unix ms
+)
+
+
+_CREATE_LOCK = 0x7461706574652002  # the advisory lock processes creating tables take turns at
+
+
+def create_all(meta: sa.MetaData, engine: sa.Engine) -> None:
+    """Create ``meta``'s tables that are missing; on PostgreSQL under an advisory lock, so
+    that nodes starting together on an empty database do not collide."""
+    with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": _CREATE_LOCK})
+        meta.create_all(conn)
+
+
+def now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+class Lease(NamedTuple):
+    table_id: str
+    owner: str
+    epoch: int
+    expires: int
 
 
 class EventLog:
@@ -247,7 +295,9 @@ class EventLog:
             self.engine = sa.create_engine(url_or_engine, **kwargs)
         else:
             self.engine = url_or_engine
-        _META.create_all(self.engine)
+        create_all(_META, self.engine)
+        self.fenced = 0  # appends and snapshots refused because the lease moved on
+        self.fenced_renewals = 0  # renewals refused (another node claimed the table)
 
     def create_table(self, config: TableConfig, table_id: str | None = None) -> str:
         """Store a new table's settings; its id is unguessable (``secrets.token_urlsafe``)."""
@@ -288,11 +338,15 @@ class EventLog:
         return int(value) if value is not None else 0
 
     def append(self, table_id: str, first_seq: int,
-               records: list[tuple[str, dict[str, Any]]], at: int | None = None
-               ) -> list[Record]:
+               records: list[tuple[str, dict[str, Any]]], at: int | None = None, *,
+               epoch: int | None = None,
+               within: Callable[[sa.Connection], None] | None = None) -> list[Record]:
         """Store ``records`` as ``first_seq``, ``first_seq + 1``, ... in one transaction
         (``at``: Unix milliseconds, now unless given); refused (nothing stored) unless
-        ``first_seq`` follows the table's last record."""
+        ``first_seq`` follows the table's last record, and, with ``epoch``, unless the
+        table's lease still holds that epoch (:class:`Fenced`). ``within`` runs in the same
+        transaction (the bankroll moves the records make, on several nodes): what it raises
+        stores nothing."""
         if at is None:
             at = time.time_ns() // 1_000_000
         out = [Record(first_seq + i, kind, payload, at)
@@ -301,6 +355,8 @@ class EventLog:
             return out
         try:
             with self.engine.begin() as conn:
+                if epoch is not None:
+                    self._fence(conn, table_id, epoch)
                 last = conn.execute(sa.select(sa.func.max(EVENTS.c.seq))
                                     .where(EVENTS.c.table_id == table_id)).scalar()
                 if (int(last) if last is not None else 0) + 1 != first_seq:
@@ -309,9 +365,87 @@ class EventLog:
                     {"table_id": table_id, "seq": r.seq, "kind": r.kind,
                      "payload": json.dumps(r.payload, sort_keys=True), "at": r.at}
                     for r in out])
+                if within is not None:
+                    within(conn)
         except sa.exc.IntegrityError:
             raise _not_owner() from None
         return out
+
+    def _fence(self, conn: sa.Connection, table_id: str, epoch: int) -> None:
+        """Refuse the transaction unless the lease still holds ``epoch``; the update takes
+        the lease row's lock until the transaction ends (a claim waits for it)."""
+        done = conn.execute(LEASES.update().where(LEASES.c.table_id == table_id,
+                                                  LEASES.c.epoch == epoch)
+                            .values(epoch=LEASES.c.epoch))
+        if not done.rowcount:
+            self.fenced += 1
+            raise Fenced(t("this node lost the table's lease: another node owns it now"))
+
+    # ------------------------------------------------------------------ leases
+    def claim(self, table_id: str, node: str, ttl_ms: int, *, force: bool = False,
+              now: int | None = None) -> int | None:
+        """Take table ``table_id``'s lease for ``node`` until ``ttl_ms`` from now, if nobody
+        holds it (no lease yet, or an expired or released one; ``force``: whoever holds it):
+        the new epoch, every claim's one more than the last; None when another node holds
+        it."""
+        now = now_ms() if now is None else now
+        c = LEASES.c
+        for _ in range(2):
+            try:
+                with self.engine.begin() as conn:
+                    cond = [c.table_id == table_id]
+                    if not force:
+                        cond.append(c.expires < now)
+                    done = conn.execute(LEASES.update().where(*cond).values(
+                        owner=node, epoch=c.epoch + 1, expires=now + ttl_ms))
+                    if done.rowcount:
+                        epoch = conn.execute(sa.select(c.epoch).where(
+                            c.table_id == table_id, c.owner == node)).scalar()
+                        return int(epoch) if epoch is not None else None
+                    if conn.execute(sa.select(c.epoch).where(c.table_id == table_id)
+                                    ).first() is not None:
+                        return None  # held
+                    conn.execute(LEASES.insert().values(table_id=table_id, owner=node,
+                                                        epoch=1, expires=now + ttl_ms))
+                    return 1
+            except sa.exc.IntegrityError:  # another node inserted it first: try it again
+                continue
+        return None
+
+    def renew(self, table_id: str, node: str, epoch: int, ttl_ms: int,
+              now: int | None = None) -> bool:
+        """Extend ``node``'s lease of epoch ``epoch``; False when it holds it no more (another
+        node claimed the table: this node must drop it)."""
+        now = now_ms() if now is None else now
+        c = LEASES.c
+        with self.engine.begin() as conn:
+            done = conn.execute(LEASES.update().where(
+                c.table_id == table_id, c.owner == node, c.epoch == epoch)
+                .values(expires=now + ttl_ms))
+        if not done.rowcount:
+            self.fenced_renewals += 1
+        return bool(done.rowcount)
+
+    def release(self, table_id: str, node: str, epoch: int) -> bool:
+        """Give the lease up (a node that drains): the next claim takes it at once."""
+        c = LEASES.c
+        with self.engine.begin() as conn:
+            done = conn.execute(LEASES.update().where(
+                c.table_id == table_id, c.owner == node, c.epoch == epoch).values(expires=0))
+        return bool(done.rowcount)
+
+    def lease(self, table_id: str) -> Lease | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(LEASES.c.owner, LEASES.c.epoch, LEASES.c.expires)
+                               .where(LEASES.c.table_id == table_id)).first()
+        return None if row is None else Lease(table_id, str(row[0]), int(row[1]), int(row[2]))
+
+    def leases(self) -> list[Lease]:
+        """Every table's lease."""
+        with self.engine.connect() as conn:
+            return [Lease(str(a), str(b), int(c), int(d)) for a, b, c, d in conn.execute(
+                sa.select(LEASES.c.table_id, LEASES.c.owner, LEASES.c.epoch,
+                          LEASES.c.expires))]
 
     def read(self, table_id: str, after: int = 0) -> list[Record]:
         """The table's records after ``after``, in order."""
@@ -323,9 +457,13 @@ class EventLog:
             return [Record(int(s), str(k), json.loads(p), int(a)) for s, k, p, a in rows]
 
 
-    def save_snapshot(self, table_id: str, seq: int, state: dict[str, Any]) -> None:
-        """Keep the table's state after record ``seq`` (the older snapshots go: one a table)."""
+    def save_snapshot(self, table_id: str, seq: int, state: dict[str, Any], *,
+                      epoch: int | None = None) -> None:
+        """Keep the table's state after record ``seq`` (the older snapshots go: one a table);
+        with ``epoch``, only while the table's lease holds it."""
         with self.engine.begin() as conn:
+            if epoch is not None:
+                self._fence(conn, table_id, epoch)
             conn.execute(SNAPSHOTS.delete().where(SNAPSHOTS.c.table_id == table_id))
             conn.execute(SNAPSHOTS.insert().values(table_id=table_id, seq=seq,
                                                    state=json.dumps(state, sort_keys=True)))

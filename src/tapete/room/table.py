@@ -156,8 +156,11 @@ class RoomTable:
                  agents: dict[str, Agent] | None = None,
                  think_ms: int = 0, pause_ms: int = 0,
                  on_hand: Callable[[RoomTable, Hand], None] | None = None,
-                 snapshot_every: int = SNAPSHOT_EVERY) -> None:
+                 snapshot_every: int = SNAPSHOT_EVERY, epoch: int | None = None) -> None:
         self.log = log
+        # the epoch of this node's lease of the table (several nodes, see room/log.py): every
+        # write quotes it and is refused once another node claimed the table; None: one node
+        self.epoch = epoch
         self.snapshot_every = snapshot_every  # hands between two snapshots (0: none)
         self._snapshot_due = False
         # told of each hand that ends, once it is stored (never while a restore replays):
@@ -753,7 +756,8 @@ class RoomTable:
         else:
             try:
                 records = self.log.append(self.table_id, self.seq + 1,
-                                          [(k, _norm(p)) for k, p in batch])
+                                          [(k, _norm(p)) for k, p in batch],
+                                          epoch=self.epoch, within=self._within(batch))
             except BaseException:
                 # the state moved on but the log did not: this copy is done; whoever owns the
                 # table next restores it from the log, where nothing of the command is
@@ -787,7 +791,7 @@ class RoomTable:
     def _keep_snapshot(self) -> None:
         """Store the table's state between hands; a failure only means a longer restore."""
         try:
-            self.log.save_snapshot(self.table_id, self.seq, self.snapshot())
+            self.log.save_snapshot(self.table_id, self.seq, self.snapshot(), epoch=self.epoch)
         except Exception:  # the log holds everything: a restore replays more of it
             _log.exception("table %s: the snapshot after %s was not stored", self.table_id,
                            self.seq)
@@ -853,6 +857,16 @@ class RoomTable:
             self.chat.extend(state["chat"])
         self.ended_at = self.clock.now_ms()
         self.check_books()
+
+    def _within(self, batch: Batch) -> Callable[[Any], None] | None:
+        """The bankroll moves of ``batch`` as a step of the transaction that stores it, for
+        a bankroll that makes its moves so (several nodes: ``moves_within``); else None (the
+        moves follow the append: :meth:`_move_money`)."""
+        within = getattr(self.bankroll, "moves_within", None)
+        if within is None:
+            return None
+        moves = money_moves(self.table_id, self.seq + 1, batch)
+        return None if not moves else within(moves)
 
     def _move_money(self, records: list[Record]) -> None:
         for r in records:
@@ -1251,6 +1265,23 @@ class RoomTable:
                 self._run(steps[r.kind], command)
         finally:
             self._replaying = None
+
+
+def money_moves(table_id: str, first_seq: int, batch: Batch) -> list[tuple[str, int, str]]:
+    """The bankroll moves a batch stored from ``first_seq`` makes, as (player, chips to the
+    bankroll: negative to the table, key): what :meth:`RoomTable._move_money` asks for."""
+    out: list[tuple[str, int, str]] = []
+    for i, (kind, p) in enumerate(batch):
+        key = f"{table_id}:{first_seq + i}"
+        if kind == "sat":
+            out.append((p["player"], -p["chips"], key))
+        elif kind == "chips" and p["taken"]:
+            out.append((p["player"], -p["taken"], key))
+        elif kind in ("left", "refund") and p["chips"]:
+            out.append((p["player"], p["chips"], key))
+        elif kind == "stack" and p["delta"]:
+            out.append((p["player"], -p["delta"], key))
+    return out
 
 
 def visible(r: Record, viewer: str | None, players: list[str]) -> dict[str, Any]:

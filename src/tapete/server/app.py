@@ -46,6 +46,14 @@ from tapete.core.text import Text
 from tapete.room.errors import Refused as RoomRefused
 from tapete.server import coach, room_exports, work
 from tapete.server.analysis import routes as analysis_routes
+from tapete.server.cluster import (
+    CLOSE_MOVED,
+    CONNECTS_PER_MINUTE,
+    TABLES_A_DAY,
+    ClusterBankroll,
+    Node,
+    moved_message,
+)
 from tapete.server.config import Settings, make_key, read_key
 from tapete.server.hub import Hub, Player
 from tapete.server.practice import PracticeBots
@@ -176,6 +184,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
     room = Room(hub, think_ms=int(settings.think_delay * 1000),
                 pause_ms=int(settings.result_pause * 1000))
     hub.room = room
+    node = None
+    if settings.node_id is not None:  # one node of several (server/cluster.py)
+        node = room.node = Node(room, settings.node_id, settings.advertise,
+                                lease_ms=int(settings.lease_s * 1000),
+                                redis_url=settings.redis_url, drain_s=settings.drain_s)
+        room.bankroll = ClusterBankroll(hub, node)  # type: ignore[assignment]
     room.practice_kit = lambda table_id: PracticeBots(table_id, settings, room.bankroll)
     limits = settings.limits
     quiet_uvicorn()
@@ -236,7 +250,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     async def room_table_page(request: Request) -> Response:
         _player(request, hub)
-        if room.get(str(request.path_params["table_id"])) is None:
+        table_id = str(request.path_params["table_id"])
+        if room.get(table_id) is None and (node is None or not await node.exists(table_id)):
             return PlainTextResponse(_in_both(t(NO_TABLE)), status_code=404)
         resp = FileResponse(WEB_DIR / "table" / "index.html")
         resp.headers["Cache-Control"] = "no-cache"
@@ -248,6 +263,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if not _same_origin(request.headers):
             return JSONResponse({"error": t(FOREIGN_PAGE).to_json()}, status_code=403)
         p = _player(request, hub)
+        if node is not None and not await node.allow(f"open:{p.id}", TABLES_A_DAY, 86_400):
+            return JSONResponse({"error": t("You have opened {made} tables: play at one of"
+                                            " them.", made=TABLES_A_DAY).to_json()},
+                                status_code=400)
         try:
             body = await request.json()
         except ValueError:
@@ -263,12 +282,24 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await ws.close(code=4403)
             return
         pid = ws.session.get("pid") if "session" in ws.scope else None
-        running = room.get(str(ws.path_params["table_id"]))
+        table_id = str(ws.path_params["table_id"])
+        running = room.get(table_id)
         await ws.accept()
         if not isinstance(pid, str) or not pid:
             await ws.send_text(error_message("no_identity", t(NO_IDENTITY)))
             await ws.close(code=4401)
             return
+        if node is not None:  # several nodes: the table's own, or where it is
+            if not await node.allow(f"ws:{pid}", CONNECTS_PER_MINUTE, 60):
+                await ws.send_text(error_message("rate", t(TOO_MANY_TABS)))
+                await ws.close(code=CLOSE_POLICY)
+                return
+            if running is None:
+                where = await node.route(table_id)
+                if isinstance(where, str):
+                    await _moved(ws, where)
+                    return
+                running = room.get(table_id) if where is not None else None
         if running is None:
             await ws.send_text(error_message("no_table", t(NO_TABLE)))
             await ws.close(code=4404)
@@ -287,12 +318,21 @@ def create_app(settings: Settings | None = None) -> Starlette:
         conn = Connection(room, running, box, pid, records=query.get("records") == "1",
                           every_state=query.get("states") != "turn")
         try:
+            if node is not None and room.tables.get(table_id) is not running:
+                raise RoomRefused(t(NO_TABLE))  # dropped here while the client came in
             await running.owner.call(running.table.subscribe, conn, after)
         except RoomRefused as exc:
+            if node is not None and room.tables.get(table_id) is not running:
+                await _moved(ws)  # dropped here meanwhile
+                return
             await ws.send_text(error_message("no_spectators", exc.message))
             await ws.close(code=4403)
             return
         running.join(conn)
+        if node is not None and room.tables.get(table_id) is not running:
+            running.part(conn)  # dropped between the two: its new owner has it
+            await _moved(ws)
+            return
         conn.schedule_state()
         drain = asyncio.get_running_loop().create_task(conn.drain())
         try:
@@ -300,8 +340,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         finally:
             drain.cancel()
             running.part(conn)
-            with contextlib.suppress(Exception):
-                await running.owner.call(running.table.unsubscribe, conn)
+            if node is None or room.tables.get(table_id) is running:  # a dropped one has no owner
+                with contextlib.suppress(Exception):
+                    await running.owner.call(running.table.unsubscribe, conn)
 
     async def ws_endpoint(ws: WebSocket) -> None:
         # a browser's page must be this server's own (its Host checked by HostCheck)
@@ -333,6 +374,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
             p.detach(box)
             hub.forget(p)
 
+    async def node_info(request: Request) -> Response:
+        """This node (several nodes): its id, tables, leases claimed, lost and released, and
+        the writes of a lost lease refused."""
+        if node is None:
+            return JSONResponse({"node": None, "tables": sorted(room.tables)})
+        return JSONResponse(node.info())
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         # visitors stored by older versions who never played go (a row per request once)
@@ -362,6 +410,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/room", room_page),
         Route("/api/room/tables", room_tables, methods=["GET", "POST"]),
         *room_exports.routes(room),  # a table's ledger and hand histories
+        Route("/api/room/node", node_info),
         Route("/t/{table_id}", room_table_page),
         WebSocketRoute("/ws/t/{table_id}", room_ws),
         Mount("/web", StaticFiles(directory=WEB_DIR), name="web"),
@@ -376,6 +425,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
     app.state.storage = storage
     app.state.settings = settings
     return app
+
+
+async def _moved(ws: WebSocket, url: str | None = None) -> None:
+    """Several nodes: tell a client where its table is (None: try again) and let it go."""
+    with contextlib.suppress(Exception):  # a client gone meanwhile
+        await ws.send_text(moved_message(url))
+        await ws.close(code=CLOSE_MOVED)
 
 
 FULL_COLLECTION_S = 600.0  # how often the garbage collector's oldest generation is collected

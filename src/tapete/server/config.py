@@ -59,6 +59,7 @@ class Settings:
     Origin), any port; Starlette's ``TrustedHostMiddleware`` patterns (``*.example.org``).
     The address a request came in on is always one of them (``tapete play --host
     192.168.1.5`` answers at that address). ``limits``: what one WebSocket may cost.
+    ``node_id`` and what follows it: the room on several nodes (``server/cluster.py``).
     """
 
     data_dir: Path = field(default_factory=default_data_dir)
@@ -77,6 +78,14 @@ class Settings:
     limits: Limits = field(default_factory=Limits)
     room_on_crash: str = "resume"
     freeze_heap: bool = False
+    # several nodes (server/cluster.py): this node's id (None: one node, the default), its
+    # address as clients reach it (the redirects name it), Redis, the tables' lease, and how
+    # long a node that drains waits for its hands to end
+    node_id: str | None = None
+    advertise: str = ""
+    redis_url: str | None = None
+    lease_s: float = 6.0
+    drain_s: float = 120.0
 
     def db_url(self) -> str:
         if self.database_url:

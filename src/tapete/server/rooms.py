@@ -69,6 +69,7 @@ from tapete.server.views import hand_view
 from tapete.words.room import decided_line, host_line, vote_line
 
 if TYPE_CHECKING:
+    from tapete.server.cluster import Node
     from tapete.server.hub import Hub
 
 log = logging.getLogger("tapete.server")
@@ -287,6 +288,9 @@ class Room:
         self.practice_kit: Callable[[str], Any] | None = None
         self._empty_practice: list[Running] = []
         self._closing: set[asyncio.Task[None]] = set()  # tables being marked closed
+        # several nodes (server/cluster.py): this node, which claims the tables it runs by
+        # their leases; None: one node, running every table of the log
+        self.node: Node | None = None
 
     # ------------------------------------------------------------------ tables
     def _agents(self, table_id: str, seats: int) -> tuple[dict[str, Agent], dict[str, str]]:
@@ -323,11 +327,54 @@ class Room:
                 except Exception:
                     log.exception("table %s failed: restoring it from its log",
                                   running.table.table_id)
+                if self.node is not None and await self._lost(running):
+                    return
                 await asyncio.sleep(1.0)  # a database that is down: do not spin
                 with contextlib.suppress(Exception):
                     self.reopen(running)
         finally:
             tend.cancel()
+
+    async def _lost(self, running: Running) -> bool:
+        """Several nodes: whether this node lost the lease of ``running``'s table (a write
+        was refused for its epoch, or its renewal), in which case the table is dropped."""
+        node, table = self.node, running.table
+        if node is None or table.epoch is None:
+            return False
+        try:
+            held = await asyncio.to_thread(self.log.renew, table.table_id, node.id,
+                                           table.epoch, node.lease_ms)
+        except Exception:
+            return False  # the database is down: try again later
+        if not held:
+            log.warning("node %s: a write of table %s was refused, its lease moved on:"
+                        " dropped", node.id, table.table_id)
+            node.drop(table.table_id)
+        return not held
+
+    def drop(self, table_id: str) -> None:
+        """Several nodes: stop running a table here (its lease lost, or released by a node
+        that drains); its clients are told to reconnect (to its new owner)."""
+        running = self.tables.pop(table_id, None)
+        if running is None:
+            return
+        for person, (r, _) in list(self.practice.items()):
+            if r is running:
+                del self.practice[person]
+        running.table.broken = True  # it answers nothing more
+        if running.task is not None and running.task is not asyncio.current_task():
+            running.task.cancel()
+        inbox = running.owner.inbox
+        while not inbox.empty():  # whoever waits for a command is answered
+            _, future = inbox.get_nowait()
+            if not future.done():
+                future.set_exception(RoomRefused(t("the table is restarting: try again in"
+                                                   " a moment")))
+        from tapete.server.cluster import CLOSE_MOVED, moved_message
+
+        for conn in list(running.connections):
+            send(conn.box, moved_message(None))
+            conn.box.close(CLOSE_MOVED, "moved", flush=True)
 
     def reopen(self, running: Running) -> None:
         """Rebuild ``running``'s table from its log, keeping its subscribers."""
@@ -335,7 +382,7 @@ class Room:
         try:
             table = restore(self.log, old.table_id, old.bankroll, agents=old.agents,
                             think_ms=self.think_ms, pause_ms=self.pause_ms,
-                            on_hand=self._hand_over)
+                            on_hand=self._hand_over, epoch=old.epoch)
         except Exception:
             log.exception("table %s could not be restored yet", old.table_id)
             raise
@@ -353,9 +400,11 @@ class Room:
         by ``host`` when one is given."""
         table_id = secrets.token_urlsafe(9)
         agents, styles = self._agents(table_id, config.seats)
-        table = RoomTable(self.log, self.log.create_table(config, table_id), config,
+        self.log.create_table(config, table_id)
+        table = RoomTable(self.log, table_id, config,
                           self.bankroll, agents=agents, think_ms=self.think_ms,
-                          pause_ms=self.pause_ms, on_hand=self._hand_over)
+                          pause_ms=self.pause_ms, on_hand=self._hand_over,
+                          epoch=self.node.claim_new(table_id) if self.node else None)
         if host is not None:
             table.appoint(host)
         seed = self.hub.settings.deck_seed
@@ -369,9 +418,11 @@ class Room:
     def open(self, config: TableConfig, table_id: str, kit: Any) -> Running:
         """A new practice table (``config.practice``), with its kit's bots, bankroll and
         decks: run like every table, never listed nor reachable from outside."""
-        table = RoomTable(self.log, self.log.create_table(config, table_id), config,
+        self.log.create_table(config, table_id)
+        table = RoomTable(self.log, table_id, config,
                           kit.bankroll, agents=kit.agents, think_ms=self.think_ms,
-                          pause_ms=self.pause_ms, on_hand=self._hand_over)
+                          pause_ms=self.pause_ms, on_hand=self._hand_over,
+                          epoch=self.node.claim_new(table_id) if self.node else None)
         running = self._run(table, dict(kit.styles))
         table.new_deck = kit.deck(running)
         return running
@@ -487,6 +538,9 @@ class Room:
         """Restore every stored table (a hand a crash interrupted goes on by the table's rule)
         and start its owner."""
         self.started = True
+        if self.node is not None:  # several nodes: the node claims its share of the tables
+            await self.node.start()
+            return
         self.bankroll.made = await asyncio.to_thread(self.hub.storage.room_move_keys)
         try:
             await self._restore_all()
@@ -511,46 +565,55 @@ class Room:
 
     async def _restore_all(self) -> None:
         for table_id in await asyncio.to_thread(self.log.table_ids):
-            if table_id in self.tables:
-                continue
-            config = self.log.config(table_id)
-            kit: Any = None
-            if config.practice:
-                if self.practice_kit is None:
-                    continue
-                kit = self.practice_kit(table_id)
-                agents, styles, bankroll = kit.agents, dict(kit.styles), kit.bankroll
-            else:
-                agents, styles = self._agents(table_id, config.seats)
-                bankroll = self.bankroll
-            try:
-                table = restore(self.log, table_id, bankroll, agents=agents,
-                                think_ms=self.think_ms, pause_ms=self.pause_ms,
-                                on_hand=self._hand_over)
-            except Exception:  # one broken log does not keep the room closed
-                log.exception("table %s could not be restored", table_id)
-                continue
-            running = self._run(table, styles)
-            if table.last_hand is not None:  # a kill may have come between its end and its rows
-                played = table.hand_starts[-1] / 1000 if table.hand_starts else time.time()
-                rows = self._rows(table, table.last_hand, played)
-                try:  # a row stored before is kept as it is
-                    await asyncio.to_thread(self.hub.storage.save_hands, rows)
-                except Exception:
-                    log.exception("table %s: its last hand's rows could not be stored", table_id)
-            if kit is not None:
-                table.new_deck = kit.deck(running)
-                people = [p for p in table.players.values() if not is_bot(p)]
-                table.auto_start = False  # until the person's page says otherwise
-                # and the hand in play waits for them too: nothing moves their money before
-                # their page is back (the clock restarts then, with the grace)
-                table.held = bool(people)
-                if people:
-                    self.practice[people[0]] = (running, kit)
-                else:  # the person left: the bots stand up and the table closes
-                    self._empty_practice.append(running)
+            if table_id not in self.tables:
+                await self.restore_one(table_id)
+
+    async def restore_one(self, table_id: str, epoch: int | None = None) -> Running | None:
+        """Restore table ``table_id`` from its log and run it here (``epoch``: this node's
+        lease of it); None when it cannot be (its log is broken: the room goes on)."""
+        config = self.log.config(table_id)
+        kit: Any = None
+        if config.practice:
+            if self.practice_kit is None:
+                return None
+            kit = self.practice_kit(table_id)
+            agents, styles, bankroll = kit.agents, dict(kit.styles), kit.bankroll
+        else:
+            agents, styles = self._agents(table_id, config.seats)
+            bankroll = self.bankroll
+        try:
+            table = restore(self.log, table_id, bankroll, agents=agents,
+                            think_ms=self.think_ms, pause_ms=self.pause_ms,
+                            on_hand=self._hand_over, epoch=epoch)
+        except Exception:  # one broken log does not keep the room closed
+            log.exception("table %s could not be restored", table_id)
+            return None
+        running = self._run(table, styles)
+        if table.last_hand is not None:  # a kill may have come between its end and its rows
+            played = table.hand_starts[-1] / 1000 if table.hand_starts else time.time()
+            rows = self._rows(table, table.last_hand, played)
+            try:  # a row stored before is kept as it is
+                await asyncio.to_thread(self.hub.storage.save_hands, rows)
+            except Exception:
+                log.exception("table %s: its last hand's rows could not be stored", table_id)
+        if kit is not None:
+            table.new_deck = kit.deck(running)
+            people = [p for p in table.players.values() if not is_bot(p)]
+            table.auto_start = False  # until the person's page says otherwise
+            # and the hand in play waits for them too: nothing moves their money before
+            # their page is back (the clock restarts then, with the grace)
+            table.held = bool(people)
+            if people:
+                self.practice[people[0]] = (running, kit)
+            elif self.node is not None:  # a node claimed it, running: the bots stand up now
+                running.owner.submit(lambda r=running: self._stand_up(r))  # type: ignore[misc]
+            else:  # the person left: the bots stand up and the table closes
+                self._empty_practice.append(running)
+        return running
 
     async def stop(self) -> None:
+        if self.node is not None:  # its tables stop, their leases released
+            await self.node.stop()
         for running in self.tables.values():
             if running.task is not None:
                 running.task.cancel()
@@ -558,7 +621,15 @@ class Room:
                     await running.task
 
     def listing(self) -> list[dict[str, Any]]:
-        """The public tables, for the lobby."""
+        """The public tables, for the lobby (several nodes: the others' too, through
+        Redis)."""
+        out = self.local_listing()
+        if self.node is not None:
+            out += self.node.remote_listing()
+        return out
+
+    def local_listing(self) -> list[dict[str, Any]]:
+        """The public tables this process runs."""
         out = []
         for r in self.tables.values():
             if r.table.config.public:

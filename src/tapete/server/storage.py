@@ -330,22 +330,9 @@ class Storage:
         ``key`` whatever happens: with its ledger row (``room_in`` or ``room_out``) and the
         key, in one transaction. True: made now; False: made before (nothing changes); None:
         refused (an unknown player, or a bankroll that would go below zero)."""
-        p, m = players_table.c, room_moves_table.c
-        kind = "room_in" if bankroll < 0 else "room_out"
         with self._write() as conn:
-            if conn.execute(select(m.key).where(m.key == key)).first() is not None:
-                return False
-            done = conn.execute(update(players_table).where(
-                p.id == pid, p.bankroll + bankroll >= 0,
-            ).values(bankroll=p.bankroll + bankroll, updated=time.time()))
-            if not done.rowcount:
-                return None
-            conn.execute(insert(room_moves_table).values(key=key, player_id=pid,
-                                                         bankroll=bankroll))
-            row = _player(conn, pid)
-            assert row is not None
-            _ledger(conn, pid, kind, bankroll, 0, None, row.bankroll + row.at_table)
-            return True
+            made = move_once_in(conn, key, pid, bankroll)
+            return None if made is None else made is not False
 
     def room_move_made(self, key: str) -> bool:
         """Whether the room move ``key`` is stored."""
@@ -469,12 +456,18 @@ class Storage:
         is. One transaction."""
         if not rows:
             return
-        with self._write() as conn:
-            known = {str(k) for (k,) in conn.execute(select(hands_table.c.hand_id).where(
-                hands_table.c.hand_id.in_([r.hand_id for r in rows])))}
-            for row in rows:
-                if row.hand_id not in known:
-                    _insert_hand(conn, row)
+        for attempt in range(2):  # two nodes storing one hand at once: the second sees it
+            try:
+                with self._write() as conn:
+                    known = {str(k) for (k,) in conn.execute(select(hands_table.c.hand_id).where(
+                        hands_table.c.hand_id.in_([r.hand_id for r in rows])))}
+                    for row in rows:
+                        if row.hand_id not in known:
+                            _insert_hand(conn, row)
+                return
+            except IntegrityError:
+                if attempt:
+                    raise
 
     def get_hand(self, player_id: str, hand_id: str) -> HandRow | None:
         with self.engine.connect() as conn:
@@ -489,6 +482,28 @@ class Storage:
                 hands_table.c.player_id == player_id).order_by(
                 hands_table.c.id.desc()).limit(limit)).mappings().all()
         return [_hand_row(r) for r in rows]
+
+
+def move_once_in(conn: Connection, key: str, pid: str, bankroll: int) -> int | bool | None:
+    """:meth:`Storage.move_once` inside the caller's transaction (several nodes make a
+    table's moves in the transaction that stores its records): the bankroll after the move
+    when made now, False when made before, None when refused. The conditional update locks
+    the player's row: two nodes moving the same chips take turns, and the second sees what
+    the first left."""
+    p, m = players_table.c, room_moves_table.c
+    kind = "room_in" if bankroll < 0 else "room_out"
+    if conn.execute(select(m.key).where(m.key == key)).first() is not None:
+        return False
+    done = conn.execute(update(players_table).where(
+        p.id == pid, p.bankroll + bankroll >= 0,
+    ).values(bankroll=p.bankroll + bankroll, updated=time.time()))
+    if not done.rowcount:
+        return None
+    conn.execute(insert(room_moves_table).values(key=key, player_id=pid, bankroll=bankroll))
+    row = _player(conn, pid)
+    assert row is not None
+    _ledger(conn, pid, kind, bankroll, 0, None, row.bankroll + row.at_table)
+    return row.bankroll
 
 
 def _insert_hand(conn: Connection, row: HandRow) -> None:

@@ -41,10 +41,18 @@ let coachOpened = null;  // the coach box unfolded or not, once the person chose
 const seen = { hand: null, street: null, bets: [], board: [] };
 
 // ------------------------------------------------------------------ connection
+// a room on several nodes: where the table's owner is, as a "moved" error said (a URL, or
+// a path behind the proxy); the next connection goes there
+let movedTo = null;
+let retryMs = 1000;  // the wait before the next try, doubled each failure up to 4 s
 function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  ws = new WebSocket(`${proto}//${location.host}${ROOM ? `/ws/t/${ROOM}` : "/ws"}`);
-  ws.onopen = () => { $("conn").classList.add("ok"); };
+  const own = `${proto}//${location.host}${ROOM ? `/ws/t/${ROOM}` : "/ws"}`;
+  const target = movedTo === null ? own
+    : /^wss?:/.test(movedTo) ? movedTo : `${proto}//${location.host}${movedTo}`;
+  movedTo = null;
+  ws = new WebSocket(target);
+  ws.onopen = () => { $("conn").classList.add("ok"); retryMs = 1000; };
   ws.onmessage = (e) => {
     const msg = JSON.parse(e.data);
     if (msg.type === "state") {
@@ -58,6 +66,8 @@ function connect() {
       // the hand list comes whole when the page connects, then one hand at a time
       hands = msg.reset ? msg.hands.slice() : msg.hands.concat(hands).slice(0, 50);
       if (state) { state.history = hands; render(); }
+    } else if (msg.type === "error" && msg.code === "moved") {
+      movedTo = msg.url || null;  // the node closes now; the next connection goes there
     } else if (msg.type === "error") {
       sentSeq = null;
       coachAsked = null;
@@ -70,7 +80,13 @@ function connect() {
     const c = $("conn");
     c.textContent = t("disconnected");
     c.classList.remove("ok");
-    if (!stopped) setTimeout(connect, 1000);
+    if (stopped) return;
+    if (movedTo !== null) {
+      setTimeout(connect, 50);
+    } else {
+      setTimeout(connect, retryMs);
+      retryMs = Math.min(4000, retryMs * 2);
+    }
   };
 }
 

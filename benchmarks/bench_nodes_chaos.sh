@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The nodes' chaos test at full size (tests/server/test_nodes_chaos.py): three nodes, 30 tables
+# of six scripted players, kill -9 at ten random moments, a zombie, a drain; the default 6 s
+# lease. Needs TAPETE_TEST_POSTGRES and a Redis (TAPETE_TEST_REDIS, default localhost:6379/15),
+# as scripts/test.sh sets up, and the test environment (.venv-test/bin first in PATH). The
+# report (recovery median and max, reconnects, ...) is printed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export TAPETE_NODES_TABLES="${TAPETE_NODES_TABLES:-30}"
+export TAPETE_NODES_KILLS="${TAPETE_NODES_KILLS:-10}"
+export TAPETE_NODES_LEASE="${TAPETE_NODES_LEASE:-6}"
+export PYTHONPATH="$PWD/src${PYTHONPATH:+:$PYTHONPATH}"
+exec python -m pytest -q -s -p no:cacheprovider tests/server/test_nodes_chaos.py "$@"

@@ -1,0 +1,548 @@
+"""The room on several nodes: ``tapete serve --database postgresql+psycopg://... --redis
+redis://...`` on each of them (docs/rules.md and the README, "Running a room on several nodes").
+
+Each node is a process (:class:`Node`), with an id of its own (the name it is given, and a
+random suffix: a node that restarts is a new node). They share one PostgreSQL database
+(tables, their logs, the players, their bankrolls, the sessions' signing key) and one Redis.
+
+Ownership. Every table is run by exactly one node at a time, the holder of its lease
+(``tapete_room_leases``, :mod:`tapete.room.log`): a node claims the leases that are free or
+expired (at most its share: the open tables over the live nodes), renews its own every third
+of the lease's length, and stamps every write of the table with its lease's epoch, so that a
+node that lost a lease (paused past it: a zombie) is refused when it writes and drops the
+table (:meth:`Node.drop`). A node that dies loses its leases when they expire (six seconds by
+default); the others claim its tables, restore each from its log (the hand in play resumes
+with the same cards, or is voided, by the table's rule) and its clients come back to them.
+
+Routing: by redirect. A client that opens a table's WebSocket at a node that does not own it
+is told where the table is (``{"type": "error", "code": "moved", "url": ...}``, closed with
+4307) and reconnects there, resuming from its last sequence number (``?after=SEQ``); with no
+``url`` (the table is between owners) it tries again after a backoff. A table's connections
+are all at its owner, so its records, its chat and its seats' presence go out from the one
+process that writes them, with no second hop (a proxy would relay every message through a
+second node, and lose the connections of the tables it does not own when it dies). Behind
+one reverse proxy each node is reached under a prefix of its own (``--advertise /node/a``:
+see the README's nginx lines).
+
+Redis (redis-py's asyncio client) carries what every node must know of the others: the lobby
+(each node publishes its tables' summaries, seats and players included, on ``tapete:lobby``
+and keeps them in a hash a new node reads first), each player's bankroll after a move made
+elsewhere (``tapete:money``: the copy a node holds for its pages is refreshed) and the rate
+limits that hold across nodes (tables opened by one identity, WebSockets opened by one
+identity a minute).
+
+Bankrolls: a node never decides with the bankroll it holds in memory. A table's moves of
+chips are made in PostgreSQL in the very transaction that stores the record that makes them
+(:class:`ClusterBankroll`: a conditional update of the player's row, which locks it), so two
+nodes moving the same player's chips take turns and the second is refused if the first took
+them; the records and the money are stored together or not at all. The copy in memory is
+only shown, refreshed from the row after each move (here and, through Redis, elsewhere).
+
+Draining (SIGTERM, :class:`DrainingServer`): the node deals no new hand, lets the hands in
+play finish (``drain_s`` at most), stops its tables, releases their leases (another node
+claims them at once), tells its clients to go elsewhere, and exits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import math
+import secrets
+import signal
+import time
+from collections.abc import Callable
+from types import FrameType
+from typing import TYPE_CHECKING, Any
+
+import sqlalchemy as sa
+import uvicorn
+
+from tapete.core.catalog import N_, t
+from tapete.core.errors import BooksError
+from tapete.room.errors import Refused as RoomRefused
+from tapete.room.log import create_all, now_ms
+from tapete.server.storage import move_once_in
+
+if TYPE_CHECKING:
+    from tapete.server.hub import Hub
+    from tapete.server.rooms import Room, Running
+
+log = logging.getLogger("tapete.server")
+CLOSE_MOVED = 4307
+MOVED = N_("This table is served by another node: reconnecting.")
+LOBBY_KEY = "tapete:lobby"
+MONEY_CHANNEL = "tapete:money"
+CONNECTS_PER_MINUTE = 60  # WebSockets one identity may open a minute, over all nodes
+TABLES_A_DAY = 10  # tables one identity may open a day, over all nodes
+
+_META = sa.MetaData()
+NODES = sa.Table(
+    "tapete_room_nodes", _META,
+    sa.Column("node", sa.String(128), primary_key=True),
+    sa.Column("url", sa.String(400), nullable=False),
+    sa.Column("seen", sa.BigInteger, nullable=False),  # Unix ms
+    sa.Column("draining", sa.Boolean, nullable=False),
+)
+
+
+def node_id(name: str | None) -> str:
+    """This process's node id: its name (the host's, unless given) and a random suffix."""
+    import socket
+
+    return f"{name or socket.gethostname()}.{secrets.token_hex(3)}"
+
+
+class ClusterBankroll:
+    """The room's bankroll on several nodes: every move made in PostgreSQL, in the
+    transaction that stores the table's record making it (``moves_within``, which
+    :class:`~tapete.room.table.RoomTable` asks for), never decided with a copy in memory."""
+
+    def __init__(self, hub: Hub, node: Node) -> None:
+        self.hub = hub
+        self.node = node
+        self.storage = hub.storage
+        self._made: dict[str, int] = {}  # key -> bankroll after it, made in an append
+
+    def balance(self, player: str) -> int:
+        row = self.storage.get_player(player)
+        return row.bankroll if row is not None else self.hub.settings.starting_bankroll
+
+    def moves_within(self, moves: list[tuple[str, int, str]]) -> Callable[[Any], None]:
+        for pid in {m[0] for m in moves}:  # each player has a row to move (outside the append)
+            p = self.hub.player(pid, create=True)
+            assert p is not None
+            p._store()
+
+        def within(conn: Any) -> None:
+            for pid, delta, key in moves:
+                made = move_once_in(conn, key, pid, delta)
+                if made is None:
+                    raise RoomRefused(t("your bankroll does not hold that many chips"))
+                if made is not False:
+                    self._made[key] = int(made)
+
+        return within
+
+    def take(self, player: str, amount: int, key: str) -> bool:
+        return self._move(player, -amount, key)
+
+    def give(self, player: str, amount: int, key: str) -> None:
+        if not self._move(player, amount, key):
+            raise BooksError(f"the bankroll of {player} refused {amount} chips back ({key})")
+
+    def settled(self, table_id: str) -> bool:
+        return True  # nothing is written behind: every move is stored with its record
+
+    def _move(self, player: str, delta: int, key: str) -> bool:
+        after = self._made.pop(key, None)
+        if after is None:  # a restore asking again (a log an older room wrote, say)
+            p = self.hub.player(player, create=True)
+            assert p is not None
+            p._store()
+            with self.storage._write() as conn:
+                made = move_once_in(conn, key, player, delta)
+            if made is None:
+                return False
+            if made is False:
+                return True
+            after = int(made)
+        self.node.money_moved(player, after)
+        return True
+
+
+class Node:
+    """This process as a node of the room (see the module's docstring)."""
+
+    def __init__(self, room: Room, node: str, url: str, *, lease_ms: int = 6000,
+                 redis_url: str | None = None, drain_s: float = 120.0) -> None:
+        self.room = room
+        self.log = room.log
+        self.id = node
+        self.url = url.rstrip("/")
+        self.lease_ms = lease_ms
+        self.renew_ms = max(100, lease_ms // 4)
+        self.scan_s = min(1.0, lease_ms / 6000)
+        self.drain_s = drain_s
+        self.draining = False
+        self.drained = asyncio.Event()
+        self.redis_url = redis_url
+        self.redis: Any = None
+        self.remote: dict[str, tuple[float, dict[str, Any]]] = {}  # the lobby elsewhere
+        self.stats = {"claimed": 0, "dropped": 0, "released": 0, "moved": 0}
+        self._task: asyncio.Task[None] | None = None
+        self._listen: asyncio.Task[None] | None = None
+        self._renewing: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        create_all(_META, self.log.engine)
+
+    # ------------------------------------------------------------------ start, stop
+    async def start(self) -> None:
+        if self.redis_url:
+            import redis.asyncio as aioredis
+
+            self.redis = aioredis.from_url(self.redis_url, decode_responses=True)
+            with contextlib.suppress(Exception):
+                for tid, raw in (await self.redis.hgetall(LOBBY_KEY)).items():
+                    self._heard(tid, raw)
+            self._listen = asyncio.get_running_loop().create_task(self._listen_loop())
+        await asyncio.to_thread(self._heartbeat)
+        await self._claim()
+        loop = asyncio.get_running_loop()
+        self._task = loop.create_task(self._loop())
+        self._renewing = loop.create_task(self._renew_loop())
+
+    async def stop(self) -> None:
+        for task in (self._task, self._renewing, self._listen):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        await self._release_all()
+        with contextlib.suppress(Exception):
+            await asyncio.to_thread(self._forget)
+        if self.redis is not None:
+            with contextlib.suppress(Exception):
+                await self.redis.aclose()
+
+    def claim_new(self, table_id: str) -> int:
+        """The lease of a table this node just made."""
+        epoch = self.log.claim(table_id, self.id, self.lease_ms, force=True)
+        assert epoch is not None
+        return epoch
+
+    # ------------------------------------------------------------------ the rounds
+    async def _loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.scan_s)
+            try:
+                await self._round()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the database is down: the leases run out, others claim
+                log.exception("node %s: its round failed", self.id)
+
+    async def _round(self) -> None:
+        await asyncio.to_thread(self._heartbeat)
+        if not self.draining:
+            await self._claim()
+        await self._publish()
+
+    async def _renew_loop(self) -> None:
+        """Renew this node's leases every quarter of their length (a loop of its own: a
+        claim restoring tables never holds a renewal up); drop the ones lost."""
+        while True:
+            await asyncio.sleep(self.renew_ms / 1000)
+            try:
+                lost = await asyncio.to_thread(self._renew, self._owned())
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("node %s: its leases could not be renewed", self.id)
+                continue
+            for tid, epoch in lost:
+                running = self.room.tables.get(tid)
+                if running is not None and running.table.epoch == epoch:
+                    log.warning("node %s lost the lease of table %s: dropped", self.id, tid)
+                    self.drop(tid)
+
+    def _owned(self) -> list[tuple[str, int]]:
+        return [(tid, r.table.epoch) for tid, r in self.room.tables.items()
+                if r.table.epoch is not None]
+
+    def _heartbeat(self) -> None:
+        now = now_ms()
+        with self.log.engine.begin() as conn:
+            done = conn.execute(NODES.update().where(NODES.c.node == self.id).values(
+                url=self.url, seen=now, draining=self.draining))
+            if not done.rowcount:
+                conn.execute(NODES.insert().values(node=self.id, url=self.url, seen=now,
+                                                   draining=self.draining))
+
+    def _forget(self) -> None:
+        with self.log.engine.begin() as conn:
+            conn.execute(NODES.delete().where(NODES.c.node == self.id))
+
+    def _renew(self, owned: list[tuple[str, int]]) -> list[tuple[str, int]]:
+        return [(tid, epoch) for tid, epoch in owned
+                if not self.log.renew(tid, self.id, epoch, self.lease_ms)]
+
+    def _live_nodes(self) -> int:
+        since = now_ms() - self.lease_ms
+        with self.log.engine.connect() as conn:
+            n = conn.execute(sa.select(sa.func.count()).select_from(NODES).where(
+                NODES.c.seen >= since, NODES.c.draining.is_(False))).scalar()
+        return max(1, int(n or 0))
+
+    def _claimable(self) -> tuple[list[str], int]:
+        """The open tables nobody holds (oldest first), and how many more this node may
+        take (its share, less what it owns)."""
+        ids = self.log.table_ids()
+        now = now_ms()
+        held = {x.table_id for x in self.log.leases() if x.expires >= now}
+        share = math.ceil(len(ids) / self._live_nodes())
+        free = [tid for tid in ids if tid not in held and tid not in self.room.tables]
+        return free, share - len(self.room.tables)
+
+    async def _claim(self) -> None:
+        free, room = await asyncio.to_thread(self._claimable)
+        for tid in free[:max(0, room)]:
+            await self.adopt(tid)
+
+    async def adopt(self, table_id: str) -> Running | None:
+        """Claim table ``table_id`` and run it here (restored from its log); None when
+        another node holds it, or it cannot be restored."""
+        if self.draining:
+            return None
+        running = self.room.tables.get(table_id)
+        if running is not None:
+            return running
+        epoch = await asyncio.to_thread(self.log.claim, table_id, self.id, self.lease_ms)
+        if epoch is None:
+            return None
+        running = self.room.tables.get(table_id)  # adopted meanwhile, by another coroutine
+        if running is not None:
+            return running
+        running = await self.room.restore_one(table_id, epoch)
+        if running is None:
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread(self.log.release, table_id, self.id, epoch)
+            return None
+        self.stats["claimed"] += 1
+        log.info("node %s claimed table %s (epoch %s)", self.id, table_id, epoch)
+        return running
+
+    def drop(self, table_id: str) -> None:
+        """A table whose lease this node lost: it stops here (its owner answers nothing more)
+        and its clients are told to go to its new owner."""
+        self.stats["dropped"] += 1
+        self.room.drop(table_id)
+        self._spawn(self._unlist(table_id))
+
+    # ------------------------------------------------------------------ routing
+    async def route(self, table_id: str) -> Running | str | None:
+        """Where a client asking for ``table_id`` at this node is to go: the table, run here
+        (claimed now if nobody holds it); the WebSocket URL of the node that holds it ("":
+        between owners, try again); None: there is no such table."""
+        running = self.room.tables.get(table_id)
+        if running is not None:
+            return running
+        lease = await asyncio.to_thread(self.log.lease, table_id)
+        if lease is None or lease.expires < now_ms():
+            exists = await asyncio.to_thread(self._open, table_id)
+            if not exists:
+                return None
+            if lease is None or not self.draining:
+                adopted = await self.adopt(table_id)
+                if adopted is not None:
+                    return adopted
+            return ""
+        if lease.owner == self.id:
+            return ""  # being restored or dropped here: a moment
+        url = await asyncio.to_thread(self._url_of, lease.owner)
+        if url is None:
+            return ""
+        self.stats["moved"] += 1
+        if url.startswith("http"):
+            url = "ws" + url[4:]
+        return f"{url}/ws/t/{table_id}"
+
+    def _open(self, table_id: str) -> bool:
+        return table_id in set(self.log.table_ids())
+
+    def _url_of(self, node: str) -> str | None:
+        with self.log.engine.connect() as conn:
+            url = conn.execute(sa.select(NODES.c.url).where(NODES.c.node == node)).scalar()
+        return None if url is None else str(url)
+
+    async def exists(self, table_id: str) -> bool:
+        """Whether a table of the room (run here or elsewhere) has this id."""
+        if table_id in self.room.tables:
+            return True
+        return await asyncio.to_thread(self._open, table_id)
+
+    # ------------------------------------------------------------------ draining
+    def begin_drain(self, done: Callable[[], None]) -> None:
+        if self.draining:
+            return
+        self._spawn(self._drain(done))
+
+    async def _drain(self, done: Callable[[], None]) -> None:
+        """Deal no new hand, let the hands in play end, then stop every table, release its
+        lease and send its clients elsewhere."""
+        self.draining = True
+        log.warning("node %s drains: no new hands; %s tables", self.id, len(self.room.tables))
+        with contextlib.suppress(Exception):
+            await asyncio.to_thread(self._heartbeat)
+        for running in self.room.tables.values():
+            running.table.auto_start = False
+        deadline = time.monotonic() + self.drain_s
+        said = time.monotonic()
+        while time.monotonic() < deadline:
+            playing = [r for r in self.room.tables.values()
+                       if r.table.hand is not None and not r.table.broken]
+            if not playing:
+                break
+            if time.monotonic() - said > 5:
+                said = time.monotonic()
+                log.warning("node %s drains: hands in play at %s", self.id, ", ".join(
+                    f"{r.table.table_id} ({len(r.connections)} connected)" for r in playing))
+            await asyncio.sleep(0.05)
+        while time.monotonic() < deadline and self.room._saving:  # the hands' rows
+            await asyncio.sleep(0.05)
+        await self._release_all()
+        self.drained.set()
+        done()
+
+    async def _release_all(self) -> None:
+        owned = self._owned()
+        for tid, _ in owned:
+            self.room.drop(tid)  # stopped first: no write after the release
+        for tid, epoch in owned:
+            with contextlib.suppress(Exception):
+                if await asyncio.to_thread(self.log.release, tid, self.id, epoch):
+                    self.stats["released"] += 1
+            await self._unlist(tid)
+
+    # ------------------------------------------------------------------ Redis
+    async def _publish(self) -> None:
+        if self.redis is None:
+            return
+        listed = {}
+        at = time.time()
+        for s in self.room.local_listing():
+            listed[s["table"]] = json.dumps({"at": at, "node": self.id, "table": s})
+        if not listed:
+            return
+        try:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.hset(LOBBY_KEY, mapping=listed)
+                for raw in listed.values():
+                    pipe.publish(LOBBY_KEY, raw)
+                await pipe.execute()
+        except Exception:
+            log.warning("node %s: the lobby could not be published", self.id)
+
+    async def _unlist(self, table_id: str) -> None:
+        self.remote.pop(table_id, None)
+        if self.redis is not None:
+            with contextlib.suppress(Exception):
+                await self.redis.hdel(LOBBY_KEY, table_id)
+                await self.redis.publish(LOBBY_KEY, json.dumps({"gone": table_id,
+                                                                 "node": self.id}))
+
+    def _heard(self, tid: str | None, raw: str) -> None:
+        data = json.loads(raw)
+        if data.get("node") == self.id:
+            return
+        if "gone" in data:
+            self.remote.pop(str(data["gone"]), None)
+            return
+        table = data["table"]
+        self.remote[str(tid or table["table"])] = (float(data["at"]), table)
+
+    async def _listen_loop(self) -> None:
+        while True:
+            try:
+                pubsub = self.redis.pubsub()
+                await pubsub.subscribe(LOBBY_KEY, MONEY_CHANNEL)
+                async for message in pubsub.listen():
+                    if message.get("type") != "message":
+                        continue
+                    if message["channel"] == MONEY_CHANNEL:
+                        self._money_heard(json.loads(message["data"]))
+                    else:
+                        self._heard(None, message["data"])
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("node %s: Redis is unreachable; listening again in a second",
+                            self.id)
+                await asyncio.sleep(1.0)
+
+    def remote_listing(self) -> list[dict[str, Any]]:
+        """The tables the other nodes run, as they last published them (seconds ago)."""
+        stale = time.time() - max(3.0, 3 * self.scan_s)
+        return [s for tid, (at, s) in self.remote.items()
+                if at >= stale and tid not in self.room.tables]
+
+    def money_moved(self, player: str, bankroll: int) -> None:
+        """A bankroll moved here: this node's copy and the other nodes' are refreshed."""
+        self._refresh(player, bankroll)
+        if self.redis is not None:
+            self._spawn(self.redis.publish(MONEY_CHANNEL, json.dumps(
+                {"node": self.id, "player": player, "bankroll": bankroll})))
+
+    def _money_heard(self, data: dict[str, Any]) -> None:
+        if data.get("node") != self.id:
+            self._refresh(str(data["player"]), int(data["bankroll"]))
+
+    def _refresh(self, player: str, bankroll: int) -> None:
+        p = self.room.hub.players.get(player)
+        if p is not None and p.purse.pending == 0:
+            p.purse.bankroll = bankroll
+            p.purse.version += 1
+            if p.game is None:
+                with contextlib.suppress(RuntimeError):
+                    p.send_state()
+
+    async def allow(self, key: str, most: int, window_s: int) -> bool:
+        """A rate limit over every node: at most ``most`` of ``key`` in ``window_s`` (a
+        fixed window in Redis); always allowed without Redis (each node's own limits hold)."""
+        if self.redis is None:
+            return True
+        bucket = f"tapete:rate:{key}:{int(time.time()) // window_s}"
+        try:
+            async with self.redis.pipeline(transaction=True) as pipe:
+                pipe.incr(bucket)
+                pipe.expire(bucket, window_s + 1)
+                count, _ = await pipe.execute()
+        except Exception:  # Redis is down: the limits of each node still hold
+            return True
+        return int(count) <= most
+
+    def _spawn(self, coro: Any) -> None:
+        try:
+            task = asyncio.get_running_loop().create_task(coro)
+        except RuntimeError:
+            coro.close()
+            return
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def info(self) -> dict[str, Any]:
+        return {"node": self.id, "url": self.url, "draining": self.draining,
+                "tables": sorted(self.room.tables), "fenced": self.log.fenced,
+                "fenced_renewals": self.log.fenced_renewals, **self.stats}
+
+
+def moved_message(url: str | None) -> str:
+    return json.dumps({"type": "error", "code": "moved", "message": t(MOVED).to_json(),
+                       "seq": None, "url": url or None})
+
+
+class DrainingServer(uvicorn.Server):
+    """uvicorn's server, where SIGTERM drains the node first (a second signal, or Ctrl+C,
+    stops it at once, as uvicorn does)."""
+
+    def __init__(self, config: uvicorn.Config, node: Callable[[], Node | None]) -> None:
+        super().__init__(config)
+        self._node = node
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    async def startup(self, sockets: Any = None) -> None:
+        self._loop = asyncio.get_running_loop()
+        await super().startup(sockets)
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        node = self._node()
+        if sig == signal.SIGTERM and node is not None and not node.draining \
+                and self._loop is not None and not self.should_exit:
+            def exit_now() -> None:
+                self.should_exit = True
+
+            self._loop.call_soon_threadsafe(node.begin_drain, exit_now)
+            return
+        super().handle_exit(sig, frame)

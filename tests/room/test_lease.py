@@ -1,0 +1,131 @@
+"""A table's lease (several nodes over one log): claimed once expired, renewed by its owner,
+each claim a new epoch; every write quotes the epoch, so a writer that lost the lease (a
+zombie: paused past its lease, then woken) is refused and counted, and its table goes on at
+the node that claimed it, from the log, with nothing of the zombie's."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+from roomfakes import Client, FakeBank
+
+from tapete.core.actions import Action
+from tapete.core.cards import Deck
+from tapete.core.catalog import t
+from tapete.room.clock import ManualClock
+from tapete.room.errors import Fenced, Refused
+from tapete.room.log import EventLog, TableConfig
+from tapete.room.table import RoomTable, restore
+
+TTL = 5_000
+
+
+def test_a_lease_is_claimed_when_free_or_expired_and_renewed_by_its_owner() -> None:
+    log = EventLog()
+    tid = log.create_table(TableConfig())
+    assert log.claim(tid, "a", TTL, now=1_000) == 1
+    assert log.claim(tid, "b", TTL, now=2_000) is None  # a holds it
+    assert log.renew(tid, "a", 1, TTL, now=5_000)  # until 10,000 now
+    assert log.claim(tid, "b", TTL, now=9_000) is None
+    assert log.claim(tid, "b", TTL, now=10_001) == 2  # expired: b's, a new epoch
+    assert not log.renew(tid, "a", 1, TTL, now=10_002)  # a lost it
+    assert log.fenced_renewals == 1
+    lease = log.lease(tid)
+    assert lease is not None and (lease.owner, lease.epoch) == ("b", 2)
+    assert log.release(tid, "b", 2)
+    assert not log.release(tid, "a", 1)
+    assert log.claim(tid, "a", TTL, now=10_003) == 3  # released: free at once
+    assert log.claim(tid, "b", TTL, now=10_004, force=True) == 4
+    assert [x.owner for x in log.leases()] == ["b"]
+
+
+def test_an_append_is_fenced_by_its_epoch() -> None:
+    log = EventLog()
+    tid = log.create_table(TableConfig())
+    epoch = log.claim(tid, "a", TTL, now=0)
+    assert epoch == 1
+    log.append(tid, 1, [("x", {})], epoch=epoch)
+    assert log.claim(tid, "b", TTL, now=TTL + 1) == 2
+    with pytest.raises(Fenced):
+        log.append(tid, 2, [("y", {})], epoch=1)
+    with pytest.raises(Fenced):
+        log.save_snapshot(tid, 1, {}, epoch=1)
+    assert log.fenced == 2
+    log.append(tid, 2, [("z", {})], epoch=2)
+    assert [r.kind for r in log.read(tid)] == ["x", "z"]
+    # with no epoch (one node), the sequence number alone decides
+    log.append(tid, 3, [("w", {})])
+
+
+def test_a_move_made_within_an_append_is_undone_with_it() -> None:
+    log = EventLog()
+    tid = log.create_table(TableConfig())
+    made: list[int] = []
+
+    def within(_conn: object) -> None:
+        made.append(1)
+        raise Refused(t("your bankroll does not hold that many chips"))
+
+    with pytest.raises(Refused):
+        log.append(tid, 1, [("x", {})], within=within)
+    assert made == [1] and log.read(tid) == []
+
+
+def test_a_zombie_owner_is_refused_and_the_new_owner_goes_on(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'room.db'}"
+    bank = FakeBank({"a": 1_000, "b": 1_000, "c": 1_000})
+    clock = ManualClock()
+    log_a = EventLog(url)  # node a's connection to the shared log
+    tid = log_a.create_table(TableConfig())
+    epoch_a = log_a.claim(tid, "a", TTL)
+    assert epoch_a == 1
+    zombie = RoomTable(log_a, tid, TableConfig(), bank, clock=clock,
+                       deck=lambda: Deck(seed=7), epoch=epoch_a)
+    for p, name in (("a", "Ann"), ("b", "Bob"), ("c", "Cy")):
+        zombie.sit(p, name, 150)
+    zombie.poll()  # the hand starts
+    hand = zombie.hand
+    assert hand is not None and hand.actor is not None
+    # node a is paused past its lease; node b claims the table and restores it
+    log_b = EventLog(url)
+    epoch_b = log_b.claim(tid, "b", TTL, now=10**15)  # long after a's lease ran out
+    assert epoch_b == 2
+    owner = restore(log_b, tid, bank, clock=clock, epoch=epoch_b)
+    assert owner.hand is not None and owner.hand.events == hand.events
+    watcher = Client(None)
+    owner.subscribe(watcher)
+    # the zombie wakes and plays on: refused, counted, and it answers nothing more
+    actor = zombie.players[zombie.table.seat_of(hand.actor)]
+    with pytest.raises(Fenced):
+        zombie.act(actor, zombie.turn_seq or 0, Action.call())
+    assert zombie.broken and log_a.fenced == 1
+    with pytest.raises(Refused):
+        zombie.act(actor, zombie.turn_seq or 0, Action.call())
+    assert log_a.fenced == 1  # refused by the table itself, never reaching the log
+    # the new owner takes the same decision: the same cards, nothing of the zombie's
+    owner.act(actor, owner.turn_seq or 0, Action.fold())
+    kinds = [r.kind for r in log_b.read(tid)]
+    assert kinds.count("start") == 1
+    assert log_b.read(tid)[-2].payload["event"]["action"] == "fold"
+    assert [m["seq"] for m in watcher.messages] == list(range(1, owner.seq + 1))
+
+
+def test_two_nodes_racing_for_one_lease_get_one_epoch_each(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'room.db'}"
+    logs = [EventLog(url) for _ in range(4)]
+    tid = logs[0].create_table(TableConfig())
+    got: list[int | None] = []
+    barrier = threading.Barrier(len(logs))
+
+    def claim(i: int) -> None:
+        barrier.wait()
+        got.append(logs[i].claim(tid, f"n{i}", TTL))
+
+    threads = [threading.Thread(target=claim, args=(i,)) for i in range(len(logs))]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert sorted(x for x in got if x is not None) == [1]  # one winner

@@ -1,0 +1,236 @@
+"""The room on three nodes under chaos: ``kill -9`` of a random node at random moments (each
+started again), one node paused past its lease and woken (a zombie), then every node drained
+with SIGTERM while its players play on.
+
+Three nodes on localhost (``nodes.py``: ``tapete serve``'s app, a lease of ``LEASE`` seconds)
+over one PostgreSQL schema and one Redis database; ``TABLES`` tables of six scripted players
+each, each player a WebSocket to a random node that follows the redirect to its table's owner
+and reconnects with backoff, resuming from its last sequence number. What must hold:
+
+- every node's lobby lists every table (the nodes publish their tables through Redis);
+- after each kill, another node claims each of the dead node's tables and its first action
+  comes within ten seconds of the death (the time to recover is reported: median, max);
+- the zombie's writes are refused and counted once it wakes, and it drops what it lost;
+- every client's records are gap-free across every reconnect, and at the end every client
+  has caught up with its table's log (resynced);
+- every hand that began ended (or was voided by the table's rule), through a rolling restart
+  (each node drained with SIGTERM and started again, one at a time) and a drain of all three;
+- chips are conserved, bankrolls included: the players' bankrolls and the chips on the tables
+  (each table restored from its log, in this one process) are what they started with, each
+  bankroll equal to its moves, each ledger adding up;
+- every table's log replays in one process to the same hand histories: each hand rebuilt from
+  its events nets each player what the hand that player keeps says.
+
+``TAPETE_NODES_TABLES``, ``TAPETE_NODES_KILLS`` and ``TAPETE_NODES_SEED`` size and seed it (CI:
+8 tables, 3 kills; ``benchmarks/bench_nodes_chaos.sh`` runs the full size: 30 tables, 10).
+``TAPETE_TEST_POSTGRES`` names the server (scripts/test.sh starts one), ``TAPETE_TEST_REDIS``
+the Redis (default ``redis://127.0.0.1:6379/15``, which scripts/test.sh starts).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import signal
+import statistics
+import time
+from pathlib import Path
+
+import pytest
+from nodes import (
+    Bot,
+    NodeProcess,
+    Stats,
+    audit,
+    cookie,
+    first_actions_after,
+    last_seqs,
+    open_tables,
+    owners,
+    pg_schema,
+    players_of,
+)
+
+TABLES = int(os.environ.get("TAPETE_NODES_TABLES", "8"))
+KILLS = int(os.environ.get("TAPETE_NODES_KILLS", "3"))
+SEED = int(os.environ.get("TAPETE_NODES_SEED", "20261202"))
+LEASE = float(os.environ.get("TAPETE_NODES_LEASE", "3"))
+RECOVER_S = 10.0
+
+
+def services() -> tuple[str, str]:
+    pg = os.environ.get("TAPETE_TEST_POSTGRES")
+    redis_url = os.environ.get("TAPETE_TEST_REDIS", "redis://127.0.0.1:6379/15")
+    missing = []
+    if not pg:
+        missing.append("TAPETE_TEST_POSTGRES is unset")
+    try:
+        import redis
+
+        redis.Redis.from_url(redis_url, socket_connect_timeout=2).flushdb()
+    except Exception as exc:  # no Redis here
+        missing.append(f"no Redis at {redis_url}: {type(exc).__name__}")
+    if missing:
+        if os.environ.get("CI"):
+            pytest.fail("CI must run the nodes' chaos test: " + "; ".join(missing),
+                        pytrace=False)
+        pytest.skip("; ".join(missing))
+    from tapete.server.storage import database_url
+
+    assert pg is not None
+    return database_url(pg), redis_url
+
+
+def test_three_nodes_survive_kills_a_zombie_and_a_drain(tmp_path: Path) -> None:
+    pg, redis_url = services()
+    rng = random.Random(SEED)
+    with pg_schema(pg) as db:
+        nodes = [NodeProcess(f"n{i}", db, redis_url, LEASE, tmp_path) for i in range(3)]
+        try:
+            for n in nodes:
+                n.start()
+            for n in nodes:
+                n.wait_up()
+            report = asyncio.run(_run(db, nodes, rng))
+        finally:
+            for n in nodes:
+                n.stop()
+        print(json.dumps(report, indent=1))
+        (tmp_path / "report.json").write_text(json.dumps(report, indent=1))
+        got = audit(db, players_of(db))
+        print(json.dumps({k: v for k, v in got.items() if k != "problems"}))
+        assert not got["problems"], got["problems"][:20]
+        assert got["chips"] == got["expected"], got
+        assert got["unfinished"] == 0, got
+        assert got["hands"] >= TABLES * 3, got
+        assert got["rows_checked"] > 0, got
+    assert not report["gaps"], report["gaps"][:10]
+    assert report["kills"] == KILLS
+    zombie = report["zombie"]
+    assert zombie["fenced"] + zombie["fenced_renewals"] >= 1, zombie
+    assert not set(zombie["tables"]) & set(zombie["lost"]), zombie
+    assert report["rolled"] == [0, 0, 0] and report["drained"] == [0, 0, 0], report
+    assert report["recover_max_s"] <= RECOVER_S, report
+
+
+async def _run(db: str, nodes: list[NodeProcess], rng: random.Random) -> dict[str, object]:
+    urls = [n.url for n in nodes]
+    tables = await asyncio.to_thread(open_tables, urls, TABLES)
+    stats = Stats()
+    bots: list[Bot] = []
+    for i, tid in enumerate(tables):
+        for seat in range(6):
+            c = await asyncio.to_thread(cookie, urls[(i + seat) % len(urls)])
+            bots.append(Bot(urls, tid, f"P{seat}", c, rng.randrange(2**32), stats))
+    stop = asyncio.Event()
+    playing = [asyncio.ensure_future(b.run(stop)) for b in bots]
+    recover: list[float] = []
+    by_kill: list[list[float]] = []  # each kill's tables' times to recover
+    kills = 0
+    zombie: dict[str, object] = {}
+    try:
+        await _dealt(db, tables)
+        lobby = await asyncio.to_thread(_lobbies, urls, set(tables))
+        for _ in range(KILLS):
+            await asyncio.sleep(rng.uniform(1.0, 4.0))
+            victim = rng.choice(nodes)
+            mine = await asyncio.to_thread(_owned_by, db, victim)
+            died = time.time_ns() // 1_000_000
+            victim.kill()
+            kills += 1
+            took = await _recovered(db, mine, died)
+            recover += took
+            by_kill.append([round(x, 1) for x in took])
+            victim.start()
+            await asyncio.to_thread(victim.wait_up)
+        # a zombie: paused past its lease, the others claim its tables, then it wakes
+        await asyncio.sleep(rng.uniform(1.0, 3.0))
+        z = rng.choice(nodes)
+        mine = await asyncio.to_thread(_owned_by, db, z)
+        z.signal(signal.SIGSTOP)
+        paused = time.time_ns() // 1_000_000
+        await asyncio.sleep(LEASE + 0.5)
+        recover_z = await _recovered(db, mine, paused)
+        z.signal(signal.SIGCONT)
+        await asyncio.sleep(LEASE)
+        info = await asyncio.to_thread(z.info)
+        zombie = {"fenced": info["fenced"], "fenced_renewals": info["fenced_renewals"],
+                  "dropped": info["dropped"], "tables": info["tables"], "lost": mine,
+                  "recover_s": recover_z}
+        # every client resynced: it has every record its table's log holds now
+        seqs = await asyncio.to_thread(last_seqs, db)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and any(b.last < seqs.get(b.table, 0) for b in bots):
+            await asyncio.sleep(0.2)
+        behind = [f"{b} of {seqs.get(b.table)}" for b in bots
+                  if b.last < seqs.get(b.table, 0)]
+        assert not behind, behind[:10]
+        # a rolling restart: each node in turn drained (SIGTERM: its hands end, its leases
+        # go to the others) and started again, while the players play on
+        rolled = []
+        for n in nodes:
+            rolled.append(await asyncio.to_thread(n.drain))
+            n.start()
+            await asyncio.to_thread(n.wait_up)
+            await asyncio.sleep(1.0)
+        # then a drain of every node at once: the hands end
+        drained = await asyncio.gather(*(asyncio.to_thread(n.drain) for n in nodes))
+    finally:
+        stop.set()
+        await asyncio.gather(*playing, return_exceptions=True)
+    return {"tables": len(tables), "clients": len(bots), "kills": kills, "lobby": lobby,
+            "recover_median_s": statistics.median(recover) if recover else None,
+            "recover_max_s": max(recover) if recover else None, "recover_by_kill": by_kill,
+            "zombie": zombie,
+            "rolled": rolled, "drained": list(drained), "gaps": stats.gaps,
+            "reconnects": stats.reconnects,
+            "moved": stats.moved, "actions": stats.actions, "hands_seen": stats.hands,
+            "errors": stats.errors,
+            "act_to_record_p50_ms": 1000 * statistics.median(stats.latency)
+            if stats.latency else None}
+
+
+def _lobbies(urls: list[str], tables: set[str], limit: float = 10) -> list[int]:
+    """Each node's lobby lists every table, whichever node runs it (through Redis), with its
+    six players seated: how many tables each listed."""
+    import httpx
+
+    deadline = time.monotonic() + limit
+    while True:
+        got = [httpx.get(f"{u}/api/room/tables", timeout=10).json() for u in urls]
+        full = [{t["table"] for t in g if t["taken"] == 6} for g in got]
+        if all(f >= tables for f in full) or time.monotonic() > deadline:
+            assert all(f >= tables for f in full), [len(f) for f in full]
+            return [len(g) for g in got]
+        time.sleep(0.3)
+
+
+def _owned_by(db: str, node: NodeProcess) -> list[str]:
+    return sorted(t for t, o in owners(db).items() if o.startswith(node.name + "."))
+
+
+async def _dealt(db: str, tables: list[str], limit: float = 60) -> None:
+    """Until every table has dealt a hand."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        seqs = await asyncio.to_thread(last_seqs, db)
+        if all(seqs.get(t, 0) > 12 for t in tables):
+            return
+        await asyncio.sleep(0.3)
+    raise AssertionError(f"the tables did not start: {seqs}")
+
+
+async def _recovered(db: str, tables: list[str], since_ms: int) -> list[float]:
+    """Seconds from ``since_ms`` to each table's first action after it (waits for them,
+    20 s at most; a table with none by then counts as 20 s)."""
+    deadline = time.monotonic() + 20
+    firsts: dict[str, int | None] = {}
+    while time.monotonic() < deadline:
+        firsts = await asyncio.to_thread(first_actions_after, db, tables, since_ms)
+        if all(v is not None for v in firsts.values()):
+            break
+        await asyncio.sleep(0.2)
+    return [((v if v is not None else since_ms + 20_000) - since_ms) / 1000
+            for v in firsts.values()]
