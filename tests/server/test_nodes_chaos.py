@@ -110,7 +110,9 @@ def test_three_nodes_survive_kills_a_zombie_and_a_drain(tmp_path: Path) -> None:
     assert report["kills"] == KILLS
     zombie = report["zombie"]
     assert zombie["fenced"] + zombie["fenced_renewals"] >= 1, zombie
-    assert not set(zombie["tables"]) & set(zombie["lost"]), zombie
+    # it dropped every table it lost (it may own one again later, under a new lease: a table
+    # whose lease ran out is anyone's to claim, the zombie's too once it is awake)
+    assert zombie["dropped"] >= len(zombie["lost"]), zombie
     assert report["rolled"] == [0, 0, 0] and report["drained"] == [0, 0, 0], report
     assert report["recover_max_s"] <= RECOVER_S, report
 
