@@ -9,5 +9,6 @@ cd "$(dirname "$0")/.."
 export TAPETE_NODES_TABLES="${TAPETE_NODES_TABLES:-30}"
 export TAPETE_NODES_KILLS="${TAPETE_NODES_KILLS:-10}"
 export TAPETE_NODES_LEASE="${TAPETE_NODES_LEASE:-6}"
+export TAPETE_NODES_CHECK_RECOVERY=1  # the target: every table acting again within 10 s
 export PYTHONPATH="$PWD/src${PYTHONPATH:+:$PYTHONPATH}"
 exec python -m pytest -q -s -p no:cacheprovider tests/server/test_nodes_chaos.py "$@"
