@@ -869,21 +869,16 @@ class RoomTable:
         return None if not moves else within(moves)
 
     def _move_money(self, records: list[Record]) -> None:
-        for r in records:
-            key = f"{self.table_id}:{r.seq}"
-            p = r.payload
-            if r.kind == "sat" and not self.bankroll.take(p["player"], p["chips"], key):
-                raise BooksError(f"the bankroll refused a buy-in it showed (seq {r.seq})")
-            if r.kind == "chips" and p["taken"] and not self.bankroll.take(
-                    p["player"], p["taken"], key):
-                raise BooksError(f"the bankroll refused chips it showed (seq {r.seq})")
-            if r.kind in ("left", "refund") and p["chips"]:
-                self.bankroll.give(p["player"], p["chips"], key)
-            if r.kind == "stack" and p["delta"] > 0 and not self.bankroll.take(
-                    p["player"], p["delta"], key):
-                raise BooksError(f"the bankroll refused a stack it showed (seq {r.seq})")
-            if r.kind == "stack" and p["delta"] < 0:
-                self.bankroll.give(p["player"], -p["delta"], key)
+        """The bankroll moves the stored records make (:func:`money_moves`), each keyed by
+        its record; a move to the table the bankroll refuses breaks the books."""
+        if not records:
+            return
+        batch = [(r.kind, r.payload) for r in records]
+        for player, chips, key in money_moves(self.table_id, records[0].seq, batch):
+            if chips > 0:
+                self.bankroll.give(player, chips, key)
+            elif not self.bankroll.take(player, -chips, key):
+                raise BooksError(f"the bankroll refused chips it showed ({key})")
 
     def _publish(self, records: list[Record]) -> None:
         """Each record to every subscriber, made once per kind of viewer (:func:`viewer_kind`):
