@@ -336,7 +336,7 @@ def test_the_phhs_reads_back_as_played_and_verifies(game: Game) -> None:
     played = played_hands(records)
     assert sorted(played) == [n for n in range(1, 31) if n != 22]
     assert room_hands.finished(records)[0].hand().done
-    text = room_hands.to_phhs(records, BEA, table="Home", seats=6)
+    text = room_hands.to_phhs(records, BEA, table="Home", seats=6, every_hand=True)
     found = phh.read_text(text, "hands.phhs")
     assert len(found) == 29
     shown = 0
@@ -356,10 +356,18 @@ def test_the_phhs_reads_back_as_played_and_verifies(game: Game) -> None:
 def test_the_pokerstars_text_reads_back_as_played(game: Game) -> None:
     records = game.records()
     played = played_hands(records)
-    text = room_hands.to_pokerstars(records, CAI, table="Home", seats=6)
+    # every hand (the host's file): Cai the hero of those Cai was dealt into
+    text = room_hands.to_pokerstars(records, CAI, table="Home", seats=6, every_hand=True)
     read = list(pokerstars.read_text(text))
     assert [int(r.hand_id) for r in read if not isinstance(r, pokerstars.ParseError)] == \
         sorted(played)
+    # Cai's own file: only the hands Cai was dealt into
+    mine = sorted(n for n, h in played.items() if CAI in h["players"])
+    assert 0 < len(mine) < len(played)
+    own = room_hands.to_pokerstars(records, CAI, table="Home", seats=6)
+    assert [int(r.hand_id) for r in pokerstars.read_text(own)
+            if not isinstance(r, pokerstars.ParseError)] == mine
+    assert own.count("Dealt to ") == len(mine)
     for record in read:
         assert not isinstance(record, pokerstars.ParseError), record.message.en
         res = replay(record)

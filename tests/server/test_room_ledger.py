@@ -26,6 +26,7 @@ from tapete.core.setup import HandSetup
 from tapete.history import phh, pokerstars
 from tapete.history.replay import replay
 from tapete.room.clock import ManualClock
+from tapete.room.hands import finished
 from tapete.room.log import TableConfig
 from tapete.room.table import RoomTable, TableOwner
 from tapete.server import create_app
@@ -113,9 +114,11 @@ def as_(c: TestClient, cookie: str | None) -> None:
         c.cookies.set("tapete_id", cookie)
 
 
-def open_table(room: Room, alice: str, rng: random.Random) -> RoomTable:
+def open_table(room: Room, alice: str, rng: random.Random, carol: str = "id-carol"
+               ) -> RoomTable:
     """A table of the room's log, run by this process (no owner task: the test plays it),
-    with Alice, Bob and a bot; 12 hands, the 12th still in play."""
+    hosted by Alice, with Alice, Bob and a bot, and Carol from the fourth hand; 12 hands,
+    the 12th still in play."""
     config = TableConfig()
     table_id = room.log.create_table(config, "ledger-table")
     deck_rng = random.Random(1)
@@ -125,6 +128,9 @@ def open_table(room: Room, alice: str, rng: random.Random) -> RoomTable:
     table.sit(alice, "Alice", 100)
     table.sit(BOB, "Bob", 150)
     table.sit(BOT, "Robo", 200)
+    table.appoint(alice)
+    play(table, 4, rng)
+    table.sit(carol, "Carol", 120)
     play(table, 6, rng)
     table.leave(BOB)  # during a hand: his seat empties at its end
     play(table, 12, rng)
@@ -136,8 +142,9 @@ def test_the_ledger_and_the_hands_of_a_room_table(client: TestClient, tmp_path: 
                                                    capsys: pytest.CaptureFixture[str]) -> None:
     room: Room = client.app.state.room  # type: ignore[attr-defined]
     stranger, _ = identity(client)
+    carol, carol_pid = identity(client)
     alice, alice_pid = identity(client)
-    table = open_table(room, alice_pid, random.Random(4))
+    table = open_table(room, alice_pid, random.Random(4), carol_pid)
     base = f"/api/room/tables/{table.table_id}/"
 
     # someone who never sat at the table: refused, in both languages; so is no identity
@@ -162,9 +169,9 @@ def test_the_ledger_and_the_hands_of_a_room_table(client: TestClient, tmp_path: 
     book = r.json()
     assert alice_pid not in r.text and BOB not in r.text and BOT not in r.text
     lines = book["lines"]
-    assert [x["name"]["en"] for x in lines] == ["Alice", "Bob", "the house"]
-    assert [x["you"] for x in lines] == [True, False, False]
-    assert [x["seated"] for x in lines] == [True, False, True]
+    assert [x["name"]["en"] for x in lines] == ["Alice", "Bob", "Carol", "the house"]
+    assert [x["you"] for x in lines] == [True, False, False, False]
+    assert [x["seated"] for x in lines] == [True, False, True, True]
     assert sum(x["net"] for x in lines) + book["rake"] == 0
     assert book["hands"] == 11  # the twelfth is in play
     seat = table.seat_of(alice_pid)
@@ -176,7 +183,7 @@ def test_the_ledger_and_the_hands_of_a_room_table(client: TestClient, tmp_path: 
     for p in book["settlement"]:
         nets[p["from"]] += p["amount"]
         nets[p["to"]] -= p["amount"]
-    assert nets == [0, 0, 0]
+    assert nets == [0, 0, 0, 0]
 
     # the CSV
     r = client.get(base + "ledger.csv")
@@ -185,7 +192,7 @@ def test_the_ledger_and_the_hands_of_a_room_table(client: TestClient, tmp_path: 
         f'attachment; filename="tapete-{table.table_id}-ledger.csv"'
     rows = list(csv.reader(io.StringIO(r.text)))
     gap = rows.index([])
-    assert [row[0] for row in rows[1:gap]] == ["Alice", "Bob", "the house"]
+    assert [row[0] for row in rows[1:gap]] == ["Alice", "Bob", "Carol", "the house"]
     assert sum(int(row[5]) for row in rows[1:gap]) == 0
     spanish = client.get(base + "ledger.csv?lang=es").text
     assert spanish.startswith("jugador,entrada,recompras,retiradas,en la mesa,neto")
@@ -220,6 +227,26 @@ def test_the_ledger_and_the_hands_of_a_room_table(client: TestClient, tmp_path: 
         res = replay(record)
         assert res.error is None and not res.mismatches
     assert r.text.count("Dealt to Alice [") == 11
+
+    # Carol, who sat down during the fourth hand, reads only the hands she was dealt into
+    # (Alice, the host, read every hand above); the ledger is the whole table's for her too
+    dealt = [k for k, played in enumerate(finished(room.log.read(table.table_id)), 1)
+             if carol_pid in played.players]
+    assert dealt and dealt[0] > 4 and dealt == list(range(dealt[0], 12))
+    as_(client, carol)
+    assert client.get(base + "ledger").json()["lines"][2]["you"] is True
+    items = list(phh.read_text(client.get(base + "hands.phhs").text))
+    assert len(items) == len(dealt)
+    for item in items:
+        assert item.record is not None
+        res = replay(item.record)
+        assert res.engine is not None and res.error is None
+        assert res.engine.hole[res.engine.names.index("Carol")] is not None
+    text = client.get(base + "hands.txt").text
+    assert [x.hand_id for x in pokerstars.read_text(text)
+            if not isinstance(x, pokerstars.ParseError)] == [str(k) for k in dealt]
+    assert text.count("Dealt to Carol [") == len(dealt)
+    as_(client, alice)
 
     # a table this process does not run: read from the log alone, the same ledger
     running = room.tables.pop(table.table_id)

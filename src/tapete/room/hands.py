@@ -16,7 +16,10 @@ own, and another player's only where that player showed them
 with fair dealing the ``end`` record reveals the whole deck, and the PHH file keeps it in
 ``_fair_deck`` (with ``_fair_commitment`` and ``_fair_secret``), so ``tapete verify`` checks
 every hand and anyone may deal the folded hands again from it; the hand itself says no more
-than the table showed. Pure: records in, text out.
+than the table showed. **Which hands**: those the viewer was dealt into, unless ``every_hand``
+(the table's host: :func:`host_of`, who keeps the game's records). A player does not read the
+hands played before they sat or after they left, nor their fair decks. Pure: records in, text
+out.
 """
 
 from __future__ import annotations
@@ -118,17 +121,34 @@ def finished(records: Sequence[Record]) -> list[Played]:
     return out
 
 
+def host_of(records: Sequence[Record]) -> str | None:
+    """The table's host after ``records`` (its last ``host`` record naming one), None if none."""
+    host: str | None = None
+    for r in records:
+        if r.kind == "host" and r.payload.get("action") == "host":
+            host = r.payload.get("player")
+    return host
+
+
+def readable(records: Sequence[Record], viewer: str | None, every_hand: bool = False
+             ) -> list[Played]:
+    """The finished hands ``viewer`` may read: every one with ``every_hand``, else those they
+    were dealt into."""
+    return [p for p in finished(records) if every_hand or p.seat_of(viewer) is not None]
+
+
 def to_phhs(records: Sequence[Record], viewer: str | None, *, table: str = "",
-            seats: int = 0) -> str:
+            seats: int = 0, every_hand: bool = False) -> str:
     """The table's finished hands as ``viewer`` keeps them, as one PHH file (``.phhs``: each
     hand under its number at the table, ``[17]``), each with its fair deal's fields;
-    ``table`` and ``seats`` are the table's name and size. A hand PHH has no variant for
+    ``table`` and ``seats`` are the table's name and size; the hands are :func:`readable`'s.
+    A hand PHH has no variant for
     (no-limit Omaha, say) is left out, and a comment at the top of the file says so, in
     English and Spanish."""
     texts: list[str] = []
     labels: list[str] = []
     notes: list[str] = []
-    for played in finished(records):
+    for played in readable(records, viewer, every_hand):
         deal = played.deal()
         try:
             texts.append(phh.dumps(played.hand_for(viewer), table=table, date=played.date(),
@@ -143,13 +163,13 @@ def to_phhs(records: Sequence[Record], viewer: str | None, *, table: str = "",
 
 
 def to_pokerstars(records: Sequence[Record], viewer: str | None, *, table: str = "tapete",
-                  seats: int = 0) -> str:
+                  seats: int = 0, every_hand: bool = False) -> str:
     """The table's finished hands as ``viewer`` keeps them, as PokerStars text: each numbered
     by its hand number at the table, ``viewer`` the hero (their ``Dealt to`` line alone; a
     hand they were not dealt in has none: the hand as a spectator saw it), ``table`` and
-    ``seats`` the table's name and size."""
+    ``seats`` the table's name and size; the hands are :func:`readable`'s."""
     texts = []
-    for played in finished(records):
+    for played in readable(records, viewer, every_hand):
         seat = played.seat_of(viewer)
         texts.append(pokerstars.write_hand(
             played.hand_for(viewer), hand_id=str(played.number),

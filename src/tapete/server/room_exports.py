@@ -11,7 +11,9 @@ ledger and hand histories"):
 Who may read them: whoever has sat at the table, at any time (the identity cookie's player
 is the player of one of its ``sat`` records); anyone else is answered 403. A table that does
 not exist, and a practice table (its person's alone), is 404. The hands are written as the
-reader keeps them: their own hole cards, the others' where shown (:mod:`tapete.room.hands`).
+reader keeps them: their own hole cards, the others' where shown, and only the hands the reader
+was dealt into, except for the table's host, who reads every hand (:mod:`tapete.room.hands`).
+The ledger is the whole table's: settling up needs everyone's line.
 
 The records are read in a worker thread (a database read, as every handler of the server's
 that reads the database does). A table this process runs gives the chips of each player still
@@ -33,7 +35,7 @@ from starlette.routing import Route
 
 from tapete.core.catalog import N_, t
 from tapete.room.errors import Refused
-from tapete.room.hands import to_phhs, to_pokerstars
+from tapete.room.hands import host_of, to_phhs, to_pokerstars
 from tapete.room.ledger import ledger
 from tapete.room.log import Record, TableConfig
 from tapete.server.rooms import NO_TABLE, Room, is_bot
@@ -98,12 +100,14 @@ def routes(room: Room) -> list[Route]:
 
     async def hands_phhs(request: Request) -> Response:
         return await serve(request, lambda records, config, chips, pid, table: PlainTextResponse(
-            to_phhs(records, pid, table=table, seats=config.seats),
+            to_phhs(records, pid, table=table, seats=config.seats,
+                    every_hand=host_of(records) == pid),
             headers=_download(table, "hands.phhs")))
 
     async def hands_txt(request: Request) -> Response:
         return await serve(request, lambda records, config, chips, pid, table: PlainTextResponse(
-            to_pokerstars(records, pid, table=table, seats=config.seats),
+            to_pokerstars(records, pid, table=table, seats=config.seats,
+                          every_hand=host_of(records) == pid),
             headers=_download(table, "hands.txt")))
 
     base = "/api/room/tables/{table_id}"
