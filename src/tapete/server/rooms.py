@@ -573,6 +573,8 @@ class Room:
         lease of it); None when it cannot be (its log is broken: the room goes on)."""
         config = self.log.config(table_id)
         kit: Any = None
+        if config.tournament:  # its coordinator lived in memory (server/sitngo.py): its chips
+            return None        # are tournament chips, never restored against a bankroll
         if config.practice:
             if self.practice_kit is None:
                 return None
