@@ -557,6 +557,7 @@ class RoomConfig(_Out):
     double_board: bool
     bounty_72: int
     run_it: int
+    tournament: str = ""  # a tournament's table: the tournament's id
 
 
 class ChatLine(_Out):
@@ -790,8 +791,15 @@ class Pong(_Out):
     type: Literal["pong"]
 
 
+class Moved(_Out):
+    """At a tournament's table: the person was moved to another table (the page follows)."""
+
+    type: Literal["moved"]
+    table: str
+
+
 SERVER_MESSAGES: tuple[type[_Out], ...] = (LobbyState, TableState, Hands, Error, Pong,
-                                           RoomRecord)
+                                           RoomRecord, Moved)
 
 
 def check_sent(message: dict[str, Any]) -> _Out:
@@ -799,7 +807,7 @@ def check_sent(message: dict[str, Any]) -> _Out:
     does not fit one: a field that is not described, one missing, a wrong type)."""
     kind = message.get("type")
     models: dict[str, type[_Out]] = {"hands": Hands, "error": Error, "pong": Pong,
-                                     "record": RoomRecord}
+                                     "record": RoomRecord, "moved": Moved}
     model = (LobbyState if message.get("lobby") else TableState) if kind == "state" \
         else models[str(kind)]
     out: _Out = msgspec.convert(message, model, strict=True)

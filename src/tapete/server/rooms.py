@@ -286,6 +286,7 @@ class Room:
         # that for a table id, to restore the practice tables a restart finds in the log
         self.practice: dict[str, tuple[Running, Any]] = {}
         self.practice_kit: Callable[[str], Any] | None = None
+        self.tournaments: Any = None  # the multi-table tournaments (server/tournaments.py)
         self._empty_practice: list[Running] = []
         self._closing: set[asyncio.Task[None]] = set()  # tables being marked closed
         # several nodes (server/cluster.py): this node, which claims the tables it runs by
