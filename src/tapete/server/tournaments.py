@@ -22,11 +22,13 @@ from __future__ import annotations
 
 import json
 import logging
+import random
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from tapete.core.cards import Deck
 from tapete.core.catalog import t
 from tapete.room.errors import Refused
 from tapete.room.log import TableConfig
@@ -212,6 +214,10 @@ class Tournaments:
                        think_ms=room.think_ms, pause_ms=room.pause_ms,
                        on_hand=room._hand_over,
                        on_tournament=lambda table: self._hand_over(tour, number, table))
+        seed = room.hub.settings.deck_seed
+        if seed is not None:  # tests: the same decks every run
+            decks = random.Random(f"{seed}:{tour.seed}:{number}")
+            rt.new_deck = lambda: Deck(seed=decks.randrange(2**32))
         room._run(rt, {})
         self.where[table_id] = (tour, number)
         return table_id
