@@ -286,6 +286,7 @@ class Room:
         # that for a table id, to restore the practice tables a restart finds in the log
         self.practice: dict[str, tuple[Running, Any]] = {}
         self.practice_kit: Callable[[str], Any] | None = None
+        self.tournaments: Any = None  # the multi-table tournaments (server/tournaments.py)
         self._empty_practice: list[Running] = []
         self._closing: set[asyncio.Task[None]] = set()  # tables being marked closed
         # several nodes (server/cluster.py): this node, which claims the tables it runs by
@@ -573,6 +574,8 @@ class Room:
         lease of it); None when it cannot be (its log is broken: the room goes on)."""
         config = self.log.config(table_id)
         kit: Any = None
+        if config.tournament:  # its coordinator lived in memory (server/sitngo.py): its chips
+            return None        # are tournament chips, never restored against a bankroll
         if config.practice:
             if self.practice_kit is None:
                 return None
@@ -1107,7 +1110,7 @@ def state(running: Running, player: str | None, room: Room) -> dict[str, Any]:
     # watches is kept nowhere and has the starting bankroll: no database read per state
     person = room.hub.players.get(player) if player else None
     at_table = in_pot = 0
-    if me is not None:
+    if me is not None and not rt.config.tournament:  # tournament chips are not money
         at_table = me.chips + me.pending_chips
         if hand is not None and you is not None:
             at_table = hand.stacks[you] + me.pending_chips
@@ -1154,4 +1157,7 @@ def state(running: Running, player: str | None, room: Room) -> dict[str, Any]:
                  "at": int(time.time()),
                  "chat": sh.chat if my_seat is None else sh.chat_seated,
                  "home": home_json(rt, player)},
+        # a tournament's table (server/tournaments.py): the tournament as the viewer sees it
+        "tournament": room.tournaments.info(rt.table_id, player)
+        if rt.config.tournament and room.tournaments is not None else None,
     }
