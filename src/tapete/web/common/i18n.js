@@ -258,6 +258,55 @@ export const WORDS = {
   ledgerError: ["The ledger could not be read; it is read again after the next hand.", "No se han podido leer las cuentas; se leen de nuevo tras la próxima mano."],
   homeGameIntro: ["You host this table: you let people sit, pause, change the blinds and end the game.",
     "Tú eres el anfitrión: dejas sentarse, pausas, cambias las ciegas y terminas la partida."],
+  // a tournament: the sit-and-go of the practice table, and the room's tournaments
+  sngTitle: ["Sit & Go", "Sit & Go"],
+  sngIntro: ["A one-table tournament: you and 5 or 8 bots each pay the buy-in and start with the same chips; the blinds rise level by level, and the last players share the prize pool. The buy-in comes from your bankroll, and the prize goes back to it.",
+    "Un torneo de una mesa: tú y 5 u 8 bots pagáis la entrada y empezáis con las mismas fichas; las ciegas suben nivel a nivel y los últimos jugadores se reparten el bote de premios. La entrada sale de tu saldo y el premio vuelve a él."],
+  sngSeats: ["Players", "Jugadores"],
+  sixMax: ["6 (you and 5 bots)", "6 (tú y 5 bots)"],
+  nineMax: ["9 (you and 8 bots)", "9 (tú y 8 bots)"],
+  sngSpeed: ["Speed", "Velocidad"],
+  regular: ["Regular", "Normal"],
+  turbo: ["Turbo: the blinds rise twice as fast", "Turbo: las ciegas suben el doble de rápido"],
+  sngStart: ["Start the Sit & Go", "Empezar el Sit & Go"],
+  sngPool: ["{n} entries of {buy}: a prize pool of {pool}", "{n} entradas de {buy}: un bote de premios de {pool}"],
+  sngNoMoney: ["Your bankroll does not cover a buy-in.", "Tu saldo no cubre ninguna entrada."],
+  level: ["Level {n}", "Nivel {n}"],
+  anteWord: ["ante", "ante"],
+  nextLevel: ["Next {blinds} in {when}", "Siguen {blinds} en {when}"],
+  handsLeft: ["{n} hands", "{n} manos"],
+  handsLeftOne: ["1 hand", "1 mano"],
+  lastLevel: ["Last level", "Último nivel"],
+  playersLeft: ["{left} of {n} left", "Quedan {left} de {n}"],
+  prizePool: ["Prize pool", "Bote de premios"],
+  icm: ["ICM", "ICM"],
+  icmTitle: ["What this stack is worth in prizes (Independent Chip Model)", "Lo que valen estas fichas en premios (modelo ICM)"],
+  handForHand: ["Hand for hand: every table plays one hand at a time", "Mano a mano: cada mesa juega una mano y espera a las demás"],
+  onBreak: ["Break: play resumes in {when}", "Descanso: se sigue en {when}"],
+  tableOf: ["Table {k} of {n}", "Mesa {k} de {n}"],
+  dealAsk: ["Propose a deal:", "Proponer un trato:"],
+  dealIcm: ["ICM deal", "Trato por ICM"],
+  dealChop: ["Chip chop", "Reparto por fichas"],
+  dealTitleIcm: ["ICM deal offered", "Trato por ICM propuesto"],
+  dealTitleChop: ["Chip chop offered", "Reparto por fichas propuesto"],
+  dealAccept: ["Accept", "Aceptar"],
+  dealDecline: ["Decline", "Rechazar"],
+  dealYes: ["accepts", "acepta"],
+  dealNo: ["declines", "rechaza"],
+  dealWaiting: ["thinking…", "pensando…"],
+  dealMade: ["Deal made: everyone is paid the amount above.", "Trato hecho: cada uno cobra lo indicado."],
+  dealRefused: ["No deal: play goes on.", "No hay trato: se sigue jugando."],
+  dealWaitOthers: ["Waiting for the others' answers…", "Esperando las respuestas de los demás…"],
+  place: ["Place", "Puesto"],
+  prize: ["Prize", "Premio"],
+  finishedWon: ["You finished {place} of {n} and won {prize}", "Terminaste {place} de {n} y ganaste {prize}"],
+  finishedOut: ["You finished {place} of {n}", "Terminaste {place} de {n}"],
+  tourneyOver: ["The tournament is over", "El torneo ha terminado"],
+  watchRest: ["Watch the rest", "Ver el resto"],
+  sngAgain: ["New Sit & Go", "Nuevo Sit & Go"],
+  backToLobby: ["Back to the lobby", "Volver al vestíbulo"],
+  showResults: ["Results", "Resultados"],
+  leaveTourney: ["Leave", "Salir"],
 };
 
 let current = "en";
@@ -355,4 +404,12 @@ export function translate(root = document) {
   for (const el of root.querySelectorAll("[data-i18n-title]")) el.title = t(el.dataset.i18nTitle);
   for (const el of root.querySelectorAll("[data-i18n-placeholder]")) el.placeholder = t(el.dataset.i18nPlaceholder);
   for (const el of root.querySelectorAll("[data-i18n-aria]")) el.setAttribute("aria-label", t(el.dataset.i18nAria));
+}
+
+/** A finishing place in words: "1st", "2nd", "3rd", "11th" / "1.º", "2.º". */
+export function ordinal(n) {
+  if (current === "es") return `${n}.º`;
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th");
+  return `${n}${suffix}`;
 }

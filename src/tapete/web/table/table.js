@@ -6,6 +6,7 @@
 // the page connects, then one new hand at a time), which this page keeps itself.
 import { detectLang, setLang, lang, t, tn, tx, chips, percent, potName, setMoneyFormat, translate } from "../common/i18n.js";
 import { cardEl, setCards } from "../common/cards.js";
+import { renderTourney, renderSngForm, resetTourney, sngChoice, stillIn, tourneyOf } from "./tourney.js";
 
 const $ = (id) => document.getElementById(id);
 // a room table (/t/ID: people play each other) or the practice table (/: you and five bots)
@@ -66,6 +67,10 @@ function connect() {
       // the hand list comes whole when the page connects, then one hand at a time
       hands = msg.reset ? msg.hands.slice() : msg.hands.concat(hands).slice(0, 50);
       if (state) { state.history = hands; render(); }
+    } else if (msg.type === "moved") {
+      // a room tournament moved this player to another table: follow them there
+      stopped = true;
+      location.href = `/t/${encodeURIComponent(msg.table_id)}`;
     } else if (msg.type === "error" && msg.code === "moved") {
       movedTo = msg.url || null;  // the node closes now; the next connection goes there
     } else if (msg.type === "error") {
@@ -150,7 +155,7 @@ function buildSeats() {
     seat.style.left = `${x}%`;
     seat.style.top = `${y}%`;
     seat.innerHTML = `<div class="hole"></div><div class="plate"><div class="name"></div>
-      <div class="style"></div><div class="stack"></div></div><div class="best"></div>
+      <div class="style"></div><div class="stack"></div><div class="icm" hidden></div></div><div class="best"></div>
       <div class="last" data-testid="last-${i}" hidden></div>
       <button class="sit-here" data-testid="sit-here-${i}" hidden></button>`;
     seat.querySelector(".sit-here").onclick = () => openTakeSeat(i);
@@ -238,7 +243,10 @@ function render() {
   $("bankroll").textContent = chips(s.me.total);
   const inPlay = s.me.at_table + (s.me.in_pot || 0);  // the stack as the board is shown + the pot
   $("at-table").textContent = inPlay ? `(${chips(inPlay)} ${t("atTable")})` : "";
-  $("leave").hidden = s.lobby;
+  // a tournament: no leaving while still in it (after a bust, or at the end, the person may)
+  const tr = tourneyOf(s);
+  $("leave").hidden = s.lobby || stillIn(tr);
+  $("leave").textContent = tr && !ROOM ? t("leaveTourney") : (ROOM ? $("leave").textContent : t("leave"));
   $("lobby").hidden = !s.lobby;
   $("room").hidden = s.lobby;
   if (s.lobby) {
@@ -252,6 +260,8 @@ function render() {
     if (coachAsked === !!s.coach_on) coachAsked = null;
     renderRoom(s);
     if (ROOM && s.room) renderHome(s);
+    renderTourney(s, send);
+    hideEmptyBar(s);
   }
   measure();
 }
@@ -275,7 +285,12 @@ function renderLobby(s) {
   $("lobby-notice").textContent = tx(s.notice);
   $("coach-toggle").checked = coachWish;
   renderHands(s, $("lobby-hands"));
+  renderSngForm(s);
+  // "New Sit & Go" at the end of one: the table left, the next one starts at once
+  if (sngAgain) { const msg = sngAgain; sngAgain = null; resetTourney(); send(msg); }
 }
+
+let sngAgain = null;  // the sit-and-go to start again once the lobby is back
 
 function updateBuyIn() {
   if (!state || !state.lobby) return;
@@ -421,7 +436,27 @@ function renderRoom(s) {
   renderResult(s);
   renderHands(s);
   renderLog(s);
+  fitBoard();
   placeMarkers(s, h);
+}
+
+/** The board's cards smaller where a seat beside it would touch them (a phone's narrow oval
+ * with a seat at each side: 4 or 8 chairs), a step at a time, as long as one does. */
+function fitBoard() {
+  const center = document.querySelector("#table .center");
+  const seats = [...document.querySelectorAll("#seats .seat")].filter((el) => !el.hidden);
+  const touches = () => {
+    const b = $("board").getBoundingClientRect();
+    if (!b.width) return false;
+    return seats.some((el) => {
+      const r = el.getBoundingClientRect();
+      return r.right + 6 > b.left && r.left - 6 < b.right && r.bottom > b.top && r.top < b.bottom;
+    });
+  };
+  center.classList.remove("tight", "tighter");
+  if ($("room").hidden || !touches()) return;
+  center.classList.add("tight");
+  if (touches()) center.classList.add("tighter");
 }
 
 function bannerText(s, h, actorSeat) {
@@ -710,19 +745,22 @@ function renderActions(s, h) {
   $("pre").hidden = !canPre;
   $("pre-check-fold").checked = s.pre_action === "check_fold";
   $("pre-call-any").checked = s.pre_action === "call_any";
-  // away: sat out, or no chips
-  const busted = meSeat && meSeat.chips <= 0 && !inHand;
+  // away: sat out, or no chips (at a tournament: knocked out, nothing to add)
+  const tourney = !!tourneyOf(s);
+  const busted = meSeat && meSeat.chips <= 0 && !inHand && !tourney;
   const away = (s.sitting_out && !inHand) || busted;
   $("away").hidden = !away;
   $("btn-back").hidden = !s.sitting_out;
   $("btn-post").hidden = !(s.sitting_out && s.owes_blinds);
   $("btn-add").hidden = !busted;
-  $("btn-add2").hidden = !!busted;  // one "Add chips" at a time
+  $("btn-add2").hidden = !!busted || tourney;  // one "Add chips" at a time; none in a tournament
+  $("sit-out").closest("label").hidden = tourney;
   const awayWhy = tx(s.sat_out_reason) || t("sittingOut");
   $("away-text").textContent = busted ? t("busted")
     : `${awayWhy} ${s.owes_blinds ? t("owesBlinds") : t("botsPlayOn")}`;
   $("sit-out").checked = !!s.sitting_out;
-  $("btn-next").hidden = !!ROOM || !(h && h.phase === "done");
+  const trn = tourneyOf(s);
+  $("btn-next").hidden = !!ROOM || !(h && h.phase === "done") || !!(trn && trn.finished);
   const waitingBB = !inHand && !s.sitting_out && meSeat && meSeat.chips > 0 && (s.live || s.waiting_for_big_blind);
   // watching a room table: nothing to play, a seat to pick
   const watching = !!ROOM && !meSeat;
@@ -989,6 +1027,18 @@ function wire() {
     send(msg);
   };
   $("name").value = localStorage.getItem("tapete.name") || "";
+  $("sng-form").onsubmit = (e) => {
+    e.preventDefault();
+    resetTourney();
+    coachPending = true;
+    send(sngChoice());
+  };
+  $("sng-form").onchange = () => { if (state && state.lobby) renderSngForm(state); };
+  $("t-again").onclick = () => { sngAgain = sngChoice(); send({ type: "leave" }); };
+  $("t-lobby").onclick = () => {
+    if (ROOM) location.href = "/room";
+    else send({ type: "leave" });
+  };
   $("btn-fold").onclick = () => act("fold");
   $("btn-call").onclick = () => { const lg = legalNow(); if (lg) act(lg.check ? "check" : "call"); };
   $("btn-raise").onclick = () => act("raise");
@@ -1650,3 +1700,16 @@ buildSeats();
 wire();
 if (ROOM) wireHome();
 connect();
+
+/** The action bar once play is over for good (a home game ended, a tournament over) with
+ * nothing left in it: folded away, not an empty strip over the page's foot. While play goes
+ * on it stays, even empty for a moment, so the table does not change size between states. */
+function hideEmptyBar(s) {
+  const bar = $("actions");
+  const tr = tourneyOf(s);
+  const over = !!(ROOM && s.room && s.room.home.over) || !!(tr && tr.finished);
+  const parts = ["timer", "approval", "votes", "deal", "decide", "pre", "away"].some((id) => !$(id).hidden);
+  const more = !$("more").hidden
+    && [...$("more").children].some((el) => !el.hidden && !el.classList.contains("keys"));
+  bar.hidden = over && !parts && !more && !$("status").textContent.trim() && $("coach").hidden;
+}

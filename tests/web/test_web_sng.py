@@ -1,0 +1,289 @@
+"""The tournament page in a real browser (the system Chromium, Playwright, as in
+test_web_table.py): the practice table's start screen offers a sit-and-go; at a tournament
+table the page shows the tournament's bar, each stack's ICM equity, the deal and the end, and
+hides the cash game's controls a tournament refuses.
+
+``test_tournament_parts_drawn`` draws the tournament's parts from states the test writes: the
+page plays a real cash table, and each state it is sent is given a ``tournament`` (in the
+shape of ``docs/protocol.md``'s ``Tournament``) before the page reads it, so every part is
+drawn and checked whatever the cards do. Screenshots at 1366x768 and 390x844 go to
+test-artifacts/sng/.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from browser import ARTIFACTS as ALL_ARTIFACTS
+from browser import LiveServer, chromium, require_chromium
+
+playwright_sync = require_chromium()
+
+from tapete.server import Settings, create_app  # noqa: E402
+
+ARTIFACTS = ALL_ARTIFACTS / "sng"
+SIZES = [(1366, 768), (390, 844)]
+
+# Before the page's scripts: each table state the server sends gets window.__tourney(state) as
+# its `tournament`; the tournament's messages the page sends (sng, deal, deal_answer) are kept
+# in window.__sent and not sent; window.__again() gives the page its last state once more.
+OVERLAY = """(() => {
+  const Real = window.WebSocket;
+  window.__sent = [];
+  window.__tourney = null;
+  let last = null, handler = null;
+  window.__again = () => { if (last && handler) handler({ data: last }); };
+  class Overlay extends Real {
+    set onmessage(fn) {
+      handler = (e) => {
+        let data = e.data;
+        const m = JSON.parse(data);
+        if (m.type === 'state' && !m.lobby) last = e.data;
+        if (m.type === 'state' && !m.lobby && window.__tourney) {
+          m.tournament = window.__tourney(m);
+          data = JSON.stringify(m);
+        }
+        fn({ data });
+      };
+      super.onmessage = handler;
+    }
+    get onmessage() { return handler; }
+    send(data) {
+      const m = JSON.parse(data);
+      if (['sng', 'deal', 'deal_answer'].includes(m.type)) { window.__sent.push(m); return; }
+      super.send(data);
+    }
+  }
+  window.WebSocket = Overlay;
+})();"""
+
+# A sit-and-go of six, three left, as the page's state would carry it: each seated player's
+# equity a share of the prize pool by chips (whole units adding up to it), the rest as asked.
+TOURNEY = """(extra) => { window.__tourney = (s) => {
+  const pool = 600;
+  const seated = s.seats.map((x, i) => [x, i]).filter(([x]) => x).slice(0, 3);
+  const total = seated.reduce((a, [x]) => a + Math.max(1, x.chips), 0);
+  let left = pool;
+  const equities = seated.map(([x, i], k) => {
+    const e = k === seated.length - 1 ? left : Math.floor(pool * Math.max(1, x.chips) / total);
+    left -= e;
+    return { seat: i, name: x.name, chips: x.chips, equity: e };
+  });
+  return Object.assign({ id: 'sng-1', name: 'Sit & Go 6 turbo', kind: 'sng', level: 3,
+    small_blind: 50, big_blind: 100, ante: 100, next_small_blind: 75, next_big_blind: 150,
+    next_ante: 150, hands_to_next_level: 4, seconds_to_next_level: null, entrants: 6,
+    players_left: 3, prize_pool: pool, prizes: [390, 210], equities, deal: null, place: null,
+    prize: 0, finished: false, results: null, hand_for_hand: false, table_number: 1, tables: 1 },
+    extra(s));
+}; window.__again(); }"""
+
+
+class Server(LiveServer):
+    def __init__(self, tmp: Path) -> None:
+        self.settings = Settings(data_dir=tmp, think_delay=0.0, runout_delay=0.05,
+                                 result_pause=0.05, deck_seed=5, action_time=120, time_bank=0,
+                                 coach_samples=200)
+        super().__init__(create_app(self.settings))
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with Server(tmp_path_factory.mktemp("sng")) as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with chromium(playwright_sync, ARTIFACTS) as b:
+        yield b
+
+
+def shot(page: Any, name: str) -> None:
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+
+
+def set_tourney(page: Any, extra: str = "() => ({})") -> None:
+    """Every state from now on carries the test's tournament, ``extra(state)`` over it."""
+    page.evaluate(f"() => ({TOURNEY})({extra})")
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_tournament_parts_drawn(server: Server, browser: Any, size: tuple[int, int]) -> None:
+    w, h = size
+    tag = f"{w}x{h}"
+    page = browser.new_page(viewport={"width": w, "height": h}, locale="en-US",
+                            is_mobile=w < 500, has_touch=w < 500)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.add_init_script(OVERLAY)
+    page.goto(server.url)
+    page.wait_for_selector("[data-testid=sng-form]:visible")
+    # the start screen: six or nine, regular or turbo, the buy-ins the bankroll covers
+    assert "one-table tournament" in page.inner_text("[data-testid=sng-form]")
+    assert page.eval_on_selector_all("#sng-buyin option", "os => os.map(o => +o.value)") == [
+        100, 200, 500, 1000, 2000]
+    page.check("input[name=sng-seats][value='6']")
+    page.check("input[name=sng-speed][value=turbo]")
+    page.select_option("[data-testid=sng-buyin]", "500")
+    assert "a prize pool of 3,000" in page.inner_text("[data-testid=sng-pool]")
+    page.click("[data-testid=sng-start]")
+    assert page.evaluate("window.__sent") == [
+        {"type": "sng", "seats": 6, "speed": "turbo", "buy_in": 500}]
+    if w > 500:
+        shot(page, f"lobby-{tag}")
+    # a table to draw the tournament on (the server's cash table, states overlaid)
+    page.click("[data-testid=sit]")
+    page.wait_for_selector("#room:visible")
+    page.wait_for_selector("[data-testid=btn-call]:visible", timeout=20_000)
+    set_tourney(page)
+    page.wait_for_selector("[data-testid=tourney-bar]:visible")
+    bar = page.inner_text("[data-testid=tourney-bar]")
+    for words in ["Level 3", "50/100 ante 100", "Next 75/150 ante 150 in 4 hands",
+                  "3 of 6 left", "Prize pool 600", "1st 390", "2nd 210"]:
+        assert words in bar, (words, bar)
+    # each stack's equity under it, in money; together the prize pool
+    icm = page.eval_on_selector_all(
+        "#seats .icm:not([hidden])", "els => els.map(e => [e.textContent, +e.dataset.amount])")
+    assert len(icm) == 3 and sum(x for _, x in icm) == 600, icm
+    assert all(text.startswith("ICM ") for text, _ in icm)
+    # no cash-game controls: no chips to add, no sitting out, no leaving while in
+    for testid in ["btn-add2", "sit-out", "leave", "btn-add"]:
+        assert not page.is_visible(f"[data-testid={testid}]"), testid
+    # three left: a deal may be proposed, once at this count
+    page.wait_for_selector("[data-testid=deal-propose]:visible")
+    page.click("[data-testid=deal-icm]")
+    assert page.evaluate("window.__sent.at(-1)") == {"type": "deal", "kind": "icm"}
+    page.evaluate("window.__again()")
+    assert not page.is_visible("[data-testid=deal-propose]")
+    # the offer: each player's amount, the answers as they come, accept/decline
+    set_tourney(page, """(s) => ({ deal: { kind: 'icm', open: true, yours: null,
+        amounts: [{ name: s.seats[0].name, amount: 250 }, { name: 'Ana', amount: 200 },
+                  { name: 'Bruno', amount: 150 }],
+        answers: [{ name: 'Ana', yes: true }] } })""")
+    page.wait_for_selector("[data-testid=deal-offer]:visible")
+    lines = page.eval_on_selector_all(
+        "[data-testid=deal-line]", "els => els.map(e => [e.dataset.name, +e.dataset.amount,"
+        " e.dataset.answer])")
+    assert [x[1:] for x in lines] == [[250, ""], [200, "yes"], [150, ""]]
+    assert "ICM deal offered" in page.inner_text("[data-testid=deal-offer]")
+    assert page.eval_on_selector_all(
+        "[data-testid=deal-line]", "els => els.map(e => e.textContent)") == [
+        "Hero (you) 250 · thinking…", "Ana 200 · accepts", "Bruno 150 · thinking…"]
+    shot(page, f"deal-{tag}")
+    page.click("[data-testid=deal-yes]")
+    assert page.evaluate("window.__sent.at(-1)") == {"type": "deal_answer", "yes": True}
+    page.wait_for_selector("[data-testid=deal-yes]", state="hidden")
+    # the outcome: refused by Bruno, play goes on
+    set_tourney(page, """(s) => ({ players_left: 3, deal: { kind: 'icm', open: false,
+        yours: true, amounts: [{ name: s.seats[0].name, amount: 250 },
+          { name: 'Ana', amount: 200 }, { name: 'Bruno', amount: 150 }],
+        answers: [{ name: s.seats[0].name, yes: true },
+                  { name: 'Ana', yes: true },
+                  { name: 'Bruno', yes: false }] } })""")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=deal-outcome]').dataset.outcome"
+        " === 'refused'")
+    assert "No deal" in page.inner_text("[data-testid=deal-outcome]")
+    # hand-for-hand on the felt
+    set_tourney(page, "() => ({ hand_for_hand: true })")
+    page.wait_for_selector("[data-testid=t-note]:visible")
+    assert page.inner_text("[data-testid=t-note]").startswith("Hand for hand")
+    shot(page, f"table-{tag}")
+    # knocked out: the place, watch the rest or leave
+    set_tourney(page, "() => ({ place: 3, prize: 0, players_left: 2, equities: [] })")
+    page.wait_for_selector("[data-testid=t-end]:visible")
+    assert page.inner_text("[data-testid=t-end-title]") == "You finished 3rd of 6"
+    assert page.is_visible("[data-testid=leave]")
+    page.click("[data-testid=t-watch]")
+    assert not page.is_visible("[data-testid=t-end]")
+    # the end: place, prize, the results table, back to the lobby or a new one
+    set_tourney(page, """(s) => ({ place: 2, prize: 210, finished: true, players_left: 1,
+        equities: [], results: [{ place: 1, name: 'Ana', prize: 390 },
+          { place: 2, name: s.seats[0].name, prize: 210 },
+          { place: 3, name: 'Bruno', prize: 0 }, { place: 4, name: 'Carla', prize: 0 },
+          { place: 5, name: 'Diego', prize: 0 },
+          { place: 6, name: 'Elena', prize: 0 }] })""")
+    page.wait_for_selector("[data-testid=t-end]:visible")
+    assert page.inner_text("[data-testid=t-end-title]") == (
+        "You finished 2nd of 6 and won 210")
+    rows = page.eval_on_selector_all(
+        "[data-testid=t-result]", "els => els.map(e => [+e.dataset.place, +e.dataset.prize])")
+    assert rows == [[1, 390], [2, 210], [3, 0], [4, 0], [5, 0], [6, 0]]
+    assert not page.is_visible("[data-testid=t-watch]")
+    assert page.is_visible("[data-testid=t-again]")
+    assert page.is_visible("[data-testid=t-lobby]")
+    shot(page, f"end-{tag}")
+    # in Spanish
+    page.click("[data-testid=lang-toggle]")
+    assert page.inner_text("[data-testid=t-end-title]") == "Terminaste 2.º de 6 y ganaste 210"
+    assert "Quedan 1 de 6" in page.inner_text("[data-testid=tourney-bar]")
+    page.click("[data-testid=lang-toggle]")
+    assert not errors, errors
+    page.close()
+
+
+BOARD_CLEAR = """() => { const b = document.getElementById('board').getBoundingClientRect();
+  return [...document.querySelectorAll('#seats .seat')].filter((el) => !el.hidden).filter((el) => {
+    const parts = [...el.querySelectorAll('.hole .card, .plate')]
+      .map((x) => x.getBoundingClientRect());
+    return parts.some((r) => r.right > b.left && r.left < b.right
+      && r.bottom > b.top && r.top < b.bottom);
+  }).map((el) => el.id); }"""
+
+OVER = "() => document.body.dataset.over === '1' && document.body.dataset.seated === '0'"
+
+
+def test_four_seats_on_a_phone_and_a_home_game_over(server: Server, browser: Any) -> None:
+    """Two defects of the table page: on a phone (390x844) a 4-seat table's side seats kept
+    their cards against the board; after a home game ended the action bar stayed as an empty
+    strip. The host opens a private 4-seat table with bots, plays to the flop, ends the game."""
+    page = browser.new_page(viewport={"width": 390, "height": 844}, locale="en-US",
+                            is_mobile=True, has_touch=True)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("dialog", lambda d: d.accept())
+    page.goto(server.url + "room")
+    made = page.evaluate("""async () => (await fetch('/api/room/tables', { method: 'POST',
+      headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ seats: 4, bots: true,
+      small_blind: 1, big_blind: 2, min_buy_in: 80, max_buy_in: 200, public: false,
+      auto_approve: true }) })).json()""")
+    page.goto(server.url.rstrip("/") + made["url"])
+    page.click(".sit-here:visible >> nth=0")
+    page.fill("[data-testid=seat-name]", "Zoe")
+    page.click("[data-testid=take-seat-ok]")
+    # to a flop: call or check each turn
+    for _ in range(60):
+        page.wait_for_function("""() => document.body.dataset.street >= '1' || (() => {
+          const c = document.getElementById('btn-call');
+          return c.offsetParent && !c.disabled; })()""", timeout=20_000)
+        if page.evaluate("document.body.dataset.street >= '1'"):
+            break
+        page.click("[data-testid=btn-call]")
+    assert page.evaluate("document.body.dataset.street >= '1'")
+    page.wait_for_timeout(600)  # the flop turned over
+    sides = page.evaluate("""() => [...document.querySelectorAll('#seats .seat')].filter((el) =>
+      !el.hidden && Math.abs(parseFloat(el.style.top) - 50) < 10).length""")
+    assert sides >= 1  # a seat beside the board
+    assert page.evaluate(BOARD_CLEAR) == []
+    shot(page, "four-seats-390x844")
+    # the host ends the game: once everyone has cashed out, no empty bar at the foot
+    page.click("[data-testid=host-open]")
+    page.click("[data-testid=host-end]")
+    for _ in range(60):
+        if page.evaluate(OVER):
+            break
+        if page.evaluate("(() => { const c = document.getElementById('btn-call');"
+                         " return c.offsetParent && !c.disabled; })()"):
+            page.click("[data-testid=btn-call]")
+        page.wait_for_timeout(200)
+    page.wait_for_function(OVER)
+    assert not page.is_visible("[data-testid=actions]")
+    bar_h = "getComputedStyle(document.documentElement).getPropertyValue('--bar-h')"
+    assert page.evaluate(bar_h) == "0px"
+    shot(page, "home-game-over-390x844")
+    assert not errors, errors
+    page.close()
