@@ -116,12 +116,102 @@ async function create(e) {
   location.href = answer.url;
 }
 
+// ------------------------------------------------------------------ the tournaments
+// GET /api/room/tournaments lists them (the section stays hidden while the room has no such
+// route); POST creates one; each row registers, unregisters, or opens the player's table.
+const TOURNAMENTS = "/api/room/tournaments";
+let tournaments = null;
+
+async function refreshTournaments() {
+  try {
+    const r = await fetch(TOURNAMENTS, { cache: "no-store" });
+    if (!r.ok) { tournaments = null; renderTournaments(); return; }
+    tournaments = await r.json();
+    renderTournaments();
+  } catch {
+    // asked again at the next round
+  }
+}
+
+const STATUS = { registering: "statusRegistering", running: "statusRunning", finished: "statusFinished" };
+
+function renderTournaments() {
+  $("tournaments").hidden = tournaments == null;
+  if (tournaments == null) return;
+  $("tournament-rows").replaceChildren(...tournaments.map((x) => {
+    const tr = document.createElement("tr");
+    tr.dataset.tournament = x.id;
+    tr.dataset.status = x.status;
+    tr.setAttribute("data-testid", `tournament-${x.id}`);
+    const name = cell(x.name);
+    if (x.registered) {
+      const tag = document.createElement("span");
+      tag.className = "tag";
+      tag.textContent = t("registeredTag");
+      name.append(" ", tag);
+    }
+    tr.append(name, cell(`${x.entrants}/${x.max_players}`, "num"), cell(chips(x.buy_in), "num"),
+      cell(t(STATUS[x.status] || x.status)));
+    const td = document.createElement("td");
+    if (x.table) {
+      const a = document.createElement("a");
+      a.className = "join";
+      a.href = `/t/${x.table}`;
+      a.textContent = t("openMyTable");
+      a.setAttribute("data-testid", "t-open");
+      td.append(a);
+    } else if (x.status === "registering") {
+      const b = document.createElement("button");
+      b.textContent = x.registered ? t("unregister") : t("register");
+      b.className = x.registered ? "" : "primary";
+      b.setAttribute("data-testid", x.registered ? "t-unregister" : "t-register");
+      b.onclick = () => register(x.id, !x.registered);
+      td.append(b);
+    }
+    tr.append(td);
+    return tr;
+  }));
+  $("no-tournaments").hidden = tournaments.length > 0;
+}
+
+async function tournamentCall(url, method, body) {
+  $("tournament-error").textContent = "";
+  const r = await fetch(url, {
+    method, headers: { "Content-Type": "application/json" }, body: body ? JSON.stringify(body) : undefined,
+  });
+  const answer = await r.json().catch(() => ({}));
+  if (!r.ok) $("tournament-error").textContent = tx(answer.error) || String(r.status);
+  await refreshTournaments();
+  refresh();
+  return r.ok ? answer : null;
+}
+
+function register(id, on) {
+  const url = `${TOURNAMENTS}/${encodeURIComponent(id)}/register`;
+  return tournamentCall(url, on ? "POST" : "DELETE");
+}
+
+async function createTournament(e) {
+  e.preventDefault();
+  const num = (id) => Math.round(Number($(id).value));
+  const body = {
+    seats: num("t-seats"), speed: $("t-speed").value, stack: num("t-stack"), buy_in: num("t-buyin"),
+    max_players: num("t-max"), bots: num("t-bots"),
+  };
+  const name = $("t-name").value.trim();
+  if (name) body.name = name;
+  await tournamentCall(TOURNAMENTS, "POST", body);
+}
+
 setLang(detectLang());
 translate();
-$("lang").onclick = () => { setLang(lang() === "es" ? "en" : "es"); translate(); render(); };
+$("lang").onclick = () => { setLang(lang() === "es" ? "en" : "es"); translate(); render(); renderTournaments(); };
+$("t-create").onsubmit = createTournament;
 $("create").onsubmit = create;
 $("create").addEventListener("input", syncForm);
 $("create").addEventListener("change", syncForm);
 syncForm();
 refresh();
+refreshTournaments();
 setInterval(refresh, 3000);
+setInterval(refreshTournaments, 3000);

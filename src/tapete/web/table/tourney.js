@@ -39,15 +39,17 @@ function clock(seconds) {
 /** The bar under the header: name, level, blinds and ante, what comes next, the field, the
  * prize pool and what each place pays. */
 function renderBar(tr) {
-  $("t-name").textContent = tr.name || "";
-  $("t-level").textContent = `${t("level").replace("{n}", String(tr.level))} · ${blindsText(tr.small_blind, tr.big_blind, tr.ante)}`;
+  // a room tournament of several tables: which one this is
+  $("t-name").textContent = (tr.name || "") + (tr.tables > 1
+    ? ` · ${t("tableOf").replace("{k}", String(tr.table_number)).replace("{tables}", String(tr.tables))}` : "");
+  $("t-level").textContent = `${t("level").replace("{level}", String(tr.level))} · ${blindsText(tr.small_blind, tr.big_blind, tr.ante)}`;
   const when = whenText(tr);
   const more = tr.next_big_blind != null && (tr.next_big_blind !== tr.big_blind || tr.next_ante !== tr.ante);
   $("t-next").textContent = tr.finished ? "" : (more && when
     ? t("nextLevel").replace("{blinds}", blindsText(tr.next_small_blind, tr.next_big_blind, tr.next_ante)).replace("{when}", when)
     : "");
   $("t-next").hidden = !$("t-next").textContent;
-  $("t-left").textContent = t("playersLeft").replace("{left}", String(tr.players_left)).replace("{n}", String(tr.entrants));
+  $("t-left").textContent = t("playersLeft").replace("{left}", String(tr.players_left)).replace("{field}", String(tr.entrants));
   $("t-left").dataset.left = String(tr.players_left);
   $("t-left").dataset.entrants = String(tr.entrants);
   $("t-pool").textContent = `${t("prizePool")} ${chips(tr.prize_pool)}`;
@@ -179,7 +181,7 @@ function renderEnd(s, tr) {
   let title = t("tourneyOver");
   if (tr.place != null) {
     const words = tr.prize > 0 ? t("finishedWon") : t("finishedOut");
-    title = words.replace("{place}", ordinal(tr.place)).replace("{n}", String(tr.entrants)).replace("{prize}", chips(tr.prize));
+    title = words.replace("{place}", ordinal(tr.place)).replace("{field}", String(tr.entrants)).replace("{prize}", chips(tr.prize));
   }
   $("t-end-title").textContent = title;
   const results = tr.results || [];
@@ -260,7 +262,7 @@ export function renderSngForm(s) {
   const seats = Number(document.querySelector("input[name=sng-seats]:checked").value);
   const buy = Number(sel.value || 0);
   $("sng-pool").textContent = can.length
-    ? t("sngPool").replace("{n}", String(seats)).replace("{buy}", chips(buy)).replace("{pool}", chips(seats * buy))
+    ? t("sngPool").replace("{entries}", String(seats)).replace("{buy}", chips(buy)).replace("{pool}", chips(seats * buy))
     : t("sngNoMoney");
 }
 
