@@ -130,11 +130,19 @@ class TableConfig:
     double_board: bool = False
     bounty_72: int = 0
     run_it: int = 1
+    # a tournament's table (room/table.py, "Tournament mode"): the tournament's id; empty for
+    # a cash table. Its chips come from the tournament's chip account, its seats, blinds and
+    # deals from the tournament's coordinator
+    tournament: str = ""
 
     def __post_init__(self) -> None:
         for f in fields(self):
             value = getattr(self, f.name)
             if f.name in ("game", "on_crash", "variant"):
+                continue
+            if f.name == "tournament":
+                if type(value) is not str or len(value) > 64:
+                    raise _bad(f.name, t("a tournament's id of at most 64 characters"))
                 continue
             if f.name in ("bots", "public", "spectators", "practice", "fair", "auto_approve",
                           "chat", "spectator_chat", "straddle", "restraddle", "bomb_vote",

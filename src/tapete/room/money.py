@@ -13,6 +13,9 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from tapete.core.catalog import t
+from tapete.room.errors import Refused
+
 
 class Bankroll(Protocol):
     def balance(self, player: str) -> int:
@@ -36,3 +39,45 @@ class Bankroll(Protocol):
         it holds one. The table keeps a snapshot only when settled: a restore from a snapshot
         asks for no move made before it."""
         ...
+
+
+class ChipAccount:
+    """A tournament's chip account: each entrant's tournament chips off the tables (a
+    :class:`Bankroll` for the tournament's tables). The tournament issues each entrant's
+    starting stack into it (:meth:`issue`); the tables take chips from it and give them
+    back, each keyed move made once."""
+
+    def __init__(self) -> None:
+        self.chips: dict[str, int] = {}
+        self.issued = 0
+        self._keys: set[str] = set()
+
+    def issue(self, player: str, amount: int) -> None:
+        if type(amount) is not int or amount <= 0:
+            raise Refused(t("add a whole, positive number of chips"))
+        self.chips[player] = self.chips.get(player, 0) + amount
+        self.issued += amount
+
+    def balance(self, player: str) -> int:
+        return self.chips.get(player, 0)
+
+    def take(self, player: str, amount: int, key: str) -> bool:
+        if key in self._keys:
+            return True
+        if self.balance(player) < amount:
+            return False
+        self._keys.add(key)
+        self.chips[player] = self.balance(player) - amount
+        return True
+
+    def give(self, player: str, amount: int, key: str) -> None:
+        if key in self._keys:
+            return
+        self._keys.add(key)
+        self.chips[player] = self.balance(player) + amount
+
+    def settled(self, table_id: str) -> bool:
+        return True
+
+    def off_tables(self) -> int:
+        return sum(self.chips.values())

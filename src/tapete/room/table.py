@@ -108,7 +108,10 @@ SNAPSHOT_EVERY = 20
 _log = logging.getLogger("tapete.room")
 # the records that start a batch: a command, run again on restore
 _COMMANDS = ("sat", "chips", "sit_out", "sit_in", "leave", "start", "event", "void",
-             "host", "request", "chat", "straddle", "propose", "voted")
+             "host", "request", "chat", "straddle", "propose", "voted", "tourney")
+# a tournament's coordinator's commands (:meth:`RoomTable.tournament_command`), each a
+# ``tourney`` record
+TOURNEY_ACTIONS = ("seat", "unseat", "deal", "hold")
 # what the host may do (:meth:`RoomTable.host_command`), each a ``host`` record
 HOST_ACTIONS = ("host", "approve", "deny", "auto_approve", "pause", "resume", "settings",
                 "stack", "kick", "mute", "spectators", "end")
@@ -156,7 +159,8 @@ class RoomTable:
                  agents: dict[str, Agent] | None = None,
                  think_ms: int = 0, pause_ms: int = 0,
                  on_hand: Callable[[RoomTable, Hand], None] | None = None,
-                 snapshot_every: int = SNAPSHOT_EVERY, epoch: int | None = None) -> None:
+                 snapshot_every: int = SNAPSHOT_EVERY, epoch: int | None = None,
+                 on_tournament: Callable[[RoomTable], None] | None = None) -> None:
         self.log = log
         # the epoch of this node's lease of the table (several nodes, see room/log.py): every
         # write quotes it and is refused once another node claimed the table; None: one node
@@ -184,6 +188,12 @@ class RoomTable:
         self.rules = config.rules()
         self.table = Table(self.rules, config.seats, min_buy_in=config.min_buy_in,
                            max_buy_in=config.max_buy_in, time_out_policy=TimeOutPolicy.SIT_OUT)
+        # tournament mode (see "Tournament mode" below)
+        self.on_tournament = on_tournament  # told of each hand's end (never while replaying)
+        self.next_level: dict[str, Any] | None = None  # the blinds of the one hand allowed next
+        self.absent: set[str] = set()  # away or out of time: checked or folded at once
+        if config.tournament:
+            self.table.min_buy_in, self.table.max_buy_in = 1, MOST_CHIPS
         self.players: dict[int, str] = {}  # seat -> player id
         self.leaving: set[int] = set()
         self.banks: dict[str, dict[str, int]] = {}  # player -> {PRE: ms, POST: ms}
@@ -342,6 +352,7 @@ class RoomTable:
         host's table that approves seats, ask for it instead: None (a ``request``)."""
         if not isinstance(player, str) or not player:
             raise Refused(t("a player is needed"))
+        self._no_tournament()
         if self.over:
             raise Refused(t("the host has ended the game"))
         if player in self.kicked:
@@ -385,6 +396,7 @@ class RoomTable:
         maximum. Returns the chips taken from the bankroll (0: at a host's table that approves
         rebuys, asked for: a ``request``)."""
         seat = self._seated(player)
+        self._no_tournament()
         if type(amount) is not int or amount <= 0:
             raise Refused(t("add a whole, positive number of chips"))
         s = self.table.seats[seat]
@@ -407,11 +419,18 @@ class RoomTable:
 
     def sit_out(self, player: str) -> None:
         """Sit out (after the hand, when in one)."""
-        self._run(self._sit_out, {"seat": self._seated(player)})
+        seat = self._seated(player)
+        self._no_tournament()
+        self._run(self._sit_out, {"seat": seat})
 
     def sit_in(self, player: str, post: bool = False) -> None:
         """Come back: ``post`` the missed blinds now, or wait for the big blind."""
         seat = self._seated(player)
+        if self.config.tournament:  # back at the table: played for no more
+            if player not in self.absent:
+                raise Refused(t("you are not away"))
+            self._run(self._sit_in, {"seat": seat, "post": False})
+            return
         s = self.table.seats[seat]
         assert s is not None
         if not (s.sitting_out or s.sit_out_after_hand):
@@ -421,6 +440,7 @@ class RoomTable:
     def leave(self, player: str) -> None:
         """Leave the table: the chips go back to the bankroll, once the hand is over."""
         seat = self._seated(player)
+        self._no_tournament()
         if seat in self.leaving:
             raise Refused(t("you are already leaving"))
         self._run(self._leave, {"seat": seat, "player": player})
@@ -448,6 +468,114 @@ class RoomTable:
         self._run(self._act, {"seat": seat, "action": action.to_wire(), "timed_out": False,
                               "used": used})
 
+    # ------------------------------------------------------------------ tournament mode
+    # A tournament's table (``TableConfig.tournament``): its bankroll is the tournament's chip
+    # account (each entrant's chips off the tables), and its coordinator alone seats and
+    # unseats players, with exact stacks (a player moved in is ``dealt_in`` at once, TDA),
+    # and calls for each hand at the level it gives (:meth:`tournament_deal`: one hand; the
+    # table holds after it until the next call). Each is a ``tourney`` record, so a restore
+    # rebuilds them. A player cannot add chips, sit out, leave, straddle, host or vote (a
+    # ``Refused``, code ``tournament``). A player who is away or out of time stays dealt in
+    # and posts blinds and antes, and is checked or folded at once at their turn (the path a
+    # leaving player takes), until they act again or come back (:meth:`sit_in`). After each
+    # hand the table calls ``on_tournament`` (never while a restore replays).
+    def _no_tournament(self) -> None:
+        if self.config.tournament:
+            raise Refused(t("at a tournament table you cannot add chips, sit out, leave,"
+                            " rebuy, straddle, host or vote: the tournament seats and moves"
+                            " the players"), code="tournament")
+
+    def _tournament_table(self) -> None:
+        if not self.config.tournament:
+            raise Refused(t("this is not a tournament's table"))
+
+    def tournament_seat(self, player: str, name: str, seat: int, chips: int, *,
+                        dealt_in: bool = True) -> None:
+        """Seat ``player`` at ``seat`` with exactly ``chips`` from the chip account;
+        ``dealt_in``: dealt in from the next hand, owing no blind (a player moved in)."""
+        self._tournament_table()
+        if not isinstance(player, str) or not player:
+            raise Refused(t("a player is needed"))
+        if self.seat_of(player) is not None:
+            raise Refused(t("you already have a seat at this table"))
+        if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
+            raise Refused(t("a name is 1 to {most} characters", most=MAX_NAME))
+        if type(seat) is not int or not 0 <= seat < len(self.table.seats) \
+                or self.table.seats[seat] is not None:
+            raise Refused(t("that seat is not free"))
+        if type(chips) is not int or not 0 < chips <= MOST_CHIPS:
+            raise Refused(t("add a whole, positive number of chips"))
+        if self.bankroll.balance(player) < chips:
+            raise Refused(t("your bankroll does not hold that many chips"))
+        self._run(self._tourney, {"action": "seat", "player": player, "name": name.strip(),
+                                  "seat": seat, "chips": chips, "dealt_in": bool(dealt_in)})
+
+    def tournament_unseat(self, player: str) -> int:
+        """Take ``player`` off the table between their hands (moved or knocked out): their
+        chips go back to the chip account. Returns them."""
+        self._tournament_table()
+        seat = self._seated(player)
+        if self.table.player_of(seat) is not None:
+            raise Refused(t("a player in the hand in play cannot be moved"))
+        records = self._run(self._tourney, {"action": "unseat", "player": player,
+                                            "seat": seat})
+        chips: int = records[-1].payload["chips"]
+        return chips
+
+    def tournament_deal(self, small_blind: int, big_blind: int, ante: int = 0, *,
+                        big_blind_ante: bool = True, level: int = 0) -> None:
+        """Allow one hand, at these blinds and ante (``level``: the tournament's, from 1,
+        shown); it is dealt when two players are ready."""
+        self._tournament_table()
+        if not all(type(x) is int for x in (small_blind, big_blind, ante, level)) or \
+                not 0 < small_blind <= big_blind or ante < 0 or level < 0:
+            raise Refused(t("blinds of at least one chip, the small one no larger than the"
+                            " big one"))
+        self._run(self._tourney, {"action": "deal", "small_blind": small_blind,
+                                  "big_blind": big_blind, "ante": ante,
+                                  "big_blind_ante": bool(big_blind_ante), "level": level})
+
+    def tournament_hold(self) -> None:
+        """Deal no hand until the next :meth:`tournament_deal` (hand-for-hand, a break, the
+        end)."""
+        self._tournament_table()
+        self._run(self._tourney, {"action": "hold"})
+
+    def tournament_stacks(self) -> dict[str, int]:
+        """Each seated player's chips (as they stood when the hand began, during one)."""
+        out: dict[str, int] = {}
+        for seat, player in self.players.items():
+            s = self.table.seats[seat]
+            assert s is not None
+            out[player] = s.chips + s.pending_chips
+        return out
+
+    def _tourney(self, c: dict[str, Any], batch: Batch) -> None:
+        action = c["action"]
+        if action not in TOURNEY_ACTIONS:
+            raise Refused(t("unknown tournament command"))
+        batch.append(("tourney", c))
+        if action == "seat":
+            try:
+                self.table.sit(c["seat"], c["name"], c["chips"], dealt_in=c["dealt_in"])
+            except HandError as exc:
+                raise Refused(exc.message) from None
+            self.players[c["seat"]] = c["player"]
+            self.banks.setdefault(c["player"],
+                                  {PRE: self.config.bank_ms, POST: self.config.bank_ms})
+            self.dealt.setdefault(c["player"], 0)
+            self.paid_in += c["chips"]
+            batch.append(("sat", {"seat": c["seat"], "player": c["player"], "name": c["name"],
+                                  "chips": c["chips"], "wait": False}))
+        elif action == "unseat":
+            self.absent.discard(c["player"])
+            self._empty(c["seat"], batch)
+        elif action == "deal":
+            self.next_level = {k: c[k] for k in ("small_blind", "big_blind", "ante",
+                                                 "big_blind_ante", "level")}
+        else:
+            self.next_level = None
+
     # ------------------------------------------------------------------ the host
     # A host's table (a private table a person opened): its host approves or denies the seats
     # and rebuys asked for (unless ``auto_approve``), pauses and resumes (between hands, or
@@ -463,6 +591,7 @@ class RoomTable:
     def host_command(self, player: str, action: str, args: dict[str, Any]) -> None:
         """The host's ``action`` (one of :data:`HOST_ACTIONS`) with its ``args`` (the seat
         it is about, by number; a request, by the seq of its ``request`` record)."""
+        self._no_tournament()
         if self.host is None:
             raise Refused(t("this table has no host"))
         if player != self.host:
@@ -598,6 +727,7 @@ class RoomTable:
         """Straddle (or not) whenever the seat after the big blind is yours (re-straddle after
         another's straddle, where the table allows it)."""
         seat = self._seated(player)
+        self._no_tournament()
         if not self.config.straddle:
             raise Refused(t("this table plays no straddles"))
         if type(on) is not bool:
@@ -610,6 +740,7 @@ class RoomTable:
         """Ask the table for a bomb pot next hand (``kind`` "bomb"): it is played when more
         than half of the players seated vote for it."""
         seat = self._seated(player)
+        self._no_tournament()
         if kind != "bomb":
             raise Refused(t("the table votes on bomb pots only"))
         if not self.config.bomb_vote:
@@ -661,8 +792,8 @@ class RoomTable:
         if hand is not None and hand.actor is not None:
             seat = self.table.seat_of(hand.actor)
             deadline = self.deadline()
-            if seat in self.leaving or (deadline is not None
-                                        and self.clock.now_ms() >= deadline):
+            if seat in self.leaving or self.hand_players[hand.actor] in self.absent or (
+                    deadline is not None and self.clock.now_ms() >= deadline):
                 pool = self._pool(hand)
                 self._run(self._act, {"seat": seat, "action": None, "timed_out": True,
                                       "used": self.banks[self.hand_players[hand.actor]][pool]})
@@ -687,7 +818,8 @@ class RoomTable:
 
     def _may_deal(self) -> bool:
         return self.auto_start and self.paused is None and not self.over \
-            and self.table.ready_count() >= 2
+            and self.table.ready_count() >= 2 \
+            and (not self.config.tournament or self.next_level is not None)
 
     def due_ms(self) -> int | None:
         """Milliseconds until :meth:`poll` has something to do (0: now), None: nothing is
@@ -706,6 +838,8 @@ class RoomTable:
             deadline = self.deadline()
             if deadline is not None:
                 due.append(deadline)
+            if self.hand_players[hand.actor] in self.absent:
+                due.append(now)
             if self.hand_players[hand.actor] in self.agents:
                 due.append(self.turn_at + self.think_ms)
         elif hand is None and self._may_deal():
@@ -777,6 +911,8 @@ class RoomTable:
             if ended and self.on_hand is not None and self.last_hand is not None and \
                     any(r.kind == "end" for r in records):
                 self.on_hand(self, self.last_hand)
+            if ended and self.config.tournament and self.on_tournament is not None:
+                self.on_tournament(self)
             if ended and self.snapshot_every and self.hand_no % self.snapshot_every == 0:
                 self._snapshot_due = True
             # a snapshot waits for the bankroll to have stored every move of the table (a
@@ -820,6 +956,7 @@ class RoomTable:
             "muted": sorted(self.muted), "straddlers": sorted(self.straddlers),
             "votes": {str(k): v for k, v in self.votes.items()}, "bomb_next": self.bomb_next,
             "over": self.over, "chat": list(self.chat),
+            "tournament": {"next_level": self.next_level, "absent": sorted(self.absent)},
         }
 
     def _load(self, state: dict[str, Any]) -> None:
@@ -847,6 +984,8 @@ class RoomTable:
             self.config = TableConfig.from_json(state["config"])
             self.rules = tb.rules = self.config.rules()
             tb.min_buy_in, tb.max_buy_in = self.config.min_buy_in, self.config.max_buy_in
+            if self.config.tournament:
+                tb.min_buy_in, tb.max_buy_in = 1, MOST_CHIPS
             self.host = state["host"]
             self.requests = {int(k): v for k, v in state["requests"].items()}
             self.paused, self.changes = state["paused"], dict(state["changes"])
@@ -855,6 +994,9 @@ class RoomTable:
             self.votes = {int(k): v for k, v in state["votes"].items()}
             self.bomb_next, self.over = bool(state["bomb_next"]), bool(state["over"])
             self.chat.extend(state["chat"])
+        if "tournament" in state:
+            self.next_level = state["tournament"]["next_level"]
+            self.absent = set(state["tournament"]["absent"])
         self.ended_at = self.clock.now_ms()
         self.check_books()
 
@@ -923,7 +1065,10 @@ class RoomTable:
         batch.append(("sit_out", c))
 
     def _sit_in(self, c: dict[str, Any], batch: Batch) -> None:
-        self.table.sit_in(c["seat"], post_dead=c["post"])
+        if self.config.tournament:
+            self.absent.discard(self.players[c["seat"]])
+        else:
+            self.table.sit_in(c["seat"], post_dead=c["post"])
         batch.append(("sit_in", c))
 
     def _leave(self, c: dict[str, Any], batch: Batch) -> None:
@@ -952,6 +1097,15 @@ class RoomTable:
             self.rules = self.table.rules = self.config.rules()
             self.table.min_buy_in = self.config.min_buy_in
             self.table.max_buy_in = self.config.max_buy_in
+        if self.config.tournament:  # the coordinator's level, for this hand only
+            lv = self.next_level
+            if lv is None:
+                raise Refused(t("the tournament has not called for a hand at this table"))
+            self.rules = self.table.rules = dataclasses.replace(
+                self.config.rules(), small_blind=lv["small_blind"],
+                big_blind=lv["big_blind"], ante=lv["ante"],
+                big_blind_ante=lv["big_blind_ante"] and lv["ante"] > 0)
+            self.next_level = None
         self.hand_no += 1
         cfg = self.config
         bomb = cfg.bomb_ante if self.bomb_next or (
@@ -992,6 +1146,14 @@ class RoomTable:
                 hand.apply(Action.from_wire(c["action"]))
         except HandError as exc:
             raise Refused(exc.message, code="illegal") from None
+        if self.config.tournament:  # never sat out: away, dealt in, played for at once
+            if c["timed_out"]:
+                s = self.table.seats[c["seat"]]
+                assert s is not None
+                s.sit_out_after_hand = False
+                self.absent.add(player)
+            else:
+                self.absent.discard(player)
         self.banks[player][pool] -= c["used"]
         self._hand_events(hand, before, batch, bank={"pool": pool, "used": c["used"]})
 
@@ -1235,7 +1397,7 @@ class RoomTable:
             "sit_in": self._sit_in, "leave": self._leave, "start": self._start,
             "event": self._act, "void": self._void, "host": self._host,
             "request": self._request, "chat": self._chat, "straddle": self._straddle,
-            "propose": self._propose, "voted": self._voted}
+            "propose": self._propose, "voted": self._voted, "tourney": self._tourney}
         try:
             while self._replaying:
                 r = self._replaying[0]

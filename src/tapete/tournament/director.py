@@ -30,7 +30,6 @@ are broken and balanced. The rulings (docs/rules.md, "Tournaments"):
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -40,8 +39,10 @@ from tapete.core.cards import Deck
 from tapete.core.catalog import t
 from tapete.core.hand import Hand
 from tapete.core.table import Table
-from tapete.tournament import deals, payouts
+from tapete.tournament import deals, rulings
 from tapete.tournament.model import TournamentError, TournamentRules
+from tapete.tournament.rulings import next_big_blind as next_big_blind
+from tapete.tournament.rulings import worst_seat as worst_seat
 
 #: asked whether a player takes a rebuy, a re-entry or an add-on: (name, "rebuy" | "reentry"
 #: | "add-on") -> yes or no
@@ -105,32 +106,6 @@ def _bot_answer(name: str, offer: int, equity: Fraction) -> bool:
     return deals.bot_accepts(offer, equity)
 
 
-def next_big_blind(table: Table) -> int | None:
-    """The seat due the big blind next hand (dead button: the first player after the last big
-    blind), None before the table's first hand."""
-    bb = table.big_blind_seat
-    n = len(table.seats)
-    ready = [i for i, s in enumerate(table.seats) if s is not None and s.chips > 0
-             and not s.sitting_out]
-    if bb is None or not ready:
-        return None
-    return min(ready, key=lambda x: (x - bb - 1) % n)
-
-
-def worst_seat(table: Table, rng: random.Random) -> int:
-    """The worst position of ``table`` for a player moved in to balance: the empty seat the
-    big blind reaches first, never the last big blind's seat (the small blind's, next hand).
-    Before the table's first hand, any empty seat (drawn)."""
-    bb = table.big_blind_seat
-    n = len(table.seats)
-    empty = [i for i, s in enumerate(table.seats) if s is None and i != bb]
-    if not empty:
-        raise TournamentError(t("no free seat at the table"))
-    if bb is None:
-        return rng.choice(empty)
-    return min(empty, key=lambda x: (x - bb - 1) % n)
-
-
 class Director:
     """Runs one tournament over its tables. ``names``: the players registered at the start
     (unique), with their bots' styles in ``styles`` (optional). ``seed`` draws the seats."""
@@ -160,15 +135,9 @@ class Director:
         self.moves: list[Move] = []
         self._add_ons_done = False
         self._started_levels: set[int] = set()
-        count = math.ceil(len(names) / rules.seats)
+        count, cards = rulings.seat_draw(len(names), rules.seats, self.rng)
         for k in range(1, count + 1):
             self.tables[k] = self._new_table()
-        # the seat cards: the tables filled evenly, the seats of each drawn
-        sizes = [len(names) // count + (1 if k < len(names) % count else 0)
-                 for k in range(count)]
-        cards = [(k + 1, s) for k, size in enumerate(sizes)
-                 for s in sorted(self.rng.sample(range(rules.seats), size))]
-        self.rng.shuffle(cards)
         for i, (name, (table, seat)) in enumerate(zip(names, cards, strict=True)):
             style = styles[i] if styles is not None else ""
             self.players[name] = Player(name, style)
@@ -218,14 +187,8 @@ class Director:
 
     def prizes(self) -> list[int]:
         """The prize of each paid place, from the pool so far."""
-        n = len(self.players)
-        custom = self.rules.payouts
-        if custom is not None and len(custom) > n:  # more places than players: the rest scaled
-            kept = custom[:n]
-            table = payouts.allocate(self.prize_pool, [Fraction(x, sum(kept)) for x in kept])
-        else:
-            table = payouts.prizes(self.prize_pool, min(self.entries, n), custom)
-        return table + [0] * (n - len(table))
+        return rulings.prize_list(self.prize_pool, self.entries, len(self.players),
+                                  self.rules.payouts)
 
     def paid_places(self) -> int:
         return sum(1 for x in self.prizes() if x > 0)
@@ -236,7 +199,7 @@ class Director:
 
     def break_order(self) -> list[int]:
         """The tables in the order they break: the highest number first."""
-        return sorted(self.tables, reverse=True)
+        return rulings.break_order(list(self.tables))
 
     # ------------------------------------------------------------------ registration
     def register(self, name: str, style: str = "") -> tuple[int, int]:
@@ -283,8 +246,8 @@ class Director:
             self._add_ons()
         sizes = self.table_sizes()
         paid = self.paid_places()
-        self.hand_for_hand = (len(self.tables) > 1 and not self.open()
-                              and paid < len(self.left()) <= paid + 1)
+        self.hand_for_hand = rulings.hand_for_hand(len(self.tables), self.open(), paid,
+                                                   len(self.left()))
         rules = self.rules.schedule.rules(self.level)
         out: list[tuple[int, Hand]] = []
         for k in sorted(self.tables):
@@ -370,18 +333,13 @@ class Director:
     def _place(self, group: list[tuple[str, int, int]]) -> list[Knockout]:
         """Places for players knocked out together: the larger starting stack higher, equal
         stacks tied."""
-        place = len(self.left()) - len(group) + 1  # the best place the group takes
+        stacks = {name: (stack, table) for name, stack, table in group}
         out: list[Knockout] = []
-        by_stack = sorted(group, key=lambda x: -x[1])
-        i = 0
-        while i < len(by_stack):
-            same = [x for x in by_stack[i:] if x[1] == by_stack[i][1]]
-            for name, _, table in same:
-                p = self.players[name]
-                p.place, p.tied = place, len(same)
-                out.append(Knockout(name, place, len(same), table, self.round))
-            place += len(same)
-            i += len(same)
+        for name, place, tied in rulings.places([(n, st) for n, st, _ in group],
+                                                len(self.left())):
+            p = self.players[name]
+            p.place, p.tied = place, tied
+            out.append(Knockout(name, place, tied, stacks[name][1], self.round))
         for k in sorted(out, key=lambda k: -k.place):
             self.finished.append(self.players[k.name])
         return out
@@ -390,16 +348,14 @@ class Director:
         left = self.left()
         n = len(left)
         r = self.rules
-        if not r.deal_players or n > r.deal_players or n in self.deals_offered or self.open():
-            return
         prizes = self.prizes()[:n]
-        if len(prizes) < n or any(x <= 0 for x in prizes):
-            return  # not everyone left is in the money
+        if not rulings.deal_due(r.deal_players, n, self.deals_offered, self.open(), prizes):
+            return
         self.deals_offered.add(n)
         stacks = self.stacks()
         names = [p.name for p in left]
         chips = [stacks[x] for x in names]
-        amounts = deals.offer(r.deal, chips, prizes)
+        amounts = rulings.deal_amounts(r.deal, chips, prizes)
         equity = deals.icm_equity(chips, prizes)
         answer = self.accept or _bot_answer
         if all(answer(x, a, e) for x, a, e in zip(names, amounts, equity, strict=True)):
@@ -421,52 +377,34 @@ class Director:
             else:
                 left[0].place = 1
                 self.finished.append(left[0])
-        prizes = self.prizes()
-        done: set[int] = set()
+        won = rulings.awards([(p.name, p.place) for p in self.finished], self.prizes(),
+                             self.deal)
         for p in self.players.values():
-            if self.deal is not None and p.name in self.deal:
-                p.prize = self.deal[p.name]
-                continue
-            if not p.place or p.place in done:
-                continue
-            done.add(p.place)
-            tied = [q for q in self.finished if q.place == p.place]
-            for q, amount in zip(tied, payouts.split(prizes, p.place - 1, len(tied)),
-                                 strict=True):
-                q.prize = amount
+            p.prize = won.get(p.name, 0)
 
     # ------------------------------------------------------------------ tables
     def _break_tables(self, report: RoundReport) -> None:
         seats = self.rules.seats
-        while len(self.tables) > 1 and len(self.left()) <= (len(self.tables) - 1) * seats:
+        while rulings.break_due(len(self.tables), len(self.left()), seats):
             number = self.break_order()[0]
             broken = self.tables.pop(number)
             report.broken.append(number)
             movers = [(i, s.name, s.chips) for i, s in enumerate(broken.seats) if s is not None]
             sizes = self.table_sizes()
-            total = sum(sizes.values()) + len(movers)
-            order = sorted(sizes, key=lambda k: (-sizes[k], k))
-            base, extra = divmod(total, len(order))
-            cards: list[tuple[int, int]] = []
-            for j, k in enumerate(order):
-                want = base + (1 if j < extra else 0) - sizes[k]
-                free = [i for i, s in enumerate(self.tables[k].seats) if s is None]
-                cards += [(k, i) for i in self.rng.sample(free, max(0, min(want, len(free))))]
-            self.rng.shuffle(cards)
-            assert len(cards) >= len(movers)  # the even targets leave room for all of them
-            for (old, name, chips), (k, i) in zip(movers, cards, strict=False):
+            free = {k: [i for i, s in enumerate(tb.seats) if s is None]
+                    for k, tb in self.tables.items()}
+            cards = rulings.break_cards(sizes, free, len(movers), self.rng)
+            for (old, name, chips), (k, i) in zip(movers, cards, strict=True):
                 self._seat(name, k, i, chips=chips)
                 self.players[name].moves += 1
                 report.moves.append(Move(name, number, old, k, i, "break"))
 
     def _balance(self, report: RoundReport) -> None:
-        rank = {k: j for j, k in enumerate(self.break_order())}  # 0: breaks first
-        while len(self.tables) > 1:
-            sizes = self.table_sizes()
-            full = min(sizes, key=lambda k: (-sizes[k], rank[k]))
-            short = min(sizes, key=lambda k: (sizes[k], -rank[k]))
-            if sizes[full] - sizes[short] <= 1:
+        while True:
+            pair = rulings.balance_pair(self.table_sizes())
+            if pair is None:
                 return
+            full, short = pair
             src = self.tables[full]
             seat = next_big_blind(src)
             if seat is None:
