@@ -287,3 +287,161 @@ def test_four_seats_on_a_phone_and_a_home_game_over(server: Server, browser: Any
     shot(page, "home-game-over-390x844")
     assert not errors, errors
     page.close()
+
+
+# ---------------------------------------------------------------- a sit-and-go, to the end
+# Kept as the page reads it: the last `tournament` the server sent, and the last state's money.
+WATCH = """(() => {
+  const parse = JSON.parse;
+  window.__t = null;
+  window.__me = null;
+  JSON.parse = function (text, reviver) {
+    const v = parse.call(JSON, text, reviver);
+    if (v && v.type === 'state') {
+      window.__me = v.me;
+      window.__t = v.lobby ? null : v.tournament;
+      const mine = v.lobby ? null : v.seats.find((x) => x && x.you);
+      if (mine) window.__name = mine.name;
+    }
+    return v;
+  };
+})();"""
+
+DEAL_CLOSED = """() => {
+  const o = document.querySelector('[data-testid=deal-outcome]');
+  return ['made', 'refused'].includes(o.dataset.outcome)
+    || !document.querySelector('[data-testid=deal-offer]').checkVisibility(); }"""
+MY_TURN = """() => { const c = document.getElementById('btn-call');
+  return !!(c.offsetParent && !c.disabled); }"""
+SHOWN_EQUITIES = """() => [...document.querySelectorAll('#seats .icm')]
+  .filter((e) => !e.hidden).map((e) => +e.dataset.amount)"""
+
+
+def bankroll_shown(page: Any) -> int:
+    return int(page.inner_text("#bankroll").replace(",", ""))
+
+
+def act(page: Any, shove: bool) -> None:
+    """Click a legal button: all-in (the preset, then the raise) when asked and possible, else
+    check when free, else fold (call when folding is not offered)."""
+    if shove and page.is_visible("[data-testid=btn-raise]"):
+        if page.is_visible("[data-testid=preset-allin]"):
+            page.click("[data-testid=preset-allin]")
+        page.click("[data-testid=btn-raise]")
+    elif shove or not page.is_enabled("[data-testid=btn-fold]"):
+        page.click("[data-testid=btn-call]")  # check, or call (all-in when it takes it all)
+    else:
+        page.click("[data-testid=btn-fold]")
+
+
+def test_sit_and_go_played_to_the_end(tmp_path: Path, browser: Any) -> None:
+    """A 6-max turbo sit-and-go started from the page and played to the end by clicking: the
+    ICM equities shown add up to the prize pool at every decision; a deal is proposed once it is
+    allowed and the bots' answers come; at the end the place and prize shown are the server's,
+    and the bankroll shown moved by exactly the prize less the buy-in."""
+    buy_in = 500
+    settings = Settings(data_dir=tmp_path, think_delay=0.0, runout_delay=0.02, result_pause=0.02,
+                        idle_pace=0.02, deck_seed=3, action_time=120, time_bank=0,
+                        coach_samples=100)
+    with LiveServer(create_app(settings)) as srv:
+        page = browser.new_page(viewport={"width": 1366, "height": 768}, locale="en-US")
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.add_init_script(WATCH)
+        page.goto(srv.url)
+        page.wait_for_selector("[data-testid=sng-form]:visible")
+        start = bankroll_shown(page)
+        page.check("input[name=sng-seats][value='6']")
+        page.check("input[name=sng-speed][value=turbo]")
+        page.select_option("[data-testid=sng-buyin]", str(buy_in))
+        page.click("[data-testid=sng-start]")
+        page.wait_for_selector("[data-testid=tourney-bar]:visible", timeout=20_000)
+        first = page.evaluate("window.__t")
+        assert first["kind"] == "sng" and first["entrants"] == 6
+        assert first["prize_pool"] == 6 * buy_in == sum(first["prizes"])
+        for testid in ["btn-add2", "sit-out", "leave"]:
+            assert not page.is_visible(f"[data-testid={testid}]"), testid
+        decisions = checked = 0
+        proposed: dict[str, Any] | None = None
+        phone_shot = False
+        for _ in range(3000):
+            tr = page.evaluate("window.__t")
+            if tr is None or tr["finished"]:
+                break
+            if tr["place"] is not None:  # knocked out: watch the rest
+                if page.is_visible("[data-testid=t-watch]"):
+                    shot(page, "out-1366x768")
+                    page.click("[data-testid=t-watch]")
+                page.wait_for_timeout(100)
+                continue
+            if proposed is None and page.is_visible("[data-testid=deal-propose]"):
+                assert tr["players_left"] <= 3
+                page.click("[data-testid=deal-icm]")
+                page.wait_for_selector("[data-testid=deal-offer]:visible", timeout=10_000)
+                shot(page, "deal-offer-1366x768")
+                if page.is_visible("[data-testid=deal-yes]"):
+                    page.click("[data-testid=deal-yes]")
+                # every bot answers: the offer closes, made or refused
+                page.wait_for_function(DEAL_CLOSED, timeout=20_000)
+                proposed = page.evaluate("window.__t.deal")
+                answers = page.eval_on_selector_all(
+                    "[data-testid=deal-line]", "els => els.map(e => e.dataset.answer)")
+                shot(page, "deal-answered-1366x768")
+                assert proposed is not None and len(answers) == tr["players_left"]
+                assert all(a in ("yes", "no") for a in answers), answers
+                continue
+            if not page.evaluate(MY_TURN):
+                page.wait_for_timeout(30)
+                continue
+            decisions += 1
+            shown = page.evaluate(SHOWN_EQUITIES)
+            if shown:  # the equities shown are the server's and add up to the prize pool
+                assert sum(shown) == page.evaluate("window.__t.prize_pool"), shown
+                checked += 1
+            if decisions == 3 and not phone_shot:
+                shot(page, "table-1366x768")
+                page.set_viewport_size({"width": 390, "height": 844})
+                page.wait_for_timeout(200)
+                shot(page, "table-390x844")
+                page.set_viewport_size({"width": 1366, "height": 768})
+                phone_shot = True
+            me = page.evaluate("window.__t")
+            name = page.evaluate("window.__name")
+            stack = next((e["chips"] for e in me["equities"] if e["name"] == name), 0)
+            # fold to three players (unless short), then all-in every hand
+            shove = proposed is not None or me["players_left"] <= 2 \
+                or stack < 6 * me["big_blind"]
+            act(page, shove)
+            page.wait_for_function(
+                "(seq) => document.body.dataset.seq !== seq",
+                arg=page.evaluate("document.body.dataset.seq"), timeout=20_000)
+        page.wait_for_selector("[data-testid=t-end]:visible", timeout=60_000)
+        page.wait_for_function("() => document.querySelector('[data-testid=t-end]')"
+                               ".dataset.finished === '1'", timeout=60_000)
+        end = page.evaluate("window.__t")
+        assert end["finished"] and proposed is not None and checked > 0
+        place, prize = end["place"], end["prize"]
+        # the place and the prize shown are the server's; the results list everyone
+        panel = page.eval_on_selector("[data-testid=t-end]", "e => [+e.dataset.place,"
+                                      " +e.dataset.prize]")
+        assert panel == [place, prize]
+        title = page.inner_text("[data-testid=t-end-title]")
+        assert title.startswith(f"You finished {place}")
+        rows = page.eval_on_selector_all("[data-testid=t-result]", "els => els.map(e =>"
+                                         " [+e.dataset.place, e.dataset.name, +e.dataset.prize])")
+        assert len(rows) == 6 and sum(r[2] for r in rows) == end["prize_pool"]
+        name = page.evaluate("window.__name")
+        assert [r for r in rows if r[1] == name] == [[place, name, prize]]
+        # the bankroll shown moved by exactly the prize less the buy-in
+        page.wait_for_function("(want) => +document.getElementById('bankroll').textContent"
+                               ".replace(/,/g, '') === want", arg=start - buy_in + prize,
+                               timeout=10_000)
+        assert bankroll_shown(page) - start == prize - buy_in
+        shot(page, "end-1366x768")
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.wait_for_timeout(200)
+        shot(page, "end-390x844")
+        print(f"sit-and-go: {decisions} decisions, equities checked {checked} times,"
+              f" place {place}, prize {prize}, deal {proposed and proposed['kind']}")
+        assert not errors, errors
+        page.close()
