@@ -61,8 +61,9 @@ OVERLAY = """(() => {
   window.WebSocket = Overlay;
 })();"""
 
-# A sit-and-go of six, three left, as the page's state would carry it: each seated player's
-# equity a share of the prize pool by chips (whole units adding up to it), the rest as asked.
+# A sit-and-go of nine, three left (all paid), as the page's state would carry it: each seated
+# player's equity a share of the prize pool by chips (whole units adding up to it), the rest
+# as asked.
 TOURNEY = """(extra) => { window.__tourney = (s) => {
   const pool = 600;
   const seated = s.seats.map((x, i) => [x, i]).filter(([x]) => x).slice(0, 3);
@@ -73,10 +74,10 @@ TOURNEY = """(extra) => { window.__tourney = (s) => {
     left -= e;
     return { seat: i, name: x.name, chips: x.chips, equity: e };
   });
-  return Object.assign({ id: 'sng-1', name: 'Sit & Go 6 turbo', kind: 'sng', level: 3,
+  return Object.assign({ id: 'sng-1', name: 'Sit & Go 9 turbo', kind: 'sng', level: 3,
     small_blind: 50, big_blind: 100, ante: 100, next_small_blind: 75, next_big_blind: 150,
-    next_ante: 150, hands_to_next_level: 4, seconds_to_next_level: null, entrants: 6,
-    players_left: 3, prize_pool: pool, prizes: [390, 210], equities, deal: null, place: null,
+    next_ante: 150, hands_to_next_level: 4, seconds_to_next_level: null, entrants: 9,
+    players_left: 3, prize_pool: pool, prizes: [300, 180, 120], equities, deal: null, place: null,
     prize: 0, finished: false, results: null, hand_for_hand: false, table_number: 1, tables: 1 },
     extra(s));
 }; window.__again(); }"""
@@ -143,7 +144,7 @@ def test_tournament_parts_drawn(server: Server, browser: Any, size: tuple[int, i
     page.wait_for_selector("[data-testid=tourney-bar]:visible")
     bar = page.inner_text("[data-testid=tourney-bar]")
     for words in ["Level 3", "50/100 ante 100", "Next 75/150 ante 150 in 4 hands",
-                  "3 of 6 left", "Prize pool 600", "1st 390", "2nd 210"]:
+                  "3 of 9 left", "Prize pool 600", "1st 300", "2nd 180", "3rd 120"]:
         assert words in bar, (words, bar)
     # each stack's equity under it, in money; together the prize pool
     icm = page.eval_on_selector_all(
@@ -194,33 +195,31 @@ def test_tournament_parts_drawn(server: Server, browser: Any, size: tuple[int, i
     assert page.inner_text("[data-testid=t-note]").startswith("Hand for hand")
     shot(page, f"table-{tag}")
     # knocked out: the place, watch the rest or leave
-    set_tourney(page, "() => ({ place: 3, prize: 0, players_left: 2, equities: [] })")
+    set_tourney(page, "() => ({ place: 4, prize: 0, players_left: 3, equities: [] })")
     page.wait_for_selector("[data-testid=t-end]:visible")
-    assert page.inner_text("[data-testid=t-end-title]") == "You finished 3rd of 6"
+    assert page.inner_text("[data-testid=t-end-title]") == "You finished 4th of 9"
     assert page.is_visible("[data-testid=leave]")
     page.click("[data-testid=t-watch]")
     assert not page.is_visible("[data-testid=t-end]")
     # the end: place, prize, the results table, back to the lobby or a new one
-    set_tourney(page, """(s) => ({ place: 2, prize: 210, finished: true, players_left: 1,
-        equities: [], results: [{ place: 1, name: 'Ana', prize: 390 },
-          { place: 2, name: s.seats[0].name, prize: 210 },
-          { place: 3, name: 'Bruno', prize: 0 }, { place: 4, name: 'Carla', prize: 0 },
-          { place: 5, name: 'Diego', prize: 0 },
-          { place: 6, name: 'Elena', prize: 0 }] })""")
+    set_tourney(page, """(s) => ({ place: 2, prize: 180, finished: true, players_left: 1,
+        equities: [], results: ['Ana', s.seats[0].name, 'Bruno', 'Carla', 'Diego', 'Elena',
+          'Fede', 'Gala', 'Hugo'].map((name, i) => ({ place: i + 1, name,
+          prize: [300, 180, 120][i] || 0 })) })""")
     page.wait_for_selector("[data-testid=t-end]:visible")
     assert page.inner_text("[data-testid=t-end-title]") == (
-        "You finished 2nd of 6 and won 210")
+        "You finished 2nd of 9 and won 180")
     rows = page.eval_on_selector_all(
         "[data-testid=t-result]", "els => els.map(e => [+e.dataset.place, +e.dataset.prize])")
-    assert rows == [[1, 390], [2, 210], [3, 0], [4, 0], [5, 0], [6, 0]]
+    assert rows == [[1, 300], [2, 180], [3, 120]] + [[k, 0] for k in range(4, 10)]
     assert not page.is_visible("[data-testid=t-watch]")
     assert page.is_visible("[data-testid=t-again]")
     assert page.is_visible("[data-testid=t-lobby]")
     shot(page, f"end-{tag}")
     # in Spanish
     page.click("[data-testid=lang-toggle]")
-    assert page.inner_text("[data-testid=t-end-title]") == "Terminaste 2.º de 6 y ganaste 210"
-    assert "Quedan 1 de 6" in page.inner_text("[data-testid=tourney-bar]")
+    assert page.inner_text("[data-testid=t-end-title]") == "Terminaste 2.º de 9 y ganaste 180"
+    assert "Quedan 1 de 9" in page.inner_text("[data-testid=tourney-bar]")
     page.click("[data-testid=lang-toggle]")
     assert not errors, errors
     page.close()

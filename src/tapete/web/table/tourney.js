@@ -90,8 +90,10 @@ function renderDeal(s, tr, send) {
   const box = $("deal");
   const d = tr.deal;
   const inIt = stillIn(tr);
-  // may propose: three players or fewer, none on offer, and not already asked at this count
-  const canAsk = inIt && tr.players_left <= 3 && tr.players_left >= 2 && !(d && d.open)
+  // may propose: three players or fewer, all of them in the money (docs/rules.md, "Deals"),
+  // none on offer, and not already asked at this count
+  const paid = tr.prizes.filter((p) => p > 0).length;
+  const canAsk = inIt && tr.players_left <= Math.min(3, paid) && tr.players_left >= 2 && !(d && d.open)
     && mine.dealAsked !== tr.players_left && !(d && d.players_left === tr.players_left);
   $("deal-propose").hidden = !canAsk;
   const offer = $("deal-offer");
