@@ -74,11 +74,11 @@ TOURNEY = """(extra) => { window.__tourney = (s) => {
     left -= e;
     return { seat: i, name: x.name, chips: x.chips, equity: e };
   });
-  return Object.assign({ id: 'sng-1', name: 'Sit & Go 9 turbo', kind: 'sng', level: 3,
-    small_blind: 50, big_blind: 100, ante: 100, next_small_blind: 75, next_big_blind: 150,
-    next_ante: 150, hands_to_next_level: 4, seconds_to_next_level: null, entrants: 9,
-    players_left: 3, prize_pool: pool, prizes: [300, 180, 120], equities, deal: null, place: null,
-    prize: 0, finished: false, results: null, hand_for_hand: false, table_number: 1, tables: 1 },
+  return Object.assign({ id: 'sng-1', name: { en: 'Sit & Go 9 turbo', es: 'Sit & Go 9 turbo' },
+    kind: 'sng', level: 3, small_blind: 50, big_blind: 100, ante: 100, next_small_blind: 75,
+    next_big_blind: 150, next_ante: 150, hands_to_next_level: 4, entrants: 9, players_left: 3,
+    prize_pool: pool, prizes: [300, 180, 120], equities, deal: null, place: null, prize: null,
+    finished: false, results: [], hand_for_hand: false, table_number: 1, tables: 1 },
     extra(s));
 }; window.__again(); }"""
 
@@ -133,7 +133,7 @@ def test_tournament_parts_drawn(server: Server, browser: Any, size: tuple[int, i
     assert "a prize pool of 3,000" in page.inner_text("[data-testid=sng-pool]")
     page.click("[data-testid=sng-start]")
     assert page.evaluate("window.__sent") == [
-        {"type": "sng", "seats": 6, "speed": "turbo", "buy_in": 500}]
+        {"type": "sng", "seats": 6, "speed": "turbo", "buy_in": 500, "lang": "en"}]
     if w > 500:
         shot(page, f"lobby-{tag}")
     # a table to draw the tournament on (the server's cash table, states overlaid)
@@ -161,10 +161,10 @@ def test_tournament_parts_drawn(server: Server, browser: Any, size: tuple[int, i
     page.evaluate("window.__again()")
     assert not page.is_visible("[data-testid=deal-propose]")
     # the offer: each player's amount, the answers as they come, accept/decline
-    set_tourney(page, """(s) => ({ deal: { kind: 'icm', open: true, yours: null,
-        amounts: [{ name: s.seats[0].name, amount: 250 }, { name: 'Ana', amount: 200 },
-                  { name: 'Bruno', amount: 150 }],
-        answers: [{ name: 'Ana', yes: true }] } })""")
+    set_tourney(page, """(s) => ({ deal: { kind: 'icm', open: true, yours: 250,
+        amounts: [{ name: s.seats[0].name, amount: 250, answer: null },
+                  { name: 'Ana', amount: 200, answer: true },
+                  { name: 'Bruno', amount: 150, answer: null }] } })""")
     page.wait_for_selector("[data-testid=deal-offer]:visible")
     lines = page.eval_on_selector_all(
         "[data-testid=deal-line]", "els => els.map(e => [e.dataset.name, +e.dataset.amount,"
@@ -173,18 +173,16 @@ def test_tournament_parts_drawn(server: Server, browser: Any, size: tuple[int, i
     assert "ICM deal offered" in page.inner_text("[data-testid=deal-offer]")
     assert page.eval_on_selector_all(
         "[data-testid=deal-line]", "els => els.map(e => e.textContent)") == [
-        "Hero (you) 250 · thinking…", "Ana 200 · accepts", "Bruno 150 · thinking…"]
+        "Hero (you) 250", "Ana 200 · accepts", "Bruno 150 · thinking…"]
     shot(page, f"deal-{tag}")
     page.click("[data-testid=deal-yes]")
     assert page.evaluate("window.__sent.at(-1)") == {"type": "deal_answer", "yes": True}
     page.wait_for_selector("[data-testid=deal-yes]", state="hidden")
     # the outcome: refused by Bruno, play goes on
     set_tourney(page, """(s) => ({ players_left: 3, deal: { kind: 'icm', open: false,
-        yours: true, amounts: [{ name: s.seats[0].name, amount: 250 },
-          { name: 'Ana', amount: 200 }, { name: 'Bruno', amount: 150 }],
-        answers: [{ name: s.seats[0].name, yes: true },
-                  { name: 'Ana', yes: true },
-                  { name: 'Bruno', yes: false }] } })""")
+        yours: 250, amounts: [{ name: s.seats[0].name, amount: 250, answer: true },
+          { name: 'Ana', amount: 200, answer: true },
+          { name: 'Bruno', amount: 150, answer: false }] } })""")
     page.wait_for_function(
         "() => document.querySelector('[data-testid=deal-outcome]').dataset.outcome"
         " === 'refused'")

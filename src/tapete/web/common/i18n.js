@@ -281,7 +281,6 @@ export const WORDS = {
   icm: ["ICM", "ICM"],
   icmTitle: ["What this stack is worth in prizes (Independent Chip Model)", "Lo que valen estas fichas en premios (modelo ICM)"],
   handForHand: ["Hand for hand: every table plays one hand at a time", "Mano a mano: cada mesa juega una mano y espera a las demás"],
-  onBreak: ["Break: play resumes in {when}", "Descanso: se sigue en {when}"],
   tableOf: ["Table {k} of {tables}", "Mesa {k} de {tables}"],
   dealAsk: ["Propose a deal:", "Proponer un trato:"],
   dealIcm: ["ICM deal", "Trato por ICM"],

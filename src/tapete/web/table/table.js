@@ -1031,10 +1031,10 @@ function wire() {
     e.preventDefault();
     resetTourney();
     coachPending = true;
-    send(sngChoice());
+    send(sngChoice($("name").value.trim(), lang()));
   };
   $("sng-form").onchange = () => { if (state && state.lobby) renderSngForm(state); };
-  $("t-again").onclick = () => { sngAgain = sngChoice(); send({ type: "leave" }); };
+  $("t-again").onclick = () => { sngAgain = sngChoice($("name").value.trim(), lang()); send({ type: "leave" }); };
   $("t-lobby").onclick = () => {
     if (ROOM) location.href = "/room";
     else send({ type: "leave" });

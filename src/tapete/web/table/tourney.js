@@ -26,21 +26,14 @@ function blindsText(sb, bb, ante) {
 }
 
 function whenText(tr) {
-  if (tr.hands_to_next_level != null) return tn("handsLeft", tr.hands_to_next_level);
-  if (tr.seconds_to_next_level != null) return clock(tr.seconds_to_next_level);
-  return "";
-}
-
-function clock(seconds) {
-  const s = Math.max(0, Math.ceil(seconds));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  return tn("handsLeft", tr.hands_to_next_level);
 }
 
 /** The bar under the header: name, level, blinds and ante, what comes next, the field, the
  * prize pool and what each place pays. */
 function renderBar(tr) {
   // a room tournament of several tables: which one this is
-  $("t-name").textContent = (tr.name || "") + (tr.tables > 1
+  $("t-name").textContent = tx(tr.name) + (tr.tables > 1
     ? ` · ${t("tableOf").replace("{k}", String(tr.table_number)).replace("{tables}", String(tr.tables))}` : "");
   $("t-level").textContent = `${t("level").replace("{level}", String(tr.level))} · ${blindsText(tr.small_blind, tr.big_blind, tr.ante)}`;
   const when = whenText(tr);
@@ -94,7 +87,7 @@ function renderDeal(s, tr, send) {
   // none on offer, and not already asked at this count
   const paid = tr.prizes.filter((p) => p > 0).length;
   const canAsk = inIt && tr.players_left <= Math.min(3, paid) && tr.players_left >= 2 && !(d && d.open)
-    && mine.dealAsked !== tr.players_left && !(d && d.players_left === tr.players_left);
+    && mine.dealAsked !== tr.players_left;
   $("deal-propose").hidden = !canAsk;
   const offer = $("deal-offer");
   offer.hidden = !d;
@@ -102,34 +95,35 @@ function renderDeal(s, tr, send) {
     offer.dataset.kind = d.kind;
     offer.dataset.open = d.open ? "1" : "0";
     $("deal-title").textContent = d.kind === "icm" ? t("dealTitleIcm") : t("dealTitleChop");
-    const answers = dealAnswers(d);
-    const amounts = dealAmounts(d);
-    $("deal-lines").replaceChildren(...amounts.map(([name, amount]) => {
+    const me = s.seats.find((x) => x && x.you);
+    const myName = me ? me.name : null;
+    $("deal-lines").replaceChildren(...d.amounts.map((x) => {
+      const { name, amount, answer: a } = x;
       const li = document.createElement("li");
       li.dataset.name = name;
       li.dataset.amount = String(amount);
-      const a = answers[name];
       li.dataset.answer = a === true ? "yes" : a === false ? "no" : "";
       li.setAttribute("data-testid", "deal-line");
       const who = document.createElement("b");
-      const me = s.seats.find((x) => x && x.you);
-      who.textContent = me && me.name === name ? `${name} (${t("you")})` : name;
+      who.textContent = name === myName ? `${name} (${t("you")})` : name;
       const what = document.createElement("span");
       what.className = "amount";
       what.textContent = ` ${chips(amount)}`;
       const ans = document.createElement("span");
       ans.className = `answer ${li.dataset.answer}`;
-      ans.textContent = a === true ? ` · ${t("dealYes")}` : a === false ? ` · ${t("dealNo")}` : (d.open ? ` · ${t("dealWaiting")}` : "");
+      ans.textContent = a === true ? ` · ${t("dealYes")}` : a === false ? ` · ${t("dealNo")}` : (d.open && name !== myName ? ` · ${t("dealWaiting")}` : "");
       li.append(who, what, ans);
       return li;
     }));
-    const anyNo = Object.values(answers).some((x) => x === false);
+    const anyNo = d.amounts.some((x) => x.answer === false);
+    const mineLine = d.amounts.find((x) => x.name === myName);
+    const myAnswer = mineLine ? mineLine.answer : null;
     let outcome = "";
     if (!d.open) outcome = anyNo || !tr.finished ? t("dealRefused") : t("dealMade");
-    else if (mine.answered === dealKey(d) || myAnswer(d) != null) outcome = t("dealWaitOthers");
+    else if (mine.answered === dealKey(d) || myAnswer != null) outcome = t("dealWaitOthers");
     $("deal-outcome").textContent = outcome;
     $("deal-outcome").dataset.outcome = !d.open ? (anyNo || !tr.finished ? "refused" : "made") : "";
-    const ask = d.open && inIt && myAnswer(d) == null && mine.answered !== dealKey(d);
+    const ask = d.open && inIt && mineLine != null && myAnswer == null && mine.answered !== dealKey(d);
     $("deal-yes").hidden = !ask;
     $("deal-no").hidden = !ask;
     const answer = (yes) => {
@@ -146,26 +140,9 @@ function renderDeal(s, tr, send) {
   box.hidden = !canAsk && !d;
 }
 
+/** A deal told apart from another: its kind and amounts. */
 function dealKey(d) {
-  return `${d.kind}:${dealAmounts(d).map((x) => x.join("=")).join(",")}`;
-}
-
-/** The deal's amounts as [name, amount] pairs, in the server's order. */
-function dealAmounts(d) {
-  const a = d.amounts;
-  if (Array.isArray(a)) return a.map((x) => [x.name, x.amount]);
-  return Object.entries(a || {});
-}
-
-/** The answers so far, by name: true, false (none yet: absent). */
-function dealAnswers(d) {
-  const a = d.answers;
-  if (Array.isArray(a)) return Object.fromEntries(a.map((x) => [x.name, x.yes]));
-  return a || {};
-}
-
-function myAnswer(d) {
-  return d.yours === undefined ? null : (typeof d.yours === "boolean" ? d.yours : null);
+  return `${d.kind}:${d.amounts.map((x) => `${x.name}=${x.amount}`).join(",")}`;
 }
 
 /** The end, for the person: the place and the prize, and the whole results once it is over. */
@@ -178,7 +155,7 @@ function renderEnd(s, tr) {
   if (mine.watching === key) { panel.hidden = true; return; }
   panel.hidden = false;
   panel.dataset.place = tr.place == null ? "" : String(tr.place);
-  panel.dataset.prize = String(tr.prize || 0);
+  panel.dataset.prize = String(tr.prize || 0);  // null: no prize
   panel.dataset.finished = tr.finished ? "1" : "0";
   let title = t("tourneyOver");
   if (tr.place != null) {
@@ -186,7 +163,7 @@ function renderEnd(s, tr) {
     title = words.replace("{place}", ordinal(tr.place)).replace("{field}", String(tr.entrants)).replace("{prize}", chips(tr.prize));
   }
   $("t-end-title").textContent = title;
-  const results = tr.results || [];
+  const results = tr.results;
   $("t-results").replaceChildren(...results.map((r) => {
     const row = document.createElement("tr");
     row.dataset.place = String(r.place);
@@ -207,12 +184,11 @@ function renderEnd(s, tr) {
   $("t-watch").onclick = () => { mine.watching = key; panel.hidden = true; };
 }
 
-/** The notices on the felt: hand-for-hand, a break. */
+/** The notices in the bar: hand-for-hand. */
 function renderNote(tr) {
   const el = $("t-note");
   let note = "";
-  if (tr.on_break && tr.break_seconds != null) note = t("onBreak").replace("{when}", clock(tr.break_seconds));
-  else if (tr.hand_for_hand && !tr.finished) note = t("handForHand");
+  if (tr.hand_for_hand && !tr.finished) note = t("handForHand");
   el.textContent = note;
   el.hidden = !note;
   el.dataset.kind = tr.hand_for_hand ? "hand-for-hand" : "";
@@ -237,14 +213,17 @@ export function renderTourney(s, send) {
 /** The buy-ins a sit-and-go may have, and the page's choice among those the bankroll covers. */
 export const SNG_BUY_INS = [100, 200, 500, 1000, 2000];
 
-/** What the start screen's Sit & Go form asks for. */
-export function sngChoice() {
-  return {
+/** What the start screen's Sit & Go form asks for (the name as the cash table's form has it). */
+export function sngChoice(name, lang) {
+  const msg = {
     type: "sng",
     seats: Number(document.querySelector("input[name=sng-seats]:checked").value),
     speed: document.querySelector("input[name=sng-speed]:checked").value,
     buy_in: Number($("sng-buyin").value),
+    lang,
   };
+  if (name) msg.name = name;
+  return msg;
 }
 
 /** Fill the Sit & Go form's buy-ins (those the bankroll covers) and its prize-pool line. */
