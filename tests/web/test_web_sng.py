@@ -217,7 +217,7 @@ def test_tournament_parts_drawn(server: Server, browser: Any, size: tuple[int, i
     # in Spanish
     page.click("[data-testid=lang-toggle]")
     assert page.inner_text("[data-testid=t-end-title]") == "Terminaste 2.º de 9 y ganaste 180"
-    assert "Quedan 1 de 9" in page.inner_text("[data-testid=tourney-bar]")
+    assert "El torneo ha terminado" in page.inner_text("[data-testid=tourney-bar]")
     page.click("[data-testid=lang-toggle]")
     assert not errors, errors
     page.close()
@@ -352,7 +352,11 @@ def test_sit_and_go_played_to_the_end(tmp_path: Path, browser: Any) -> None:
         page.check("input[name=sng-speed][value=turbo]")
         page.select_option("[data-testid=sng-buyin]", str(buy_in))
         page.click("[data-testid=sng-start]")
-        page.wait_for_selector("[data-testid=tourney-bar]:visible", timeout=20_000)
+        try:
+            page.wait_for_selector("[data-testid=tourney-bar]:visible", timeout=20_000)
+        except Exception:
+            shot(page, "failed-start")
+            raise AssertionError(errors) from None
         first = page.evaluate("window.__t")
         assert first["kind"] == "sng" and first["entrants"] == 6
         assert first["prize_pool"] == 6 * buy_in == sum(first["prizes"])
@@ -408,10 +412,10 @@ def test_sit_and_go_played_to_the_end(tmp_path: Path, browser: Any) -> None:
             # fold to three players (unless short), then all-in every hand
             shove = proposed is not None or me["players_left"] <= 2 \
                 or stack < 6 * me["big_blind"]
+            seq = page.evaluate("document.body.dataset.seq")
             act(page, shove)
-            page.wait_for_function(
-                "(seq) => document.body.dataset.seq !== seq",
-                arg=page.evaluate("document.body.dataset.seq"), timeout=20_000)
+            page.wait_for_function("(seq) => document.body.dataset.seq !== seq", arg=seq,
+                                   timeout=20_000)
         page.wait_for_selector("[data-testid=t-end]:visible", timeout=60_000)
         page.wait_for_function("() => document.querySelector('[data-testid=t-end]')"
                                ".dataset.finished === '1'", timeout=60_000)
@@ -434,6 +438,12 @@ def test_sit_and_go_played_to_the_end(tmp_path: Path, browser: Any) -> None:
                                ".replace(/,/g, '') === want", arg=start - buy_in + prize,
                                timeout=10_000)
         assert bankroll_shown(page) - start == prize - buy_in
+        # the server's own result and books: the place, the prize, the bankroll stored
+        (player,) = srv.app.state.hub.players.values()
+        live = player.game.sng.live
+        assert [[r.place, r.name, r.prize] for r in live.results()] == rows
+        row = srv.app.state.storage.get_player(player.id)
+        assert row is not None and row.bankroll == start - buy_in + prize
         shot(page, "end-1366x768")
         page.set_viewport_size({"width": 390, "height": 844})
         page.wait_for_timeout(200)

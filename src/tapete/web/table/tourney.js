@@ -42,7 +42,8 @@ function renderBar(tr) {
     ? t("nextLevel").replace("{blinds}", blindsText(tr.next_small_blind, tr.next_big_blind, tr.next_ante)).replace("{when}", when)
     : "");
   $("t-next").hidden = !$("t-next").textContent;
-  $("t-left").textContent = t("playersLeft").replace("{left}", String(tr.players_left)).replace("{field}", String(tr.entrants));
+  $("t-left").textContent = tr.finished ? t("tourneyOver")
+    : t("playersLeft").replace("{left}", String(tr.players_left)).replace("{field}", String(tr.entrants));
   $("t-left").dataset.left = String(tr.players_left);
   $("t-left").dataset.entrants = String(tr.entrants);
   $("t-pool").textContent = `${t("prizePool")} ${chips(tr.prize_pool)}`;
