@@ -364,6 +364,7 @@ def test_sit_and_go_played_to_the_end(tmp_path: Path, browser: Any) -> None:
             assert not page.is_visible(f"[data-testid={testid}]"), testid
         decisions = checked = 0
         proposed: dict[str, Any] | None = None
+        asked = False
         phone_shot = False
         for _ in range(3000):
             tr = page.evaluate("window.__t")
@@ -375,13 +376,14 @@ def test_sit_and_go_played_to_the_end(tmp_path: Path, browser: Any) -> None:
                     page.click("[data-testid=t-watch]")
                 page.wait_for_timeout(100)
                 continue
-            if proposed is None and page.is_visible("[data-testid=deal-propose]"):
+            if not asked and page.is_visible("[data-testid=deal-propose]"):
                 assert tr["players_left"] <= 3
-                page.click("[data-testid=deal-icm]")
-                page.wait_for_selector("[data-testid=deal-offer]:visible", timeout=10_000)
+                page.click("[data-testid=deal-icm]")  # opened once the hand in play is over
+                asked = True
+                continue
+            if asked and proposed is None and page.is_visible("[data-testid=deal-yes]"):
                 shot(page, "deal-offer-1366x768")
-                if page.is_visible("[data-testid=deal-yes]"):
-                    page.click("[data-testid=deal-yes]")
+                page.click("[data-testid=deal-yes]")
                 # every bot answers: the offer closes, made or refused
                 page.wait_for_function(DEAL_CLOSED, timeout=20_000)
                 proposed = page.evaluate("window.__t.deal")
@@ -410,8 +412,7 @@ def test_sit_and_go_played_to_the_end(tmp_path: Path, browser: Any) -> None:
             name = page.evaluate("window.__name")
             stack = next((e["chips"] for e in me["equities"] if e["name"] == name), 0)
             # fold to three players (unless short), then all-in every hand
-            shove = proposed is not None or me["players_left"] <= 2 \
-                or stack < 6 * me["big_blind"]
+            shove = asked or me["players_left"] <= 2 or stack < 6 * me["big_blind"]
             seq = page.evaluate("document.body.dataset.seq")
             act(page, shove)
             page.wait_for_function("(seq) => document.body.dataset.seq !== seq", arg=seq,
@@ -448,6 +449,16 @@ def test_sit_and_go_played_to_the_end(tmp_path: Path, browser: Any) -> None:
         page.set_viewport_size({"width": 390, "height": 844})
         page.wait_for_timeout(200)
         shot(page, "end-390x844")
+        # a new one at once: the table left, the same choices, the buy-in taken again
+        page.set_viewport_size({"width": 1366, "height": 768})
+        page.click("[data-testid=t-again]")
+        page.wait_for_function("(id) => window.__t && window.__t.id !== id"
+                               " && window.__t.players_left === 6", arg=end["id"],
+                               timeout=20_000)
+        assert not page.is_visible("[data-testid=t-end]")
+        page.wait_for_function("(want) => +document.getElementById('bankroll').textContent"
+                               ".replace(/,/g, '') === want",
+                               arg=start - 2 * buy_in + prize, timeout=10_000)
         print(f"sit-and-go: {decisions} decisions, equities checked {checked} times,"
               f" place {place}, prize {prize}, deal {proposed and proposed['kind']}")
         assert not errors, errors
