@@ -12,6 +12,7 @@ test-artifacts/sng/.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -462,4 +463,69 @@ def test_sit_and_go_played_to_the_end(tmp_path: Path, browser: Any) -> None:
         print(f"sit-and-go: {decisions} decisions, equities checked {checked} times,"
               f" place {place}, prize {prize}, deal {proposed and proposed['kind']}")
         assert not errors, errors
+        page.close()
+
+
+# ---------------------------------------------------------------- the room's tournaments
+LISTED = [
+    {"id": "t1", "name": "Sunday 50", "entrants": 7, "max_players": 18, "buy_in": 50,
+     "status": "registering", "registered": True, "table": None},
+    {"id": "t2", "name": "Turbo 100", "entrants": 12, "max_players": 18, "buy_in": 100,
+     "status": "running", "registered": True, "table": "abc123"},
+    {"id": "t3", "name": "Freeroll", "entrants": 3, "max_players": 27, "buy_in": 0,
+     "status": "registering", "registered": False, "table": None},
+]
+
+
+def test_room_lobby_lists_tournaments(server: Server, browser: Any) -> None:
+    """The lobby's Tournaments: each one's name, players, buy-in and status; register,
+    unregister and open my table; the create form's body. The room's routes are answered here
+    by the test (the list above), and every call the page makes is kept."""
+    calls: list[tuple[str, str, Any]] = []
+
+    def answer(route: Any) -> None:
+        req = route.request
+        body = json.loads(req.post_data) if req.post_data else None
+        calls.append((req.method, req.url.split("/api/room/tournaments", 1)[1], body))
+        data: Any = LISTED if req.method == "GET" else {"id": "t9"}
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(data))
+
+    for w, h in SIZES:
+        page = browser.new_page(viewport={"width": w, "height": h}, locale="en-US")
+        page.route("**/api/room/tournaments**", answer)
+        page.goto(server.url + "room")
+        page.wait_for_selector("[data-testid=tournaments]:visible")
+        rows = page.eval_on_selector_all(
+            "[data-testid=tournament-list] tbody tr",
+            "rs => rs.map(r => [...r.cells].map(c => c.textContent.trim()))")
+        assert rows == [
+            ["Sunday 50 registered", "7/18", "50", "Registering", "Unregister"],
+            ["Turbo 100 registered", "12/18", "100", "Running", "Open my table"],
+            ["Freeroll", "3/27", "0", "Registering", "Register"]]
+        assert page.get_attribute("[data-testid=t-open]", "href") == "/t/abc123"
+        calls.clear()
+        page.click("[data-testid=tournament-t3] [data-testid=t-register]")
+        page.click("[data-testid=tournament-t1] [data-testid=t-unregister]")
+        page.click("#create-tournament summary")
+        page.fill("[data-testid=t-name]", "Friday")
+        page.select_option("[data-testid=t-seats]", "6")
+        page.select_option("[data-testid=t-speed]", "turbo")
+        page.fill("[data-testid=t-stack]", "3000")
+        page.fill("[data-testid=t-buyin]", "200")
+        page.fill("[data-testid=t-max]", "12")
+        page.fill("[data-testid=t-bots]", "10")
+        page.click("[data-testid=t-create]")
+        for _ in range(100):  # the three calls answered
+            sent = [c for c in calls if c[0] != "GET"]
+            if len(sent) >= 3:
+                break
+            page.wait_for_timeout(50)
+        assert sent == [
+            ("POST", "/t3/register", None), ("DELETE", "/t1/register", None),
+            ("POST", "", {"seats": 6, "speed": "turbo", "stack": 3000, "buy_in": 200,
+                          "max_players": 12, "bots": 10, "name": "Friday"})]
+        shot(page, f"room-lobby-{w}x{h}")
+        page.click("[data-testid=lang-toggle]")
+        assert "Inscripción abierta" in page.inner_text("[data-testid=tournament-list]")
+        page.click("[data-testid=lang-toggle]")
         page.close()
