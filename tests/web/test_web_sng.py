@@ -24,6 +24,8 @@ from browser import LiveServer, chromium, require_chromium
 
 playwright_sync = require_chromium()
 
+from test_js_fields import RECORDER, resolves  # noqa: E402
+
 from tapete.server import Settings, create_app  # noqa: E402
 
 ARTIFACTS = ALL_ARTIFACTS / "sng"
@@ -345,6 +347,7 @@ def test_sit_and_go_played_to_the_end(tmp_path: Path, browser: Any) -> None:
         page = browser.new_page(viewport={"width": 1366, "height": 768}, locale="en-US")
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
+        page.add_init_script(RECORDER)  # each field the page reads (test_js_fields)
         page.add_init_script(WATCH)
         page.goto(srv.url)
         page.wait_for_selector("[data-testid=sng-form]:visible")
@@ -460,6 +463,12 @@ def test_sit_and_go_played_to_the_end(tmp_path: Path, browser: Any) -> None:
         page.wait_for_function("(want) => +document.getElementById('bankroll').textContent"
                                ".replace(/,/g, '') === want",
                                arg=start - 2 * buy_in + prize, timeout=10_000)
+        # the page read only fields of the protocol's models, the tournament's among them
+        written = page.evaluate("[...window.__written]")
+        reads = sorted(r for r in page.evaluate("[...window.__reads]")
+                       if not any(r == w or r.startswith((w + ".", w + "[")) for w in written))
+        assert any(r.startswith("TableState.tournament.deal.amounts[].") for r in reads)
+        assert [r for r in reads if not resolves(r)] == []
         print(f"sit-and-go: {decisions} decisions, equities checked {checked} times,"
               f" place {place}, prize {prize}, deal {proposed and proposed['kind']}")
         assert not errors, errors
