@@ -15,7 +15,7 @@ let SEATS = 6;
 // seat positions around the oval, in % of the table box; your seat at the bottom
 const POS6 = [[50, 99], [7, 76], [9, 20], [50, 1], [91, 20], [93, 76]];
 let POS = POS6;
-let layoutKey = "6:0";
+let layoutKey = "6:0:false";
 // where each seat's bet stands: that far from the seat towards the middle of the felt
 const BET_TOWARDS = [0.42, 0.45];
 const OPPONENT_STYLES = [["Ana", "tag"], ["Bruno", "lag"], ["Carla", "nit"], ["Diego", "station"], ["Elena", "maniac"]];
@@ -118,27 +118,48 @@ function betPos(i) {
   return [x + (50 - x) * BET_TOWARDS[0], y + (50 - y) * BET_TOWARDS[1]];
 }
 
-// The chairs of a room table around the oval, yours (or the first, watching) at the bottom,
-// the others clockwise as at the practice table.
-function positions(n, anchor) {
+// The chairs of a room table (or a 9-max sit-and-go) around the oval, yours (or the first,
+// watching) at the bottom, the others clockwise as at the practice table. They stand at equal
+// steps along the oval as it is drawn, wide on a screen and tall on a phone: at equal angles
+// the chairs at its narrow ends would crowd each other.
+function positions(n, anchor, tall) {
   if (n === 6 && anchor === 0) return POS6;
+  const aspect = tall ? 1 / 1.25 : 2 / 1.05;  // the table's width over its height (table.css)
+  const steps = 720;
+  const pts = [[50, 99]];
+  const along = [0];
+  for (let k = 1; k <= steps; k++) {
+    const a = (2 * Math.PI * k) / steps;
+    const p = [50 - 44 * Math.sin(a), 50 + 49 * Math.cos(a)];
+    const [x0, y0] = pts[k - 1];
+    along.push(along[k - 1] + Math.hypot((p[0] - x0) * aspect, p[1] - y0));
+    pts.push(p);
+  }
+  const total = along[steps];
   const out = [];
   for (let i = 0; i < n; i++) {
-    const a = (2 * Math.PI * ((i - anchor + n) % n)) / n;
-    out.push([50 - 44 * Math.sin(a), 50 + 49 * Math.cos(a)]);
+    const want = (total * ((i - anchor + n) % n)) / n;
+    let k = 0;
+    while (k < steps && along[k + 1] <= want) k++;
+    out.push(pts[k]);
   }
   return out;
+}
+
+/** The table stands up (a phone's width: table.css). */
+function tall() {
+  return window.innerWidth <= 760;
 }
 
 function layout(s) {
   const n = s.seats.length;
   const mineAt = s.seats.findIndex((x) => x && x.you);
   const anchor = mineAt >= 0 ? mineAt : 0;
-  const key = `${n}:${anchor}`;
+  const key = `${n}:${anchor}:${tall()}`;
   if (key === layoutKey) return;
   layoutKey = key;
   SEATS = n;
-  POS = positions(n, anchor);
+  POS = positions(n, anchor, tall());
   buildSeats();
   seen.bets = [];
 }
@@ -146,6 +167,7 @@ function layout(s) {
 function buildSeats() {
   const wrap = $("seats");
   wrap.replaceChildren();
+  wrap.dataset.n = String(SEATS);  // table.css: smaller seats when there are many
   for (let i = 0; i < SEATS; i++) {
     const [x, y] = POS[i];
     const seat = document.createElement("div");
@@ -1111,7 +1133,12 @@ function wire() {
     ro.observe($("actions"));
     ro.observe($("table"));
   }
-  window.addEventListener("resize", () => { measure(); if (state && !state.lobby) placeMarkers(state, state.hand); });
+  window.addEventListener("resize", () => {
+    measure();
+    if (!state || state.lobby) return;
+    if (!layoutKey.endsWith(`:${tall()}`)) render();  // the oval stood up or lay down
+    else placeMarkers(state, state.hand);
+  });
 }
 
 // ------------------------------------------------------------------ a room table
