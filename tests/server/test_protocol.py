@@ -88,7 +88,8 @@ def test_every_message_type_decodes_into_its_model() -> None:
         for name, f in fields.items():
             if f.required:
                 msg[name] = {"seq": 3, "blinds": 1, "amount": 40, "structure": "nl",
-                             "action": "call", "value": "call_any", "on": True}[name]
+                             "action": "call", "value": "call_any", "on": True,
+                             "kind": "icm", "yes": True}[name]
         decoded = protocol.parse(json.dumps(msg))
         assert type(decoded) is model
         for name in msg.keys() - {"type"}:

@@ -44,7 +44,7 @@ from tapete.core import events as ev
 from tapete.core.catalog import N_, t
 from tapete.core.text import Text
 from tapete.room.errors import Refused as RoomRefused
-from tapete.server import coach, room_exports, work
+from tapete.server import coach, room_exports, tournaments, work
 from tapete.server.analysis import routes as analysis_routes
 from tapete.server.cluster import (
     CLOSE_MOVED,
@@ -191,6 +191,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                                 redis_url=settings.redis_url, drain_s=settings.drain_s)
         room.bankroll = ClusterBankroll(hub, node)  # type: ignore[assignment]
     room.practice_kit = lambda table_id: PracticeBots(table_id, settings, room.bankroll)
+    room.tournaments = tournaments.Tournaments(room)  # multi-table tournaments (in memory)
     limits = settings.limits
     quiet_uvicorn()
 
@@ -410,6 +411,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/room", room_page),
         Route("/api/room/tables", room_tables, methods=["GET", "POST"]),
         *room_exports.routes(room),  # a table's ledger and hand histories
+        *tournaments.routes(room.tournaments, hub, _player, _same_origin),
         Route("/api/room/node", node_info),
         Route("/t/{table_id}", room_table_page),
         WebSocketRoute("/ws/t/{table_id}", room_ws),

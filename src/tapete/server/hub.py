@@ -46,6 +46,8 @@ from tapete.server.protocol import (
     AddChips,
     ClientMessage,
     Coach,
+    Deal,
+    DealAnswer,
     Leave,
     Next,
     Ping,
@@ -54,9 +56,11 @@ from tapete.server.protocol import (
     Sit,
     SitIn,
     SitOut,
+    Sng,
     malformed,
     parse,
 )
+from tapete.server.sitngo import MORE_OPPONENTS, SngTable, open_sng
 from tapete.server.storage import PlayerRow, Storage
 
 if TYPE_CHECKING:
@@ -241,6 +245,34 @@ class Player:
             self._need_game().next_hand()
         elif isinstance(msg, Coach):
             self._need_game().set_coach(msg.on)
+        elif isinstance(msg, Sng):
+            self._sng(msg)
+        elif isinstance(msg, Deal):
+            self._need_sng().propose_deal(msg.kind)
+        elif isinstance(msg, DealAnswer):
+            self._need_sng().answer_deal(msg.yes)
+
+    def _need_sng(self) -> SngTable:
+        game = self._need_game()
+        if not isinstance(game, SngTable):
+            raise Refused("no_deal", t("Deals are made at a sit-and-go."))
+        return game
+
+    def _sng(self, msg: Sng) -> None:
+        """A practice sit-and-go (server/sitngo.py): the buy-in from the bankroll."""
+        if self.game is not None:
+            raise Refused("seated", t("You are already at a table."))
+        chosen = "" if msg.name is msgspec.UNSET else msg.name
+        name = clean_name(chosen) or t(DEFAULT_NAME).in_lang(msg.lang)
+        if name.casefold() in {n.casefold() for n, _ in (*_opponents(), *MORE_OPPONENTS)}:
+            name = t("{name} (you)", name=name).in_lang(msg.lang)
+        self._store()
+        self.game = open_sng(self.hub.room, self.id, self.hub.settings, name, msg.seats,
+                             msg.speed, msg.buy_in, on_close=self._closed)
+        self.game.extra_state = self._extra
+        self.game.outboxes = set(self.outboxes)
+        self.notice = None
+        self.game.wake()
 
     def _sit(self, msg: Sit) -> None:
         if self.game is not None:

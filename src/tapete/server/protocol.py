@@ -151,7 +151,30 @@ class Straddle(_Message, tag="straddle"):
     on: bool
 
 
-ClientMessage = Sit | Act | Pre | AddChips | SitOut | SitIn | Leave | Next | Coach | Reset | Ping
+class Sng(_Message, tag="sng"):
+    """Start a practice sit-and-go (in the lobby): the person and 5 or 8 bots."""
+
+    seats: Literal[6, 9] = 6
+    speed: Literal["regular", "turbo"] = "regular"
+    buy_in: int = 100
+    name: str | msgspec.UnsetType = msgspec.UNSET
+    lang: Literal["en", "es"] = "en"
+
+
+class Deal(_Message, tag="deal"):
+    """Propose a deal at a sit-and-go (three players left or fewer)."""
+
+    kind: Literal["icm", "chop"]
+
+
+class DealAnswer(_Message, tag="deal_answer"):
+    """Accept or refuse the deal proposed."""
+
+    yes: bool
+
+
+ClientMessage = (Sit | Act | Pre | AddChips | SitOut | SitIn | Leave | Next | Coach | Reset
+                 | Ping | Sng | Deal | DealAnswer)
 CLIENT_MESSAGES: dict[str, type[_Message]] = {
     str(cls.__struct_config__.tag): cls for cls in get_args(ClientMessage)}
 _decoder = msgspec.json.Decoder(ClientMessage)
@@ -534,6 +557,7 @@ class RoomConfig(_Out):
     double_board: bool
     bounty_72: int
     run_it: int
+    tournament: str = ""  # a tournament's table: the tournament's id
 
 
 class ChatLine(_Out):
@@ -626,6 +650,65 @@ class RoomInfo(_Out):
     home: HomeInfo
 
 
+class SeatEquity(_Out):
+    """One player's share of a tournament's prize pool by ICM, in whole chips of the pool."""
+
+    seat: int | None
+    name: str
+    chips: int
+    equity: int
+
+
+class DealAmount(_Out):
+    name: str
+    amount: int
+    answer: bool | None
+
+
+class DealInfo(_Out):
+    """A deal proposed at a tournament: each player's amount and answer (None: not yet)."""
+
+    kind: Literal["icm", "chop"]
+    open: bool
+    amounts: list[DealAmount]
+    yours: int
+
+
+class Placing(_Out):
+    place: int
+    name: str
+    prize: int
+
+
+class TournamentInfo(_Out):
+    """At a tournament's table: the tournament as the person sees it."""
+
+    id: str
+    name: Words
+    kind: Literal["sng", "mtt"]
+    level: int
+    small_blind: int
+    big_blind: int
+    ante: int
+    next_small_blind: int
+    next_big_blind: int
+    next_ante: int
+    hands_to_next_level: int
+    entrants: int
+    players_left: int
+    prize_pool: int
+    prizes: list[int]
+    equities: list[SeatEquity]
+    deal: DealInfo | None
+    place: int | None
+    prize: int | None
+    finished: bool
+    results: list[Placing]
+    hand_for_hand: bool
+    table_number: int
+    tables: int
+
+
 class TableState(_Out):
     """``state`` at a table (``lobby: false``): the whole table as this seat sees it."""
 
@@ -656,6 +739,7 @@ class TableState(_Out):
     money: Money
     me: Me
     room: RoomInfo | None = None
+    tournament: TournamentInfo | None = None
 
 
 class RoomRecord(_Out):
@@ -707,8 +791,15 @@ class Pong(_Out):
     type: Literal["pong"]
 
 
+class Moved(_Out):
+    """At a tournament's table: the person was moved to another table (the page follows)."""
+
+    type: Literal["moved"]
+    table: str
+
+
 SERVER_MESSAGES: tuple[type[_Out], ...] = (LobbyState, TableState, Hands, Error, Pong,
-                                           RoomRecord)
+                                           RoomRecord, Moved)
 
 
 def check_sent(message: dict[str, Any]) -> _Out:
@@ -716,7 +807,7 @@ def check_sent(message: dict[str, Any]) -> _Out:
     does not fit one: a field that is not described, one missing, a wrong type)."""
     kind = message.get("type")
     models: dict[str, type[_Out]] = {"hands": Hands, "error": Error, "pong": Pong,
-                                     "record": RoomRecord}
+                                     "record": RoomRecord, "moved": Moved}
     model = (LobbyState if message.get("lobby") else TableState) if kind == "state" \
         else models[str(kind)]
     out: _Out = msgspec.convert(message, model, strict=True)

@@ -286,6 +286,7 @@ class Room:
         # that for a table id, to restore the practice tables a restart finds in the log
         self.practice: dict[str, tuple[Running, Any]] = {}
         self.practice_kit: Callable[[str], Any] | None = None
+        self.tournaments: Any = None  # the multi-table tournaments (server/tournaments.py)
         self._empty_practice: list[Running] = []
         self._closing: set[asyncio.Task[None]] = set()  # tables being marked closed
         # several nodes (server/cluster.py): this node, which claims the tables it runs by
@@ -573,6 +574,8 @@ class Room:
         lease of it); None when it cannot be (its log is broken: the room goes on)."""
         config = self.log.config(table_id)
         kit: Any = None
+        if config.tournament:  # its coordinator lived in memory (server/sitngo.py): its chips
+            return None        # are tournament chips, never restored against a bankroll
         if config.practice:
             if self.practice_kit is None:
                 return None

@@ -268,6 +268,23 @@ class LiveTournament:
             raise TournamentError(t("table {table} is not playing a hand", table=str(table)))
         tb.big_blind_seat = big_blind_seat
 
+    def pause(self, table: int) -> None:
+        """The caller did not deal the hand ``table`` was told to deal (a deal is being
+        discussed, a break): the table is between hands again, until :meth:`resume`."""
+        tb = self.tables.get(table)
+        if tb is None or not tb.busy or table in self._round:
+            raise TournamentError(t("table {table} is not playing a hand", table=str(table)))
+        tb.busy = False
+
+    def resume(self, elapsed_s: int = 0) -> Orders:
+        """After a pause: the orders for the tables between hands (``table`` 0), as after a
+        hand."""
+        if not self.started or self.over:
+            raise TournamentError(t("the tournament is over"))
+        orders = Orders(0)
+        self._after(orders, elapsed_s)
+        return orders
+
     # ------------------------------------------------------------------ a hand's end
     def hand_over(self, table: int, stacks: Mapping[str, int], big_blind_seat: int | None,
                   elapsed_s: int = 0) -> Orders:
