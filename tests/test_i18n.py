@@ -26,7 +26,7 @@ FILLED = {"data-i18n": (), "data-w": ("data-street",)}  # replayer.js: W.streets
 # the same in both languages on purpose: poker words Spanish players use as they are, names
 SAME_IN_BOTH = {"All-in", "PHH", "Error", "Preflop", "Flop", "Turn", "River", "Hold'em", "Omaha",
                 "Omaha hi-lo",  # the games' names are the same in Spanish
-                "Sit & Go", "ICM", "Turbo", "ante"}  # and the tournaments' words
+                "Sit & Go", "ICM", "Turbo", "ante", "bots"}  # and the tournaments' words
 # visible text that is not a word of either language
 NOT_WORDS = re.compile(r"^[\s\W\d×|◀▶❚?–·…]*$|^tapete$|^D$|^s$")
 

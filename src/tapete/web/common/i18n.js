@@ -306,8 +306,8 @@ export const WORDS = {
   showResults: ["Results", "Resultados"],
   leaveTourney: ["Leave", "Salir"],
   tournamentsTitle: ["Tournaments", "Torneos"],
-  tournamentsIntro: ["Multi-table tournaments: register with the buy-in from your bankroll; when it starts, your table opens here.",
-    "Torneos de varias mesas: apúntate con la entrada de tu saldo; cuando empiece, tu mesa se abre aquí."],
+  tournamentsIntro: ["Multi-table tournaments: register with the buy-in from your bankroll (unregistering gives it back); once one starts, its tables are linked here.",
+    "Torneos de varias mesas: apúntate con la entrada de tu saldo (si te borras, te la devuelven); cuando empiece, aquí están sus mesas."],
   tName: ["Tournament", "Torneo"],
   tStatus: ["Status", "Estado"],
   noTournaments: ["No tournaments yet: create one.", "Aún no hay torneos: crea uno."],
@@ -321,11 +321,13 @@ export const WORDS = {
   createIt: ["Create", "Crear"],
   register: ["Register", "Apuntarse"],
   unregister: ["Unregister", "Borrarse"],
-  openMyTable: ["Open my table", "Abrir mi mesa"],
   statusRegistering: ["Registering", "Inscripción abierta"],
   statusRunning: ["Running", "En juego"],
   statusFinished: ["Finished", "Terminado"],
   registeredTag: ["registered", "apuntado"],
+  botsWord: ["bots", "bots"],
+  startNow: ["Start now", "Empezar ya"],
+  tableN: ["Table {k}", "Mesa {k}"],
 };
 
 let current = "en";

@@ -70,7 +70,7 @@ function connect() {
     } else if (msg.type === "moved") {
       // a room tournament moved this player to another table: follow them there
       stopped = true;
-      location.href = `/t/${encodeURIComponent(msg.table_id)}`;
+      location.href = `/t/${encodeURIComponent(msg.table)}`;
     } else if (msg.type === "error" && msg.code === "moved") {
       movedTo = msg.url || null;  // the node closes now; the next connection goes there
     } else if (msg.type === "error") {
