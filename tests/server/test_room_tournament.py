@@ -45,6 +45,7 @@ class Person(threading.Thread):
         self.problems: list[str] = []
         self.moves = 0
         self.decisions = 0
+        self.infos: list[Msg] = []  # the tournament as each state showed it
 
     def run(self) -> None:
         try:
@@ -72,6 +73,10 @@ class Person(threading.Thread):
                         return str(raw["table"])
                     m = recv_checked(raw)
                     if m["type"] == "state":
+                        if m["tournament"] is not None:
+                            self.infos.append(m["tournament"])
+                        if m["me"]["at_table"]:
+                            self.problems.append("tournament chips shown as money")
                         d = m["decision"]
                         if d is not None and d["seq"] != acted:
                             acted = d["seq"]
@@ -159,6 +164,12 @@ def test_twenty_players_three_tables_down_to_the_end(srv: LiveServer) -> None:
     assert [x for p in people for x in p.problems] == []
     assert tables_seen == {1, 2, 3} and list(tour.tables) == [1]  # down to the final table
     assert sum(p.decisions for p in people) > 0
+    infos = [i for p in people for i in p.infos]
+    # each player's ICM share: together, the prizes still to be won
+    assert infos and all(i["kind"] == "mtt" and i["entrants"] == 20 and i["prize_pool"] == 2000
+                         and sum(e["equity"] for e in i["equities"])
+                         == sum(i["prizes"][:len(i["equities"])]) for i in infos)
+    assert {i["tables"] for i in infos} >= {3}
     # seed 5 seats a person at a table that breaks while they are in: moved, they follow
     assert sum(p.moves for p in people) >= 1
     info = httpx.get(srv.url + f"api/room/tournaments/{tid}").json()

@@ -1110,7 +1110,7 @@ def state(running: Running, player: str | None, room: Room) -> dict[str, Any]:
     # watches is kept nowhere and has the starting bankroll: no database read per state
     person = room.hub.players.get(player) if player else None
     at_table = in_pot = 0
-    if me is not None:
+    if me is not None and not rt.config.tournament:  # tournament chips are not money
         at_table = me.chips + me.pending_chips
         if hand is not None and you is not None:
             at_table = hand.stacks[you] + me.pending_chips
@@ -1157,4 +1157,7 @@ def state(running: Running, player: str | None, room: Room) -> dict[str, Any]:
                  "at": int(time.time()),
                  "chat": sh.chat if my_seat is None else sh.chat_seated,
                  "home": home_json(rt, player)},
+        # a tournament's table (server/tournaments.py): the tournament as the viewer sees it
+        "tournament": room.tournaments.info(rt.table_id, player)
+        if rt.config.tournament and room.tournaments is not None else None,
     }

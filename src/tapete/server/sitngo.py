@@ -31,6 +31,7 @@ from tapete.server import bots as botmod
 from tapete.server.config import Settings
 from tapete.server.game import Refused
 from tapete.server.practice import PracticeBots, PracticeTable
+from tapete.server.tournaments import tournament_info
 from tapete.tournament import deals
 from tapete.tournament.live import LiveTournament, Orders
 from tapete.tournament.model import Level, Schedule, TournamentError, TournamentRules
@@ -252,50 +253,8 @@ class SngTable(PracticeTable):
 
     def info(self) -> dict[str, Any]:
         sng = self.sng
-        live = sng.live
-        rt = self.rt
-        sched = sng.rules.schedule
-        hands = live.tables[1].hands if 1 in live.tables else 0
-        now = live.level_for(0, max(0, hands - 1) if rt.hand is not None else hands)
-        lv, nxt = sched.level(now), sched.level(now + 1)
-        # the hands to the next level: the schedule's levels counted at this table
-        end = sum(sched.level(i).length for i in range(now + 1))
-        played = hands if rt.hand is None else hands - 1
-        left = live.left()
-        stacks = live.stacks()
-        prizes = live.prizes()
-        equities: list[dict[str, Any]] = []
-        if len(left) >= 2:
-            players = [e for e in left if stacks.get(e.player, 0) > 0]
-            eq = deals.icm_equity([stacks[e.player] for e in players],
-                                  prizes[:len(players)]) if len(players) >= 2 else []
-            whole = deals.icm_deal([stacks[e.player] for e in players],
-                                   prizes[:len(players)]) if eq else []
-            equities = [{"seat": e.seat, "name": e.name, "chips": stacks[e.player],
-                         "equity": w} for e, w in zip(players, whole, strict=True)]
-        deal: dict[str, Any] | None = None
-        if sng.deal is not None:
-            d = sng.deal
-            deal = {"kind": d["kind"], "open": d["open"],
-                    "amounts": [{"name": live.entrants[p].name, "amount": a,
-                                 "answer": d["answers"].get(p)}
-                                for p, a in d["amounts"].items()],
-                    "yours": d["amounts"].get(self.player_id, 0)}
-        me = live.entrants[self.player_id]
-        return {
-            "id": sng.id, "name": sng.name.to_json(), "kind": "sng", "level": now + 1,
-            "small_blind": lv.small_blind, "big_blind": lv.big_blind, "ante": lv.ante,
-            "next_small_blind": nxt.small_blind, "next_big_blind": nxt.big_blind,
-            "next_ante": nxt.ante, "hands_to_next_level": max(0, end - played),
-            "entrants": len(live.entrants), "players_left": len(left),
-            "prize_pool": live.prize_pool, "prizes": [x for x in prizes if x > 0],
-            "equities": equities, "deal": deal,
-            "place": me.place or None, "prize": me.prize if live.over else None,
-            "finished": live.over,
-            "results": [{"place": r.place, "name": r.name, "prize": r.prize}
-                        for r in live.results()] if live.over else [],
-            "hand_for_hand": live.hand_for_hand, "table_number": 1, "tables": 1,
-        }
+        return tournament_info(sng.live, sng.id, sng.name, "sng", 1, self.player_id,
+                               self.rt.hand is not None, sng.deal)
 
 
 def open_sng(room: Room, person: str, settings: Settings, name: str, seats: int, speed: str,

@@ -20,6 +20,7 @@ live director runs freezeouts).
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import random
@@ -30,12 +31,14 @@ from typing import TYPE_CHECKING, Any
 
 from tapete.core.cards import Deck
 from tapete.core.catalog import t
+from tapete.core.text import Text
 from tapete.room.errors import Refused
 from tapete.room.log import TableConfig
 from tapete.room.money import ChipAccount
 from tapete.room.table import RoomTable
 from tapete.server.game import send
 from tapete.server.rooms import BOT_PREFIX, BOT_STYLES, Running, bot_agent
+from tapete.tournament import deals
 from tapete.tournament.live import LiveTournament, Orders
 from tapete.tournament.model import TournamentError, TournamentRules, parse_levels
 
@@ -90,6 +93,66 @@ class RoomTournament:
             "results": [{"place": r.place, "name": r.name, "prize": r.prize}
                         for r in live.results()] if live is not None and live.over else [],
         }
+
+
+# the players left up to which states carry each one's ICM equity (exact ICM grows fast with
+# the field: a final table's is instant, 20 players' with 4 paid takes a good part of a second)
+ICM_MOST = 10
+
+
+@functools.lru_cache(maxsize=256)
+def _icm(stacks: tuple[int, ...], prizes: tuple[int, ...]) -> list[int]:
+    """The ICM shares in whole chips, worked out once for each stacks and prizes (every
+    viewer's state of a table between two hands shows the same)."""
+    return deals.icm_deal(stacks, prizes)
+
+
+def tournament_info(live: LiveTournament, tid: str, name: Text, kind: str, table: int,
+                    player: str | None, in_hand: bool, deal: dict[str, Any] | None
+                    ) -> dict[str, Any]:
+    """A tournament as ``player`` sees it at table number ``table``: the protocol's
+    ``TournamentInfo`` (docs/protocol.md)."""
+    sched = live.rules.schedule
+    hands = live.tables[table].hands if table in live.tables else 0
+    played = hands - 1 if in_hand else hands  # the hand in play counts as not played yet
+    played = max(0, played)
+    now = live.level_for(0, played)
+    lv, nxt = sched.level(now), sched.level(now + 1)
+    end = sum(sched.level(i).length for i in range(now + 1))
+    left = live.left()
+    stacks = live.stacks()
+    prizes = live.prizes()
+    equities: list[dict[str, Any]] = []
+    players = [e for e in left if stacks.get(e.player, 0) > 0]
+    if 2 <= len(players) <= ICM_MOST:
+        whole = _icm(tuple(stacks[e.player] for e in players), tuple(prizes[:len(players)]))
+        equities = [{"seat": e.seat, "name": e.name, "chips": stacks[e.player], "equity": w}
+                    for e, w in zip(players, whole, strict=True)]
+    deal_json: dict[str, Any] | None = None
+    if deal is not None:
+        deal_json = {"kind": deal["kind"], "open": deal["open"],
+                     "amounts": [{"name": live.entrants[p].name, "amount": a,
+                                  "answer": deal["answers"].get(p)}
+                                 for p, a in deal["amounts"].items()],
+                     "yours": deal["amounts"].get(player, 0)}
+    me = live.entrants.get(player) if player else None
+    return {
+        "id": tid, "name": name.to_json(), "kind": kind, "level": now + 1,
+        "small_blind": lv.small_blind, "big_blind": lv.big_blind, "ante": lv.ante,
+        "next_small_blind": nxt.small_blind, "next_big_blind": nxt.big_blind,
+        "next_ante": nxt.ante,
+        "hands_to_next_level": max(0, end - played) if sched.by == "hands" else 0,
+        "entrants": len(live.entrants), "players_left": len(left),
+        "prize_pool": live.prize_pool, "prizes": [x for x in prizes if x > 0],
+        "equities": equities, "deal": deal_json,
+        "place": (me.place or None) if me is not None else None,
+        "prize": me.prize if me is not None and live.over else None,
+        "finished": live.over,
+        "results": [{"place": r.place, "name": r.name, "prize": r.prize}
+                    for r in live.results()] if live.over else [],
+        "hand_for_hand": live.hand_for_hand, "table_number": table,
+        "tables": len(live.tables),
+    }
 
 
 class Tournaments:
@@ -298,6 +361,20 @@ class Tournaments:
         for k in list(tour.tables):
             for conn in self._running(tour, k).connections:
                 conn.schedule_state()
+
+    def info(self, table_id: str, player: str | None) -> dict[str, Any] | None:
+        """``TournamentInfo`` for a viewer of room table ``table_id``, None if not one of a
+        tournament's (any more)."""
+        found = self.where.get(table_id)
+        if found is None:
+            return None
+        tour, number = found
+        if tour.live is None:
+            return None
+        running = self.room.tables.get(table_id)
+        in_hand = running is not None and running.table.hand is not None
+        return tournament_info(tour.live, tour.id, Text(tour.name, tour.name), "mtt", number,
+                               player, in_hand, None)
 
     def chips(self, tour: RoomTournament) -> int:
         """Every tournament chip: off the tables (the account) and on them."""
