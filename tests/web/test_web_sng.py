@@ -525,6 +525,10 @@ def test_room_lobby_tournaments(server: Server, browser: Any) -> None:
     page.wait_for_url("**/t/*")
     page.wait_for_function("() => [...document.querySelectorAll('#seats .seat .name')]"
                            ".some((e) => e.textContent.startsWith('Zoe'))", timeout=20_000)
+    # a room tournament's table: the same bar as the sit-and-go's, no chips as money
+    page.wait_for_selector("[data-testid=tourney-bar]:visible", timeout=20_000)
+    assert page.inner_text("[data-testid=t-name]").startswith("Friday")
+    assert "4 of 4 left" in page.inner_text("[data-testid=t-left]")
     shot(page, "room-tournament-table-1366x768")
     assert not errors, errors
     page.close()
