@@ -182,6 +182,7 @@ function renderEnd(s, tr) {
   }));
   panel.querySelector("table").hidden = !results.length;
   $("t-watch").hidden = !!tr.finished;
+  $("t-again").hidden = tr.kind !== "sng";  // a room tournament's end: back to the lobby only
   $("t-watch").onclick = () => { mine.watching = key; panel.hidden = true; };
 }
 
