@@ -24,6 +24,7 @@ import secrets
 from typing import TYPE_CHECKING, Any
 
 from tapete.core.catalog import t
+from tapete.core.errors import BooksError
 from tapete.room.errors import Refused as RoomRefused
 from tapete.room.log import OnCrash, TableConfig
 from tapete.room.money import ChipAccount
@@ -32,7 +33,7 @@ from tapete.server.config import Settings
 from tapete.server.game import Refused
 from tapete.server.practice import PracticeBots, PracticeTable
 from tapete.server.tournaments import tournament_info
-from tapete.tournament import deals
+from tapete.tournament import deals, rulings
 from tapete.tournament.live import LiveTournament, Orders
 from tapete.tournament.model import Level, Schedule, TournamentError, TournamentRules
 
@@ -152,6 +153,8 @@ class SngTable(PracticeTable):
         sng = self.sng
         for p in orders.busted:
             rt.tournament_unseat(p)
+        if any(b.player == self.player_id for b in orders.places):
+            self._pay_place()  # out: the place's prize is final now (the person may go)
         if orders.finished:
             self._pay()
         elif sng.deal_pending is not None and 1 in orders.deal_now:
@@ -163,9 +166,22 @@ class SngTable(PracticeTable):
         self.wake()
         self._schedule()
 
+    def _pay_place(self) -> None:
+        """The person is out: their place's prize (shared with those tied) is theirs now,
+        paid at once, so leaving before the end loses nothing."""
+        live = self.sng.live
+        won = rulings.awards([(e.player, e.place) for e in live.finished], live.prizes(), None)
+        prize = won.get(self.player_id, 0)
+        if prize > 0 and not self.sng.paid:
+            self.room.bankroll.give(self.player_id, prize, f"{self.rt.table_id}:sng-prize")
+            self.sng.paid = prize
+
     def _pay(self) -> None:
         sng = self.sng
         me = sng.live.entrants[self.player_id]
+        if sng.paid and me.prize != sng.paid:  # paid when out: the end must agree
+            raise BooksError(f"sit-and-go {sng.id}: paid {sng.paid} when out, the end says"
+                             f" {me.prize}")
         if me.prize > 0 and not sng.paid:
             self.room.bankroll.give(self.player_id, me.prize, f"{self.rt.table_id}:sng-prize")
             sng.paid = me.prize
