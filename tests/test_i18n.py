@@ -25,7 +25,8 @@ PAGES = {  # page -> (its script, the attribute prefix its words use, its word t
 FILLED = {"data-i18n": (), "data-w": ("data-street",)}  # replayer.js: W.streets
 # the same in both languages on purpose: poker words Spanish players use as they are, names
 SAME_IN_BOTH = {"All-in", "PHH", "Error", "Preflop", "Flop", "Turn", "River", "Hold'em", "Omaha",
-                "Omaha hi-lo"}  # the games' names are the same in Spanish
+                "Omaha hi-lo",  # the games' names are the same in Spanish
+                "Sit & Go", "ICM", "Turbo", "ante", "bots"}  # and the tournaments' words
 # visible text that is not a word of either language
 NOT_WORDS = re.compile(r"^[\s\W\d×|◀▶❚?–·…]*$|^tapete$|^D$|^s$")
 
@@ -66,7 +67,8 @@ def _keys_used(script: Path, fn: str) -> set[str]:
 
 def test_every_key_the_pages_use_is_in_the_tables() -> None:
     words, w = TABLES[I18N], TABLES[REPLAYER]
-    for script in (WEB / "table" / "table.js", WEB / "common" / "cards.js"):
+    for script in (WEB / "table" / "table.js", WEB / "table" / "tourney.js",
+                   WEB / "common" / "cards.js"):
         missing = _keys_used(script, "t") - set(words)
         assert not missing, (script.name, missing)
     assert not _keys_used(REPLAYER, "w") - set(w)

@@ -122,7 +122,9 @@ LAYOUT = """() => {
   if (document.documentElement.scrollWidth > window.innerWidth + 1) {
     problems.push(`page ${document.documentElement.scrollWidth} wide in ${window.innerWidth}`);
   }
-  const bar = r('actions');
+  // the bar folds away once the game is over and nothing is left in it
+  const bar = document.getElementById('actions').checkVisibility() ? r('actions')
+    : { top: innerHeight, bottom: innerHeight, left: 0, right: 0 };
   const [w, h] = [window.innerWidth + 1, window.innerHeight + 1];
   if (bar.bottom > h || bar.right > w) problems.push('bar off screen');
   for (const el of document.querySelectorAll('#votes .vote, #approval, #actions button')) {

@@ -116,12 +116,139 @@ async function create(e) {
   location.href = answer.url;
 }
 
+// ------------------------------------------------------------------ the tournaments
+// GET /api/room/tournaments lists them (server/tournaments.py); POST creates one; a row's
+// buttons register (with the name typed here), unregister, start (its creator), and once it
+// runs open its tables. The list does not say which registered name or table is this
+// person's: the page remembers the names it registered and the tournaments it created.
+const TOURNAMENTS = "/api/room/tournaments";
+let tournaments = null;
+const mineKey = "tapete.tournaments";
+
+function remembered() {
+  try { return JSON.parse(localStorage.getItem(mineKey) || "{}"); } catch { return {}; }
+}
+
+function remember(id, what) {
+  const all = remembered();
+  all[id] = { ...(all[id] || {}), ...what };
+  localStorage.setItem(mineKey, JSON.stringify(all));
+}
+
+async function refreshTournaments() {
+  try {
+    const r = await fetch(TOURNAMENTS, { cache: "no-store" });
+    if (!r.ok) { tournaments = null; renderTournaments(); return; }
+    tournaments = await r.json();
+    renderTournaments();
+  } catch {
+    // asked again at the next round
+  }
+}
+
+function button(text, testid, primary, onclick) {
+  const b = document.createElement("button");
+  b.textContent = text;
+  b.className = primary ? "primary" : "";
+  b.setAttribute("data-testid", testid);
+  b.onclick = onclick;
+  return b;
+}
+
+function renderTournaments() {
+  $("tournaments").hidden = tournaments == null;
+  if (tournaments == null) return;
+  const mine = remembered();
+  $("tournament-rows").replaceChildren(...tournaments.map((x) => {
+    const tr = document.createElement("tr");
+    const status = x.finished ? "finished" : x.started ? "running" : "registering";
+    const me = mine[x.id] || {};
+    const registered = !!me.name && x.registered.includes(me.name);
+    tr.dataset.tournament = x.id;
+    tr.dataset.status = status;
+    tr.setAttribute("data-testid", `tournament-${x.id}`);
+    const name = cell(x.name);
+    if (registered) {
+      const tag = document.createElement("span");
+      tag.className = "tag";
+      tag.textContent = t("registeredTag");
+      name.append(" ", tag);
+    }
+    const players = x.started && x.players_left != null
+      ? t("playersLeft").replace("{left}", String(x.players_left)).replace("{field}", String(x.registered.length + x.bots))
+      : `${x.registered.length}/${x.max_players}` + (x.bots ? ` + ${x.bots} ${t("botsWord")}` : "");
+    const st = cell(t(STATUS[status]));
+    if (x.finished && x.results.length) st.textContent += ` · ${x.results[0].name}`;
+    tr.append(name, cell(players, "num"), cell(chips(x.buy_in), "num"), st);
+    const td = document.createElement("td");
+    td.className = "actions-cell";
+    if (!x.started) {
+      td.append(registered
+        ? button(t("unregister"), "t-unregister", false, () => tournamentCall(`${TOURNAMENTS}/${encodeURIComponent(x.id)}/unregister`, "POST"))
+        : button(t("register"), "t-register", true, () => register(x.id)));
+      if (me.created) td.append(" ", button(t("startNow"), "t-start", false, () => tournamentCall(`${TOURNAMENTS}/${encodeURIComponent(x.id)}/start`, "POST")));
+    } else if (!x.finished) {
+      for (const [k, tableId] of Object.entries(x.tables)) {
+        const a = document.createElement("a");
+        a.className = "join";
+        a.href = `/t/${tableId}`;
+        a.textContent = t("tableN").replace("{k}", k);
+        a.setAttribute("data-testid", "t-table");
+        td.append(a, " ");
+      }
+    }
+    tr.append(td);
+    return tr;
+  }));
+  $("no-tournaments").hidden = tournaments.length > 0;
+}
+
+const STATUS = { registering: "statusRegistering", running: "statusRunning", finished: "statusFinished" };
+
+async function tournamentCall(url, method, body) {
+  $("tournament-error").textContent = "";
+  const r = await fetch(url, {
+    method, headers: { "Content-Type": "application/json" }, body: body ? JSON.stringify(body) : undefined,
+  });
+  const answer = await r.json().catch(() => ({}));
+  if (!r.ok) $("tournament-error").textContent = tx(answer.error) || String(r.status);
+  await refreshTournaments();
+  refresh();
+  return r.ok ? answer : null;
+}
+
+async function register(id) {
+  const name = $("t-player").value.trim() || t("defaultName");
+  localStorage.setItem("tapete.name", name);
+  const done = await tournamentCall(`${TOURNAMENTS}/${encodeURIComponent(id)}/register`, "POST", { name });
+  if (done) { remember(id, { name: done.registered.includes(name) ? name : null }); renderTournaments(); }
+}
+
+// turbo: the server's levels, each half as long (server/tournaments.py's default has 6 hands)
+const TURBO = "25/50x3 50/100x3 75/150/150x3 100/200/200x3 150/300/300x3 200/400/400x3 300/600/600x3";
+
+async function createTournament(e) {
+  e.preventDefault();
+  const num = (id) => Math.round(Number($(id).value));
+  const body = {
+    name: $("t-name").value.trim() || t("tName"), seats: num("t-seats"),
+    starting_stack: num("t-stack"), buy_in: num("t-buyin"), max_players: num("t-max"), bots: num("t-bots"),
+  };
+  if ($("t-speed").value === "turbo") body.levels = TURBO;
+  const made = await tournamentCall(TOURNAMENTS, "POST", body);
+  if (made) { remember(made.id, { created: true }); renderTournaments(); }
+}
+
 setLang(detectLang());
 translate();
-$("lang").onclick = () => { setLang(lang() === "es" ? "en" : "es"); translate(); render(); };
+$("lang").onclick = () => { setLang(lang() === "es" ? "en" : "es"); translate(); render(); renderTournaments(); };
+$("t-create").onsubmit = createTournament;
+$("t-player").value = localStorage.getItem("tapete.name") || "";
 $("create").onsubmit = create;
 $("create").addEventListener("input", syncForm);
 $("create").addEventListener("change", syncForm);
 syncForm();
 refresh();
+refreshTournaments();
 setInterval(refresh, 3000);
+setInterval(refreshTournaments, 3000);

@@ -6,6 +6,7 @@
 // the page connects, then one new hand at a time), which this page keeps itself.
 import { detectLang, setLang, lang, t, tn, tx, chips, percent, potName, setMoneyFormat, translate } from "../common/i18n.js";
 import { cardEl, setCards } from "../common/cards.js";
+import { renderTourney, renderSngForm, resetTourney, sngChoice, stillIn, tourneyOf } from "./tourney.js";
 
 const $ = (id) => document.getElementById(id);
 // a room table (/t/ID: people play each other) or the practice table (/: you and five bots)
@@ -14,7 +15,7 @@ let SEATS = 6;
 // seat positions around the oval, in % of the table box; your seat at the bottom
 const POS6 = [[50, 99], [7, 76], [9, 20], [50, 1], [91, 20], [93, 76]];
 let POS = POS6;
-let layoutKey = "6:0";
+let layoutKey = "6:0:false";
 // where each seat's bet stands: that far from the seat towards the middle of the felt
 const BET_TOWARDS = [0.42, 0.45];
 const OPPONENT_STYLES = [["Ana", "tag"], ["Bruno", "lag"], ["Carla", "nit"], ["Diego", "station"], ["Elena", "maniac"]];
@@ -66,6 +67,10 @@ function connect() {
       // the hand list comes whole when the page connects, then one hand at a time
       hands = msg.reset ? msg.hands.slice() : msg.hands.concat(hands).slice(0, 50);
       if (state) { state.history = hands; render(); }
+    } else if (msg.type === "moved") {
+      // a room tournament moved this player to another table: follow them there
+      stopped = true;
+      location.href = `/t/${encodeURIComponent(msg.table)}`;
     } else if (msg.type === "error" && msg.code === "moved") {
       movedTo = msg.url || null;  // the node closes now; the next connection goes there
     } else if (msg.type === "error") {
@@ -113,27 +118,48 @@ function betPos(i) {
   return [x + (50 - x) * BET_TOWARDS[0], y + (50 - y) * BET_TOWARDS[1]];
 }
 
-// The chairs of a room table around the oval, yours (or the first, watching) at the bottom,
-// the others clockwise as at the practice table.
-function positions(n, anchor) {
+// The chairs of a room table (or a 9-max sit-and-go) around the oval, yours (or the first,
+// watching) at the bottom, the others clockwise as at the practice table. They stand at equal
+// steps along the oval as it is drawn, wide on a screen and tall on a phone: at equal angles
+// the chairs at its narrow ends would crowd each other.
+function positions(n, anchor, tall) {
   if (n === 6 && anchor === 0) return POS6;
+  const aspect = tall ? 1 / 1.25 : 2 / 1.05;  // the table's width over its height (table.css)
+  const steps = 720;
+  const pts = [[50, 99]];
+  const along = [0];
+  for (let k = 1; k <= steps; k++) {
+    const a = (2 * Math.PI * k) / steps;
+    const p = [50 - 44 * Math.sin(a), 50 + 49 * Math.cos(a)];
+    const [x0, y0] = pts[k - 1];
+    along.push(along[k - 1] + Math.hypot((p[0] - x0) * aspect, p[1] - y0));
+    pts.push(p);
+  }
+  const total = along[steps];
   const out = [];
   for (let i = 0; i < n; i++) {
-    const a = (2 * Math.PI * ((i - anchor + n) % n)) / n;
-    out.push([50 - 44 * Math.sin(a), 50 + 49 * Math.cos(a)]);
+    const want = (total * ((i - anchor + n) % n)) / n;
+    let k = 0;
+    while (k < steps && along[k + 1] <= want) k++;
+    out.push(pts[k]);
   }
   return out;
+}
+
+/** The table stands up (a phone's width: table.css). */
+function tall() {
+  return window.innerWidth <= 760;
 }
 
 function layout(s) {
   const n = s.seats.length;
   const mineAt = s.seats.findIndex((x) => x && x.you);
   const anchor = mineAt >= 0 ? mineAt : 0;
-  const key = `${n}:${anchor}`;
+  const key = `${n}:${anchor}:${tall()}`;
   if (key === layoutKey) return;
   layoutKey = key;
   SEATS = n;
-  POS = positions(n, anchor);
+  POS = positions(n, anchor, tall());
   buildSeats();
   seen.bets = [];
 }
@@ -141,6 +167,7 @@ function layout(s) {
 function buildSeats() {
   const wrap = $("seats");
   wrap.replaceChildren();
+  wrap.dataset.n = String(SEATS);  // table.css: smaller seats when there are many
   for (let i = 0; i < SEATS; i++) {
     const [x, y] = POS[i];
     const seat = document.createElement("div");
@@ -150,7 +177,7 @@ function buildSeats() {
     seat.style.left = `${x}%`;
     seat.style.top = `${y}%`;
     seat.innerHTML = `<div class="hole"></div><div class="plate"><div class="name"></div>
-      <div class="style"></div><div class="stack"></div></div><div class="best"></div>
+      <div class="style"></div><div class="stack"></div><div class="icm" hidden></div></div><div class="best"></div>
       <div class="last" data-testid="last-${i}" hidden></div>
       <button class="sit-here" data-testid="sit-here-${i}" hidden></button>`;
     seat.querySelector(".sit-here").onclick = () => openTakeSeat(i);
@@ -238,7 +265,10 @@ function render() {
   $("bankroll").textContent = chips(s.me.total);
   const inPlay = s.me.at_table + (s.me.in_pot || 0);  // the stack as the board is shown + the pot
   $("at-table").textContent = inPlay ? `(${chips(inPlay)} ${t("atTable")})` : "";
-  $("leave").hidden = s.lobby;
+  // a tournament: no leaving while still in it (after a bust, or at the end, the person may)
+  const tr = tourneyOf(s);
+  $("leave").hidden = s.lobby || stillIn(tr);
+  $("leave").textContent = tr && !ROOM ? t("leaveTourney") : (ROOM ? $("leave").textContent : t("leave"));
   $("lobby").hidden = !s.lobby;
   $("room").hidden = s.lobby;
   if (s.lobby) {
@@ -252,6 +282,8 @@ function render() {
     if (coachAsked === !!s.coach_on) coachAsked = null;
     renderRoom(s);
     if (ROOM && s.room) renderHome(s);
+    renderTourney(s, send);
+    hideEmptyBar(s);
   }
   measure();
 }
@@ -275,7 +307,12 @@ function renderLobby(s) {
   $("lobby-notice").textContent = tx(s.notice);
   $("coach-toggle").checked = coachWish;
   renderHands(s, $("lobby-hands"));
+  renderSngForm(s);
+  // "New Sit & Go" at the end of one: the table left, the next one starts at once
+  if (sngAgain) { const msg = sngAgain; sngAgain = null; resetTourney(); send(msg); }
 }
+
+let sngAgain = null;  // the sit-and-go to start again once the lobby is back
 
 function updateBuyIn() {
   if (!state || !state.lobby) return;
@@ -421,7 +458,27 @@ function renderRoom(s) {
   renderResult(s);
   renderHands(s);
   renderLog(s);
+  fitBoard();
   placeMarkers(s, h);
+}
+
+/** The board's cards smaller where a seat beside it would touch them (a phone's narrow oval
+ * with a seat at each side: 4 or 8 chairs), a step at a time, as long as one does. */
+function fitBoard() {
+  const center = document.querySelector("#table .center");
+  const seats = [...document.querySelectorAll("#seats .seat")].filter((el) => !el.hidden);
+  const touches = () => {
+    const b = $("board").getBoundingClientRect();
+    if (!b.width) return false;
+    return seats.some((el) => {
+      const r = el.getBoundingClientRect();
+      return r.right + 6 > b.left && r.left - 6 < b.right && r.bottom > b.top && r.top < b.bottom;
+    });
+  };
+  center.classList.remove("tight", "tighter");
+  if ($("room").hidden || !touches()) return;
+  center.classList.add("tight");
+  if (touches()) center.classList.add("tighter");
 }
 
 function bannerText(s, h, actorSeat) {
@@ -710,19 +767,22 @@ function renderActions(s, h) {
   $("pre").hidden = !canPre;
   $("pre-check-fold").checked = s.pre_action === "check_fold";
   $("pre-call-any").checked = s.pre_action === "call_any";
-  // away: sat out, or no chips
-  const busted = meSeat && meSeat.chips <= 0 && !inHand;
+  // away: sat out, or no chips (at a tournament: knocked out, nothing to add)
+  const tourney = !!tourneyOf(s);
+  const busted = meSeat && meSeat.chips <= 0 && !inHand && !tourney;
   const away = (s.sitting_out && !inHand) || busted;
   $("away").hidden = !away;
   $("btn-back").hidden = !s.sitting_out;
   $("btn-post").hidden = !(s.sitting_out && s.owes_blinds);
   $("btn-add").hidden = !busted;
-  $("btn-add2").hidden = !!busted;  // one "Add chips" at a time
+  $("btn-add2").hidden = !!busted || tourney;  // one "Add chips" at a time; none in a tournament
+  $("sit-out").closest("label").hidden = tourney;
   const awayWhy = tx(s.sat_out_reason) || t("sittingOut");
   $("away-text").textContent = busted ? t("busted")
     : `${awayWhy} ${s.owes_blinds ? t("owesBlinds") : t("botsPlayOn")}`;
   $("sit-out").checked = !!s.sitting_out;
-  $("btn-next").hidden = !!ROOM || !(h && h.phase === "done");
+  const trn = tourneyOf(s);
+  $("btn-next").hidden = !!ROOM || !(h && h.phase === "done") || !!(trn && trn.finished);
   const waitingBB = !inHand && !s.sitting_out && meSeat && meSeat.chips > 0 && (s.live || s.waiting_for_big_blind);
   // watching a room table: nothing to play, a seat to pick
   const watching = !!ROOM && !meSeat;
@@ -989,6 +1049,18 @@ function wire() {
     send(msg);
   };
   $("name").value = localStorage.getItem("tapete.name") || "";
+  $("sng-form").onsubmit = (e) => {
+    e.preventDefault();
+    resetTourney();
+    coachPending = true;
+    send(sngChoice($("name").value.trim(), lang()));
+  };
+  $("sng-form").onchange = () => { if (state && state.lobby) renderSngForm(state); };
+  $("t-again").onclick = () => { sngAgain = sngChoice($("name").value.trim(), lang()); send({ type: "leave" }); };
+  $("t-lobby").onclick = () => {
+    if (ROOM) location.href = "/room";
+    else send({ type: "leave" });
+  };
   $("btn-fold").onclick = () => act("fold");
   $("btn-call").onclick = () => { const lg = legalNow(); if (lg) act(lg.check ? "check" : "call"); };
   $("btn-raise").onclick = () => act("raise");
@@ -1061,7 +1133,12 @@ function wire() {
     ro.observe($("actions"));
     ro.observe($("table"));
   }
-  window.addEventListener("resize", () => { measure(); if (state && !state.lobby) placeMarkers(state, state.hand); });
+  window.addEventListener("resize", () => {
+    measure();
+    if (!state || state.lobby) return;
+    if (!layoutKey.endsWith(`:${tall()}`)) render();  // the oval stood up or lay down
+    else placeMarkers(state, state.hand);
+  });
 }
 
 // ------------------------------------------------------------------ a room table
@@ -1650,3 +1727,16 @@ buildSeats();
 wire();
 if (ROOM) wireHome();
 connect();
+
+/** The action bar once play is over for good (a home game ended, a tournament over) with
+ * nothing left in it: folded away, not an empty strip over the page's foot. While play goes
+ * on it stays, even empty for a moment, so the table does not change size between states. */
+function hideEmptyBar(s) {
+  const bar = $("actions");
+  const tr = tourneyOf(s);
+  const over = !!(ROOM && s.room && s.room.home.over) || !!(tr && tr.finished);
+  const parts = ["timer", "approval", "votes", "deal", "decide", "pre", "away"].some((id) => !$(id).hidden);
+  const more = !$("more").hidden
+    && [...$("more").children].some((el) => !el.hidden && !el.classList.contains("keys"));
+  bar.hidden = over && !parts && !more && !$("status").textContent.trim() && $("coach").hidden;
+}
