@@ -31,6 +31,7 @@ the Redis (default ``redis://127.0.0.1:6379/15``, which scripts/test.sh starts).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -38,6 +39,7 @@ import signal
 import statistics
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from nodes import (
@@ -135,6 +137,7 @@ async def _run(db: str, nodes: list[NodeProcess], rng: random.Random) -> dict[st
     playing = [asyncio.ensure_future(b.run(stop)) for b in bots]
     recover: list[float] = []
     by_kill: list[list[float]] = []  # each kill's tables' times to recover
+    phases: list[dict[str, object]] = []  # and where that time went
     kills = 0
     zombie: dict[str, object] = {}
     try:
@@ -147,9 +150,11 @@ async def _run(db: str, nodes: list[NodeProcess], rng: random.Random) -> dict[st
             died = time.time_ns() // 1_000_000
             victim.kill()
             kills += 1
-            took = await _recovered(db, mine, died)
+            took, firsts = await _recovered(db, mine, died)
             recover += took
             by_kill.append([round(x, 1) for x in took])
+            phases.append(await asyncio.to_thread(
+                _phases, [n for n in nodes if n is not victim], mine, died, firsts))
             victim.start()
             await asyncio.to_thread(victim.wait_up)
         # a zombie: paused past its lease, the others claim its tables, then it wakes
@@ -159,7 +164,7 @@ async def _run(db: str, nodes: list[NodeProcess], rng: random.Random) -> dict[st
         z.signal(signal.SIGSTOP)
         paused = time.time_ns() // 1_000_000
         await asyncio.sleep(LEASE + 0.5)
-        recover_z = await _recovered(db, mine, paused)
+        recover_z, _ = await _recovered(db, mine, paused)
         z.signal(signal.SIGCONT)
         await asyncio.sleep(LEASE)
         info = await asyncio.to_thread(z.info)
@@ -190,6 +195,7 @@ async def _run(db: str, nodes: list[NodeProcess], rng: random.Random) -> dict[st
     return {"tables": len(tables), "clients": len(bots), "kills": kills, "lobby": lobby,
             "recover_median_s": statistics.median(recover) if recover else None,
             "recover_max_s": max(recover) if recover else None, "recover_by_kill": by_kill,
+            "recover_phases": phases,
             "zombie": zombie,
             "rolled": rolled, "drained": list(drained), "gaps": stats.gaps,
             "reconnects": stats.reconnects,
@@ -229,9 +235,10 @@ async def _dealt(db: str, tables: list[str], limit: float = 60) -> None:
     raise AssertionError(f"the tables did not start: {seqs}")
 
 
-async def _recovered(db: str, tables: list[str], since_ms: int) -> list[float]:
+async def _recovered(db: str, tables: list[str], since_ms: int
+                     ) -> tuple[list[float], dict[str, int | None]]:
     """Seconds from ``since_ms`` to each table's first action after it (waits for them,
-    20 s at most; a table with none by then counts as 20 s)."""
+    20 s at most; a table with none by then counts as 20 s), and those actions' times."""
     deadline = time.monotonic() + 20
     firsts: dict[str, int | None] = {}
     while time.monotonic() < deadline:
@@ -240,4 +247,33 @@ async def _recovered(db: str, tables: list[str], since_ms: int) -> list[float]:
             break
         await asyncio.sleep(0.2)
     return [((v if v is not None else since_ms + 20_000) - since_ms) / 1000
-            for v in firsts.values()]
+            for v in firsts.values()], firsts
+
+
+def _phases(live: list[NodeProcess], tables: list[str], died: int,
+            firsts: dict[str, int | None]) -> dict[str, object]:
+    """Where a kill's time to recover went, per table, from the claims the live nodes made
+    (median and max, seconds): the death to its lease's expiry, the expiry to the claim, the
+    restore, and the restore to the table's first action; and how many claims a round made
+    and how many a client's arrival did."""
+    claims: dict[str, dict[str, Any]] = {}
+    for n in live:
+        with contextlib.suppress(Exception):
+            for c in n.info()["claims"]:
+                if c["table"] in tables and c["claimed"] >= died and c["table"] not in claims:
+                    claims[c["table"]] = c
+    cols: dict[str, list[float]] = {"to_expiry": [], "to_claim": [], "restore": [],
+                                    "to_action": []}
+    for tid, c in claims.items():
+        cols["to_expiry"].append((int(c["expired"]) - died) / 1000)
+        cols["to_claim"].append((int(c["claimed"]) - int(c["expired"])) / 1000)
+        cols["restore"].append(float(c["restore_ms"]) / 1000)
+        first = firsts.get(tid)
+        if first is not None:
+            cols["to_action"].append((first - int(c["restored"])) / 1000)
+    out: dict[str, object] = {k: [round(statistics.median(v), 2), round(max(v), 2)]
+                              for k, v in cols.items() if v}
+    out["claimed"] = {"round": sum(1 for c in claims.values() if c["via"] == "round"),
+                      "client": sum(1 for c in claims.values() if c["via"] == "client"),
+                      "of": len(tables)}
+    return out

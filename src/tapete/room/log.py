@@ -456,6 +456,16 @@ class EventLog:
                                 .order_by(EVENTS.c.seq))
             return [Record(int(s), str(k), json.loads(p), int(a)) for s, k, p, a in rows]
 
+    def last_start(self, table_id: str, upto: int) -> Record | None:
+        """The table's last ``start`` record (a hand dealt) at or before seq ``upto``."""
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(EVENTS.c.seq, EVENTS.c.kind, EVENTS.c.payload,
+                                         EVENTS.c.at)
+                               .where(EVENTS.c.table_id == table_id, EVENTS.c.kind == "start",
+                                      EVENTS.c.seq <= upto)
+                               .order_by(EVENTS.c.seq.desc()).limit(1)).first()
+        return None if row is None else Record(int(row[0]), str(row[1]), json.loads(row[2]),
+                                               int(row[3]))
 
     def save_snapshot(self, table_id: str, seq: int, state: dict[str, Any], *,
                       epoch: int | None = None) -> None:

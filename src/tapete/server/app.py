@@ -290,16 +290,18 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await ws.close(code=4401)
             return
         if node is not None:  # several nodes: the table's own, or where it is
-            if not await node.allow(f"ws:{pid}", CONNECTS_PER_MINUTE, 60):
-                await ws.send_text(error_message("rate", t(TOO_MANY_TABS)))
-                await ws.close(code=CLOSE_POLICY)
-                return
             if running is None:
                 where = await node.route(table_id)
                 if isinstance(where, str):
                     await _moved(ws, where)
                     return
                 running = room.get(table_id) if where is not None else None
+            # the connections served count (a redirect does not: a client following its
+            # table after a node's death must not run out of them)
+            if not await node.allow(f"ws:{pid}", CONNECTS_PER_MINUTE, 60):
+                await ws.send_text(error_message("rate", t(TOO_MANY_TABS)))
+                await ws.close(code=CLOSE_POLICY)
+                return
         if running is None:
             await ws.send_text(error_message("no_table", t(NO_TABLE)))
             await ws.close(code=4404)

@@ -54,6 +54,7 @@ import secrets
 import signal
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
@@ -63,7 +64,7 @@ import uvicorn
 from tapete.core.catalog import N_, t
 from tapete.core.errors import BooksError
 from tapete.room.errors import Refused as RoomRefused
-from tapete.room.log import create_all, now_ms
+from tapete.room.log import CLOSED, LEASES, TABLES, Lease, create_all, now_ms
 from tapete.server.storage import move_once_in
 
 if TYPE_CHECKING:
@@ -164,7 +165,16 @@ class Node:
         self.url = url.rstrip("/")
         self.lease_ms = lease_ms
         self.renew_ms = max(100, lease_ms // 4)
-        self.scan_s = min(1.0, lease_ms / 6000)
+        # a claim round every twelfth of the lease (half a second at the default six), and
+        # at the moment a dead node's lease runs out (see _loop)
+        self.scan_s = max(0.1, min(0.5, lease_ms / 12000))
+        # a node whose heartbeat is older than this is taken for dead: its share goes to the
+        # others, and clients are not sent to it (its leases still hold until they expire)
+        self.alive_ms = max(1000, lease_ms // 2)
+        self._wake_at: float | None = None  # when the next lease of a dead node expires
+        # each claim: the table, when the lease it took had expired, when it was claimed and
+        # restored, how long the restore took, and what asked (a round or a client)
+        self.claims: list[dict[str, Any]] = []
         self.drain_s = drain_s
         self.draining = False
         self.drained = asyncio.Event()
@@ -176,6 +186,7 @@ class Node:
         self._listen: asyncio.Task[None] | None = None
         self._renewing: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._lease_thread = ThreadPoolExecutor(1, thread_name_prefix="tapete-leases")
         create_all(_META, self.log.engine)
 
     # ------------------------------------------------------------------ start, stop
@@ -206,6 +217,7 @@ class Node:
         if self.redis is not None:
             with contextlib.suppress(Exception):
                 await self.redis.aclose()
+        self._lease_thread.shutdown(wait=False)
 
     def claim_new(self, table_id: str) -> int:
         """The lease of a table this node just made."""
@@ -216,7 +228,10 @@ class Node:
     # ------------------------------------------------------------------ the rounds
     async def _loop(self) -> None:
         while True:
-            await asyncio.sleep(self.scan_s)
+            wait = self.scan_s
+            if self._wake_at is not None:  # a dead node's lease runs out sooner: then
+                wait = max(0.01, min(wait, self._wake_at - time.time() + 0.005))
+            await asyncio.sleep(wait)
             try:
                 await self._round()
             except asyncio.CancelledError:
@@ -225,18 +240,23 @@ class Node:
                 log.exception("node %s: its round failed", self.id)
 
     async def _round(self) -> None:
-        await asyncio.to_thread(self._heartbeat)
         if not self.draining:
             await self._claim()
         await self._publish()
 
     async def _renew_loop(self) -> None:
-        """Renew this node's leases every quarter of their length (a loop of its own: a
-        claim restoring tables never holds a renewal up); drop the ones lost."""
+        """Say this node is alive and renew its leases every quarter of their length (a loop
+        of its own: a claim restoring tables never holds a renewal up); drop the ones
+        lost."""
         while True:
             await asyncio.sleep(self.renew_ms / 1000)
             try:
-                lost = await asyncio.to_thread(self._renew, self._owned())
+                # here, not in a round (a round restoring many tables never makes this node
+                # look dead), on a thread of its own (never queued behind the clients' work)
+                loop = asyncio.get_running_loop()
+                await loop.run_in_executor(self._lease_thread, self._heartbeat)
+                lost = await loop.run_in_executor(self._lease_thread, self._renew,
+                                                  self._owned())
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -269,8 +289,15 @@ class Node:
         return [(tid, epoch) for tid, epoch in owned
                 if not self.log.renew(tid, self.id, epoch, self.lease_ms)]
 
+    def _live(self) -> set[str]:
+        """The nodes alive now (a heartbeat in the last ``alive_ms``), draining or not."""
+        since = now_ms() - self.alive_ms
+        with self.log.engine.connect() as conn:
+            return {str(n) for n, in conn.execute(sa.select(NODES.c.node).where(
+                NODES.c.seen >= since))}
+
     def _live_nodes(self) -> int:
-        since = now_ms() - self.lease_ms
+        since = now_ms() - self.alive_ms
         with self.log.engine.connect() as conn:
             n = conn.execute(sa.select(sa.func.count()).select_from(NODES).where(
                 NODES.c.seen >= since, NODES.c.draining.is_(False))).scalar()
@@ -278,10 +305,15 @@ class Node:
 
     def _claimable(self) -> tuple[list[str], int]:
         """The open tables nobody holds (oldest first), and how many more this node may
-        take (its share, less what it owns)."""
+        take (its share, less what it owns); notes when the first lease a dead node still
+        holds runs out (the next round is then)."""
         ids = self.log.table_ids()
         now = now_ms()
-        held = {x.table_id for x in self.log.leases() if x.expires >= now}
+        leases = self.log.leases()
+        held = {x.table_id for x in leases if x.expires >= now}
+        live = self._live()
+        dead = [x.expires for x in leases if x.expires >= now and x.owner not in live]
+        self._wake_at = min(dead) / 1000 if dead else None
         share = math.ceil(len(ids) / self._live_nodes())
         free = [tid for tid in ids if tid not in held and tid not in self.room.tables]
         return free, share - len(self.room.tables)
@@ -289,9 +321,16 @@ class Node:
     async def _claim(self) -> None:
         free, room = await asyncio.to_thread(self._claimable)
         for tid in free[:max(0, room)]:
-            await self.adopt(tid)
+            await self.adopt(tid, via="round")
 
-    async def adopt(self, table_id: str) -> Running | None:
+    def _take(self, table_id: str) -> tuple[int | None, int]:
+        """Claim the lease: the new epoch (None: held), and when the lease it replaces had
+        expired (Unix ms; 0: released or new)."""
+        before = self.log.lease(table_id)
+        epoch = self.log.claim(table_id, self.id, self.lease_ms)
+        return epoch, (before.expires if before is not None else 0)
+
+    async def adopt(self, table_id: str, via: str = "client") -> Running | None:
         """Claim table ``table_id`` and run it here (restored from its log); None when
         another node holds it, or it cannot be restored."""
         if self.draining:
@@ -299,13 +338,20 @@ class Node:
         running = self.room.tables.get(table_id)
         if running is not None:
             return running
-        epoch = await asyncio.to_thread(self.log.claim, table_id, self.id, self.lease_ms)
+        epoch, expired = await asyncio.to_thread(self._take, table_id)
         if epoch is None:
             return None
+        claimed = now_ms()
         running = self.room.tables.get(table_id)  # adopted meanwhile, by another coroutine
         if running is not None:
             return running
+        started = time.perf_counter()
         running = await self.room.restore_one(table_id, epoch)
+        took = time.perf_counter() - started
+        self.claims = self.claims[-499:] + [{
+            "table": table_id, "expired": expired, "claimed": claimed,
+            "restored": now_ms(), "restore_ms": round(1000 * took, 1), "via": via,
+            "ok": running is not None}]
         if running is None:
             with contextlib.suppress(Exception):
                 await asyncio.to_thread(self.log.release, table_id, self.id, epoch)
@@ -325,36 +371,77 @@ class Node:
     async def route(self, table_id: str) -> Running | str | None:
         """Where a client asking for ``table_id`` at this node is to go: the table, run here
         (claimed now if nobody holds it); the WebSocket URL of the node that holds it ("":
-        between owners, try again); None: there is no such table."""
+        between owners, try again); None: there is no such table.
+
+        A client that comes for a table whose owner is dead (no heartbeat) is held here until
+        the lease runs out, and the table is claimed for it then (or it is sent to the node
+        that claimed it first): it is served the moment the table can go on, and it does not
+        knock again and again meanwhile. One being restored here is waited for too."""
         running = self.room.tables.get(table_id)
         if running is not None:
             return running
-        lease = await asyncio.to_thread(self.log.lease, table_id)
-        if lease is None or lease.expires < now_ms():
-            exists = await asyncio.to_thread(self._open, table_id)
+        for _ in range(3):  # held until the lease runs out, then once more
+            lease, url, exists = await asyncio.to_thread(self._where, table_id)
             if not exists:
                 return None
-            if lease is None or not self.draining:
-                adopted = await self.adopt(table_id)
-                if adopted is not None:
-                    return adopted
-            return ""
-        if lease.owner == self.id:
-            return ""  # being restored or dropped here: a moment
-        url = await asyncio.to_thread(self._url_of, lease.owner)
-        if url is None:
-            return ""
-        self.stats["moved"] += 1
-        if url.startswith("http"):
-            url = "ws" + url[4:]
-        return f"{url}/ws/t/{table_id}"
+            now = now_ms()
+            if lease is None or lease.expires < now:
+                if lease is None or not self.draining:
+                    adopted = await self.adopt(table_id)
+                    if adopted is not None:
+                        return adopted
+                    running = self.room.tables.get(table_id)  # another client's claim here
+                    if running is not None:
+                        return running
+                return ""
+            if lease.owner == self.id:  # being restored here: a moment
+                for _ in range(60):
+                    await asyncio.sleep(0.05)
+                    running = self.room.tables.get(table_id)
+                    if running is not None:
+                        return running
+                return ""
+            if url is not None:
+                self.stats["moved"] += 1
+                if url.startswith("http"):
+                    url = "ws" + url[4:]
+                return f"{url}/ws/t/{table_id}"
+            # its owner is dead (or paused): wait for its lease to run out
+            await asyncio.sleep(min(lease.expires - now, self.lease_ms) / 1000 + 0.01)
+            running = self.room.tables.get(table_id)
+            if running is not None:
+                return running
+        return ""
+
+    def _where(self, table_id: str) -> tuple[Lease | None, str | None, bool]:
+        """Table ``table_id``'s lease, the URL of its holder if that node is alive, and
+        whether the table is open: in one connection (a client's routing, on a busy node, is
+        one hop to a thread, not three)."""
+        c = LEASES.c
+        with self.log.engine.connect() as conn:
+            row = conn.execute(sa.select(c.owner, c.epoch, c.expires, NODES.c.url, NODES.c.seen)
+                               .select_from(LEASES.outerjoin(NODES, NODES.c.node == c.owner))
+                               .where(c.table_id == table_id)).first()
+            lease = url = None
+            if row is not None:
+                lease = Lease(table_id, str(row[0]), int(row[1]), int(row[2]))
+                if row[3] is not None and int(row[4]) >= now_ms() - self.alive_ms:
+                    url = str(row[3])
+            if row is not None and lease is not None and lease.expires >= now_ms():
+                return lease, url, True  # a table held is open (a closed one has no holder)
+            exists = conn.execute(sa.select(TABLES.c.id).where(
+                TABLES.c.id == table_id, TABLES.c.id.not_in(sa.select(CLOSED.c.table_id)))
+            ).first() is not None
+        return lease, url, exists
 
     def _open(self, table_id: str) -> bool:
         return table_id in set(self.log.table_ids())
 
     def _url_of(self, node: str) -> str | None:
+        """The URL of ``node`` if it is alive (a heartbeat in the last ``alive_ms``)."""
         with self.log.engine.connect() as conn:
-            url = conn.execute(sa.select(NODES.c.url).where(NODES.c.node == node)).scalar()
+            url = conn.execute(sa.select(NODES.c.url).where(
+                NODES.c.node == node, NODES.c.seen >= now_ms() - self.alive_ms)).scalar()
         return None if url is None else str(url)
 
     async def exists(self, table_id: str) -> bool:
@@ -515,7 +602,8 @@ class Node:
     def info(self) -> dict[str, Any]:
         return {"node": self.id, "url": self.url, "draining": self.draining,
                 "tables": sorted(self.room.tables), "fenced": self.log.fenced,
-                "fenced_renewals": self.log.fenced_renewals, **self.stats}
+                "fenced_renewals": self.log.fenced_renewals, "claims": self.claims,
+                **self.stats}
 
 
 def moved_message(url: str | None) -> str:
