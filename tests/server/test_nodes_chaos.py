@@ -66,9 +66,15 @@ RECOVER_S = 10.0
 CHECK_RECOVERY = os.environ.get("TAPETE_NODES_CHECK_RECOVERY") == "1"
 
 
-def services() -> tuple[str, str]:
+def services(shift: int = 0) -> tuple[str, str]:
+    """The PostgreSQL server and the Redis database (emptied) to test on; ``shift``: the
+    Redis database that many below ``TAPETE_TEST_REDIS``'s (a test of its own that may run
+    beside this one)."""
     pg = os.environ.get("TAPETE_TEST_POSTGRES")
     redis_url = os.environ.get("TAPETE_TEST_REDIS", "redis://127.0.0.1:6379/15")
+    if shift:
+        base, _, db = redis_url.rpartition("/")
+        redis_url = f"{base}/{(int(db or 0) - shift) % 16}"
     missing = []
     if not pg:
         missing.append("TAPETE_TEST_POSTGRES is unset")

@@ -65,6 +65,7 @@ from tapete.core.catalog import N_, t
 from tapete.core.errors import BooksError
 from tapete.room.errors import Refused as RoomRefused
 from tapete.room.log import CLOSED, LEASES, TABLES, Lease, create_all, now_ms
+from tapete.server.fanout import PRESENCE_KEY, TABLE_CHANNEL, Fanout
 from tapete.server.storage import move_once_in
 
 if TYPE_CHECKING:
@@ -172,6 +173,7 @@ class Node:
         # others, and clients are not sent to it (its leases still hold until they expire)
         self.alive_ms = max(1000, lease_ms // 2)
         self._wake_at: float | None = None  # when the next lease of a dead node expires
+        self._adopting: dict[str, asyncio.Future[Running | None]] = {}  # claims under way
         # each claim: the table, when the lease it took had expired, when it was claimed and
         # restored, how long the restore took, and what asked (a round or a client)
         self.claims: list[dict[str, Any]] = []
@@ -180,6 +182,7 @@ class Node:
         self.drained = asyncio.Event()
         self.redis_url = redis_url
         self.redis: Any = None
+        self._db = 0
         self.remote: dict[str, tuple[float, dict[str, Any]]] = {}  # the lobby elsewhere
         self.stats = {"claimed": 0, "dropped": 0, "released": 0, "moved": 0}
         self._task: asyncio.Task[None] | None = None
@@ -187,6 +190,7 @@ class Node:
         self._renewing: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._lease_thread = ThreadPoolExecutor(1, thread_name_prefix="tapete-leases")
+        self.fanout = Fanout(self)  # presence, and the records for watchers elsewhere
         create_all(_META, self.log.engine)
 
     # ------------------------------------------------------------------ start, stop
@@ -195,9 +199,13 @@ class Node:
             import redis.asyncio as aioredis
 
             self.redis = aioredis.from_url(self.redis_url, decode_responses=True)
+            # Redis's channels are one for every database of the server: a room's are named
+            # after its database, so that two rooms on one Redis never hear each other
+            self._db = int(self.redis.connection_pool.connection_kwargs.get("db") or 0)
             with contextlib.suppress(Exception):
                 for tid, raw in (await self.redis.hgetall(LOBBY_KEY)).items():
                     self._heard(tid, raw)
+            await self.fanout.load()
             self._listen = asyncio.get_running_loop().create_task(self._listen_loop())
         await asyncio.to_thread(self._heartbeat)
         await self._claim()
@@ -212,6 +220,7 @@ class Node:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
         await self._release_all()
+        await self.fanout.stop()
         with contextlib.suppress(Exception):
             await asyncio.to_thread(self._forget)
         if self.redis is not None:
@@ -243,6 +252,8 @@ class Node:
         if not self.draining:
             await self._claim()
         await self._publish()
+        self.fanout.tend()
+        await self.fanout.say()
 
     async def _renew_loop(self) -> None:
         """Say this node is alive and renew its leases every quarter of their length (a loop
@@ -332,9 +343,26 @@ class Node:
 
     async def adopt(self, table_id: str, via: str = "client") -> Running | None:
         """Claim table ``table_id`` and run it here (restored from its log); None when
-        another node holds it, or it cannot be restored."""
+        another node holds it, or it cannot be restored. The clients that come for one table
+        at once share one claim (they wait for it, and are served by it)."""
         if self.draining:
             return None
+        pending = self._adopting.get(table_id)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future: asyncio.Future[Running | None] = asyncio.get_running_loop().create_future()
+        self._adopting[table_id] = future
+        try:
+            running = await self._adopt(table_id, via)
+        except BaseException:
+            future.set_result(None)
+            raise
+        finally:
+            del self._adopting[table_id]
+        future.set_result(running)
+        return running
+
+    async def _adopt(self, table_id: str, via: str) -> Running | None:
         running = self.room.tables.get(table_id)
         if running is not None:
             return running
@@ -364,6 +392,7 @@ class Node:
         """A table whose lease this node lost: it stops here (its owner answers nothing more)
         and its clients are told to go to its new owner."""
         self.stats["dropped"] += 1
+        self.fanout.dropped(table_id)
         self.room.drop(table_id)
         self._spawn(self._unlist(table_id))
 
@@ -486,6 +515,7 @@ class Node:
     async def _release_all(self) -> None:
         owned = self._owned()
         for tid, _ in owned:
+            self.fanout.dropped(tid)
             self.room.drop(tid)  # stopped first: no write after the release
         for tid, epoch in owned:
             with contextlib.suppress(Exception):
@@ -507,7 +537,7 @@ class Node:
             async with self.redis.pipeline(transaction=False) as pipe:
                 pipe.hset(LOBBY_KEY, mapping=listed)
                 for raw in listed.values():
-                    pipe.publish(LOBBY_KEY, raw)
+                    pipe.publish(self.on(LOBBY_KEY), raw)
                 await pipe.execute()
         except Exception:
             log.warning("node %s: the lobby could not be published", self.id)
@@ -517,7 +547,7 @@ class Node:
         if self.redis is not None:
             with contextlib.suppress(Exception):
                 await self.redis.hdel(LOBBY_KEY, table_id)
-                await self.redis.publish(LOBBY_KEY, json.dumps({"gone": table_id,
+                await self.redis.publish(self.on(LOBBY_KEY), json.dumps({"gone": table_id,
                                                                  "node": self.id}))
 
     def _heard(self, tid: str | None, raw: str) -> None:
@@ -534,12 +564,20 @@ class Node:
         while True:
             try:
                 pubsub = self.redis.pubsub()
-                await pubsub.subscribe(LOBBY_KEY, MONEY_CHANNEL)
+                lobby, money, presence = (self.on(LOBBY_KEY), self.on(MONEY_CHANNEL),
+                                          self.on(PRESENCE_KEY))
+                await pubsub.subscribe(lobby, money, presence)
+                await pubsub.psubscribe(self.on(TABLE_CHANNEL) + ":*")
                 async for message in pubsub.listen():
-                    if message.get("type") != "message":
+                    kind = message.get("type")
+                    if kind == "pmessage":
+                        self.fanout.record_heard(message["channel"], message["data"])
+                    elif kind != "message":
                         continue
-                    if message["channel"] == MONEY_CHANNEL:
+                    elif message["channel"] == money:
                         self._money_heard(json.loads(message["data"]))
+                    elif message["channel"] == presence:
+                        self.fanout.heard(message["data"])
                     else:
                         self._heard(None, message["data"])
             except asyncio.CancelledError:
@@ -559,7 +597,7 @@ class Node:
         """A bankroll moved here: this node's copy and the other nodes' are refreshed."""
         self._refresh(player, bankroll)
         if self.redis is not None:
-            self._spawn(self.redis.publish(MONEY_CHANNEL, json.dumps(
+            self._spawn(self.redis.publish(self.on(MONEY_CHANNEL), json.dumps(
                 {"node": self.id, "player": player, "bankroll": bankroll})))
 
     def _money_heard(self, data: dict[str, Any]) -> None:
@@ -590,6 +628,10 @@ class Node:
             return True
         return int(count) <= most
 
+    def on(self, channel: str) -> str:
+        """The name of ``channel`` for this room (its Redis database's)."""
+        return f"{channel}@{self._db}"
+
     def _spawn(self, coro: Any) -> None:
         try:
             task = asyncio.get_running_loop().create_task(coro)
@@ -603,7 +645,7 @@ class Node:
         return {"node": self.id, "url": self.url, "draining": self.draining,
                 "tables": sorted(self.room.tables), "fenced": self.log.fenced,
                 "fenced_renewals": self.log.fenced_renewals, "claims": self.claims,
-                **self.stats}
+                **self.stats, **self.fanout.stats, "relaying": sorted(self.fanout.relays)}
 
 
 def moved_message(url: str | None) -> str:
