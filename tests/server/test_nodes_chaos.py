@@ -271,6 +271,8 @@ def _phases(live: list[NodeProcess], tables: list[str], died: int,
     cols: dict[str, list[float]] = {"to_expiry": [], "to_claim": [], "restore": [],
                                     "to_action": []}
     for tid, c in claims.items():
+        if not c["expired"]:  # a lease released (a table handed over), not one run out
+            continue
         cols["to_expiry"].append((int(c["expired"]) - died) / 1000)
         cols["to_claim"].append((int(c["claimed"]) - int(c["expired"])) / 1000)
         cols["restore"].append(float(c["restore_ms"]) / 1000)

@@ -368,6 +368,14 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await ws.send_text(error_message("no_identity", t(NO_IDENTITY)))
             await ws.close(code=4401)
             return
+        if node is not None and p.game is None:  # several nodes: their practice table's
+            where = await node.practice_route(p.id)
+            if isinstance(where, str):
+                await _moved(ws, where)
+                return
+            if where is not None:
+                p = hub.player(p.id, create=True)  # sits at it again (restored here)
+                assert p is not None
         if len(p.outboxes) >= limits.max_tabs:
             await ws.send_text(error_message("too_many_tabs", t(TOO_MANY_TABS)))
             await ws.close(code=CLOSE_POLICY)

@@ -77,6 +77,9 @@ CLOSE_MOVED = 4307
 MOVED = N_("This table is served by another node: reconnecting.")
 LOBBY_KEY = "tapete:lobby"
 MONEY_CHANNEL = "tapete:money"
+HANDED_S = 5.0  # a table handed over is not claimed back by the node that handed it for this long
+HANDING_S = 30.0  # how long a table handed over may take to end its hand (else it stays)
+PRACTICE_KEY = "tapete:practice"  # a hash: a person's id, their practice table's
 CONNECTS_PER_MINUTE = 60  # WebSockets one identity may open a minute, over all nodes
 TABLES_A_DAY = 10  # tables one identity may open a day, over all nodes
 
@@ -174,6 +177,14 @@ class Node:
         self.alive_ms = max(1000, lease_ms // 2)
         self._wake_at: float | None = None  # when the next lease of a dead node expires
         self._adopting: dict[str, asyncio.Future[Running | None]] = {}  # claims under way
+        self._practiced: dict[str, str] = {}  # the practice tables noted in Redis
+        # rebalancing: this node's share and the lightest live node's tables (last round),
+        # the table being handed over (and until when it may take), and the tables handed
+        # lately (not claimed back here: they are the lighter nodes')
+        self._share: int | None = None
+        self._lightest = 0
+        self._handing: tuple[str, float] | None = None
+        self._handed: dict[str, float] = {}
         # each claim: the table, when the lease it took had expired, when it was claimed and
         # restored, how long the restore took, and what asked (a round or a client)
         self.claims: list[dict[str, Any]] = []
@@ -184,7 +195,7 @@ class Node:
         self.redis: Any = None
         self._db = 0
         self.remote: dict[str, tuple[float, dict[str, Any]]] = {}  # the lobby elsewhere
-        self.stats = {"claimed": 0, "dropped": 0, "released": 0, "moved": 0}
+        self.stats = {"claimed": 0, "dropped": 0, "released": 0, "moved": 0, "handed": 0}
         self._task: asyncio.Task[None] | None = None
         self._listen: asyncio.Task[None] | None = None
         self._renewing: asyncio.Task[None] | None = None
@@ -251,9 +262,11 @@ class Node:
     async def _round(self) -> None:
         if not self.draining:
             await self._claim()
+            await self._rebalance()
         await self._publish()
         self.fanout.tend()
         await self.fanout.say()
+        await self._note_practice()
 
     async def _renew_loop(self) -> None:
         """Say this node is alive and renew its leases every quarter of their length (a loop
@@ -300,12 +313,12 @@ class Node:
         return [(tid, epoch) for tid, epoch in owned
                 if not self.log.renew(tid, self.id, epoch, self.lease_ms)]
 
-    def _live(self) -> set[str]:
-        """The nodes alive now (a heartbeat in the last ``alive_ms``), draining or not."""
+    def _live(self) -> dict[str, bool]:
+        """The nodes alive now (a heartbeat in the last ``alive_ms``): whether each drains."""
         since = now_ms() - self.alive_ms
         with self.log.engine.connect() as conn:
-            return {str(n) for n, in conn.execute(sa.select(NODES.c.node).where(
-                NODES.c.seen >= since))}
+            return {str(n): bool(d) for n, d in conn.execute(
+                sa.select(NODES.c.node, NODES.c.draining).where(NODES.c.seen >= since))}
 
     def _live_nodes(self) -> int:
         since = now_ms() - self.alive_ms
@@ -326,13 +339,62 @@ class Node:
         dead = [x.expires for x in leases if x.expires >= now and x.owner not in live]
         self._wake_at = min(dead) / 1000 if dead else None
         share = math.ceil(len(ids) / self._live_nodes())
-        free = [tid for tid in ids if tid not in held and tid not in self.room.tables]
+        dealing = [n for n, draining in live.items() if not draining]
+        counts = dict.fromkeys(dealing, 0)
+        for x in leases:
+            if x.expires >= now and x.owner in counts:
+                counts[x.owner] += 1
+        self._share = share
+        self._lightest = min(counts.values()) if counts else 0
+        recent = time.monotonic() - HANDED_S
+        free = [tid for tid in ids if tid not in held and tid not in self.room.tables
+                and self._handed.get(tid, 0.0) < recent]
         return free, share - len(self.room.tables)
 
     async def _claim(self) -> None:
         free, room = await asyncio.to_thread(self._claimable)
         for tid in free[:max(0, room)]:
             await self.adopt(tid, via="round")
+
+    async def _rebalance(self) -> None:
+        """A node holding more than its share while another holds less (one that started
+        again, say) hands a table over, one at a time: the table deals no new hand, and once
+        the hand in play has ended it stops here and its lease is released; a lighter node
+        claims it at its next round (this one does not take it back for ``HANDED_S``), and
+        its clients follow it there. No hand moves while in play."""
+        if self._handing is not None:
+            tid, deadline = self._handing
+            running = self.room.tables.get(tid)
+            if running is None:
+                self._handing = None
+            elif running.table.hand is None:
+                epoch = running.table.epoch
+                self._handed[tid] = time.monotonic()
+                self.fanout.dropped(tid)
+                self.room.drop(tid)  # stopped first: no write after the release
+                if epoch is not None and await asyncio.to_thread(
+                        self.log.release, tid, self.id, epoch):
+                    self.stats["handed"] += 1
+                    log.info("node %s handed table %s over", self.id, tid)
+                await self._unlist(tid)
+                self._handing = None
+            elif time.monotonic() > deadline:  # a hand that would not end: it stays here
+                running.table.auto_start = True
+                self._handing = None
+            return
+        recent = time.monotonic() - HANDED_S
+        self._handed = {t: at for t, at in self._handed.items() if at >= recent}
+        share = self._share
+        if share is None or len(self.room.tables) <= share or self._lightest >= share:
+            return
+        movable = [r for r in self.room.tables.values()
+                   if not r.table.config.practice and not r.table.broken]
+        if not movable:
+            return
+        # a table between hands first, then the one with the fewest connections
+        running = min(movable, key=lambda r: (r.table.hand is not None, len(r.connections)))
+        running.table.auto_start = False
+        self._handing = (running.table.table_id, time.monotonic() + HANDING_S)
 
     def _take(self, table_id: str) -> tuple[int | None, int]:
         """Claim the lease: the new epoch (None: held), and when the lease it replaces had
@@ -415,6 +477,8 @@ class Node:
                 return None
             now = now_ms()
             if lease is None or lease.expires < now:
+                if table_id in self._handed:  # handed over just now: a lighter node's
+                    return ""
                 if lease is None or not self.draining:
                     adopted = await self.adopt(table_id)
                     if adopted is not None:
@@ -422,6 +486,7 @@ class Node:
                     running = self.room.tables.get(table_id)  # another client's claim here
                     if running is not None:
                         return running
+                    continue  # another node claimed it first: the client goes there
                 return ""
             if lease.owner == self.id:  # being restored here: a moment
                 for _ in range(60):
@@ -462,6 +527,45 @@ class Node:
                 TABLES.c.id == table_id, TABLES.c.id.not_in(sa.select(CLOSED.c.table_id)))
             ).first() is not None
         return lease, url, exists
+
+    # ------------------------------------------------------------------ practice tables
+    async def _note_practice(self) -> None:
+        """Each person whose practice table runs here, in Redis (``tapete:practice``: the
+        person's id, the table's), so that any node sends their socket to it."""
+        if self.redis is None:
+            return
+        now = {pid: r.table.table_id for pid, (r, _) in self.room.practice.items()}
+        new = {pid: tid for pid, tid in now.items() if self._practiced.get(pid) != tid}
+        if not new:
+            self._practiced = now
+            return
+        try:
+            await self.redis.hset(PRACTICE_KEY, mapping=new)
+        except Exception:
+            log.warning("node %s: its practice tables could not be noted", self.id)
+            return
+        self._practiced = now
+
+    async def practice_route(self, player: str) -> Running | str | None:
+        """Where ``player``'s practice socket is to go: their practice table, run here (now
+        claimed, if nobody held it); the ``/ws`` URL of the node that runs it ("": between
+        owners, try again); None: they have none (the lobby, here)."""
+        if self.redis is None:
+            return None
+        try:
+            table_id = await self.redis.hget(PRACTICE_KEY, player)
+        except Exception:
+            return None
+        if not table_id:
+            return None
+        where = await self.route(str(table_id))
+        if where is None:  # closed: the person is back in the lobby
+            with contextlib.suppress(Exception):
+                await self.redis.hdel(PRACTICE_KEY, player)
+            return None
+        if isinstance(where, str) and where:
+            return where[:-len(f"/ws/t/{table_id}")] + "/ws"
+        return where
 
     def _open(self, table_id: str) -> bool:
         return table_id in set(self.log.table_ids())
