@@ -23,7 +23,8 @@ and reconnects with backoff, resuming from its last sequence number. What must h
   its events nets each player what the hand that player keeps says.
 
 ``TAPETE_NODES_TABLES``, ``TAPETE_NODES_KILLS`` and ``TAPETE_NODES_SEED`` size and seed it (CI:
-8 tables, 3 kills; ``benchmarks/bench_nodes_chaos.sh`` runs the full size: 30 tables, 10).
+8 tables, 3 kills; ``benchmarks/bench_nodes_chaos.sh`` runs the full size: 30 tables, 10);
+``TAPETE_NODES_PACE`` is the players' longest think (CI: 0.02 s, as fast as the nodes go).
 ``TAPETE_TEST_POSTGRES`` names the server (scripts/test.sh starts one), ``TAPETE_TEST_REDIS``
 the Redis (default ``redis://127.0.0.1:6379/15``, which scripts/test.sh starts).
 """
@@ -60,6 +61,9 @@ TABLES = int(os.environ.get("TAPETE_NODES_TABLES", "8"))
 KILLS = int(os.environ.get("TAPETE_NODES_KILLS", "3"))
 SEED = int(os.environ.get("TAPETE_NODES_SEED", "20261202"))
 LEASE = float(os.environ.get("TAPETE_NODES_LEASE", "3"))
+# how long a player thinks before it acts, at most (seconds; uniform): CI's players answer at
+# once, and the tables play as fast as the nodes let them
+PACE = float(os.environ.get("TAPETE_NODES_PACE", "0.02"))
 RECOVER_S = 10.0
 # the time to recover is reported, and held to its target only where asked (the full-size run,
 # benchmarks/bench_nodes_chaos.sh): in CI it would be a timed test, at the mercy of the load
@@ -138,7 +142,7 @@ async def _run(db: str, nodes: list[NodeProcess], rng: random.Random) -> dict[st
     for i, tid in enumerate(tables):
         for seat in range(6):
             c = await asyncio.to_thread(cookie, urls[(i + seat) % len(urls)])
-            bots.append(Bot(urls, tid, f"P{seat}", c, rng.randrange(2**32), stats))
+            bots.append(Bot(urls, tid, f"P{seat}", c, rng.randrange(2**32), stats, pace=PACE))
     stop = asyncio.Event()
     playing = [asyncio.ensure_future(b.run(stop)) for b in bots]
     recover: list[float] = []
@@ -199,6 +203,7 @@ async def _run(db: str, nodes: list[NodeProcess], rng: random.Random) -> dict[st
         stop.set()
         await asyncio.gather(*playing, return_exceptions=True)
     return {"tables": len(tables), "clients": len(bots), "kills": kills, "lobby": lobby,
+            "pace_s": PACE,
             "recover_median_s": statistics.median(recover) if recover else None,
             "recover_max_s": max(recover) if recover else None, "recover_by_kill": by_kill,
             "recover_phases": phases,

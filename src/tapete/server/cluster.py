@@ -376,6 +376,9 @@ class Node:
                         self.log.release, tid, self.id, epoch):
                     self.stats["handed"] += 1
                     log.info("node %s handed table %s over", self.id, tid)
+                else:  # its lease had moved on meanwhile (this node was paused): lost
+                    self.stats["dropped"] += 1
+                    log.warning("node %s lost the lease of table %s: dropped", self.id, tid)
                 await self._unlist(tid)
                 self._handing = None
             elif time.monotonic() > deadline:  # a hand that would not end: it stays here
