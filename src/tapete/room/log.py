@@ -426,6 +426,21 @@ class EventLog:
             self.fenced_renewals += 1
         return bool(done.rowcount)
 
+    def renew_many(self, node: str, held: list[tuple[str, int]], ttl_ms: int,
+                   now: int | None = None) -> set[str]:
+        """Extend each of ``node``'s leases in ``held`` (table, epoch) in one statement: the
+        tables whose lease it still held (the others moved on: this node must drop them)."""
+        if not held:
+            return set()
+        now = now_ms() if now is None else now
+        c = LEASES.c
+        with self.engine.begin() as conn:
+            kept = {str(r[0]) for r in conn.execute(LEASES.update().where(
+                c.owner == node, sa.tuple_(c.table_id, c.epoch).in_(held))
+                .values(expires=now + ttl_ms).returning(c.table_id))}
+        self.fenced_renewals += len({t for t, _ in held} - kept)
+        return kept
+
     def release(self, table_id: str, node: str, epoch: int) -> bool:
         """Give the lease up (a node that drains): the next claim takes it at once."""
         c = LEASES.c

@@ -178,6 +178,7 @@ class Node:
         self._wake_at: float | None = None  # when the next lease of a dead node expires
         self._adopting: dict[str, asyncio.Future[Running | None]] = {}  # claims under way
         self._practiced: dict[str, str] = {}  # the practice tables noted in Redis
+        self._published = 0.0  # when the lobby was last published (monotonic)
         # rebalancing: this node's share and the lightest live node's tables (last round),
         # the table being handed over (and until when it may take), and the tables handed
         # lately (not claimed back here: they are the lighter nodes')
@@ -310,8 +311,9 @@ class Node:
             conn.execute(NODES.delete().where(NODES.c.node == self.id))
 
     def _renew(self, owned: list[tuple[str, int]]) -> list[tuple[str, int]]:
-        return [(tid, epoch) for tid, epoch in owned
-                if not self.log.renew(tid, self.id, epoch, self.lease_ms)]
+        """Renew the leases held (in one statement, however many): the ones lost."""
+        kept = self.log.renew_many(self.id, owned, self.lease_ms)
+        return [(tid, epoch) for tid, epoch in owned if tid not in kept]
 
     def _live(self) -> dict[str, bool]:
         """The nodes alive now (a heartbeat in the last ``alive_ms``): whether each drains."""
@@ -632,8 +634,10 @@ class Node:
 
     # ------------------------------------------------------------------ Redis
     async def _publish(self) -> None:
-        if self.redis is None:
+        """This node's tables, to the lobby (once a second: the rounds come oftener)."""
+        if self.redis is None or time.monotonic() - self._published < 1.0:
             return
+        self._published = time.monotonic()
         listed = {}
         at = time.time()
         for s in self.room.local_listing():
