@@ -110,6 +110,7 @@ class ClusterBankroll:
         self.node = node
         self.storage = hub.storage
         self._made: dict[str, int] = {}  # key -> bankroll after it, made in an append
+        self._known: dict[str, tuple[float, set[str]]] = {}  # table -> (read at, keys made)
 
     def balance(self, player: str) -> int:
         row = self.storage.get_player(player)
@@ -141,8 +142,21 @@ class ClusterBankroll:
     def settled(self, table_id: str) -> bool:
         return True  # nothing is written behind: every move is stored with its record
 
+    def _made_before(self, key: str) -> bool:
+        """Whether the move ``key`` (``{table}:{seq}``) was made: a restore asks again for
+        every move its records made, and all of a table's are read in one query (kept a few
+        seconds, for the restore asking), not two or three round trips a move."""
+        table_id = key.rpartition(":")[0]
+        now = time.monotonic()
+        known = self._known.get(table_id)
+        if known is None or now - known[0] > 5.0:
+            known = self._known[table_id] = (now, self.storage.room_move_keys(table_id))
+        return key in known[1]
+
     def _move(self, player: str, delta: int, key: str) -> bool:
         after = self._made.pop(key, None)
+        if after is None and self._made_before(key):
+            return True  # made before (by this node or the one before it): not again
         if after is None:  # a restore asking again (a log an older room wrote, say)
             p = self.hub.player(player, create=True)
             assert p is not None
