@@ -17,19 +17,27 @@ with the same cards, or is voided, by the table's rule) and its clients come bac
 Routing: by redirect. A client that opens a table's WebSocket at a node that does not own it
 is told where the table is (``{"type": "error", "code": "moved", "url": ...}``, closed with
 4307) and reconnects there, resuming from its last sequence number (``?after=SEQ``); with no
-``url`` (the table is between owners) it tries again after a backoff. A table's connections
-are all at its owner, so its records, its chat and its seats' presence go out from the one
-process that writes them, with no second hop (a proxy would relay every message through a
-second node, and lose the connections of the tables it does not own when it dies). Behind
+``url`` (the table is between owners) it tries again after a backoff; a client that comes for
+a table whose owner is dead (no heartbeat) is held until the lease runs out and the table is
+claimed for it (:meth:`Node.route`). The practice socket ``/ws`` goes the same way to the node
+running the person's practice table (:meth:`Node.practice_route`). A table's players are all
+connected at its owner, so its records go out from the one process that writes them, with no
+second hop (a proxy would relay every message through a second node, and lose the connections
+of the tables it does not own when it dies); spectators may also watch from any node, the
+records relayed through Redis (:mod:`tapete.server.fanout`, with presence). Behind
 one reverse proxy each node is reached under a prefix of its own (``--advertise /node/a``:
 see the README's nginx lines).
 
 Redis (redis-py's asyncio client) carries what every node must know of the others: the lobby
 (each node publishes its tables' summaries, seats and players included, on ``tapete:lobby``
 and keeps them in a hash a new node reads first), each player's bankroll after a move made
-elsewhere (``tapete:money``: the copy a node holds for its pages is refreshed) and the rate
-limits that hold across nodes (tables opened by one identity, WebSockets opened by one
-identity a minute).
+elsewhere (``tapete:money``: the copy a node holds for its pages is refreshed), presence and
+the watched tables' records (:mod:`tapete.server.fanout`), each person's practice table, and
+the rate limits that hold across nodes (tables opened by one identity, WebSockets served to
+one identity a minute). Channels are named after the Redis database (:meth:`Node.on`).
+
+Rebalancing: a node holding more than its share while another holds less hands one table
+over at a time, between two hands (:meth:`Node._rebalance`).
 
 Bankrolls: a node never decides with the bankroll it holds in memory. A table's moves of
 chips are made in PostgreSQL in the very transaction that stores the record that makes them
