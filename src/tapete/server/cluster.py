@@ -86,6 +86,7 @@ MOVED = N_("This table is served by another node: reconnecting.")
 LOBBY_KEY = "tapete:lobby"
 MONEY_CHANNEL = "tapete:money"
 HANDED_S = 5.0  # a table handed over is not claimed back by the node that handed it for this long
+HAND_EVERY_S = 3.0  # the least time between two tables handed over by one node
 HANDING_S = 30.0  # how long a table handed over may take to end its hand (else it stays)
 PRACTICE_KEY = "tapete:practice"  # a hash: a person's id, their practice table's
 CONNECTS_PER_MINUTE = 60  # WebSockets one identity may open a minute, over all nodes
@@ -409,8 +410,10 @@ class Node:
                 running.table.auto_start = True
                 self._handing = None
             return
-        recent = time.monotonic() - HANDED_S
-        self._handed = {t: at for t, at in self._handed.items() if at >= recent}
+        now = time.monotonic()
+        self._handed = {t: at for t, at in self._handed.items() if at >= now - HANDED_S}
+        if self._handed and now - max(self._handed.values()) < HAND_EVERY_S:
+            return  # one table at a time, a few seconds apart: its clients settle first
         share = self._share
         if share is None or len(self.room.tables) <= share or self._lightest >= share:
             return
