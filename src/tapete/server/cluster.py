@@ -549,7 +549,11 @@ class Node:
             lease = url = None
             if row is not None:
                 lease = Lease(table_id, str(row[0]), int(row[1]), int(row[2]))
-                if row[3] is not None and int(row[4]) >= now_ms() - self.alive_ms:
+                # alive: a heartbeat lately, or this very lease claimed or renewed lately (a
+                # busy node's heartbeat may be late; its renewals say it lives too)
+                since = now_ms() - self.alive_ms
+                if row[3] is not None and (int(row[4]) >= since
+                                           or lease.expires - self.lease_ms >= since):
                     url = str(row[3])
             if row is not None and lease is not None and lease.expires >= now_ms():
                 return lease, url, True  # a table held is open (a closed one has no holder)
