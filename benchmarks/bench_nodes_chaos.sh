@@ -9,6 +9,9 @@ cd "$(dirname "$0")/.."
 export TAPETE_NODES_TABLES="${TAPETE_NODES_TABLES:-30}"
 export TAPETE_NODES_KILLS="${TAPETE_NODES_KILLS:-10}"
 export TAPETE_NODES_LEASE="${TAPETE_NODES_LEASE:-6}"
+# the players' longest think, seconds: 0.02 plays as fast as the nodes go (two cores saturated);
+# TAPETE_NODES_PACE=1 is about the room benchmark's pace, an action a second or two a table
+export TAPETE_NODES_PACE="${TAPETE_NODES_PACE:-0.02}"
 export TAPETE_NODES_CHECK_RECOVERY=1  # the target: every table acting again within 10 s
 export PYTHONPATH="$PWD/src${PYTHONPATH:+:$PYTHONPATH}"
 exec python -m pytest -q -s -p no:cacheprovider tests/server/test_nodes_chaos.py "$@"

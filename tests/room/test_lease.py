@@ -41,6 +41,24 @@ def test_a_lease_is_claimed_when_free_or_expired_and_renewed_by_its_owner() -> N
     assert [x.owner for x in log.leases()] == ["b"]
 
 
+def test_a_node_renews_all_its_leases_at_once_and_learns_which_it_lost() -> None:
+    log = EventLog()
+    tids = [log.create_table(TableConfig()) for _ in range(4)]
+    for tid in tids:
+        assert log.claim(tid, "a", TTL, now=1_000) == 1
+    assert log.claim(tids[1], "b", TTL, now=6_001) == 2  # a's expired: b took it
+    held = [(tid, 1) for tid in tids]
+    # the stale epoch of tids[1] is a's no more; a wrong epoch is not renewed either
+    kept = log.renew_many("a", [*held[:3], (tids[3], 7)], TTL, now=6_002)
+    assert kept == {tids[0], tids[2]}
+    assert log.fenced_renewals == 2
+    by = {x.table_id: x for x in log.leases()}
+    assert by[tids[0]].expires == by[tids[2]].expires == 11_002
+    assert (by[tids[1]].owner, by[tids[1]].expires) == ("b", 11_001)  # b's, untouched
+    assert by[tids[3]].expires == 6_000  # not renewed: expired, anyone's
+    assert log.renew_many("a", [], TTL) == set()
+
+
 def test_an_append_is_fenced_by_its_epoch() -> None:
     log = EventLog()
     tid = log.create_table(TableConfig())

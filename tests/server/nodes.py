@@ -229,7 +229,7 @@ class Bot:
                 return
             self.stats.reconnects += 1
             await asyncio.sleep(backoff * (0.5 + self.rng.random()))
-            backoff = min(2.0, backoff * 2)
+            backoff = min(1.0, backoff * 2)
 
     async def _session(self, ws: Any, stop: asyncio.Event) -> str | None:
         """Play on one connection; the URL it is sent to ("" for anywhere), else None."""

@@ -23,7 +23,8 @@ and reconnects with backoff, resuming from its last sequence number. What must h
   its events nets each player what the hand that player keeps says.
 
 ``TAPETE_NODES_TABLES``, ``TAPETE_NODES_KILLS`` and ``TAPETE_NODES_SEED`` size and seed it (CI:
-8 tables, 3 kills; ``benchmarks/bench_nodes_chaos.sh`` runs the full size: 30 tables, 10).
+8 tables, 3 kills; ``benchmarks/bench_nodes_chaos.sh`` runs the full size: 30 tables, 10);
+``TAPETE_NODES_PACE`` is the players' longest think (CI: 0.02 s, as fast as the nodes go).
 ``TAPETE_TEST_POSTGRES`` names the server (scripts/test.sh starts one), ``TAPETE_TEST_REDIS``
 the Redis (default ``redis://127.0.0.1:6379/15``, which scripts/test.sh starts).
 """
@@ -31,6 +32,7 @@ the Redis (default ``redis://127.0.0.1:6379/15``, which scripts/test.sh starts).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -38,6 +40,7 @@ import signal
 import statistics
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from nodes import (
@@ -58,15 +61,24 @@ TABLES = int(os.environ.get("TAPETE_NODES_TABLES", "8"))
 KILLS = int(os.environ.get("TAPETE_NODES_KILLS", "3"))
 SEED = int(os.environ.get("TAPETE_NODES_SEED", "20261202"))
 LEASE = float(os.environ.get("TAPETE_NODES_LEASE", "3"))
+# how long a player thinks before it acts, at most (seconds; uniform): CI's players answer at
+# once, and the tables play as fast as the nodes let them
+PACE = float(os.environ.get("TAPETE_NODES_PACE", "0.02"))
 RECOVER_S = 10.0
 # the time to recover is reported, and held to its target only where asked (the full-size run,
 # benchmarks/bench_nodes_chaos.sh): in CI it would be a timed test, at the mercy of the load
 CHECK_RECOVERY = os.environ.get("TAPETE_NODES_CHECK_RECOVERY") == "1"
 
 
-def services() -> tuple[str, str]:
+def services(shift: int = 0) -> tuple[str, str]:
+    """The PostgreSQL server and the Redis database (emptied) to test on; ``shift``: the
+    Redis database that many below ``TAPETE_TEST_REDIS``'s (a test of its own that may run
+    beside this one)."""
     pg = os.environ.get("TAPETE_TEST_POSTGRES")
     redis_url = os.environ.get("TAPETE_TEST_REDIS", "redis://127.0.0.1:6379/15")
+    if shift:
+        base, _, db = redis_url.rpartition("/")
+        redis_url = f"{base}/{(int(db or 0) - shift) % 16}"
     missing = []
     if not pg:
         missing.append("TAPETE_TEST_POSTGRES is unset")
@@ -130,11 +142,12 @@ async def _run(db: str, nodes: list[NodeProcess], rng: random.Random) -> dict[st
     for i, tid in enumerate(tables):
         for seat in range(6):
             c = await asyncio.to_thread(cookie, urls[(i + seat) % len(urls)])
-            bots.append(Bot(urls, tid, f"P{seat}", c, rng.randrange(2**32), stats))
+            bots.append(Bot(urls, tid, f"P{seat}", c, rng.randrange(2**32), stats, pace=PACE))
     stop = asyncio.Event()
     playing = [asyncio.ensure_future(b.run(stop)) for b in bots]
     recover: list[float] = []
     by_kill: list[list[float]] = []  # each kill's tables' times to recover
+    phases: list[dict[str, object]] = []  # and where that time went
     kills = 0
     zombie: dict[str, object] = {}
     try:
@@ -147,9 +160,11 @@ async def _run(db: str, nodes: list[NodeProcess], rng: random.Random) -> dict[st
             died = time.time_ns() // 1_000_000
             victim.kill()
             kills += 1
-            took = await _recovered(db, mine, died)
+            took, firsts = await _recovered(db, mine, died)
             recover += took
             by_kill.append([round(x, 1) for x in took])
+            phases.append(await asyncio.to_thread(
+                _phases, [n for n in nodes if n is not victim], mine, died, firsts))
             victim.start()
             await asyncio.to_thread(victim.wait_up)
         # a zombie: paused past its lease, the others claim its tables, then it wakes
@@ -159,7 +174,7 @@ async def _run(db: str, nodes: list[NodeProcess], rng: random.Random) -> dict[st
         z.signal(signal.SIGSTOP)
         paused = time.time_ns() // 1_000_000
         await asyncio.sleep(LEASE + 0.5)
-        recover_z = await _recovered(db, mine, paused)
+        recover_z, _ = await _recovered(db, mine, paused)
         z.signal(signal.SIGCONT)
         await asyncio.sleep(LEASE)
         info = await asyncio.to_thread(z.info)
@@ -188,8 +203,10 @@ async def _run(db: str, nodes: list[NodeProcess], rng: random.Random) -> dict[st
         stop.set()
         await asyncio.gather(*playing, return_exceptions=True)
     return {"tables": len(tables), "clients": len(bots), "kills": kills, "lobby": lobby,
+            "pace_s": PACE,
             "recover_median_s": statistics.median(recover) if recover else None,
             "recover_max_s": max(recover) if recover else None, "recover_by_kill": by_kill,
+            "recover_phases": phases,
             "zombie": zombie,
             "rolled": rolled, "drained": list(drained), "gaps": stats.gaps,
             "reconnects": stats.reconnects,
@@ -229,9 +246,10 @@ async def _dealt(db: str, tables: list[str], limit: float = 60) -> None:
     raise AssertionError(f"the tables did not start: {seqs}")
 
 
-async def _recovered(db: str, tables: list[str], since_ms: int) -> list[float]:
+async def _recovered(db: str, tables: list[str], since_ms: int
+                     ) -> tuple[list[float], dict[str, int | None]]:
     """Seconds from ``since_ms`` to each table's first action after it (waits for them,
-    20 s at most; a table with none by then counts as 20 s)."""
+    20 s at most; a table with none by then counts as 20 s), and those actions' times."""
     deadline = time.monotonic() + 20
     firsts: dict[str, int | None] = {}
     while time.monotonic() < deadline:
@@ -240,4 +258,35 @@ async def _recovered(db: str, tables: list[str], since_ms: int) -> list[float]:
             break
         await asyncio.sleep(0.2)
     return [((v if v is not None else since_ms + 20_000) - since_ms) / 1000
-            for v in firsts.values()]
+            for v in firsts.values()], firsts
+
+
+def _phases(live: list[NodeProcess], tables: list[str], died: int,
+            firsts: dict[str, int | None]) -> dict[str, object]:
+    """Where a kill's time to recover went, per table, from the claims the live nodes made
+    (median and max, seconds): the death to its lease's expiry, the expiry to the claim, the
+    restore, and the restore to the table's first action; and how many claims a round made
+    and how many a client's arrival did."""
+    claims: dict[str, dict[str, Any]] = {}
+    for n in live:
+        with contextlib.suppress(Exception):
+            for c in n.info()["claims"]:
+                if c["table"] in tables and c["claimed"] >= died and c["table"] not in claims:
+                    claims[c["table"]] = c
+    cols: dict[str, list[float]] = {"to_expiry": [], "to_claim": [], "restore": [],
+                                    "to_action": []}
+    for tid, c in claims.items():
+        if not c["expired"]:  # a lease released (a table handed over), not one run out
+            continue
+        cols["to_expiry"].append((int(c["expired"]) - died) / 1000)
+        cols["to_claim"].append((int(c["claimed"]) - int(c["expired"])) / 1000)
+        cols["restore"].append(float(c["restore_ms"]) / 1000)
+        first = firsts.get(tid)
+        if first is not None:
+            cols["to_action"].append((first - int(c["restored"])) / 1000)
+    out: dict[str, object] = {k: [round(statistics.median(v), 2), round(max(v), 2)]
+                              for k, v in cols.items() if v}
+    out["claimed"] = {"round": sum(1 for c in claims.values() if c["via"] == "round"),
+                      "client": sum(1 for c in claims.values() if c["via"] == "client"),
+                      "of": len(tables)}
+    return out

@@ -628,3 +628,30 @@ def test_room_hands_are_among_each_players_hands_with_what_they_saw(srv: LiveSer
     storage = srv.app.state.hub.storage
     for c in cookies:
         assert storage.books(pid_of(c)) == []  # no money moved by storing the hands
+
+
+def test_presence_on_one_node_counts_who_is_connected(srv: LiveServer) -> None:
+    """``GET /api/room/presence`` (one node: its own connections): a seated player and a
+    spectator at a table, then the spectator gone."""
+    host, watcher = identity(srv), identity(srv)
+    table = open_table(srv, host)
+
+    def presence_becomes(players: int, spectators: int, online: int) -> None:
+        got: Msg = {}
+        for _ in range(200):  # a socket joins (and leaves) just after its handshake
+            got = httpx.get(srv.url + "api/room/presence").json()
+            if got["tables"].get(table) == {"players": players, "spectators": spectators} \
+                    and got["online"] == online and got["nodes"] == 1:
+                return
+            time.sleep(0.05)
+        raise AssertionError(got)
+
+    with ws(srv, table, host) as seated:
+        seated.send(json.dumps({"type": "take_seat", "name": "Ana", "buy_in": 100}))
+        while (m := recv(seated))["type"] != "state" or not m["room"]["seated"]:
+            pass
+        presence_becomes(players=1, spectators=0, online=1)
+        with ws(srv, table, watcher):
+            presence_becomes(players=1, spectators=1, online=2)
+        presence_becomes(players=1, spectators=0, online=1)
+    presence_becomes(players=0, spectators=0, online=0)

@@ -434,6 +434,21 @@ class EventLog:
             self.fenced_renewals += 1
         return bool(done.rowcount)
 
+    def renew_many(self, node: str, held: list[tuple[str, int]], ttl_ms: int,
+                   now: int | None = None) -> set[str]:
+        """Extend each of ``node``'s leases in ``held`` (table, epoch) in one statement: the
+        tables whose lease it still held (the others moved on: this node must drop them)."""
+        if not held:
+            return set()
+        now = now_ms() if now is None else now
+        c = LEASES.c
+        with self.engine.begin() as conn:
+            kept = {str(r[0]) for r in conn.execute(LEASES.update().where(
+                c.owner == node, sa.tuple_(c.table_id, c.epoch).in_(held))
+                .values(expires=now + ttl_ms).returning(c.table_id))}
+        self.fenced_renewals += len({t for t, _ in held} - kept)
+        return kept
+
     def release(self, table_id: str, node: str, epoch: int) -> bool:
         """Give the lease up (a node that drains): the next claim takes it at once."""
         c = LEASES.c
@@ -464,6 +479,16 @@ class EventLog:
                                 .order_by(EVENTS.c.seq))
             return [Record(int(s), str(k), json.loads(p), int(a)) for s, k, p, a in rows]
 
+    def last_start(self, table_id: str, upto: int) -> Record | None:
+        """The table's last ``start`` record (a hand dealt) at or before seq ``upto``."""
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(EVENTS.c.seq, EVENTS.c.kind, EVENTS.c.payload,
+                                         EVENTS.c.at)
+                               .where(EVENTS.c.table_id == table_id, EVENTS.c.kind == "start",
+                                      EVENTS.c.seq <= upto)
+                               .order_by(EVENTS.c.seq.desc()).limit(1)).first()
+        return None if row is None else Record(int(row[0]), str(row[1]), json.loads(row[2]),
+                                               int(row[3]))
 
     def save_snapshot(self, table_id: str, seq: int, state: dict[str, Any], *,
                       epoch: int | None = None) -> None:

@@ -313,8 +313,11 @@ class RoomTable:
         if not self.config.spectators and (sub.player is None
                                            or self.seat_of(sub.player) is None):
             raise Refused(t("this table allows no spectators: take a seat to watch"))
-        context: list[str] = []
-        for r in self.log.read(self.table_id):
+        # the players of the hand that record ``after`` is in (its start record), then only
+        # the records after it: a client resuming reads what it missed, not the whole log
+        start = self.log.last_start(self.table_id, after) if after > 0 else None
+        context: list[str] = list(start.payload["players"]) if start is not None else []
+        for r in self.log.read(self.table_id, after=after):
             if r.kind == "start":
                 context = list(r.payload["players"])
             if r.seq > after:

@@ -55,6 +55,7 @@ from tapete.server.cluster import (
     moved_message,
 )
 from tapete.server.config import Settings, make_key, read_key
+from tapete.server.fanout import merged, present
 from tapete.server.hub import Hub, Player
 from tapete.server.practice import PracticeBots
 from tapete.server.replayer import routes as replay_routes
@@ -65,6 +66,7 @@ from tapete.server.stored import rebuild as rebuild
 from tapete.server.transport import (
     CLOSE_POLICY,
     TOO_MANY_TABS,
+    Limits,
     Outbox,
     error_message,
     quiet_uvicorn,
@@ -290,17 +292,24 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await ws.send_text(error_message("no_identity", t(NO_IDENTITY)))
             await ws.close(code=4401)
             return
+        query = ws.query_params
+        if node is not None and running is None and query.get("watch") == "1" \
+                and query.get("records") == "1":  # a spectator watching from here
+            await _watch(ws, node, table_id, pid, limits)
+            return
         if node is not None:  # several nodes: the table's own, or where it is
-            if not await node.allow(f"ws:{pid}", CONNECTS_PER_MINUTE, 60):
-                await ws.send_text(error_message("rate", t(TOO_MANY_TABS)))
-                await ws.close(code=CLOSE_POLICY)
-                return
             if running is None:
                 where = await node.route(table_id)
                 if isinstance(where, str):
                     await _moved(ws, where)
                     return
                 running = room.get(table_id) if where is not None else None
+            # the connections served count (a redirect does not: a client following its
+            # table after a node's death must not run out of them)
+            if not await node.allow(f"ws:{pid}", CONNECTS_PER_MINUTE, 60):
+                await ws.send_text(error_message("rate", t(TOO_MANY_TABS)))
+                await ws.close(code=CLOSE_POLICY)
+                return
         if running is None:
             await ws.send_text(error_message("no_table", t(NO_TABLE)))
             await ws.close(code=4404)
@@ -309,7 +318,6 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await ws.send_text(error_message("too_many_tabs", t(TOO_MANY_TABS)))
             await ws.close(code=CLOSE_POLICY)
             return
-        query = ws.query_params
         try:
             after = max(0, int(query.get("after", "0")))
         except ValueError:
@@ -330,6 +338,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await ws.close(code=4403)
             return
         running.join(conn)
+        if node is not None:
+            node.fanout.changed()
         if node is not None and room.tables.get(table_id) is not running:
             running.part(conn)  # dropped between the two: its new owner has it
             await _moved(ws)
@@ -341,6 +351,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         finally:
             drain.cancel()
             running.part(conn)
+            if node is not None:
+                node.fanout.changed()
             if node is None or room.tables.get(table_id) is running:  # a dropped one has no owner
                 with contextlib.suppress(Exception):
                     await running.owner.call(running.table.unsubscribe, conn)
@@ -357,6 +369,14 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await ws.send_text(error_message("no_identity", t(NO_IDENTITY)))
             await ws.close(code=4401)
             return
+        if node is not None and p.game is None:  # several nodes: their practice table's
+            where = await node.practice_route(p.id)
+            if isinstance(where, str):
+                await _moved(ws, where)
+                return
+            if where is not None:
+                p = hub.player(p.id, create=True)  # sits at it again (restored here)
+                assert p is not None
         if len(p.outboxes) >= limits.max_tabs:
             await ws.send_text(error_message("too_many_tabs", t(TOO_MANY_TABS)))
             await ws.close(code=CLOSE_POLICY)
@@ -369,11 +389,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 player.game.latencies.append(_now() - stamp)
 
         p.attach(box)
+        if node is not None:
+            node.fanout.changed()
         try:
             await serve(ws, box, lambda raw: player.handle(box, raw), sent)
         finally:
             p.detach(box)
             hub.forget(p)
+            if node is not None:
+                node.fanout.changed()
 
     async def node_info(request: Request) -> Response:
         """This node (several nodes): its id, tables, leases claimed, lost and released, and
@@ -381,6 +405,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if node is None:
             return JSONResponse({"node": None, "tables": sorted(room.tables)})
         return JSONResponse(node.info())
+
+    async def presence(request: Request) -> Response:
+        """Who is online in the room, and at each table (several nodes: every node's, merged
+        through Redis; one node: its own)."""
+        if node is None:
+            return JSONResponse(merged([present(room)]))
+        return JSONResponse(node.fanout.presence())
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -413,6 +444,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *room_exports.routes(room),  # a table's ledger and hand histories
         *tournaments.routes(room.tournaments, hub, _player, _same_origin),
         Route("/api/room/node", node_info),
+        Route("/api/room/presence", presence),
         Route("/t/{table_id}", room_table_page),
         WebSocketRoute("/ws/t/{table_id}", room_ws),
         Mount("/web", StaticFiles(directory=WEB_DIR), name="web"),
@@ -427,6 +459,44 @@ def create_app(settings: Settings | None = None) -> Starlette:
     app.state.storage = storage
     app.state.settings = settings
     return app
+
+
+async def _watch(ws: WebSocket, node: Node, table_id: str, pid: str, limits: Limits) -> None:
+    """Several nodes: a spectator following a table another node runs, its records relayed
+    through Redis (server/fanout.py); it only reads."""
+    config = await asyncio.to_thread(_watchable, node, table_id)
+    if config is not None:
+        await ws.send_text(error_message(*config))
+        await ws.close(code=4404 if config[0] == "no_table" else 4403)
+        return
+    if not await node.allow(f"ws:{pid}", CONNECTS_PER_MINUTE, 60):
+        await ws.send_text(error_message("rate", t(TOO_MANY_TABS)))
+        await ws.close(code=CLOSE_POLICY)
+        return
+    try:
+        after = max(0, int(ws.query_params.get("after", "0")))
+    except ValueError:
+        after = 0
+    box = Outbox(limits)
+    watcher = await node.fanout.watch(table_id, pid, box, after)
+    follow = asyncio.get_running_loop().create_task(node.fanout.follow(watcher))
+    try:
+        await serve(ws, box, lambda raw: node.fanout.refuse(box))
+    finally:
+        follow.cancel()
+        node.fanout.unwatch(watcher)
+
+
+def _watchable(node: Node, table_id: str) -> tuple[str, Text] | None:
+    """Why table ``table_id`` cannot be watched from here (None: it can)."""
+    if not node._open(table_id):
+        return "no_table", t(NO_TABLE)
+    config = node.log.config(table_id)
+    if config.practice:
+        return "no_table", t(NO_TABLE)
+    if not config.spectators:
+        return "no_spectators", t("this table allows no spectators: take a seat to watch")
+    return None
 
 
 async def _moved(ws: WebSocket, url: str | None = None) -> None:

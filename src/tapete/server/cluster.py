@@ -17,19 +17,27 @@ with the same cards, or is voided, by the table's rule) and its clients come bac
 Routing: by redirect. A client that opens a table's WebSocket at a node that does not own it
 is told where the table is (``{"type": "error", "code": "moved", "url": ...}``, closed with
 4307) and reconnects there, resuming from its last sequence number (``?after=SEQ``); with no
-``url`` (the table is between owners) it tries again after a backoff. A table's connections
-are all at its owner, so its records, its chat and its seats' presence go out from the one
-process that writes them, with no second hop (a proxy would relay every message through a
-second node, and lose the connections of the tables it does not own when it dies). Behind
+``url`` (the table is between owners) it tries again after a backoff; a client that comes for
+a table whose owner is dead (no heartbeat) is held until the lease runs out and the table is
+claimed for it (:meth:`Node.route`). The practice socket ``/ws`` goes the same way to the node
+running the person's practice table (:meth:`Node.practice_route`). A table's players are all
+connected at its owner, so its records go out from the one process that writes them, with no
+second hop (a proxy would relay every message through a second node, and lose the connections
+of the tables it does not own when it dies); spectators may also watch from any node, the
+records relayed through Redis (:mod:`tapete.server.fanout`, with presence). Behind
 one reverse proxy each node is reached under a prefix of its own (``--advertise /node/a``:
 see the README's nginx lines).
 
 Redis (redis-py's asyncio client) carries what every node must know of the others: the lobby
 (each node publishes its tables' summaries, seats and players included, on ``tapete:lobby``
 and keeps them in a hash a new node reads first), each player's bankroll after a move made
-elsewhere (``tapete:money``: the copy a node holds for its pages is refreshed) and the rate
-limits that hold across nodes (tables opened by one identity, WebSockets opened by one
-identity a minute).
+elsewhere (``tapete:money``: the copy a node holds for its pages is refreshed), presence and
+the watched tables' records (:mod:`tapete.server.fanout`), each person's practice table, and
+the rate limits that hold across nodes (tables opened by one identity, WebSockets served to
+one identity a minute). Channels are named after the Redis database (:meth:`Node.on`).
+
+Rebalancing: a node holding more than its share while another holds less hands one table
+over at a time, between two hands (:meth:`Node._rebalance`).
 
 Bankrolls: a node never decides with the bankroll it holds in memory. A table's moves of
 chips are made in PostgreSQL in the very transaction that stores the record that makes them
@@ -54,6 +62,7 @@ import secrets
 import signal
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
@@ -63,7 +72,8 @@ import uvicorn
 from tapete.core.catalog import N_, t
 from tapete.core.errors import BooksError
 from tapete.room.errors import Refused as RoomRefused
-from tapete.room.log import create_all, now_ms
+from tapete.room.log import CLOSED, LEASES, TABLES, Lease, create_all, now_ms
+from tapete.server.fanout import PRESENCE_KEY, TABLE_CHANNEL, Fanout
 from tapete.server.storage import move_once_in
 
 if TYPE_CHECKING:
@@ -75,6 +85,10 @@ CLOSE_MOVED = 4307
 MOVED = N_("This table is served by another node: reconnecting.")
 LOBBY_KEY = "tapete:lobby"
 MONEY_CHANNEL = "tapete:money"
+HANDED_S = 5.0  # a table handed over is not claimed back by the node that handed it for this long
+HAND_EVERY_S = 3.0  # the least time between two tables handed over by one node
+HANDING_S = 30.0  # how long a table handed over may take to end its hand (else it stays)
+PRACTICE_KEY = "tapete:practice"  # a hash: a person's id, their practice table's
 CONNECTS_PER_MINUTE = 60  # WebSockets one identity may open a minute, over all nodes
 TABLES_A_DAY = 10  # tables one identity may open a day, over all nodes
 
@@ -105,6 +119,7 @@ class ClusterBankroll:
         self.node = node
         self.storage = hub.storage
         self._made: dict[str, int] = {}  # key -> bankroll after it, made in an append
+        self._known: dict[str, tuple[float, set[str]]] = {}  # table -> (read at, keys made)
 
     def balance(self, player: str) -> int:
         row = self.storage.get_player(player)
@@ -136,8 +151,21 @@ class ClusterBankroll:
     def settled(self, table_id: str) -> bool:
         return True  # nothing is written behind: every move is stored with its record
 
+    def _made_before(self, key: str) -> bool:
+        """Whether the move ``key`` (``{table}:{seq}``) was made: a restore asks again for
+        every move its records made, and all of a table's are read in one query (kept a few
+        seconds, for the restore asking), not two or three round trips a move."""
+        table_id = key.rpartition(":")[0]
+        now = time.monotonic()
+        known = self._known.get(table_id)
+        if known is None or now - known[0] > 5.0:
+            known = self._known[table_id] = (now, self.storage.room_move_keys(table_id))
+        return key in known[1]
+
     def _move(self, player: str, delta: int, key: str) -> bool:
         after = self._made.pop(key, None)
+        if after is None and self._made_before(key):
+            return True  # made before (by this node or the one before it): not again
         if after is None:  # a restore asking again (a log an older room wrote, say)
             p = self.hub.player(player, create=True)
             assert p is not None
@@ -164,18 +192,40 @@ class Node:
         self.url = url.rstrip("/")
         self.lease_ms = lease_ms
         self.renew_ms = max(100, lease_ms // 4)
-        self.scan_s = min(1.0, lease_ms / 6000)
+        # a claim round every twelfth of the lease (half a second at the default six), and
+        # at the moment a dead node's lease runs out (see _loop)
+        self.scan_s = max(0.1, min(0.5, lease_ms / 12000))
+        # a node whose heartbeat is older than this is taken for dead: its share goes to the
+        # others, and clients are not sent to it (its leases still hold until they expire)
+        self.alive_ms = max(1000, lease_ms // 2)
+        self._wake_at: float | None = None  # when the next lease of a dead node expires
+        self._adopting: dict[str, asyncio.Future[Running | None]] = {}  # claims under way
+        self._practiced: dict[str, str] = {}  # the practice tables noted in Redis
+        self._published = 0.0  # when the lobby was last published (monotonic)
+        # rebalancing: this node's share and the lightest live node's tables (last round),
+        # the table being handed over (and until when it may take), and the tables handed
+        # lately (not claimed back here: they are the lighter nodes')
+        self._share: int | None = None
+        self._lightest = 0
+        self._handing: tuple[str, float] | None = None
+        self._handed: dict[str, float] = {}
+        # each claim: the table, when the lease it took had expired, when it was claimed and
+        # restored, how long the restore took, and what asked (a round or a client)
+        self.claims: list[dict[str, Any]] = []
         self.drain_s = drain_s
         self.draining = False
         self.drained = asyncio.Event()
         self.redis_url = redis_url
         self.redis: Any = None
+        self._db = 0
         self.remote: dict[str, tuple[float, dict[str, Any]]] = {}  # the lobby elsewhere
-        self.stats = {"claimed": 0, "dropped": 0, "released": 0, "moved": 0}
+        self.stats = {"claimed": 0, "dropped": 0, "released": 0, "moved": 0, "handed": 0}
         self._task: asyncio.Task[None] | None = None
         self._listen: asyncio.Task[None] | None = None
         self._renewing: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._lease_thread = ThreadPoolExecutor(1, thread_name_prefix="tapete-leases")
+        self.fanout = Fanout(self)  # presence, and the records for watchers elsewhere
         create_all(_META, self.log.engine)
 
     # ------------------------------------------------------------------ start, stop
@@ -184,9 +234,13 @@ class Node:
             import redis.asyncio as aioredis
 
             self.redis = aioredis.from_url(self.redis_url, decode_responses=True)
+            # Redis's channels are one for every database of the server: a room's are named
+            # after its database, so that two rooms on one Redis never hear each other
+            self._db = int(self.redis.connection_pool.connection_kwargs.get("db") or 0)
             with contextlib.suppress(Exception):
                 for tid, raw in (await self.redis.hgetall(LOBBY_KEY)).items():
                     self._heard(tid, raw)
+            await self.fanout.load()
             self._listen = asyncio.get_running_loop().create_task(self._listen_loop())
         await asyncio.to_thread(self._heartbeat)
         await self._claim()
@@ -201,11 +255,13 @@ class Node:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
         await self._release_all()
+        await self.fanout.stop()
         with contextlib.suppress(Exception):
             await asyncio.to_thread(self._forget)
         if self.redis is not None:
             with contextlib.suppress(Exception):
                 await self.redis.aclose()
+        self._lease_thread.shutdown(wait=False)
 
     def claim_new(self, table_id: str) -> int:
         """The lease of a table this node just made."""
@@ -216,7 +272,10 @@ class Node:
     # ------------------------------------------------------------------ the rounds
     async def _loop(self) -> None:
         while True:
-            await asyncio.sleep(self.scan_s)
+            wait = self.scan_s
+            if self._wake_at is not None:  # a dead node's lease runs out sooner: then
+                wait = max(0.01, min(wait, self._wake_at - time.time() + 0.005))
+            await asyncio.sleep(wait)
             try:
                 await self._round()
             except asyncio.CancelledError:
@@ -225,18 +284,27 @@ class Node:
                 log.exception("node %s: its round failed", self.id)
 
     async def _round(self) -> None:
-        await asyncio.to_thread(self._heartbeat)
         if not self.draining:
             await self._claim()
+            await self._rebalance()
         await self._publish()
+        self.fanout.tend()
+        await self.fanout.say()
+        await self._note_practice()
 
     async def _renew_loop(self) -> None:
-        """Renew this node's leases every quarter of their length (a loop of its own: a
-        claim restoring tables never holds a renewal up); drop the ones lost."""
+        """Say this node is alive and renew its leases every quarter of their length (a loop
+        of its own: a claim restoring tables never holds a renewal up); drop the ones
+        lost."""
         while True:
             await asyncio.sleep(self.renew_ms / 1000)
             try:
-                lost = await asyncio.to_thread(self._renew, self._owned())
+                # here, not in a round (a round restoring many tables never makes this node
+                # look dead), on a thread of its own (never queued behind the clients' work)
+                loop = asyncio.get_running_loop()
+                await loop.run_in_executor(self._lease_thread, self._heartbeat)
+                lost = await loop.run_in_executor(self._lease_thread, self._renew,
+                                                  self._owned())
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -266,11 +334,19 @@ class Node:
             conn.execute(NODES.delete().where(NODES.c.node == self.id))
 
     def _renew(self, owned: list[tuple[str, int]]) -> list[tuple[str, int]]:
-        return [(tid, epoch) for tid, epoch in owned
-                if not self.log.renew(tid, self.id, epoch, self.lease_ms)]
+        """Renew the leases held (in one statement, however many): the ones lost."""
+        kept = self.log.renew_many(self.id, owned, self.lease_ms)
+        return [(tid, epoch) for tid, epoch in owned if tid not in kept]
+
+    def _live(self) -> dict[str, bool]:
+        """The nodes alive now (a heartbeat in the last ``alive_ms``): whether each drains."""
+        since = now_ms() - self.alive_ms
+        with self.log.engine.connect() as conn:
+            return {str(n): bool(d) for n, d in conn.execute(
+                sa.select(NODES.c.node, NODES.c.draining).where(NODES.c.seen >= since))}
 
     def _live_nodes(self) -> int:
-        since = now_ms() - self.lease_ms
+        since = now_ms() - self.alive_ms
         with self.log.engine.connect() as conn:
             n = conn.execute(sa.select(sa.func.count()).select_from(NODES).where(
                 NODES.c.seen >= since, NODES.c.draining.is_(False))).scalar()
@@ -278,34 +354,124 @@ class Node:
 
     def _claimable(self) -> tuple[list[str], int]:
         """The open tables nobody holds (oldest first), and how many more this node may
-        take (its share, less what it owns)."""
+        take (its share, less what it owns); notes when the first lease a dead node still
+        holds runs out (the next round is then)."""
         ids = self.log.table_ids()
         now = now_ms()
-        held = {x.table_id for x in self.log.leases() if x.expires >= now}
+        leases = self.log.leases()
+        held = {x.table_id for x in leases if x.expires >= now}
+        live = self._live()
+        dead = [x.expires for x in leases if x.expires >= now and x.owner not in live]
+        self._wake_at = min(dead) / 1000 if dead else None
         share = math.ceil(len(ids) / self._live_nodes())
-        free = [tid for tid in ids if tid not in held and tid not in self.room.tables]
+        dealing = [n for n, draining in live.items() if not draining]
+        counts = dict.fromkeys(dealing, 0)
+        for x in leases:
+            if x.expires >= now and x.owner in counts:
+                counts[x.owner] += 1
+        self._share = share
+        self._lightest = min(counts.values()) if counts else 0
+        recent = time.monotonic() - HANDED_S
+        free = [tid for tid in ids if tid not in held and tid not in self.room.tables
+                and self._handed.get(tid, 0.0) < recent]
         return free, share - len(self.room.tables)
 
     async def _claim(self) -> None:
         free, room = await asyncio.to_thread(self._claimable)
         for tid in free[:max(0, room)]:
-            await self.adopt(tid)
+            await self.adopt(tid, via="round")
 
-    async def adopt(self, table_id: str) -> Running | None:
+    async def _rebalance(self) -> None:
+        """A node holding more than its share while another holds less (one that started
+        again, say) hands a table over, one at a time: the table deals no new hand, and once
+        the hand in play has ended it stops here and its lease is released; a lighter node
+        claims it at its next round (this one does not take it back for ``HANDED_S``), and
+        its clients follow it there. No hand moves while in play."""
+        if self._handing is not None:
+            tid, deadline = self._handing
+            running = self.room.tables.get(tid)
+            if running is None:
+                self._handing = None
+            elif running.table.hand is None:
+                epoch = running.table.epoch
+                self._handed[tid] = time.monotonic()
+                self.fanout.dropped(tid)
+                self.room.drop(tid)  # stopped first: no write after the release
+                if epoch is not None and await asyncio.to_thread(
+                        self.log.release, tid, self.id, epoch):
+                    self.stats["handed"] += 1
+                    log.info("node %s handed table %s over", self.id, tid)
+                else:  # its lease had moved on meanwhile (this node was paused): lost
+                    self.stats["dropped"] += 1
+                    log.warning("node %s lost the lease of table %s: dropped", self.id, tid)
+                await self._unlist(tid)
+                self._handing = None
+            elif time.monotonic() > deadline:  # a hand that would not end: it stays here
+                running.table.auto_start = True
+                self._handing = None
+            return
+        now = time.monotonic()
+        self._handed = {t: at for t, at in self._handed.items() if at >= now - HANDED_S}
+        if self._handed and now - max(self._handed.values()) < HAND_EVERY_S:
+            return  # one table at a time, a few seconds apart: its clients settle first
+        share = self._share
+        if share is None or len(self.room.tables) <= share or self._lightest >= share:
+            return
+        movable = [r for r in self.room.tables.values()
+                   if not r.table.config.practice and not r.table.broken]
+        if not movable:
+            return
+        # a table between hands first, then the one with the fewest connections
+        running = min(movable, key=lambda r: (r.table.hand is not None, len(r.connections)))
+        running.table.auto_start = False
+        self._handing = (running.table.table_id, time.monotonic() + HANDING_S)
+
+    def _take(self, table_id: str) -> tuple[int | None, int]:
+        """Claim the lease: the new epoch (None: held), and when the lease it replaces had
+        expired (Unix ms; 0: released or new)."""
+        before = self.log.lease(table_id)
+        epoch = self.log.claim(table_id, self.id, self.lease_ms)
+        return epoch, (before.expires if before is not None else 0)
+
+    async def adopt(self, table_id: str, via: str = "client") -> Running | None:
         """Claim table ``table_id`` and run it here (restored from its log); None when
-        another node holds it, or it cannot be restored."""
+        another node holds it, or it cannot be restored. The clients that come for one table
+        at once share one claim (they wait for it, and are served by it)."""
         if self.draining:
             return None
+        pending = self._adopting.get(table_id)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future: asyncio.Future[Running | None] = asyncio.get_running_loop().create_future()
+        self._adopting[table_id] = future
+        try:
+            running = await self._adopt(table_id, via)
+        except BaseException:
+            future.set_result(None)
+            raise
+        finally:
+            del self._adopting[table_id]
+        future.set_result(running)
+        return running
+
+    async def _adopt(self, table_id: str, via: str) -> Running | None:
         running = self.room.tables.get(table_id)
         if running is not None:
             return running
-        epoch = await asyncio.to_thread(self.log.claim, table_id, self.id, self.lease_ms)
+        epoch, expired = await asyncio.to_thread(self._take, table_id)
         if epoch is None:
             return None
+        claimed = now_ms()
         running = self.room.tables.get(table_id)  # adopted meanwhile, by another coroutine
         if running is not None:
             return running
+        started = time.perf_counter()
         running = await self.room.restore_one(table_id, epoch)
+        took = time.perf_counter() - started
+        self.claims = self.claims[-499:] + [{
+            "table": table_id, "expired": expired, "claimed": claimed,
+            "restored": now_ms(), "restore_ms": round(1000 * took, 1), "via": via,
+            "ok": running is not None}]
         if running is None:
             with contextlib.suppress(Exception):
                 await asyncio.to_thread(self.log.release, table_id, self.id, epoch)
@@ -318,6 +484,7 @@ class Node:
         """A table whose lease this node lost: it stops here (its owner answers nothing more)
         and its clients are told to go to its new owner."""
         self.stats["dropped"] += 1
+        self.fanout.dropped(table_id)
         self.room.drop(table_id)
         self._spawn(self._unlist(table_id))
 
@@ -325,36 +492,123 @@ class Node:
     async def route(self, table_id: str) -> Running | str | None:
         """Where a client asking for ``table_id`` at this node is to go: the table, run here
         (claimed now if nobody holds it); the WebSocket URL of the node that holds it ("":
-        between owners, try again); None: there is no such table."""
+        between owners, try again); None: there is no such table.
+
+        A client that comes for a table whose owner is dead (no heartbeat) is held here until
+        the lease runs out, and the table is claimed for it then (or it is sent to the node
+        that claimed it first): it is served the moment the table can go on, and it does not
+        knock again and again meanwhile. One being restored here is waited for too."""
         running = self.room.tables.get(table_id)
         if running is not None:
             return running
-        lease = await asyncio.to_thread(self.log.lease, table_id)
-        if lease is None or lease.expires < now_ms():
-            exists = await asyncio.to_thread(self._open, table_id)
+        for _ in range(3):  # held until the lease runs out, then once more
+            lease, url, exists = await asyncio.to_thread(self._where, table_id)
             if not exists:
                 return None
-            if lease is None or not self.draining:
-                adopted = await self.adopt(table_id)
-                if adopted is not None:
-                    return adopted
-            return ""
-        if lease.owner == self.id:
-            return ""  # being restored or dropped here: a moment
-        url = await asyncio.to_thread(self._url_of, lease.owner)
-        if url is None:
-            return ""
-        self.stats["moved"] += 1
-        if url.startswith("http"):
-            url = "ws" + url[4:]
-        return f"{url}/ws/t/{table_id}"
+            now = now_ms()
+            if lease is None or lease.expires < now:
+                if table_id in self._handed:  # handed over just now: a lighter node's
+                    return ""
+                if lease is None or not self.draining:
+                    adopted = await self.adopt(table_id)
+                    if adopted is not None:
+                        return adopted
+                    running = self.room.tables.get(table_id)  # another client's claim here
+                    if running is not None:
+                        return running
+                    continue  # another node claimed it first: the client goes there
+                return ""
+            if lease.owner == self.id:  # being restored here: a moment
+                for _ in range(60):
+                    await asyncio.sleep(0.05)
+                    running = self.room.tables.get(table_id)
+                    if running is not None:
+                        return running
+                return ""
+            if url is not None:
+                self.stats["moved"] += 1
+                if url.startswith("http"):
+                    url = "ws" + url[4:]
+                return f"{url}/ws/t/{table_id}"
+            # its owner is dead (or paused): wait for its lease to run out
+            await asyncio.sleep(min(lease.expires - now, self.lease_ms) / 1000 + 0.01)
+            running = self.room.tables.get(table_id)
+            if running is not None:
+                return running
+        return ""
+
+    def _where(self, table_id: str) -> tuple[Lease | None, str | None, bool]:
+        """Table ``table_id``'s lease, the URL of its holder if that node is alive, and
+        whether the table is open: in one connection (a client's routing, on a busy node, is
+        one hop to a thread, not three)."""
+        c = LEASES.c
+        with self.log.engine.connect() as conn:
+            row = conn.execute(sa.select(c.owner, c.epoch, c.expires, NODES.c.url, NODES.c.seen)
+                               .select_from(LEASES.outerjoin(NODES, NODES.c.node == c.owner))
+                               .where(c.table_id == table_id)).first()
+            lease = url = None
+            if row is not None:
+                lease = Lease(table_id, str(row[0]), int(row[1]), int(row[2]))
+                # alive: a heartbeat lately, or this very lease claimed or renewed lately (a
+                # busy node's heartbeat may be late; its renewals say it lives too)
+                since = now_ms() - self.alive_ms
+                if row[3] is not None and (int(row[4]) >= since
+                                           or lease.expires - self.lease_ms >= since):
+                    url = str(row[3])
+            if row is not None and lease is not None and lease.expires >= now_ms():
+                return lease, url, True  # a table held is open (a closed one has no holder)
+            exists = conn.execute(sa.select(TABLES.c.id).where(
+                TABLES.c.id == table_id, TABLES.c.id.not_in(sa.select(CLOSED.c.table_id)))
+            ).first() is not None
+        return lease, url, exists
+
+    # ------------------------------------------------------------------ practice tables
+    async def _note_practice(self) -> None:
+        """Each person whose practice table runs here, in Redis (``tapete:practice``: the
+        person's id, the table's), so that any node sends their socket to it."""
+        if self.redis is None:
+            return
+        now = {pid: r.table.table_id for pid, (r, _) in self.room.practice.items()}
+        new = {pid: tid for pid, tid in now.items() if self._practiced.get(pid) != tid}
+        if not new:
+            self._practiced = now
+            return
+        try:
+            await self.redis.hset(PRACTICE_KEY, mapping=new)
+        except Exception:
+            log.warning("node %s: its practice tables could not be noted", self.id)
+            return
+        self._practiced = now
+
+    async def practice_route(self, player: str) -> Running | str | None:
+        """Where ``player``'s practice socket is to go: their practice table, run here (now
+        claimed, if nobody held it); the ``/ws`` URL of the node that runs it ("": between
+        owners, try again); None: they have none (the lobby, here)."""
+        if self.redis is None:
+            return None
+        try:
+            table_id = await self.redis.hget(PRACTICE_KEY, player)
+        except Exception:
+            return None
+        if not table_id:
+            return None
+        where = await self.route(str(table_id))
+        if where is None:  # closed: the person is back in the lobby
+            with contextlib.suppress(Exception):
+                await self.redis.hdel(PRACTICE_KEY, player)
+            return None
+        if isinstance(where, str) and where:
+            return where[:-len(f"/ws/t/{table_id}")] + "/ws"
+        return where
 
     def _open(self, table_id: str) -> bool:
         return table_id in set(self.log.table_ids())
 
     def _url_of(self, node: str) -> str | None:
+        """The URL of ``node`` if it is alive (a heartbeat in the last ``alive_ms``)."""
         with self.log.engine.connect() as conn:
-            url = conn.execute(sa.select(NODES.c.url).where(NODES.c.node == node)).scalar()
+            url = conn.execute(sa.select(NODES.c.url).where(
+                NODES.c.node == node, NODES.c.seen >= now_ms() - self.alive_ms)).scalar()
         return None if url is None else str(url)
 
     async def exists(self, table_id: str) -> bool:
@@ -399,6 +653,7 @@ class Node:
     async def _release_all(self) -> None:
         owned = self._owned()
         for tid, _ in owned:
+            self.fanout.dropped(tid)
             self.room.drop(tid)  # stopped first: no write after the release
         for tid, epoch in owned:
             with contextlib.suppress(Exception):
@@ -408,8 +663,10 @@ class Node:
 
     # ------------------------------------------------------------------ Redis
     async def _publish(self) -> None:
-        if self.redis is None:
+        """This node's tables, to the lobby (once a second: the rounds come oftener)."""
+        if self.redis is None or time.monotonic() - self._published < 1.0:
             return
+        self._published = time.monotonic()
         listed = {}
         at = time.time()
         for s in self.room.local_listing():
@@ -420,7 +677,7 @@ class Node:
             async with self.redis.pipeline(transaction=False) as pipe:
                 pipe.hset(LOBBY_KEY, mapping=listed)
                 for raw in listed.values():
-                    pipe.publish(LOBBY_KEY, raw)
+                    pipe.publish(self.on(LOBBY_KEY), raw)
                 await pipe.execute()
         except Exception:
             log.warning("node %s: the lobby could not be published", self.id)
@@ -430,7 +687,7 @@ class Node:
         if self.redis is not None:
             with contextlib.suppress(Exception):
                 await self.redis.hdel(LOBBY_KEY, table_id)
-                await self.redis.publish(LOBBY_KEY, json.dumps({"gone": table_id,
+                await self.redis.publish(self.on(LOBBY_KEY), json.dumps({"gone": table_id,
                                                                  "node": self.id}))
 
     def _heard(self, tid: str | None, raw: str) -> None:
@@ -447,12 +704,20 @@ class Node:
         while True:
             try:
                 pubsub = self.redis.pubsub()
-                await pubsub.subscribe(LOBBY_KEY, MONEY_CHANNEL)
+                lobby, money, presence = (self.on(LOBBY_KEY), self.on(MONEY_CHANNEL),
+                                          self.on(PRESENCE_KEY))
+                await pubsub.subscribe(lobby, money, presence)
+                await pubsub.psubscribe(self.on(TABLE_CHANNEL) + ":*")
                 async for message in pubsub.listen():
-                    if message.get("type") != "message":
+                    kind = message.get("type")
+                    if kind == "pmessage":
+                        self.fanout.record_heard(message["channel"], message["data"])
+                    elif kind != "message":
                         continue
-                    if message["channel"] == MONEY_CHANNEL:
+                    elif message["channel"] == money:
                         self._money_heard(json.loads(message["data"]))
+                    elif message["channel"] == presence:
+                        self.fanout.heard(message["data"])
                     else:
                         self._heard(None, message["data"])
             except asyncio.CancelledError:
@@ -472,7 +737,7 @@ class Node:
         """A bankroll moved here: this node's copy and the other nodes' are refreshed."""
         self._refresh(player, bankroll)
         if self.redis is not None:
-            self._spawn(self.redis.publish(MONEY_CHANNEL, json.dumps(
+            self._spawn(self.redis.publish(self.on(MONEY_CHANNEL), json.dumps(
                 {"node": self.id, "player": player, "bankroll": bankroll})))
 
     def _money_heard(self, data: dict[str, Any]) -> None:
@@ -503,6 +768,10 @@ class Node:
             return True
         return int(count) <= most
 
+    def on(self, channel: str) -> str:
+        """The name of ``channel`` for this room (its Redis database's)."""
+        return f"{channel}@{self._db}"
+
     def _spawn(self, coro: Any) -> None:
         try:
             task = asyncio.get_running_loop().create_task(coro)
@@ -515,7 +784,8 @@ class Node:
     def info(self) -> dict[str, Any]:
         return {"node": self.id, "url": self.url, "draining": self.draining,
                 "tables": sorted(self.room.tables), "fenced": self.log.fenced,
-                "fenced_renewals": self.log.fenced_renewals, **self.stats}
+                "fenced_renewals": self.log.fenced_renewals, "claims": self.claims,
+                **self.stats, **self.fanout.stats, "relaying": sorted(self.fanout.relays)}
 
 
 def moved_message(url: str | None) -> str:

@@ -340,10 +340,15 @@ class Storage:
         with self.engine.connect() as conn:
             return conn.execute(select(m.key).where(m.key == key)).first() is not None
 
-    def room_move_keys(self) -> set[str]:
-        """The keys of every room move made: what a restore asks for again and need not."""
+    def room_move_keys(self, table_id: str | None = None) -> set[str]:
+        """The keys of every room move made (of table ``table_id``'s: ``{table}:{seq}``):
+        what a restore asks for again and need not."""
+        m = room_moves_table.c
+        query = select(m.key)
+        if table_id is not None:
+            query = query.where(m.key.startswith(f"{table_id}:", autoescape=True))
         with self.engine.connect() as conn:
-            return {str(k) for (k,) in conn.execute(select(room_moves_table.c.key))}
+            return {str(k) for (k,) in conn.execute(query)}
 
     def room_moves(self, pid: str | None = None) -> int:
         """The sum of the room's moves of money (of one player): minus the chips the room

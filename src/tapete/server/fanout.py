@@ -1,0 +1,356 @@
+"""What goes between the nodes through Redis besides the lobby and the bankrolls (the room on
+several nodes, :mod:`tapete.server.cluster`): presence, and a table's records (its chat
+included) for spectators watching it from another node.
+
+Presence. Each node publishes, on ``tapete:presence`` (and in a hash of that name a new node
+reads first), who is connected to it: the identities with a socket open (a room table's or
+the practice table's), and for each table it runs, the seated players connected and the
+spectators, and the tables its watchers follow. It publishes at once when a connection comes
+or goes (a few tens of milliseconds later, one message for a burst) and again every two
+seconds; what a node has not said for six seconds is forgotten (a dead node's presence goes
+with it). Every node merges what all of them said (:meth:`Fanout.presence`, ``GET
+/api/room/presence``): the same counts at every node.
+
+Watching from another node. A spectator that asks for a table's records at a node that does
+not run it (``/ws/t/{table}?records=1&watch=1``) is served there, not redirected: a table
+watched by a few thousand spread over every node, and its owner sends each record once. The
+owner's node hears (through presence) which of its tables are watched elsewhere and relays
+each of their records, as a spectator sees it, on ``tapete:t@DB:{table}`` (:class:`Relay`); the
+watching node sends it on to its watchers. The records come gap-free and in order, across a
+change of owner too: a watcher starts from the table's log (``after=SEQ``), and a record that
+would leave a gap (a relay that began late, an owner that died) is filled from the log, which
+is read again too when nothing came for a second. A watcher only reads: what it sends is
+refused (to chat or sit, a client connects without ``watch=1`` and goes to the owner).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+from tapete.core.catalog import N_, t
+from tapete.room.log import Record
+from tapete.room.table import visible
+from tapete.server.game import send
+from tapete.server.transport import Outbox, error_message
+
+if TYPE_CHECKING:
+    from tapete.server.cluster import Node
+    from tapete.server.rooms import Room
+
+log = logging.getLogger("tapete.server")
+PRESENCE_KEY = "tapete:presence"
+TABLE_CHANNEL = "tapete:t"  # @db:table: a table's records, for the watchers elsewhere
+REFRESH_S = 2.0  # presence said again this often
+FORGET_S = 6.0  # a node's presence not said again for this long is forgotten
+SOON_S = 0.03  # a connection came or went: presence said this soon (one message a burst)
+WATCH_ONLY = N_("A spectator watching from this node only reads: connect without watch=1 to"
+                " chat or take a seat.")
+
+
+def spectator_message(table_id: str, r: Record) -> dict[str, Any]:
+    """Record ``r`` as every spectator sees it (the table's own rule, :func:`visible`: no
+    hole card before it is shown, no id): what a watcher at another node is sent."""
+    return {"table": table_id, "seq": r.seq, "kind": r.kind, "data": visible(r, None, [])}
+
+
+def present(room: Room) -> dict[str, Any]:
+    """Who is connected to this process: the identities with a socket open (the practice
+    table's or a room table's), and at each table it runs, the seated players connected and
+    how many spectators."""
+    online: set[str] = {p.id for p in room.hub.players.values() if p.outboxes}
+    tables: dict[str, dict[str, Any]] = {}
+    for tid, running in room.tables.items():
+        if running.table.config.practice:
+            continue
+        seated = set(running.table.players.values())
+        here = {c.player for c in running.connections if c.player}
+        online |= here
+        tables[tid] = {"seated": sorted(here & seated), "spectators": sum(
+            1 for c in running.connections if c.player not in seated)}
+    return {"online": sorted(online), "tables": tables}
+
+
+def merged(every: list[dict[str, Any]]) -> dict[str, Any]:
+    """The presence of every node as one: how many identities are online (each once, at
+    however many nodes), and at each table how many of its seated players are connected and
+    how many watch."""
+    online: set[str] = set()
+    seated: dict[str, set[str]] = {}
+    watching: dict[str, int] = {}
+    for p in every:
+        online |= set(p["online"])
+        for tid, entry in p["tables"].items():
+            seated.setdefault(tid, set()).update(entry["seated"])
+            watching[tid] = watching.get(tid, 0) + int(entry["spectators"])
+    return {"online": len(online), "nodes": len(every),
+            "tables": {tid: {"players": len(seated[tid]), "spectators": watching[tid]}
+                       for tid in sorted(seated)}}
+
+
+class Relay:
+    """At a table's owner: a subscriber (a spectator) that hands each record to Redis, for
+    the watchers at other nodes."""
+
+    player = None
+
+    def __init__(self, fanout: Fanout, table_id: str) -> None:
+        self.fanout = fanout
+        self.table_id = table_id
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.fanout.relay(self.table_id, message)
+
+
+class Watcher:
+    """One spectator at this node following a table another node runs."""
+
+    def __init__(self, table_id: str, player: str, box: Outbox, after: int) -> None:
+        self.table_id = table_id
+        self.player = player
+        self.box = box
+        self.last = after
+        self.heard = asyncio.Event()  # a record came through Redis
+        self.inbox: list[dict[str, Any]] = []
+
+
+class Fanout:
+    """This node's presence and watchers (see the module's docstring)."""
+
+    def __init__(self, node: Node) -> None:
+        self.node = node
+        self.remote: dict[str, tuple[float, dict[str, Any]]] = {}  # node -> (at, presence)
+        self.watchers: dict[str, set[Watcher]] = {}  # table -> its watchers here
+        self.relays: dict[str, Relay] = {}  # table run here -> its relay
+        self._said: str | None = None
+        self._said_at = 0.0
+        self._soon: asyncio.TimerHandle | None = None
+        self._out: asyncio.Queue[tuple[str, str]] | None = None  # relayed, in order
+        self._sender: asyncio.Task[None] | None = None
+        # records relayed (at an owner); watchers served, records sent them as relayed and
+        # from the log (at a watcher's node)
+        self.stats = {"relayed": 0, "watched": 0, "from_redis": 0, "from_log": 0}
+
+    # ------------------------------------------------------------------ presence
+    def local(self) -> dict[str, Any]:
+        """Who is connected to this node."""
+        mine = present(self.node.room)
+        tables: dict[str, dict[str, Any]] = mine["tables"]
+        online: list[str] = mine["online"]
+        for tid, watchers in self.watchers.items():
+            online += [w.player for w in watchers]
+            if watchers:
+                entry = tables.setdefault(tid, {"seated": [], "spectators": 0})
+                entry["spectators"] += len(watchers)
+        mine["online"] = sorted(set(online))
+        return {"node": self.node.id, **mine,
+                "watch": sorted(tid for tid, w in self.watchers.items() if w)}
+
+    def presence(self) -> dict[str, Any]:
+        """The room's presence, merged from every node's: how many identities are online,
+        and at each table how many of its seated players are connected and how many watch."""
+        stale = time.time() - FORGET_S
+        return merged([self.local()] + [p for at, p in self.remote.values() if at >= stale])
+
+    def changed(self) -> None:
+        """A connection came or went here: presence is said again soon."""
+        if self._soon is not None:
+            return
+        with contextlib.suppress(RuntimeError):  # no loop: nothing to say it on
+            self._soon = asyncio.get_running_loop().call_later(SOON_S, self._say_soon)
+
+    def _say_soon(self) -> None:
+        self._soon = None
+        self.node._spawn(self.say(force=True))
+
+    async def say(self, force: bool = False) -> None:
+        """Publish this node's presence if it changed (``force``: whatever it is), or if it
+        was last said ``REFRESH_S`` ago."""
+        redis = self.node.redis
+        if redis is None:
+            return
+        mine = self.local()
+        raw = json.dumps(mine, sort_keys=True)
+        now = time.time()
+        if not force and raw == self._said and now - self._said_at < REFRESH_S:
+            return
+        self._said, self._said_at = raw, now
+        data = json.dumps({"at": now, **mine})
+        try:
+            async with redis.pipeline(transaction=False) as pipe:
+                pipe.hset(PRESENCE_KEY, self.node.id, data)
+                pipe.publish(self.node.on(PRESENCE_KEY), data)
+                await pipe.execute()
+        except Exception:
+            log.warning("node %s: its presence could not be published", self.node.id)
+
+    def heard(self, raw: str) -> None:
+        data = json.loads(raw)
+        if data.get("node") == self.node.id:
+            return
+        if data.get("gone"):
+            self.remote.pop(str(data["node"]), None)
+            return
+        had = self.remote.get(str(data["node"]))
+        self.remote[str(data["node"])] = (float(data["at"]), data)
+        if had is None or had[1]["watch"] != data["watch"]:
+            self.tend()  # a table run here watched from there (or no more): relayed now
+    async def load(self) -> None:
+        """What the other nodes said before this one started (the hash)."""
+        if self.node.redis is None:
+            return
+        with contextlib.suppress(Exception):
+            for raw in (await self.node.redis.hgetall(PRESENCE_KEY)).values():
+                self.heard(raw)
+
+    async def forget(self) -> None:
+        """This node stops: its presence goes at once."""
+        redis = self.node.redis
+        if redis is None:
+            return
+        with contextlib.suppress(Exception):
+            await redis.hdel(PRESENCE_KEY, self.node.id)
+            await redis.publish(self.node.on(PRESENCE_KEY),
+                                json.dumps({"node": self.node.id, "gone": True}))
+
+    # ------------------------------------------------------------------ relaying
+    def watched(self) -> set[str]:
+        """The tables that watchers at other nodes follow."""
+        stale = time.time() - FORGET_S
+        return {tid for at, p in self.remote.values() if at >= stale for tid in p["watch"]}
+
+    def tend(self) -> None:
+        """At each round: a relay for each table run here that is watched elsewhere, none
+        for the others."""
+        watched = self.watched()
+        tables = self.node.room.tables
+        for tid in list(self.relays):
+            running = tables.get(tid)
+            if tid not in watched or running is None:
+                relay = self.relays.pop(tid)
+                if running is not None:
+                    running.owner.submit(lambda r=running, x=relay:  # type: ignore[misc]
+                                         r.table.unsubscribe(x))
+        for tid in watched:
+            running = tables.get(tid)
+            if running is None or tid in self.relays:
+                continue
+            relay = self.relays[tid] = Relay(self, tid)
+
+            def attach(r: Any = running, x: Relay = relay) -> None:
+                with contextlib.suppress(Exception):  # a table without spectators: none
+                    r.table.subscribe(x, after=r.table.seq)
+
+            running.owner.submit(attach)
+
+    def dropped(self, table_id: str) -> None:
+        """The table stops here (its lease lost or released): its relay goes with it."""
+        self.relays.pop(table_id, None)
+
+    def relay(self, table_id: str, message: dict[str, Any]) -> None:
+        """A record of a table run here, to Redis (in order: one sender)."""
+        if self.node.redis is None:
+            return
+        if self._out is None:
+            self._out = asyncio.Queue()
+            self._sender = asyncio.get_running_loop().create_task(self._send_loop())
+        self._out.put_nowait((f"{self.node.on(TABLE_CHANNEL)}:{table_id}",
+                             json.dumps(message)))
+
+    async def _send_loop(self) -> None:
+        assert self._out is not None
+        while True:
+            batch = [await self._out.get()]
+            while not self._out.empty():
+                batch.append(self._out.get_nowait())
+            try:
+                async with self.node.redis.pipeline(transaction=False) as pipe:
+                    for channel, data in batch:
+                        pipe.publish(channel, data)
+                    await pipe.execute()
+                self.stats["relayed"] += len(batch)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the watchers fill the gap from the log
+                log.warning("node %s: records could not be relayed", self.node.id)
+
+    def record_heard(self, channel: str, raw: str) -> None:
+        """A table's record, relayed by its owner: to this node's watchers of it."""
+        watchers = self.watchers.get(channel[len(self.node.on(TABLE_CHANNEL)) + 1:])
+        if not watchers:
+            return
+        message = json.loads(raw)
+        for w in watchers:
+            w.inbox.append(message)
+            w.heard.set()
+
+    # ------------------------------------------------------------------ watching
+    async def watch(self, table_id: str, player: str, box: Outbox, after: int) -> Watcher:
+        """A watcher of ``table_id`` here, from record ``after`` on (:meth:`follow` sends)."""
+        w = Watcher(table_id, player, box, after)
+        self.watchers.setdefault(table_id, set()).add(w)
+        self.stats["watched"] += 1
+        self.changed()  # the owner hears of it at once and starts relaying
+        return w
+
+    def unwatch(self, w: Watcher) -> None:
+        watchers = self.watchers.get(w.table_id)
+        if watchers is not None:
+            watchers.discard(w)
+            if not watchers:
+                del self.watchers[w.table_id]
+        self.changed()
+
+    async def follow(self, w: Watcher) -> None:
+        """Send ``w`` every record after its last, gap-free, until its connection closes:
+        from the log first, then as they are relayed (a gap filled from the log)."""
+        await self._fill(w)
+        while not w.box.closing:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(1.0):
+                    await w.heard.wait()
+            w.heard.clear()
+            inbox, w.inbox = w.inbox, []
+            if not inbox:  # nothing for a second: the log may have more (a new owner)
+                await self._fill(w)
+                continue
+            for message in inbox:
+                seq = int(message["seq"])
+                if seq <= w.last:
+                    continue
+                if seq > w.last + 1:
+                    await self._fill(w)
+                    if seq <= w.last:
+                        continue
+                if self._send(w, message):
+                    self.stats["from_redis"] += 1
+
+    async def _fill(self, w: Watcher) -> None:
+        records = await asyncio.to_thread(self.node.log.read, w.table_id, w.last)
+        for r in records:
+            if self._send(w, spectator_message(w.table_id, r)):
+                self.stats["from_log"] += 1
+
+    @staticmethod
+    def _send(w: Watcher, message: dict[str, Any]) -> bool:
+        if int(message["seq"]) != w.last + 1:
+            return False
+        w.last = int(message["seq"])
+        send(w.box, json.dumps({"type": "record", **message}, separators=(",", ":")))
+        return True
+
+    @staticmethod
+    def refuse(box: Outbox) -> None:
+        """A watcher sent something: it only reads."""
+        send(box, error_message("watching", t(WATCH_ONLY)))
+
+    async def stop(self) -> None:
+        if self._sender is not None:
+            self._sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._sender
+        await self.forget()
