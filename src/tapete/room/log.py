@@ -32,6 +32,17 @@ expiry is read on the nodes' clocks; a clock that is off only makes a lease expi
 late, never lets two owners write (the epoch does that). A single node (the default) takes no
 lease and quotes no epoch: its appends are checked by their sequence numbers alone.
 
+A **stream** is a log of records that is not a table's: a tournament's coordinator stores
+its inputs in one (server/tournaments.py, server/sitngo.py). It is a row of
+``tapete_room_tables`` whose id is ``"<kind>:<id>"`` (a table's id, from
+:func:`secrets.token_urlsafe`, never holds a colon) and whose ``config`` is the stream's own
+JSON (:meth:`EventLog.create_stream`); its records are appended, read and closed as a table's
+are (the same sequence check, the same transaction), and :meth:`EventLog.table_ids` leaves
+it out (it is no table to restore). One stream for each tournament, beside its tables'
+logs, keeps the tables' records as they are (a table restores from its own log alone) and
+orders the coordinator's inputs among themselves, which is all a replay of the director
+needs.
+
 ``tapete_room_snapshots`` keeps each table's state between two hands
 (:meth:`EventLog.save_snapshot`), where a restore starts. SQLite by default; any URL SQLAlchemy
 reads, PostgreSQL included, works the same.
@@ -268,6 +279,8 @@ LEASES = sa.Table(
 )
 
 
+STREAM = ":"  # in a stream's id (``"<kind>:<id>"``), never in a table's
+
 _CREATE_LOCK = 0x7461706574652002  # the advisory lock processes creating tables take turns at
 
 
@@ -324,12 +337,38 @@ class EventLog:
         return TableConfig.from_json(json.loads(row[0]))
 
     def table_ids(self) -> list[str]:
-        """The tables still open, oldest first."""
+        """The tables still open, oldest first (no stream)."""
+        return [x for x in self._open_ids() if STREAM not in x]
+
+    def stream_ids(self, kind: str) -> list[str]:
+        """The streams of ``kind`` still open (``"<kind>:<id>"``), oldest first."""
+        return [x for x in self._open_ids() if x.startswith(kind + STREAM)]
+
+    def _open_ids(self) -> list[str]:
         closed = sa.select(CLOSED.c.table_id)
         with self.engine.connect() as conn:
             return [r[0] for r in conn.execute(
                 sa.select(TABLES.c.id).where(TABLES.c.id.not_in(closed))
                 .order_by(TABLES.c.created, TABLES.c.id))]
+
+    def create_stream(self, stream_id: str, about: dict[str, Any]) -> None:
+        """Store a new stream (``"<kind>:<id>"``), ``about`` its own JSON (:meth:`about`)."""
+        if STREAM not in stream_id or len(stream_id) > 64:
+            raise Refused(t("a stream's id is its kind, a colon and an id"))
+        with self.engine.begin() as conn:
+            conn.execute(TABLES.insert().values(
+                id=stream_id, config=json.dumps(about, sort_keys=True),
+                created=time.time_ns() // 1_000_000))
+
+    def about(self, stream_id: str) -> dict[str, Any]:
+        """A stream's own JSON, as :meth:`create_stream` stored it."""
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(TABLES.c.config)
+                               .where(TABLES.c.id == stream_id)).first()
+        if row is None:
+            raise Refused(t("there is no such table"))
+        about: dict[str, Any] = json.loads(row[0])
+        return about
 
     def close_table(self, table_id: str) -> None:
         """Mark a table closed for good: its records stay, :meth:`table_ids` omits it."""

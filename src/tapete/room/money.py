@@ -45,12 +45,32 @@ class ChipAccount:
     """A tournament's chip account: each entrant's tournament chips off the tables (a
     :class:`Bankroll` for the tournament's tables). The tournament issues each entrant's
     starting stack into it (:meth:`issue`); the tables take chips from it and give them
-    back, each keyed move made once."""
+    back, each keyed move made once.
+
+    It lives in memory and is derived again after a restart (:meth:`settle`): the
+    tournament's tables are restored against it while it is ``restoring`` (a take is never
+    refused then: a table's replay may take a player's chips before the table they left gives
+    them back), then each entrant's chips off the tables are set from the director's
+    stacks, and the books must hold: chips off the tables and on them are the chips issued."""
 
     def __init__(self) -> None:
         self.chips: dict[str, int] = {}
         self.issued = 0
         self._keys: set[str] = set()
+        self.restoring = False
+
+    def settle(self, chips: dict[str, int], issued: int, on_tables: int) -> None:
+        """After a restore: ``chips``, each entrant's chips off the tables; ``issued``, every
+        chip issued; ``on_tables``, the chips the restored tables hold. Raises BooksError
+        unless they add up."""
+        from tapete.core.errors import BooksError
+
+        if any(v < 0 for v in chips.values()) or sum(chips.values()) + on_tables != issued:
+            raise BooksError(f"tournament chips: {sum(chips.values())} off the tables and"
+                             f" {on_tables} on them, {issued} issued")
+        self.chips = {p: v for p, v in chips.items() if v}
+        self.issued = issued
+        self.restoring = False
 
     def issue(self, player: str, amount: int) -> None:
         if type(amount) is not int or amount <= 0:
@@ -64,7 +84,7 @@ class ChipAccount:
     def take(self, player: str, amount: int, key: str) -> bool:
         if key in self._keys:
             return True
-        if self.balance(player) < amount:
+        if self.balance(player) < amount and not self.restoring:
             return False
         self._keys.add(key)
         self.chips[player] = self.balance(player) - amount

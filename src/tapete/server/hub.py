@@ -324,12 +324,17 @@ class Player:
 
     def resume(self, running: Any, kit: PracticeBots) -> None:
         """The practice table a restart found in the log with the person seated: theirs
-        again, the hand in play where it stood."""
+        again, the hand in play where it stood (a sit-and-go's with its coordinator)."""
+        sng = getattr(kit, "sng", None)
         game = PracticeTable(self.hub.room, running, kit, self.id, self.hub.settings,
-                             on_close=self._closed)
+                             on_close=self._closed) if sng is None else \
+            SngTable(sng, self.hub.room, running, kit, self.id, self.hub.settings,
+                     on_close=self._closed)
         game.extra_state = self._extra
         game.outboxes = set(self.outboxes)
         self.game = game
+        if isinstance(game, SngTable):
+            game.resumed()
         game.wake()
 
 

@@ -565,6 +565,11 @@ class Room:
             self.close(table.table_id)
 
     async def _restore_all(self) -> None:
+        # the tournaments first: they restore their own tables (server/tournaments.py)
+        if self.tournaments is not None:
+            self.tournaments.restore()
+        from tapete.server.sitngo import restore_all as restore_sngs
+        restore_sngs(self)
         for table_id in await asyncio.to_thread(self.log.table_ids):
             if table_id not in self.tables:
                 await self.restore_one(table_id)
@@ -574,8 +579,8 @@ class Room:
         lease of it); None when it cannot be (its log is broken: the room goes on)."""
         config = self.log.config(table_id)
         kit: Any = None
-        if config.tournament:  # its coordinator lived in memory (server/sitngo.py): its chips
-            return None        # are tournament chips, never restored against a bankroll
+        if config.tournament:  # restored by its tournament (above), or by none: its chips are
+            return None        # tournament chips, never restored against a bankroll
         if config.practice:
             if self.practice_kit is None:
                 return None
