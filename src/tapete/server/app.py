@@ -193,7 +193,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                                 redis_url=settings.redis_url, drain_s=settings.drain_s)
         room.bankroll = ClusterBankroll(hub, node)  # type: ignore[assignment]
     room.practice_kit = lambda table_id: PracticeBots(table_id, settings, room.bankroll)
-    room.tournaments = tournaments.Tournaments(room)  # multi-table tournaments (in memory)
+    room.tournaments = tournaments.Tournaments(room)  # restored at start-up
     limits = settings.limits
     quiet_uvicorn()
 
