@@ -78,9 +78,12 @@ def tight(s: Msg) -> Msg:
 
 
 def test_a_deal_with_three_left(client: TestClient) -> None:
+    """Nine seats pay three places: with three left, all in the money, a deal may be
+    proposed (docs/rules.md, "Deals"); not before."""
     with client.websocket_connect("/ws") as ws:
-        s, bankroll = start(ws, seats=6, speed="turbo", buy_in=50)
-        ws.send_text(json.dumps({"type": "deal", "kind": "icm"}))  # six left: refused
+        s, bankroll = start(ws, seats=9, speed="turbo", buy_in=50)
+        assert not s["tournament"]["deal_allowed"]
+        ws.send_text(json.dumps({"type": "deal", "kind": "icm"}))  # nine left: refused
         err = next(m for m in iter(ws.receive_json, None) if m["type"] == "error")
         assert err["code"] == "no_deal"
 
@@ -91,6 +94,7 @@ def test_a_deal_with_three_left(client: TestClient) -> None:
         s = play_until(ws, three_left, tight)
         tour = s["tournament"]
         assert tour["place"] is None and not tour["finished"], "the person is still in"
+        assert len(tour["prizes"]) == 3 and tour["deal_allowed"] == (tour["deal"] is None)
         ws.send_text(json.dumps({"type": "deal", "kind": "icm"}))
         s = play_until(ws, lambda s: s["tournament"]["deal"] is not None
                        and s["tournament"]["deal"]["open"], tight)
@@ -105,7 +109,7 @@ def test_a_deal_with_three_left(client: TestClient) -> None:
         s = next_state(ws, lambda s: s["tournament"]["finished"])
         tour = s["tournament"]
         assert tour["prize"] == deal["yours"] > 0
-        assert sum(r["prize"] for r in tour["results"]) == 300 == tour["prize_pool"]
+        assert sum(r["prize"] for r in tour["results"]) == 450 == tour["prize_pool"]
         assert s["me"]["bankroll"] == bankroll - 50 + deal["yours"]
         ws.send_text(json.dumps({"type": "deal_answer", "yes": True}))  # no deal open now
         err = next(m for m in iter(ws.receive_json, None) if m["type"] == "error")

@@ -80,7 +80,8 @@ TOURNEY = """(extra) => { window.__tourney = (s) => {
     kind: 'sng', level: 3, small_blind: 50, big_blind: 100, ante: 100, next_small_blind: 75,
     next_big_blind: 150, next_ante: 150, hands_to_next_level: 4, entrants: 9, players_left: 3,
     prize_pool: pool, prizes: [300, 180, 120], equities, deal: null, place: null, prize: null,
-    finished: false, results: [], hand_for_hand: false, table_number: 1, tables: 1 },
+    finished: false, results: [], hand_for_hand: false, table_number: 1, tables: 1,
+    deal_allowed: true },
     extra(s));
 }; window.__again(); }"""
 

@@ -707,6 +707,7 @@ class TournamentInfo(_Out):
     hand_for_hand: bool
     table_number: int
     tables: int
+    deal_allowed: bool  # you may propose a deal now (docs/rules.md, "Deals")
 
 
 class TableState(_Out):

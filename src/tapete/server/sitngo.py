@@ -348,9 +348,9 @@ class SngTable(PracticeTable):
         me = live.entrants[self.player_id]
         if live.over or me.place:
             raise Refused("no_deal", t("Only a player still in may propose a deal."))
-        if not 2 <= len(live.left()) <= 3:
+        if not rulings.may_propose(len(live.left()), live.prizes()):
             raise Refused("no_deal", t("A deal may be proposed with three players left or"
-                                       " fewer."))
+                                       " fewer, all of them in the money."))
         if (sng.deal is not None and sng.deal["open"]) or sng.deal_pending is not None:
             raise Refused("no_deal", t("A deal is proposed already: answer it."))
         now = self.rt.hand is None and 1 in live.playing()
@@ -409,7 +409,8 @@ class SngTable(PracticeTable):
     def info(self) -> dict[str, Any]:
         sng = self.sng
         return tournament_info(sng.live, sng.id, sng.name, "sng", 1, self.player_id,
-                               self.rt.hand is not None, sng.deal)
+                               self.rt.hand is not None, sng.deal,
+                               proposing=sng.deal_pending is not None)
 
 
 def open_sng(room: Room, person: str, settings: Settings, name: str, seats: int, speed: str,

@@ -60,7 +60,7 @@ from tapete.room.money import ChipAccount
 from tapete.room.table import RoomTable, restore
 from tapete.server.game import send
 from tapete.server.rooms import BOT_PREFIX, BOT_STYLES, Running, bot_agent
-from tapete.tournament import deals
+from tapete.tournament import deals, rulings
 from tapete.tournament.live import LiveTournament, Orders
 from tapete.tournament.model import TournamentError, TournamentRules, parse_levels
 
@@ -142,10 +142,12 @@ def _icm(stacks: tuple[int, ...], prizes: tuple[int, ...]) -> list[int]:
 
 
 def tournament_info(live: LiveTournament, tid: str, name: Text, kind: str, table: int,
-                    player: str | None, in_hand: bool, deal: dict[str, Any] | None
-                    ) -> dict[str, Any]:
+                    player: str | None, in_hand: bool, deal: dict[str, Any] | None,
+                    proposing: bool = False) -> dict[str, Any]:
     """A tournament as ``player`` sees it at table number ``table``: the protocol's
-    ``TournamentInfo`` (docs/protocol.md)."""
+    ``TournamentInfo`` (docs/protocol.md). ``deal_allowed``: at a sit-and-go, whether
+    ``player`` may propose a deal now (:func:`~tapete.tournament.rulings.may_propose`, none
+    open nor ``proposing``); a room tournament offers people none."""
     sched = live.rules.schedule
     hands = live.tables[table].hands if table in live.tables else 0
     played = hands - 1 if in_hand else hands  # the hand in play counts as not played yet
@@ -186,6 +188,9 @@ def tournament_info(live: LiveTournament, tid: str, name: Text, kind: str, table
                     for r in live.results()] if live.over else [],
         "hand_for_hand": live.hand_for_hand, "table_number": table,
         "tables": len(live.tables),
+        "deal_allowed": kind == "sng" and me is not None and not me.place and not live.over
+        and rulings.may_propose(len(left), prizes) and not proposing
+        and not (deal is not None and deal["open"]),
     }
 
 

@@ -157,8 +157,20 @@ def deal_due(deal_players: int, left: int, offered: set[int], open_: bool,
     when everyone left is in the money and the pool is settled."""
     if not deal_players or left > deal_players or left in offered or open_:
         return False
+    return all_paid(left, prizes)
+
+
+def all_paid(left: int, prizes: Sequence[int]) -> bool:
+    """Whether each of the ``left`` players still in is in the money (``prizes``: the prize of
+    each place, first place first)."""
     mine = list(prizes[:left])
     return len(mine) == left and all(x > 0 for x in mine)
+
+
+def may_propose(left: int, prizes: Sequence[int], most: int = 3) -> bool:
+    """Whether a player may propose a deal (the practice sit-and-go): two to ``most`` players
+    left, every one of them in the money (docs/rules.md, "Deals")."""
+    return 2 <= left <= most and all_paid(left, prizes)
 
 
 def prize_list(pool: int, entries: int, players: int, custom: Sequence[int] | None

@@ -84,11 +84,9 @@ function renderDeal(s, tr, send) {
   const box = $("deal");
   const d = tr.deal;
   const inIt = stillIn(tr);
-  // may propose: three players or fewer, all of them in the money (docs/rules.md, "Deals"),
-  // none on offer, and not already asked at this count
-  const paid = tr.prizes.filter((p) => p > 0).length;
-  const canAsk = inIt && tr.players_left <= Math.min(3, paid) && tr.players_left >= 2 && !(d && d.open)
-    && mine.dealAsked !== tr.players_left;
+  // may propose: the server says when (deal_allowed: three players or fewer, all of them in
+  // the money, none on offer), and not already asked at this count
+  const canAsk = inIt && tr.deal_allowed && mine.dealAsked !== tr.players_left;
   $("deal-propose").hidden = !canAsk;
   const offer = $("deal-offer");
   offer.hidden = !d;
