@@ -44,7 +44,7 @@ from tapete.core import events as ev
 from tapete.core.catalog import N_, t
 from tapete.core.text import Text
 from tapete.room.errors import Refused as RoomRefused
-from tapete.server import coach, room_exports, tournaments, work
+from tapete.server import coach, room_exports, sitngo, tournaments, work
 from tapete.server.analysis import routes as analysis_routes
 from tapete.server.cluster import (
     CLOSE_MOVED,
@@ -194,6 +194,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         room.bankroll = ClusterBankroll(hub, node)  # type: ignore[assignment]
     room.practice_kit = lambda table_id: PracticeBots(table_id, settings, room.bankroll)
     room.tournaments = tournaments.Tournaments(room)  # restored at start-up
+    room.restore_sngs = sitngo.restore_all
     limits = settings.limits
     quiet_uvicorn()
 

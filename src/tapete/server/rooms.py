@@ -287,6 +287,9 @@ class Room:
         self.practice: dict[str, tuple[Running, Any]] = {}
         self.practice_kit: Callable[[str], Any] | None = None
         self.tournaments: Any = None  # the multi-table tournaments (server/tournaments.py)
+        # restores the practice sit-and-gos (server/sitngo.py's restore_all, set by the app:
+        # the sit-and-go is a practice table, whose module imports this one)
+        self.restore_sngs: Callable[[Room], None] | None = None
         self._empty_practice: list[Running] = []
         self._closing: set[asyncio.Task[None]] = set()  # tables being marked closed
         # several nodes (server/cluster.py): this node, which claims the tables it runs by
@@ -568,8 +571,8 @@ class Room:
         # the tournaments first: they restore their own tables (server/tournaments.py)
         if self.tournaments is not None:
             self.tournaments.restore()
-        from tapete.server.sitngo import restore_all as restore_sngs
-        restore_sngs(self)
+        if self.restore_sngs is not None:
+            self.restore_sngs(self)
         for table_id in await asyncio.to_thread(self.log.table_ids):
             if table_id not in self.tables:
                 await self.restore_one(table_id)
