@@ -162,6 +162,22 @@ class NodeProcess:
         return path.read_text(errors="replace")[-4000:] if path.exists() else ""
 
 
+@contextlib.contextmanager
+def running(names: list[str], db: str, redis: str, lease: float, logs: Path
+            ) -> Iterator[list[NodeProcess]]:
+    """Nodes ``names``, started and answering, stopped at the end whatever happens."""
+    nodes = [NodeProcess(name, db, redis, lease, logs) for name in names]
+    try:
+        for n in nodes:
+            n.start()
+        for n in nodes:
+            n.wait_up()
+        yield nodes
+    finally:
+        for n in nodes:
+            n.stop()
+
+
 class Stats:
     def __init__(self) -> None:
         self.gaps: list[str] = []  # records out of order: a gap or a repeat

@@ -15,23 +15,14 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from nodes import NodeProcess, cookie, open_tables, pg_schema
+from nodes import NodeProcess, cookie, open_tables, pg_schema, running
 from test_nodes_chaos import services
 
 
 def test_chat_and_presence_go_between_two_nodes(tmp_path: Path) -> None:
     pg, redis_url = services(shift=2)
-    with pg_schema(pg) as db:
-        nodes = [NodeProcess(f"f{i}", db, redis_url, 3.0, tmp_path) for i in range(2)]
-        try:
-            for n in nodes:
-                n.start()
-            for n in nodes:
-                n.wait_up()
-            asyncio.run(_play(nodes))
-        finally:
-            for n in nodes:
-                n.stop()
+    with pg_schema(pg) as db, running(["f0", "f1"], db, redis_url, 3.0, tmp_path) as nodes:
+        asyncio.run(_play(nodes))
 
 
 def _presence(nodes: list[NodeProcess]) -> list[dict[str, Any]]:

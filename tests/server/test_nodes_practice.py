@@ -12,23 +12,14 @@ import json
 from pathlib import Path
 from typing import Any
 
-from nodes import NodeProcess, cookie, pg_schema
+from nodes import NodeProcess, cookie, pg_schema, running
 from test_nodes_chaos import services
 
 
 def test_a_practice_socket_reaches_its_table_on_any_node(tmp_path: Path) -> None:
     pg, redis_url = services(shift=3)
-    with pg_schema(pg) as db:
-        nodes = [NodeProcess(f"p{i}", db, redis_url, 3.0, tmp_path) for i in range(2)]
-        try:
-            for n in nodes:
-                n.start()
-            for n in nodes:
-                n.wait_up()
-            asyncio.run(_play(nodes))
-        finally:
-            for n in nodes:
-                n.stop()
+    with pg_schema(pg) as db, running(["p0", "p1"], db, redis_url, 3.0, tmp_path) as nodes:
+        asyncio.run(_play(nodes))
 
 
 async def _first_state(url: str, who: str, limit: float = 15) -> dict[str, Any]:
