@@ -5,6 +5,7 @@ the node that claimed it, from the log, with nothing of the zombie's."""
 
 from __future__ import annotations
 
+import os
 import threading
 from pathlib import Path
 
@@ -75,6 +76,54 @@ def test_an_append_is_fenced_by_its_epoch() -> None:
     assert [r.kind for r in log.read(tid)] == ["x", "z"]
     # with no epoch (one node), the sequence number alone decides
     log.append(tid, 3, [("w", {})])
+
+
+def _logs(url: str) -> tuple[EventLog, EventLog]:
+    """Two nodes' connections to one log, each with its own engine (SQLAlchemy's, as the
+    server makes it: a pool, a SQLite file in write-ahead mode)."""
+    from tapete.server.storage import Storage
+
+    return EventLog(Storage(url).engine), EventLog(Storage(url).engine)
+
+
+@pytest.mark.parametrize("where", ["file", "postgres"])
+def test_the_one_statement_append_is_fenced_and_keyed(where: str, tmp_path: Path) -> None:
+    """A file or server database appends in one statement (no transaction, no read of the
+    last seq): the epoch and the (table, seq) key refuse what the slow path refused."""
+    url = f"sqlite:///{tmp_path / 'room.db'}" if where == "file" else \
+        os.environ.get("TAPETE_TEST_POSTGRES", "")
+    if not url:
+        pytest.skip("TAPETE_TEST_POSTGRES names no PostgreSQL server")
+    a, b = _logs(url)
+    assert a._fast is not None and b._fast is not None  # the path under test
+    tid = a.create_table(TableConfig())
+    e1 = a.claim(tid, "a", 60_000)
+    assert e1 is not None
+    a.append(tid, 1, [("x", {"n": 1})], epoch=e1)  # the first reads the last seq
+    a.append(tid, 2, [("x", {"n": 2}), ("y", {"n": 3})], epoch=e1)  # one statement
+    e2 = b.claim(tid, "b", 60_000, force=True)
+    assert e2 == e1 + 1
+    with pytest.raises(Fenced):  # a zombie's batch: none of it stored
+        a.append(tid, 4, [("z", {}), ("z", {})], epoch=e1)
+    assert a.fenced == 1
+    b.append(tid, 4, [("x", {"n": 4})], epoch=e2)
+    b.append(tid, 5, [("x", {"n": 5})], epoch=e2)
+    # a writer that believes it knows the last seq, but another wrote it: the key refuses
+    # it, and its next try asks the database
+    c, _ = _logs(url)
+    c._last[tid] = 5
+    b.append(tid, 6, [("x", {"n": 6})], epoch=e2)
+    with pytest.raises(Refused):
+        c.append(tid, 6, [("w", {})], epoch=e2)
+    with pytest.raises(Refused):  # the slow path: the database's last seq is 6
+        c.append(tid, 6, [("w", {})], epoch=e2)
+    c.append(tid, 7, [("x", {"n": 7})], epoch=e2)
+    # without an epoch (one node) the seq alone decides
+    b.append(tid, 8, [("x", {"n": 8})])
+    got = b.read(tid)
+    assert [r.seq for r in got] == list(range(1, 9))
+    assert [r.kind for r in got] == ["x", "x", "y", "x", "x", "x", "x", "x"]
+    assert [r.payload.get("n") for r in got] == [1, 2, 3, 4, 5, 6, 7, 8]
 
 
 def test_a_move_made_within_an_append_is_undone_with_it() -> None:

@@ -25,9 +25,12 @@ Unix ms). :meth:`EventLog.claim` takes a lease that is free or expired and raise
 the owner renews it (:meth:`EventLog.renew`) every few seconds and releases it when it stops
 (:meth:`EventLog.release`). Every append (and snapshot) of an owner quotes its epoch and is
 refused (:class:`Fenced`, counted in :attr:`EventLog.fenced`) unless the lease still holds it:
-the check updates the lease row in the append's own transaction, so it takes the row's lock,
-and a claim waits for an append in flight (or the append for the claim) -- one of them sees the
-other. An owner that was paused, lost its lease and woke up can never write again. A lease's
+the check locks the lease row in the append's own statement or transaction, and a claim waits
+for an append in flight (or the append for the claim) -- one of them sees the other. The
+append of records that move no money, most of them, is that one statement (``INSERT ...
+SELECT ... WHERE EXISTS`` the lease at the epoch, ``FOR SHARE``), one round trip; the last
+seq a process stored is kept in memory, and the ``(table_id, seq)`` key refuses a second
+writer of it. An owner that was paused, lost its lease and woke up can never write again. A lease's
 expiry is read on the nodes' clocks; a clock that is off only makes a lease expire early or
 late, never lets two owners write (the epoch does that). A single node (the default) takes no
 lease and quotes no epoch: its appends are checked by their sequence numbers alone.
@@ -50,8 +53,10 @@ reads, PostgreSQL included, works the same.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields
@@ -319,6 +324,10 @@ class EventLog:
         create_all(_META, self.engine)
         self.fenced = 0  # appends and snapshots refused because the lease moved on
         self.fenced_renewals = 0  # renewals refused (another node claimed the table)
+        # the last seq this process stored for each table: the next append follows it
+        # without asking the database (the (table_id, seq) key still refuses a second writer)
+        self._last: dict[str, int] = {}
+        self._fast = _FastAppend.of(self.engine)
 
     def create_table(self, config: TableConfig, table_id: str | None = None) -> str:
         """Store a new table's settings; its id is unguessable (``secrets.token_urlsafe``)."""
@@ -400,6 +409,20 @@ class EventLog:
                for i, (kind, payload) in enumerate(records)]
         if not out:
             return out
+        rows = [(table_id, r.seq, r.kind, json.dumps(r.payload, sort_keys=True), r.at)
+                for r in out]
+        known = self._last.get(table_id)
+        if self._fast is not None and within is None and known == first_seq - 1:
+            self._last.pop(table_id, None)  # known again once stored
+            stored = self._fast.insert(rows, epoch)
+            if stored == 0:  # the one way a fenced insert stores nothing
+                self.fenced += 1
+                raise Fenced(t("this node lost the table's lease: another node owns it now"))
+            if stored < 0:
+                raise _not_owner()
+            self._last[table_id] = out[-1].seq
+            return out
+        self._last.pop(table_id, None)
         try:
             with self.engine.begin() as conn:
                 if epoch is not None:
@@ -408,14 +431,13 @@ class EventLog:
                                     .where(EVENTS.c.table_id == table_id)).scalar()
                 if (int(last) if last is not None else 0) + 1 != first_seq:
                     raise _not_owner()
-                conn.execute(EVENTS.insert(), [
-                    {"table_id": table_id, "seq": r.seq, "kind": r.kind,
-                     "payload": json.dumps(r.payload, sort_keys=True), "at": r.at}
-                    for r in out])
+                conn.execute(EVENTS.insert(), [dict(zip(_EVENT_COLUMNS, row, strict=True))
+                                              for row in rows])
                 if within is not None:
                     within(conn)
         except sa.exc.IntegrityError:
             raise _not_owner() from None
+        self._last[table_id] = out[-1].seq
         return out
 
     def _fence(self, conn: sa.Connection, table_id: str, epoch: int) -> None:
@@ -550,6 +572,103 @@ class EventLog:
             return None
         state: dict[str, Any] = json.loads(row[1])
         return int(row[0]), state
+
+
+_EVENT_COLUMNS = ("table_id", "seq", "kind", "payload", "at")
+
+
+class _FastAppend:
+    """The append of records that move no money, as one statement on a connection of its
+    own, held by the thread that appends (the table's event loop): the insert of the batch,
+    fenced in the same statement where an epoch is quoted. SQLAlchemy's own path (a
+    transaction, the epoch check, the last seq read, the insert) cost an action 0.2 ms of CPU
+    on SQLite and 1 ms on PostgreSQL, four round trips there. An ``INSERT ... SELECT ...
+    WHERE EXISTS (the lease at that epoch)`` stores all of the batch or none of it: PostgreSQL
+    runs it in autocommit, one round trip, and its ``FOR SHARE`` holds the lease row until it
+    commits (a claim, which updates that row, waits for it, as it waits for the locking
+    update of :meth:`EventLog._fence`); SQLite has one writer at a time and commits it.
+
+    Only for a database file or server (a pool of connections): an in-memory SQLite shares
+    its one connection with everything else, and keeps SQLAlchemy's path."""
+
+    def __init__(self, engine: sa.Engine, postgres: bool) -> None:
+        self.engine = engine
+        self.postgres = postgres
+        dbapi = engine.dialect.loaded_dbapi
+        self.integrity = dbapi.IntegrityError
+        self.error = dbapi.Error
+        self.mark = "%s" if engine.dialect.paramstyle in ("format", "pyformat") else "?"
+        self._local = threading.local()
+        self._sql: dict[tuple[int, bool], str] = {}
+
+    @classmethod
+    def of(cls, engine: sa.Engine) -> _FastAppend | None:
+        name = engine.dialect.name
+        if name == "sqlite" and not isinstance(engine.pool, sa.pool.QueuePool):
+            return None  # in memory (one connection for all) or a pool of its own kind
+        if name not in ("sqlite", "postgresql"):
+            return None
+        return cls(engine, name == "postgresql")
+
+    def sql(self, rows: int, fenced: bool) -> str:
+        key = (rows, fenced)
+        text = self._sql.get(key)
+        if text is None:
+            m = self.mark
+            one = "SELECT " + ", ".join([m] * len(_EVENT_COLUMNS))
+            if fenced:
+                lock = " FOR SHARE" if self.postgres else ""
+                one += (f" WHERE EXISTS (SELECT 1 FROM {LEASES.name} WHERE table_id = {m}"
+                        f" AND epoch = {m}{lock})")
+            text = (f"INSERT INTO {EVENTS.name} ({', '.join(_EVENT_COLUMNS)}) "
+                    + " UNION ALL ".join([one] * rows))
+            self._sql[key] = text
+        return text
+
+    def insert(self, rows: list[tuple[Any, ...]], epoch: int | None) -> int:
+        """How many rows the batch stored (all, or 0 when the epoch is not the lease's);
+        -1 when the table's log already holds one of their seqs."""
+        params: list[Any] = []
+        for row in rows:
+            params.extend(row)
+            if epoch is not None:
+                params.extend((row[0], epoch))
+        sql = self.sql(len(rows), epoch is not None)
+        raw = getattr(self._local, "conn", None)
+        if raw is not None and self.postgres and (raw.driver_connection.closed
+                                                  or raw.driver_connection.broken):
+            raw.invalidate()  # known lost (the server restarted): a new one, as a ping would
+            raw = None
+        if raw is None:
+            raw = self._local.conn = self.engine.raw_connection()
+            if self.postgres:
+                driver: Any = raw.driver_connection
+                driver.autocommit = True
+        try:
+            cursor = raw.cursor()
+            try:
+                cursor.execute(sql, params)
+                stored = cursor.rowcount
+            finally:
+                cursor.close()
+            if not self.postgres:
+                raw.commit()
+        except self.integrity:
+            self._rollback(raw)
+            return -1
+        except self.error as exc:  # the connection may be gone: the next append opens one
+            self._rollback(raw)
+            raw.invalidate()
+            self._local.conn = None
+            raise sa.exc.DBAPIError.instance(sql, params, exc, self.error) from exc
+        if stored not in (0, len(rows)):  # pragma: no cover - one statement: all or none
+            raise RuntimeError(f"an append stored {stored} of {len(rows)} records")
+        return int(stored)
+
+    def _rollback(self, raw: Any) -> None:
+        if not self.postgres:
+            with contextlib.suppress(Exception):
+                raw.rollback()
 
 
 def _not_owner() -> Refused:
