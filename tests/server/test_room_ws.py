@@ -475,6 +475,44 @@ def test_a_reconnect_resumes_the_records_after_the_last_one_seen(srv: LiveServer
         assert got and got[0] == last + 1 and got == list(range(last + 1, last + 1 + len(got)))
 
 
+def test_batch_sends_what_waits_together_in_one_frame_a_message_a_line(
+        srv: LiveServer) -> None:
+    """``batch=1``: several messages a frame, one JSON a line, the same messages in the same
+    order as a client without it is sent one a frame (docs/protocol.md)."""
+    a, b = identity(srv), identity(srv)
+    table = open_table(srv, a, seats=2)
+    with ws(srv, table, a) as wa, ws(srv, table, b) as wb:
+        wa.send(json.dumps({"type": "take_seat", "buy_in": 200, "name": "Ana"}))
+        wb.send(json.dumps({"type": "take_seat", "buy_in": 200, "name": "Bea"}))
+        for w in (wa, wb):
+            m = until(w, lambda m: m["type"] == "state" and m["live"])
+            if m["decision"] is not None:
+                w.send(json.dumps({"type": "act", "seq": m["decision"]["seq"],
+                                   "action": "fold"}))
+        end = until(wb, lambda m: m["type"] == "record" and m["kind"] == "end")["seq"]
+
+    def read(query: str) -> tuple[list[int], int]:
+        """The records' seqs up to the hand's end, and the most messages in one frame."""
+        seqs: list[int] = []
+        most = 0
+        with ws(srv, table, a, query) as w:
+            while not seqs or seqs[-1] < end:
+                lines = str(w.recv(timeout=5)).split("\n")
+                most = max(most, len(lines))
+                for line in lines:
+                    m = json.loads(line)
+                    check_sent(m)
+                    if m["type"] == "record":
+                        seqs.append(m["seq"])
+        return seqs, most
+
+    one, most_one = read("records=1")  # the whole log, one message a frame
+    many, most_many = read("records=1&batch=1")  # the whole log again, batched
+    # (a batch may go on past the hand's end: the next hand is dealt meanwhile)
+    assert one[:end] == many[:end] == list(range(1, end + 1))
+    assert most_one == 1 and most_many > 1
+
+
 def test_two_hundred_connections_at_once(srv: LiveServer) -> None:
     a = identity(srv)
     table = open_table(srv, a)

@@ -323,7 +323,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             after = max(0, int(query.get("after", "0")))
         except ValueError:
             after = 0
-        box = Outbox(limits)
+        box = Outbox(limits, batch=query.get("batch") == "1")
         hub.player(pid, create=True, keep=False)  # a stored player, loaded once for the states
         conn = Connection(room, running, box, pid, records=query.get("records") == "1",
                           every_state=query.get("states") != "turn")

@@ -90,6 +90,9 @@ class Limits:
                 "ws_max_size": self.max_frame, "ws_per_message_deflate": self.deflate}
 
 
+BATCH_CHARS = 60_000  # characters of one frame of several messages, at most
+
+
 def error_message(code: str, message: Text) -> str:
     return json.dumps({"type": "error", "code": code, "message": message.to_json(),
                        "seq": None})
@@ -119,10 +122,13 @@ class Outbox:
     answer is sent (:attr:`tapete.server.practice.PracticeTable.latencies`)."""
 
     __slots__ = ("limits", "_items", "_state", "_states", "_chars", "_wake", "close_code",
-                 "close_reason", "peak_chars", "replaced", "writing")
+                 "close_reason", "peak_chars", "replaced", "writing", "batch")
 
-    def __init__(self, limits: Limits | None = None) -> None:
+    def __init__(self, limits: Limits | None = None, *, batch: bool = False) -> None:
         self.limits = limits or Limits()
+        # the client reads several messages a frame (``?batch=1``): what waits together is
+        # written together, one line each (:meth:`take_more`)
+        self.batch = batch
         self._items: deque[_Item] = deque()
         self._state: _Item | None = None  # the newest state, while it is waiting
         self._states = 0  # states waiting
@@ -200,13 +206,26 @@ class Outbox:
                 raise Closing(self.close_code, self.close_reason)
             self._wake.clear()
             await self._wake.wait()
+        self.writing = True
+        return self._pop()
+
+    def _pop(self) -> tuple[str, float | None]:
         item = self._items.popleft()
         if item is self._state:
             self._state = None
         self._states -= item.state
         self._chars -= len(item.data)
-        self.writing = True
         return item.data, item.stamp
+
+    def take_more(self, chars: int) -> list[tuple[str, float | None]]:
+        """The messages waiting behind the one :meth:`get` gave, to be written with it in
+        one frame: as many as come to at most ``chars`` characters (at least none)."""
+        out: list[tuple[str, float | None]] = []
+        while self._items and len(self._items[0].data) <= chars:
+            data, stamp = self._pop()
+            chars -= len(data) + 1
+            out.append((data, stamp))
+        return out
 
 
 # ------------------------------------------------------------------------------ inbound
@@ -290,6 +309,7 @@ async def serve(ws: Socket, box: Outbox, handle: Callable[[str], None],
     it is written."""
     limits = box.limits
     inbound = Inbound(box, limits)
+    loop = asyncio.get_running_loop()
 
     async def reader() -> None:
         while not box.closing:
@@ -303,40 +323,53 @@ async def serve(ws: Socket, box: Outbox, handle: Callable[[str], None],
                 # writer and the other connections run between two messages
                 await asyncio.sleep(0)
 
+    # when the write in progress began (None: none is): a write the client does not read
+    # for send_timeout seconds closes the connection. One watch a connection, not a timer a
+    # write: a write the client has room for is done before anything else runs
+    started: list[float | None] = [None]
+
     async def writer() -> None:
         try:
             while True:
                 data, stamp = await box.get()
-                try:
-                    # no task of its own (unlike wait_for): a write the client has room for
-                    # is done before anything else runs, so only a client that is behind
-                    # has its states replaced
-                    async with asyncio.timeout(limits.send_timeout):
-                        await ws.send_text(data)
-                except TimeoutError:
+                more = box.take_more(BATCH_CHARS - len(data)) if box.batch else ()
+                if more:
+                    data = "\n".join([data, *(d for d, _ in more)])
+                started[0] = loop.time()
+                await ws.send_text(data)
+                started[0] = None
+                if sent is not None:
+                    sent(stamp)
+                    for _, later in more:
+                        sent(later)
+        except Closing as c:
+            started[0] = loop.time()  # the close frame may wait for the client too
+            with contextlib.suppress(Exception):
+                await ws.close(c.code, c.reason)
+
+    async def watch() -> None:
+        while True:
+            await asyncio.sleep(limits.send_timeout / 4)
+            began = started[0]
+            if began is not None and loop.time() - began > limits.send_timeout:
+                if not box.closing:
                     log_throttled("slow", "closed a connection that has not read for %g s",
                                   limits.send_timeout)
                     box.close(CLOSE_POLICY, "too slow to read / demasiado lento al leer")
-                    raise Closing(CLOSE_POLICY, box.close_reason) from None
-                if sent is not None:
-                    sent(stamp)
-        except Closing as c:
-            # the close frame may wait for the client to read as well: not forever
-            with contextlib.suppress(Exception):
-                async with asyncio.timeout(limits.send_timeout):
-                    await ws.close(c.code, c.reason)
+                write.cancel()
+                return
 
-    loop = asyncio.get_running_loop()
     read = loop.create_task(reader())
     write = loop.create_task(writer())
+    watching = loop.create_task(watch())
     try:
         done, _ = await asyncio.wait({read, write}, return_when=asyncio.FIRST_COMPLETED)
         if read in done and box.closing:  # refused: the writer explains and closes
             await _settle(write, 2 * limits.send_timeout)
     finally:
-        for task in (read, write):
+        for task in (read, write, watching):
             task.cancel()
-        for task in (read, write):
+        for task in (read, write, watching):
             with contextlib.suppress(asyncio.CancelledError):
                 try:
                     await task
