@@ -14,9 +14,11 @@ smallest raise; never all-in, so hands run their streets), topping up when it is
 
 What the players ask for (``--mode``, printed with the results):
 
-- ``program`` (the default): ``records=1&states=turn``, as a program that follows the table
-  asks: every record, and a state only where it concerns the player (its decisions, each
-  hand's end, its own commands and seat);
+- ``program`` (the default): ``records=1&states=turn&batch=1``, as a program that follows
+  the table asks: every record, and a state only where it concerns the player (its decisions,
+  each hand's end, its own commands and seat), the messages that wait together sent in one
+  frame, a line each;
+- ``unbatched``: the same, a message a frame;
 - ``records``: ``records=1``, every record and a state after each command as well;
 - ``page``: states only, as the table page asks (no act->record latency).
 
@@ -90,15 +92,27 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import msgspec
 
 SRC = Path(__file__).resolve().parent.parent / "src"
 SEATS = 6
 SETTINGS = {"act_ms": 60_000, "bank_ms": 0, "bots": False, "seats": SEATS}
 PER_IDENTITY = 10  # tables one identity may open (rooms.MAX_TABLES_EACH)
 # what the players ask for, by --mode (see the docstring)
-QUERIES = {"program": "?records=1&states=turn", "records": "?records=1", "page": ""}
+QUERIES = {"program": "?records=1&states=turn&batch=1", "unbatched": "?records=1&states=turn",
+           "records": "?records=1", "page": ""}
 NO_ANSWER_S = 15.0  # an action with no broadcast after this long is an error
 CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+
+class Head(msgspec.Struct):
+    """What a player reads of every message: its type, and a record's seq."""
+
+    type: str
+    seq: int | None = None
+
+
+head_of = msgspec.json.Decoder(Head).decode
 
 
 def free_port() -> int:
@@ -327,9 +341,9 @@ class Player:
         self.answered: set[int] = set()
         self.topped = -1
         self.moves = False  # several nodes: the first message may send it elsewhere
+        self.act_task: asyncio.Task[None] | None = None
 
     async def play(self, stop: asyncio.Event, gate: asyncio.Semaphore) -> None:
-        import msgspec
         from websockets.asyncio.client import connect
         from websockets.exceptions import ConnectionClosed
 
@@ -341,51 +355,64 @@ class Player:
                     ws = await connect(ws_url, max_size=None, open_timeout=120,
                                        ping_timeout=None, additional_headers={
                                            "Cookie": f"tapete_id={self.cookie}"})
-                first = decode(await ws.recv()) if self.moves else None
-                if first is None or first.get("code") != "moved":
+                first = await ws.recv() if self.moves else None
+                if first is None or head_of(first.split("\n", 1)[0]).type != "error" \
+                        or decode(first).get("code") != "moved":
                     break
                 await ws.close()
-                ws_url = (first.get("url") or ws_url.split("?")[0]) + self.query
-            if first is not None and first.get("type") == "record":
-                self.on_record(first, time.monotonic())
-            elif first is not None and first.get("type") == "state":  # no decision yet
-                self.on_state(first, time.monotonic())
+                ws_url = (decode(first).get("url") or ws_url.split("?")[0]) + self.query
             async with ws:
+                if first is not None:
+                    self.on_frame(ws, first)
                 await ws.send(json.dumps({"type": "take_seat", "name": self.name,
                                           "buy_in": 200}))
-                reader = asyncio.ensure_future(ws.recv())
-                stopper = asyncio.ensure_future(stop.wait())
-                act_task: asyncio.Task[None] | None = None
-                while True:
-                    done, _ = await asyncio.wait({reader, stopper}, timeout=1.0,
-                                                 return_when=asyncio.FIRST_COMPLETED)
-                    if stopper in done:
-                        reader.cancel()
-                        if act_task is not None:
-                            act_task.cancel()
-                        return
-                    self.check_pending()
-                    if reader not in done:
-                        continue
-                    m = decode(reader.result())
-                    reader = asyncio.ensure_future(ws.recv())
-                    now = time.monotonic()
-                    kind = m.get("type")
-                    if kind == "record":
-                        self.on_record(m, now)
-                    elif kind == "state":
-                        decision = self.on_state(m, now)
-                        if decision is not None:  # after the one before, if it still waits
-                            act_task = asyncio.ensure_future(self.act(ws, decision, act_task))
-                    elif kind == "error":
-                        code = m.get("code", "?")
-                        if code != "stale":
-                            self.stats.error(code)
+                # one read loop, with no task or timer a message (another task watches the
+                # stop and the answers)
+                watch = asyncio.ensure_future(self.watch(ws, stop))
+                try:
+                    async for frame in ws:
+                        self.on_frame(ws, frame)
+                except ConnectionClosed:
+                    if not stop.is_set():
+                        raise
+                finally:
+                    watch.cancel()
+                    if self.act_task is not None:
+                        self.act_task.cancel()
         except ConnectionClosed:
             if not stop.is_set():
                 self.stats.error("connection lost")
         except (OSError, TimeoutError):
             self.stats.error("could not connect")
+
+    def on_frame(self, ws: Any, frame: str | bytes) -> None:
+        """A frame's messages (``?batch=1``: several, a line each): of a record, its type and
+        seq are all a player needs (six records come for one state), decoded into a
+        two-field struct."""
+        now = time.monotonic()
+        text = frame if isinstance(frame, str) else frame.decode()
+        for raw in text.split("\n"):
+            head = head_of(raw)
+            if head.type == "record":
+                self.on_record(head.seq or 0, now)
+            elif head.type == "state":
+                decision = self.on_state(msgspec.json.decode(raw), now)
+                if decision is not None:  # after the one before, if it still waits
+                    self.act_task = asyncio.ensure_future(self.act(ws, decision, self.act_task))
+            elif head.type == "error":
+                code = msgspec.json.decode(raw).get("code", "?")
+                if code != "stale":
+                    self.stats.error(code)
+
+    async def watch(self, ws: Any, stop: asyncio.Event) -> None:
+        """Close the socket once the run stops; meanwhile, every second, count an action
+        no broadcast answered."""
+        while not stop.is_set():
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(1.0):
+                    await stop.wait()
+            self.check_pending()
+        await ws.close()
 
     def check_pending(self) -> None:
         if self.pending is not None and time.monotonic() - self.pending[1] > NO_ANSWER_S:
@@ -394,9 +421,9 @@ class Player:
                 self.stats.unanswered.append(f"table {self.table} decision {self.pending[0]}")
             self.pending = None
 
-    def on_record(self, m: dict[str, Any], now: float) -> None:
+    def on_record(self, seq: int, now: float) -> None:
         p = self.pending
-        if p is not None and not p[2] and m["seq"] > p[0]:
+        if p is not None and not p[2] and seq > p[0]:
             if self.stats.measuring:
                 self.stats.to_record.append(now - p[1])
             self.pending = (p[0], p[1], True, p[3])
