@@ -38,7 +38,15 @@ from websockets.sync.client import connect
 from browser import LiveServer
 from tapete.server import create_app
 from tapete.server.config import KEY_FILE, LOOPBACK_HOSTS
-from tapete.server.transport import CLOSE_POLICY, Closing, Limits, Outbox, TokenBucket
+from tapete.server.transport import (
+    CLOSE_POLICY,
+    Closing,
+    Limits,
+    Outbox,
+    TokenBucket,
+    _SlowWrites,
+    serve,
+)
 
 Msg = dict[str, Any]
 
@@ -339,6 +347,50 @@ def test_a_client_too_slow_to_read_is_closed(tmp_path: Path) -> None:
                     break
         assert wait_for(lambda: not player.outboxes, 15)  # the server let it go
         raw.close()
+
+
+def test_one_watch_closes_every_connection_whose_write_waits_too_long() -> None:
+    """Writes that never finish (a client that does not read) are closed 1008 by the one
+    watch of the loop, while a connection that reads stays open; the watch's task ends
+    with the last connection."""
+
+    class Stuck:  # a client that reads nothing: its writes never end
+        def __init__(self, stuck: bool) -> None:
+            self.stuck = stuck
+            self.sent: list[str] = []
+            self.closed: int | None = None
+
+        async def receive(self) -> Any:
+            await asyncio.Event().wait()
+
+        async def send_text(self, data: str) -> None:
+            if self.stuck:
+                await asyncio.Event().wait()
+            self.sent.append(data)
+
+        async def close(self, code: int = 1000, reason: str | None = None) -> None:
+            self.closed = code
+
+    async def main() -> None:
+        limits = Limits(send_timeout=0.2)
+        socks = [Stuck(stuck=i < 3) for i in range(5)]
+        boxes = [Outbox(limits) for _ in socks]
+        tasks = [asyncio.create_task(serve(ws, box, lambda _: None))
+                 for ws, box in zip(socks, boxes, strict=True)]
+        for box in boxes:
+            box.put("hello")
+        await asyncio.wait(tasks[:3], timeout=3)
+        sweep = _SlowWrites.of(asyncio.get_running_loop(), 0.2)
+        assert all(t.done() for t in tasks[:3])
+        assert [b.close_code for b in boxes] == [CLOSE_POLICY] * 3 + [None] * 2
+        assert [ws.sent for ws in socks[3:]] == [["hello"], ["hello"]]
+        assert len(sweep.watched) == 2 and sweep.task is not None  # the two that read
+        for t in tasks[3:]:
+            t.cancel()
+        await asyncio.wait(tasks[3:])
+        assert not sweep.watched and sweep.task is None
+
+    asyncio.run(main())
 
 
 def test_a_client_that_does_not_answer_pings_is_closed(tmp_path: Path) -> None:

@@ -35,6 +35,7 @@ import contextlib
 import json
 import logging
 import time
+import weakref
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -324,9 +325,11 @@ async def serve(ws: Socket, box: Outbox, handle: Callable[[str], None],
                 await asyncio.sleep(0)
 
     # when the write in progress began (None: none is): a write the client does not read
-    # for send_timeout seconds closes the connection. One watch a connection, not a timer a
-    # write: a write the client has room for is done before anything else runs
-    started: list[float | None] = [None]
+    # for send_timeout seconds closes the connection. One watch for all the connections of
+    # a loop (:class:`_SlowWrites`), not a timer a write nor a task a connection: a write the
+    # client has room for is done before anything else runs
+    watched = _Watched(box)
+    started = watched.started
 
     async def writer() -> None:
         try:
@@ -347,29 +350,19 @@ async def serve(ws: Socket, box: Outbox, handle: Callable[[str], None],
             with contextlib.suppress(Exception):
                 await ws.close(c.code, c.reason)
 
-    async def watch() -> None:
-        while True:
-            await asyncio.sleep(limits.send_timeout / 4)
-            began = started[0]
-            if began is not None and loop.time() - began > limits.send_timeout:
-                if not box.closing:
-                    log_throttled("slow", "closed a connection that has not read for %g s",
-                                  limits.send_timeout)
-                    box.close(CLOSE_POLICY, "too slow to read / demasiado lento al leer")
-                write.cancel()
-                return
-
     read = loop.create_task(reader())
-    write = loop.create_task(writer())
-    watching = loop.create_task(watch())
+    write = watched.write = loop.create_task(writer())
+    sweep = _SlowWrites.of(loop, limits.send_timeout)
+    sweep.add(watched)
     try:
         done, _ = await asyncio.wait({read, write}, return_when=asyncio.FIRST_COMPLETED)
         if read in done and box.closing:  # refused: the writer explains and closes
             await _settle(write, 2 * limits.send_timeout)
     finally:
-        for task in (read, write, watching):
+        sweep.discard(watched)
+        for task in (read, write):
             task.cancel()
-        for task in (read, write, watching):
+        for task in (read, write):
             with contextlib.suppress(asyncio.CancelledError):
                 try:
                     await task
@@ -378,6 +371,66 @@ async def serve(ws: Socket, box: Outbox, handle: Callable[[str], None],
                 except Exception as exc:  # a bug: its traceback, but not one per message
                     log_throttled("bug", "a connection ended on %s", type(exc).__name__,
                                   exc_info=exc)
+
+
+class _Watched:
+    """One connection, as the slow-write watch sees it: when its write in progress began."""
+
+    __slots__ = ("box", "started", "write")
+
+    def __init__(self, box: Outbox) -> None:
+        self.box = box
+        self.started: list[float | None] = [None]
+        self.write: asyncio.Task[None] | None = None
+
+
+class _SlowWrites:
+    """The watch over the writes of every connection of one event loop that share a
+    ``send_timeout``: one task, waking every quarter of it while a connection is open, that
+    closes (1008) each connection whose write has waited longer for its client to read. A
+    few thousand idle connections cost one wake-up, not thousands."""
+
+    _all: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[float, _SlowWrites]] = \
+        weakref.WeakKeyDictionary()
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, timeout: float) -> None:
+        self.loop = loop
+        self.timeout = timeout
+        self.watched: set[_Watched] = set()
+        self.task: asyncio.Task[None] | None = None
+
+    @classmethod
+    def of(cls, loop: asyncio.AbstractEventLoop, timeout: float) -> _SlowWrites:
+        by_timeout = cls._all.setdefault(loop, {})
+        got = by_timeout.get(timeout)
+        if got is None:
+            got = by_timeout[timeout] = cls(loop, timeout)
+        return got
+
+    def add(self, watched: _Watched) -> None:
+        self.watched.add(watched)
+        if self.task is None or self.task.done():
+            self.task = self.loop.create_task(self._run())
+
+    def discard(self, watched: _Watched) -> None:
+        self.watched.discard(watched)
+        if not self.watched and self.task is not None:  # nothing to watch: no task left
+            self.task.cancel()
+            self.task = None
+
+    async def _run(self) -> None:
+        while self.watched:
+            await asyncio.sleep(self.timeout / 4)
+            now = self.loop.time()
+            for w in [w for w in self.watched
+                      if w.started[0] is not None and now - w.started[0] > self.timeout]:
+                if not w.box.closing:
+                    log_throttled("slow", "closed a connection that has not read for %g s",
+                                  self.timeout)
+                    w.box.close(CLOSE_POLICY, "too slow to read / demasiado lento al leer")
+                if w.write is not None:
+                    w.write.cancel()
+                self.watched.discard(w)
 
 
 async def _settle(task: Awaitable[None], timeout: float) -> None:
