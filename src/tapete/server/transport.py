@@ -329,7 +329,6 @@ async def serve(ws: Socket, box: Outbox, handle: Callable[[str], None],
     # a loop (:class:`_SlowWrites`), not a timer a write nor a task a connection: a write the
     # client has room for is done before anything else runs
     watched = _Watched(box)
-    started = watched.started
 
     async def writer() -> None:
         try:
@@ -338,15 +337,15 @@ async def serve(ws: Socket, box: Outbox, handle: Callable[[str], None],
                 more = box.take_more(BATCH_CHARS - len(data)) if box.batch else ()
                 if more:
                     data = "\n".join([data, *(d for d, _ in more)])
-                started[0] = loop.time()
+                watched.started = loop.time()
                 await ws.send_text(data)
-                started[0] = None
+                watched.started = None
                 if sent is not None:
                     sent(stamp)
                     for _, later in more:
                         sent(later)
         except Closing as c:
-            started[0] = loop.time()  # the close frame may wait for the client too
+            watched.started = loop.time()  # the close frame may wait for the client too
             with contextlib.suppress(Exception):
                 await ws.close(c.code, c.reason)
 
@@ -380,7 +379,7 @@ class _Watched:
 
     def __init__(self, box: Outbox) -> None:
         self.box = box
-        self.started: list[float | None] = [None]
+        self.started: float | None = None
         self.write: asyncio.Task[None] | None = None
 
 
@@ -423,7 +422,7 @@ class _SlowWrites:
             await asyncio.sleep(self.timeout / 4)
             now = self.loop.time()
             for w in [w for w in self.watched
-                      if w.started[0] is not None and now - w.started[0] > self.timeout]:
+                      if w.started is not None and now - w.started > self.timeout]:
                 if not w.box.closing:
                     log_throttled("slow", "closed a connection that has not read for %g s",
                                   self.timeout)
