@@ -675,3 +675,44 @@ def test_HL_5_run_twice_each_run_splits_high_low() -> None:
     assert [len(b) for b in hand.boards] == [5, 5] and hand.done
     assert halves(hand) == [(0, 0, 2, 8, "high"), (0, 1, 1, 4, "high"), (0, 1, 2, 3, "low")]
     assert hand.net() == [-1, -3, 4]
+
+
+def test_HL_6_identical_hands_for_high_and_low_split_as_evenly_as_possible() -> None:
+    # both wheels (A-2 with 3-4-5): the same high and the same low; 66 is 33 and 33, the odd
+    # chip of the high half to seat 0 (left of the button), of the low half to seat 1
+    hand = hilo_hand([33, 33], 1, "As2s9h9c" "Ad2d9dTc", boards="3h4d5sKcQd")
+    shove(hand)
+    assert hand.results[0].amount == 66
+    assert halves(hand) == [(0, 0, 0, 17, "high"), (0, 0, 1, 16, "high"),
+                            (0, 0, 0, 16, "low"), (0, 0, 1, 17, "low")]
+    assert hand.stacks == [33, 33]
+
+
+def test_HL_7_two_identical_wheels_in_a_three_way_pot() -> None:
+    # seats 0 and 2 hold the wheel, seat 1 three kings (no low): 150 is 75 and 75
+    hand = hilo_hand([50, 50, 50], 2, "As2s9h9c" "KsKhQsQh" "Ad2d9dTc", boards="3h4d5sKcQd")
+    shove(hand)
+    assert hand.results[0].amount == 150
+    assert halves(hand) == [(0, 0, 0, 38, "high"), (0, 0, 2, 37, "high"),
+                            (0, 0, 0, 37, "low"), (0, 0, 2, 38, "low")]
+    assert hand.stacks == [75, 0, 75]
+
+
+def test_HL_8_no_player_takes_two_odd_chips_of_one_split() -> None:
+    # board 3h 4d 7s Kc Kd. Seats 1 and 3 hold Q-Q and A-2 (kings and queens; the
+    # low 7-4-3-2-A), seat 2 A-2 and a pair of kings at best: the same low, a worse high
+    hand = hilo_hand([100, 23, 23, 23], 3, "JcJhTd9d" "As2hQsQh" "Ac2c9h8h" "Ad2dQdQc",
+                     boards="3h4d7sKcKd")
+    while not hand.done:
+        lg = hand.legal()
+        if lg.player == 0:
+            hand.fold()
+        elif lg.max_to:
+            hand.raise_to(lg.max_to)
+        else:
+            hand.check_or_call()
+    assert hand.results[0].amount == 70
+    assert halves(hand) == [(0, 0, 1, 18, "high"), (0, 0, 3, 17, "high"),
+                            (0, 0, 1, 11, "low"), (0, 0, 2, 12, "low"), (0, 0, 3, 12, "low")]
+    assert hand.stacks == [99, 29, 12, 29]
+

@@ -1405,7 +1405,9 @@ class Hand:
         """Pot ``i`` of a high-low game, contested by ``eligible``: each run's share of it
         splits between the best high (half, and the odd chip) and the best qualifying low
         (the other half); no low qualifies: the high takes the run's share whole. Ties split
-        within each half by the seat rule (docs/rules.md section 4)."""
+        within each half by the seat rule, the low half's odd chips first to the winners who
+        took none of the high half's: players tied for both halves share the run's share as
+        evenly as possible, one odd chip each at most (docs/rules.md section 4, HL-6)."""
         n = self.n
         shares: dict[int, int] = {}
         low_shares: dict[int, int] = {}
@@ -1423,8 +1425,13 @@ class Hand:
                 low = [p for p in eligible if lows[p][r] == best_low]
                 halves = [(_HIGH, amount - amount // 2, high), (_LOW, amount // 2, low)]
                 low_all.update(low)
+            had_odd: list[int] = []  # who took an odd chip of the high half's tie
             for half, chips, winners in halves:
-                for p, x in split(chips, winners, first, n).items():
+                parts = split(chips, winners, first, n, had_odd)
+                if half == _HIGH and len(winners) > 1:
+                    even = chips // len(winners)
+                    had_odd = [p for p, x in parts.items() if x > even]
+                for p, x in parts.items():
                     if x:
                         self.apply_unchecked(_new(_AWARDED, (i, p, x, r, half)))
                         shares[p] = shares.get(p, 0) + x
