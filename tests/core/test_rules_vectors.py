@@ -716,3 +716,58 @@ def test_HL_8_no_player_takes_two_odd_chips_of_one_split() -> None:
                             (0, 0, 1, 11, "low"), (0, 0, 2, 12, "low"), (0, 0, 3, 12, "low")]
     assert hand.stacks == [99, 29, 12, 29]
 
+
+# --- Rulings: missed blinds and the straddle ------------------------------------------------
+
+def _returns_after_the_big_blind(rules: Rules, straddlers: tuple[int, ...]) -> Hand:
+    """Four players at a six-seat table; seat 3 sits out while the big blind passes it, comes
+    back posting (``post_dead``), and is dealt in on the hand where it is first after the big
+    blind (button 0, seat 1 the small blind, seat 2 the big blind)."""
+    from tapete.core.table import Table
+
+    table = Table(rules, 6)
+    for seat in range(4):
+        table.sit(seat, f"P{seat}", 200)
+
+    def play() -> None:
+        hand = table.start_hand(Deck(0))
+        while not hand.done:
+            if hand.legal().fold:
+                hand.fold()
+            else:
+                hand.check()
+        table.end_hand()
+
+    play()  # button 0, big blind seat 2
+    table.sit_out(3)
+    play()  # the big blind passes seat 3: it owes both blinds
+    owed = table.seats[3]
+    assert owed is not None and owed.missed_big and owed.missed_small
+    table.sit_in(3, post_dead=True)
+    play()  # button 2, big blind 1: seat 3 sits between them and waits
+    hand = table.start_hand(Deck(1), straddlers=straddlers)
+    assert (table.button_seat, table.small_blind_seat, table.big_blind_seat) == (0, 1, 2)
+    assert not owed.missed_big and not owed.missed_small  # paid in this hand
+    return hand
+
+
+def _straddles_and_posts_the_small_blind_dead(hand: Hand) -> None:
+    from tapete.core.events import Posted
+
+    p = 3  # seats 0 to 3 are players 0 to 3
+    assert hand.straddles[p] == 4 and hand.dead[p] == 1
+    assert [(e.kind, e.amount) for e in hand.events
+            if isinstance(e, Posted) and e.player == p] == [("dead", 1), ("straddle", 4)]
+    assert hand.bets[p] == 4 and hand.totals[p] == 5  # the dead chip is no part of the bet
+    assert hand.pot_total() == 1 + 2 + 4 + 1
+    assert hand.actor == 0 and options(hand)[:4] == (True, False, 4, 8)
+
+
+def test_MB_1_a_returning_player_who_straddles_posts_the_small_blind_dead() -> None:
+    _straddles_and_posts_the_small_blind_dead(
+        _returns_after_the_big_blind(Rules(NL, 1, 2), straddlers=(3,)))
+
+
+def test_MB_2_the_automatic_straddle_keeps_the_dead_small_blind_owed() -> None:
+    _straddles_and_posts_the_small_blind_dead(
+        _returns_after_the_big_blind(Rules(NL, 1, 2, straddle=4), straddlers=()))
