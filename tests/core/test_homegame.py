@@ -8,8 +8,8 @@ import pytest
 
 from tapete.core import events as ev
 from tapete.core.automation import Automation
-from tapete.core.cards import parse_cards
-from tapete.core.errors import SetupError
+from tapete.core.cards import Deck, parse_cards
+from tapete.core.errors import IllegalAction, SetupError
 from tapete.core.game import OMAHA
 from tapete.core.hand import Hand, HandError, Phase
 from tapete.core.pots import Pot
@@ -111,6 +111,51 @@ def test_RUN_2_run_three_times_with_a_side_pot_and_odd_chips() -> None:
                             (0, 2, 2, 25), (1, 0, 1, 34), (1, 1, 1, 17), (1, 1, 2, 16),
                             (1, 2, 2, 33)]
     assert hand.stacks == [34, 59, 207]
+
+
+def test_RUN_3_the_board_runs_only_as_many_times_as_the_deck_can_deal() -> None:
+    rules = Rules(Structure.POT_LIMIT, 1, 2, game=OMAHA)
+    hand = Hand(rules, [100] * 10, deck=Deck(3), automations=Automation.DEAL | Automation.SHOW)
+    while hand.actor is not None:  # everyone all in preflop
+        lg = hand.legal()
+        if lg.max_to:
+            hand.raise_to(lg.max_to)
+        else:
+            hand.check_or_call()
+    assert hand.needs_runs() and all(hand.all_in)
+    before = list(hand.events)
+    with pytest.raises(IllegalAction) as info:
+        hand.set_runs(3)
+    message = info.value.message
+    assert "3" in message.en and "1 to 2" in message.en and "12" in message.en
+    assert message.es != message.en and "3" in message.es and "12" in message.es
+    assert hand.events == before and hand.needs_runs() and len(hand.boards) == 1
+    assert hand.max_runs() == 2  # 52 - 40 hole cards = 12 left: two boards of 5, not three
+    for bad in (0, 5, True, "2", 2.0):
+        with pytest.raises(HandError):
+            hand.set_runs(bad)
+    assert hand.events == before
+    hand.set_runs(2)
+    assert hand.done and [len(b) for b in hand.boards] == [5, 5]
+    assert sum(hand.stacks) == 1000
+
+
+def test_the_runs_the_deck_allows_count_the_cards_dealt() -> None:
+    # hold'em heads-up, cards dealt by hand, all in preflop: 48 left, 5 a run: four (the most)
+    hand = Hand(NL, [50, 50], button=0)
+    deal(hand, "AhAd", "KhKd")
+    hand.raise_to(50)
+    hand.call()
+    assert hand.needs_cards() == ("board", 0, 3) and hand.max_runs() == 4
+    # 23 players of hold'em from a deck: 52 - 46 = 6 left, one board of 5
+    many = Hand(NL, [2] * 23, deck=Deck(1), automations=Automation.DEAL | Automation.SHOW)
+    while many.actor is not None:
+        many.check_or_call()
+    assert many.needs_runs() and many.max_runs() == 1
+    with pytest.raises(HandError):
+        many.set_runs(2)
+    many.set_runs(1)
+    assert many.done and len(many.boards) == 1
 
 
 # --- Home games: bomb pots -------------------------------------------------------------------

@@ -44,6 +44,24 @@ def test_pot_6_the_odd_chip_goes_left_of_the_button() -> None:
     assert split(10, [0, 1, 2], 0, 3) == {0: 4, 1: 3, 2: 3}
 
 
+def test_odd_chips_go_first_to_the_winners_who_had_none() -> None:
+    """docs/rules.md section 4 (HL-6 to HL-8): a high-low split's low half gives its odd chips
+    first to the tied winners who took none of the high half's, then to the others."""
+    assert split(33, [0, 1], 0, 2, had_odd=[0]) == {0: 16, 1: 17}
+    assert split(35, [0, 1, 2], 0, 3, had_odd=[0]) == {0: 11, 1: 12, 2: 12}
+    assert split(35, [0, 1, 2], 0, 3, had_odd=[1]) == {0: 12, 1: 11, 2: 12}
+    # everyone had one: the seat order again
+    assert split(35, [0, 1, 2], 0, 3, had_odd=[0, 1, 2]) == {0: 12, 1: 12, 2: 11}
+    # players tied for both halves share the pot as one split would: 70 as 35 high, 35 low
+    for amount in range(2, 80):
+        for k in (2, 3, 4):
+            winners = list(range(k))
+            high = split(amount - amount // 2, winners, 1, k)
+            even = (amount - amount // 2) // k
+            low = split(amount // 2, winners, 1, k, [p for p, x in high.items() if x > even])
+            assert {p: high[p] + low[p] for p in winners} == split(amount, winners, 1, k)
+
+
 def test_rake_by_percentage_capped_and_no_flop_no_drop() -> None:
     pots = [Pot(1000, (0, 1, 2)), Pot(400, (1, 2))]
     rules = Rules(rake_bps=500, rake_cap=60)

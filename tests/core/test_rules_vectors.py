@@ -675,3 +675,99 @@ def test_HL_5_run_twice_each_run_splits_high_low() -> None:
     assert [len(b) for b in hand.boards] == [5, 5] and hand.done
     assert halves(hand) == [(0, 0, 2, 8, "high"), (0, 1, 1, 4, "high"), (0, 1, 2, 3, "low")]
     assert hand.net() == [-1, -3, 4]
+
+
+def test_HL_6_identical_hands_for_high_and_low_split_as_evenly_as_possible() -> None:
+    # both wheels (A-2 with 3-4-5): the same high and the same low; 66 is 33 and 33, the odd
+    # chip of the high half to seat 0 (left of the button), of the low half to seat 1
+    hand = hilo_hand([33, 33], 1, "As2s9h9c" "Ad2d9dTc", boards="3h4d5sKcQd")
+    shove(hand)
+    assert hand.results[0].amount == 66
+    assert halves(hand) == [(0, 0, 0, 17, "high"), (0, 0, 1, 16, "high"),
+                            (0, 0, 0, 16, "low"), (0, 0, 1, 17, "low")]
+    assert hand.stacks == [33, 33]
+
+
+def test_HL_7_two_identical_wheels_in_a_three_way_pot() -> None:
+    # seats 0 and 2 hold the wheel, seat 1 three kings (no low): 150 is 75 and 75
+    hand = hilo_hand([50, 50, 50], 2, "As2s9h9c" "KsKhQsQh" "Ad2d9dTc", boards="3h4d5sKcQd")
+    shove(hand)
+    assert hand.results[0].amount == 150
+    assert halves(hand) == [(0, 0, 0, 38, "high"), (0, 0, 2, 37, "high"),
+                            (0, 0, 0, 37, "low"), (0, 0, 2, 38, "low")]
+    assert hand.stacks == [75, 0, 75]
+
+
+def test_HL_8_no_player_takes_two_odd_chips_of_one_split() -> None:
+    # board 3h 4d 7s Kc Kd. Seats 1 and 3 hold Q-Q and A-2 (kings and queens; the
+    # low 7-4-3-2-A), seat 2 A-2 and a pair of kings at best: the same low, a worse high
+    hand = hilo_hand([100, 23, 23, 23], 3, "JcJhTd9d" "As2hQsQh" "Ac2c9h8h" "Ad2dQdQc",
+                     boards="3h4d7sKcKd")
+    while not hand.done:
+        lg = hand.legal()
+        if lg.player == 0:
+            hand.fold()
+        elif lg.max_to:
+            hand.raise_to(lg.max_to)
+        else:
+            hand.check_or_call()
+    assert hand.results[0].amount == 70
+    assert halves(hand) == [(0, 0, 1, 18, "high"), (0, 0, 3, 17, "high"),
+                            (0, 0, 1, 11, "low"), (0, 0, 2, 12, "low"), (0, 0, 3, 12, "low")]
+    assert hand.stacks == [99, 29, 12, 29]
+
+
+# --- Rulings: missed blinds and the straddle ------------------------------------------------
+
+def _returns_after_the_big_blind(rules: Rules, straddlers: tuple[int, ...]) -> Hand:
+    """Four players at a six-seat table; seat 3 sits out while the big blind passes it, comes
+    back posting (``post_dead``), and is dealt in on the hand where it is first after the big
+    blind (button 0, seat 1 the small blind, seat 2 the big blind)."""
+    from tapete.core.table import Table
+
+    table = Table(rules, 6)
+    for seat in range(4):
+        table.sit(seat, f"P{seat}", 200)
+
+    def play() -> None:
+        hand = table.start_hand(Deck(0))
+        while not hand.done:
+            if hand.legal().fold:
+                hand.fold()
+            else:
+                hand.check()
+        table.end_hand()
+
+    play()  # button 0, big blind seat 2
+    table.sit_out(3)
+    play()  # the big blind passes seat 3: it owes both blinds
+    owed = table.seats[3]
+    assert owed is not None and owed.missed_big and owed.missed_small
+    table.sit_in(3, post_dead=True)
+    play()  # button 2, big blind 1: seat 3 sits between them and waits
+    hand = table.start_hand(Deck(1), straddlers=straddlers)
+    assert (table.button_seat, table.small_blind_seat, table.big_blind_seat) == (0, 1, 2)
+    assert not owed.missed_big and not owed.missed_small  # paid in this hand
+    return hand
+
+
+def _straddles_and_posts_the_small_blind_dead(hand: Hand) -> None:
+    from tapete.core.events import Posted
+
+    p = 3  # seats 0 to 3 are players 0 to 3
+    assert hand.straddles[p] == 4 and hand.dead[p] == 1
+    assert [(e.kind, e.amount) for e in hand.events
+            if isinstance(e, Posted) and e.player == p] == [("dead", 1), ("straddle", 4)]
+    assert hand.bets[p] == 4 and hand.totals[p] == 5  # the dead chip is no part of the bet
+    assert hand.pot_total() == 1 + 2 + 4 + 1
+    assert hand.actor == 0 and options(hand)[:4] == (True, False, 4, 8)
+
+
+def test_MB_1_a_returning_player_who_straddles_posts_the_small_blind_dead() -> None:
+    _straddles_and_posts_the_small_blind_dead(
+        _returns_after_the_big_blind(Rules(NL, 1, 2), straddlers=(3,)))
+
+
+def test_MB_2_the_automatic_straddle_keeps_the_dead_small_blind_owed() -> None:
+    _straddles_and_posts_the_small_blind_dead(
+        _returns_after_the_big_blind(Rules(NL, 1, 2, straddle=4), straddlers=()))

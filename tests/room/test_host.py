@@ -17,7 +17,7 @@ from tapete.core.actions import Action
 from tapete.core.cards import Deck, format_card
 from tapete.room.clock import ManualClock
 from tapete.room.errors import Refused
-from tapete.room.log import EventLog, TableConfig
+from tapete.room.log import EventLog, Game, TableConfig
 from tapete.room.table import RoomTable, restore
 
 HOST, A, B, C = "id-host", "id-a", "id-b", "id-c"
@@ -318,6 +318,33 @@ def test_run_it_twice_only_when_everyone_in_the_hand_agrees() -> None:
     assert run_it(home, None).runs == 1  # time ran out
     assert home.conserved()
     assert seats(home.restored()) == seats(home.table)
+
+
+def test_the_run_out_vote_offers_the_runs_the_deck_can_deal() -> None:
+    """docs/rules.md RUN-3 at a room table: the vote offers the runs the hand allows
+    (``Hand.max_runs``). A room seats nine at most and runs three times at most, so a full
+    table of Omaha all in preflop, 16 cards left, is the edge: three boards of five."""
+    home = Home(run_it=3, variant="omaha", game=Game.POT_LIMIT, seats=9, auto_approve=True)
+    t = home.table
+    others = [f"id-p{k}" for k in range(1, 9)]
+    for k, p in enumerate(others, 1):
+        home.bank.balances[p] = 1_000
+        home.total += 1_000
+        t.sit(p, f"P{k}", 200)
+    t.start_hand()
+    assert t.hand is not None and t.hand.n == 9
+    home.shove()
+    assert t.hand is not None and t.hand.max_runs() == 3
+    vote = next(iter(t.votes))
+    assert t.votes[vote]["runs"] == 3 and home.records("vote")[-1]["runs"] == 3
+    for p in [HOST, *others]:
+        t.vote(p, vote, True)
+    last = t.last_hand
+    assert t.hand is None and last is not None
+    assert next(e for e in last.events if isinstance(e, ev.RunsChosen)).runs == 3
+    assert [len(b) for b in last.boards] == [5, 5, 5]
+    assert home.conserved()
+    assert seats(home.restored()) == seats(t)
 
 
 def test_bomb_pots_every_n_hands_and_by_vote_and_straddles() -> None:

@@ -81,6 +81,7 @@ _MUCKED: Final = ev.Mucked
 _RAKED: Final = ev.Raked
 _RUNS_CHOSEN: Final = ev.RunsChosen
 _BOUNTY_PAID: Final = ev.BountyPaid
+_MOST_RUNS: Final = 4  # the board runs at most four times (docs/rules.md section 4)
 _BOMB: Final = ev.BOMB
 _WHOLE: Final = ev.WHOLE
 _HIGH: Final = ev.HIGH
@@ -937,15 +938,47 @@ class Hand:
             out.extend(x for x in b if x not in out)
         return out
 
-    def set_runs(self, runs: int) -> None:
-        """Run the rest of the board ``runs`` times (players agreed; only when nobody can bet)."""
+    def set_runs(self, runs: object) -> None:
+        """Run the rest of the board ``runs`` times (players agreed; only when nobody can bet):
+        1 to :meth:`max_runs`. Anything else is refused (:class:`IllegalAction`, saying what
+        is legal) and changes nothing."""
         if self.double_board:
             raise HandError(t("a double board is not run again: each board runs once"))
         if not self.betting_over or self.phase is not _DEAL or len(self.boards) != 1 \
-                or len(self.boards[0]) == self._board_cards or not 1 <= runs <= 4:
+                or len(self.boards[0]) == self._board_cards:
             raise HandError(t("the board can be run more than once only when betting is over"))
-        self.apply_unchecked(ev.RunsChosen(runs))
+        most = self.max_runs()
+        # typed object: a caller's bad value is refused clearly, never by a TypeError
+        chosen = runs if type(runs) is int else 0
+        if not 1 <= chosen <= most:
+            legal = t("once only") if most == 1 else t("1 to {most} times", most=most)
+            need = self._board_cards - len(self.boards[0])
+            raise IllegalAction(t(
+                "the board cannot be run {runs} times: the deck has {left} cards left, "
+                "{need} a run, and the board runs at most {cap} times. Legal: {legal}.",
+                runs=chosen if type(runs) is int else repr(runs), left=self._cards_left(),
+                need=need, cap=_MOST_RUNS, legal=legal))
+        self.apply_unchecked(ev.RunsChosen(chosen))
         self.advance()
+
+    def max_runs(self) -> int:
+        """The most times the rest of the board can be run now (:meth:`set_runs`): four at
+        most, and no more than the cards left in the deck deal (the engine burns no card: a
+        run of the whole board in hold'em takes 5). 1 when the board is complete, or on a
+        double board (never run again). The room asks it before offering a vote."""
+        need = self._board_cards - len(self.boards[0])
+        if need <= 0 or self.double_board:
+            return 1
+        most = self._cards_left() // need
+        return _MOST_RUNS if most > _MOST_RUNS else most if most > 1 else 1
+
+    def _cards_left(self) -> int:
+        """The cards not dealt yet: the deck's rest, or, when the cards are given as dealt, a
+        full deck less the hole cards of every player dealt in and the board."""
+        if self.deck is not None:
+            return len(self.deck) - self._deck_next
+        return DECK_SIZE - self._dealt_count * self._hole_cards \
+            - sum(len(b) for b in self.boards)
 
     # ------------------------------------------------------------------ betting
     def legal(self) -> Legal:
@@ -1405,7 +1438,9 @@ class Hand:
         """Pot ``i`` of a high-low game, contested by ``eligible``: each run's share of it
         splits between the best high (half, and the odd chip) and the best qualifying low
         (the other half); no low qualifies: the high takes the run's share whole. Ties split
-        within each half by the seat rule (docs/rules.md section 4)."""
+        within each half by the seat rule, the low half's odd chips first to the winners who
+        took none of the high half's: players tied for both halves share the run's share as
+        evenly as possible, one odd chip each at most (docs/rules.md section 4, HL-6)."""
         n = self.n
         shares: dict[int, int] = {}
         low_shares: dict[int, int] = {}
@@ -1423,8 +1458,13 @@ class Hand:
                 low = [p for p in eligible if lows[p][r] == best_low]
                 halves = [(_HIGH, amount - amount // 2, high), (_LOW, amount // 2, low)]
                 low_all.update(low)
+            had_odd: list[int] = []  # who took an odd chip of the high half's tie
             for half, chips, winners in halves:
-                for p, x in split(chips, winners, first, n).items():
+                parts = split(chips, winners, first, n, had_odd)
+                if half == _HIGH and len(winners) > 1:
+                    even = chips // len(winners)
+                    had_odd = [p for p, x in parts.items() if x > even]
+                for p, x in parts.items():
                     if x:
                         self.apply_unchecked(_new(_AWARDED, (i, p, x, r, half)))
                         shares[p] = shares.get(p, 0) + x

@@ -6,7 +6,7 @@ hand* (blinds, antes and dead chips included), cut at each all-in level.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from tapete.core.rules import Rules
@@ -142,11 +142,19 @@ def take_rake(pots: list[Pot], rules: Rules, saw_flop: bool) -> list[Pot]:
     return out
 
 
-def split(amount: int, winners: Sequence[int], order_from: int, players: int) -> dict[int, int]:
+def split(amount: int, winners: Sequence[int], order_from: int, players: int,
+          had_odd: Collection[int] = ()) -> dict[int, int]:
     """Split ``amount`` among ``winners``; odd chips one at a time to the winners in seat order
-    starting at player index ``order_from`` (the first seat left of the button)."""
+    starting at player index ``order_from`` (the first seat left of the button).
+
+    ``had_odd``: players who already took an odd chip of the same share (a high-low split's
+    high half): the odd chips go first to the winners not among them, in seat order, then to
+    the others, so that nobody takes two odd chips while another winner has none
+    (docs/rules.md section 4)."""
     share, odd = divmod(amount, len(winners))
     ordered = sorted(winners, key=lambda p: (p - order_from) % players)
+    if odd and had_odd:
+        ordered = [p for p in ordered if p not in had_odd] + [p for p in ordered if p in had_odd]
     out = {p: share for p in winners}
     for p in ordered[:odd]:
         out[p] += 1

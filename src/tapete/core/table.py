@@ -218,7 +218,7 @@ class Table:
             u, size = (idx[bb] + 1) % n, 2 * r.big_blind
             taken = {idx[bb]} | ({idx[sb]} if sb is not None else set())
             while u not in taken and dealt[u] in straddlers and not straddles[u] \
-                    and self._seat(dealt[u]).chips > size:
+                    and self._seat(dealt[u]).chips > size + self._dead_owed(dealt[u]):
                 straddles[u] = size
                 taken.add(u)
                 if not restraddle or n < 4:
@@ -227,8 +227,10 @@ class Table:
         for seat in dealt:
             st = self._seat(seat)
             i = idx[seat]
-            if seat != bb and seat != sb and not blinds[i] and not straddles[i]:
-                if st.missed_big or (st.post_now and not st.missed_small):
+            if seat != bb and seat != sb and not blinds[i]:
+                # a straddle is live, like the big blind: it pays a big blind owed (docs/rules.md,
+                # "Missed blinds"); the small blind owed is posted dead all the same
+                if not straddles[i] and (st.missed_big or (st.post_now and not st.missed_small)):
                     blinds[i] = r.big_blind  # a live big blind, to come in out of turn
                 if st.missed_small:
                     dead[i] = r.small_blind  # the small blind it missed, dead
@@ -247,6 +249,10 @@ class Table:
             automations=ALL if run_once else ALL & ~Automation.RUN_ONCE,
             bomb=bomb, double_board=double_board)  # dealing and the showdown play themselves
         return self.hand
+
+    def _dead_owed(self, seat: int) -> int:
+        """The dead small blind the player in ``seat`` posts on coming back, if owed."""
+        return self.rules.small_blind if self._seat(seat).missed_small else 0
 
     def _waits(self, seat: int) -> bool:
         s = self._seat(seat)

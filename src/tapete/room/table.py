@@ -1186,7 +1186,7 @@ class RoomTable:
         elif hand.needs_runs():  # all in with cards to come: run it more than once?
             live = [p for p in range(hand.n) if not hand.folded[p]]
             self._open_vote("runs", [self.hand_players[p] for p in live], self.config.act_ms,
-                            batch, runs=self.config.run_it,
+                            batch, runs=min(self.config.run_it, hand.max_runs()),  # the deck's
                             seats=[self.table.hand_seats[p] for p in live])
 
     def _after_hand(self, refused: dict[int, int], batch: Batch) -> None:
