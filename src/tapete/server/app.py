@@ -55,7 +55,7 @@ from tapete.server.cluster import (
     moved_message,
 )
 from tapete.server.config import Settings, make_key, read_key
-from tapete.server.fanout import merged, present
+from tapete.server.fanout import CLOSE_TRY_AGAIN, UNAVAILABLE, merged, present
 from tapete.server.hub import Hub, Player
 from tapete.server.practice import PracticeBots
 from tapete.server.replayer import routes as replay_routes
@@ -63,6 +63,7 @@ from tapete.server.rooms import NO_TABLE, Connection, Room
 from tapete.server.storage import HandRow, Storage, meta_table
 from tapete.server.stored import fair_deal
 from tapete.server.stored import rebuild as rebuild
+from tapete.server.supervise import Tasks
 from tapete.server.transport import (
     CLOSE_POLICY,
     TOO_MANY_TABS,
@@ -422,10 +423,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
         # the first decision and the coach's first answer do not wait for them
         warm = coach.start_warm_up()
         await room.start()
-        settle = asyncio.create_task(_tend_heap(warm)) if settings.freeze_heap else None
+        tasks = Tasks(node.faults if node is not None else None)
+        if settings.freeze_heap:  # supervised: started again if it ever dies
+            tasks.keep(lambda: _tend_heap(warm), "the heap's tending")
         yield
-        if settle is not None:
-            settle.cancel()
+        await tasks.stop()
         await room.stop()
         await hub.close()
         storage.close()
@@ -465,7 +467,14 @@ def create_app(settings: Settings | None = None) -> Starlette:
 async def _watch(ws: WebSocket, node: Node, table_id: str, pid: str, limits: Limits) -> None:
     """Several nodes: a spectator following a table another node runs, its records relayed
     through Redis (server/fanout.py); it only reads."""
-    config = await asyncio.to_thread(_watchable, node, table_id)
+    try:
+        config = await asyncio.to_thread(_watchable, node, table_id)
+    except Exception as exc:
+        if not node.faults.expected(exc, "a watcher of table %s was turned away", table_id):
+            raise
+        await ws.send_text(error_message("unavailable", t(UNAVAILABLE)))
+        await ws.close(code=CLOSE_TRY_AGAIN)
+        return
     if config is not None:
         await ws.send_text(error_message(*config))
         await ws.close(code=4404 if config[0] == "no_table" else 4403)
@@ -480,7 +489,10 @@ async def _watch(ws: WebSocket, node: Node, table_id: str, pid: str, limits: Lim
         after = 0
     box = Outbox(limits)
     watcher = await node.fanout.watch(table_id, pid, box, after)
-    follow = asyncio.get_running_loop().create_task(node.fanout.follow(watcher))
+    # supervised: a follower that dies of a bug is logged and started again from the last
+    # record it sent; an outage it rides out itself (server/fanout.py)
+    follow = node.tasks.keep(lambda: node.fanout.follow(watcher),
+                             f"node {node.id}: a watcher of table {table_id}")
     try:
         await serve(ws, box, lambda raw: node.fanout.refuse(box))
     finally:
