@@ -7,7 +7,8 @@ random suffix: a node that restarts is a new node). They share one PostgreSQL da
 
 Ownership. Every table is run by exactly one node at a time, the holder of its lease
 (``tapete_room_leases``, :mod:`tapete.room.log`): a node claims the leases that are free or
-expired (at most its share: the open tables over the live nodes), renews its own every third
+expired (at most its share, :func:`shares`: the open tables over the live nodes, the floor or
+the ceiling), renews its own every third
 of the lease's length, and stamps every write of the table with its lease's epoch, so that a
 node that lost a lease (paused past it: a zombie) is refused when it writes and drops the
 table (:meth:`Node.drop`). A node that dies loses its leases when they expire (six seconds by
@@ -36,8 +37,12 @@ the watched tables' records (:mod:`tapete.server.fanout`), each person's practic
 the rate limits that hold across nodes (tables opened by one identity, WebSockets served to
 one identity a minute). Channels are named after the Redis database (:meth:`Node.on`).
 
-Rebalancing: a node holding more than its share while another holds less hands one table
-over at a time, between two hands (:meth:`Node._rebalance`).
+Rebalancing: a node holding more than its share hands its surplus over, each table between two
+hands (:meth:`Node._rebalance`); a client's claim respects the share as a round's does.
+
+Faults: every background task (the rounds, the renewals, the Redis subscription, the relay,
+presence, each watcher's feed) is supervised and rides out a database or Redis outage
+(:mod:`tapete.server.supervise`): one log line and a count, not a traceback.
 
 Bankrolls: a node never decides with the bankroll it holds in memory. A table's moves of
 chips are made in PostgreSQL in the very transaction that stores the record that makes them
