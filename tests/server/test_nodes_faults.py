@@ -351,3 +351,31 @@ def test_a_node_that_lost_its_heartbeat_row_still_has_a_share(tmp_path: Path) ->
         conn.execute(NODES.delete().where(NODES.c.node == "n0.a"))
     node._claimable()
     assert node._share == 2
+
+
+def test_a_client_that_comes_while_the_database_is_down_is_told(tmp_path: Path,
+                                                                 caplog: pytest.LogCaptureFixture
+                                                                 ) -> None:
+    # routing a client reads the leases: with the database down, the client is told to try
+    # again (1013) in one log line, not a traceback of the ASGI application
+    from starlette.testclient import TestClient
+    from test_server import settings
+
+    from tapete.server import create_app
+
+    app = create_app(settings(tmp_path, node_id="n0.test", advertise="http://testserver"))
+    with TestClient(app) as c, caplog.at_level(logging.INFO, logger="tapete"):
+        c.get("/")
+        node = app.state.room.node
+
+        async def route(table_id: str) -> None:
+            raise _outage()
+
+        node.route = route
+        with c.websocket_connect("/ws/t/some-table?records=1") as ws:
+            m = ws.receive_json()
+            assert m["type"] == "error" and m["code"] == "unavailable", m
+            assert m["message"]["es"]
+            assert ws.receive()["code"] == 1013
+        assert node.info()["faults"]["storage_unavailable"] == 1
+    assert not _tracebacks(caplog)

@@ -55,7 +55,7 @@ from tapete.server.cluster import (
     moved_message,
 )
 from tapete.server.config import Settings, make_key, read_key
-from tapete.server.fanout import CLOSE_TRY_AGAIN, UNAVAILABLE, merged, present
+from tapete.server.fanout import CLOSE_TRY_AGAIN, merged, present
 from tapete.server.hub import Hub, Player
 from tapete.server.practice import PracticeBots
 from tapete.server.replayer import routes as replay_routes
@@ -83,6 +83,7 @@ SERVER_ERROR = N_("Something went wrong on the server; it has been logged. Try a
 NO_HAND = N_("no such hand")
 NO_IDENTITY = N_("No player identity: reload the page.")
 FOREIGN_PAGE = N_("This request came from another site's page.")
+UNREACHABLE = N_("The room cannot reach its storage just now: try again in a moment.")
 NOT_JSON = N_("The request is not valid JSON.")
 log = logging.getLogger("tapete.server")
 
@@ -301,7 +302,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
             return
         if node is not None:  # several nodes: the table's own, or where it is
             if running is None:
-                where = await node.route(table_id)
+                try:
+                    where = await node.route(table_id)
+                except Exception as exc:  # the database out of reach: try again later
+                    if not await _unavailable(ws, node, exc, table_id):
+                        raise
+                    return
                 if isinstance(where, str):
                     await _moved(ws, where)
                     return
@@ -372,7 +378,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await ws.close(code=4401)
             return
         if node is not None and p.game is None:  # several nodes: their practice table's
-            where = await node.practice_route(p.id)
+            try:
+                where = await node.practice_route(p.id)
+            except Exception as exc:  # the database out of reach: try again later
+                if not await _unavailable(ws, node, exc, "practice"):
+                    raise
+                return
             if isinstance(where, str):
                 await _moved(ws, where)
                 return
@@ -470,10 +481,8 @@ async def _watch(ws: WebSocket, node: Node, table_id: str, pid: str, limits: Lim
     try:
         config = await asyncio.to_thread(_watchable, node, table_id)
     except Exception as exc:
-        if not node.faults.expected(exc, "a watcher of table %s was turned away", table_id):
+        if not await _unavailable(ws, node, exc, table_id):
             raise
-        await ws.send_text(error_message("unavailable", t(UNAVAILABLE)))
-        await ws.close(code=CLOSE_TRY_AGAIN)
         return
     if config is not None:
         await ws.send_text(error_message(*config))
@@ -510,6 +519,18 @@ def _watchable(node: Node, table_id: str) -> tuple[str, Text] | None:
     if not config.spectators:
         return "no_spectators", t("this table allows no spectators: take a seat to watch")
     return None
+
+
+async def _unavailable(ws: WebSocket, node: Node, exc: Exception, table_id: str) -> bool:
+    """Several nodes: an expected fault (the database or Redis out of reach) met while a
+    client came for ``table_id``: one log line, counted; the client is told (``unavailable``)
+    and let go (1013: try again later). False: not such a fault (a bug)."""
+    if not node.faults.expected(exc, "a client of table %s was turned away", table_id):
+        return False
+    with contextlib.suppress(Exception):  # a client gone meanwhile
+        await ws.send_text(error_message("unavailable", t(UNREACHABLE)))
+        await ws.close(code=CLOSE_TRY_AGAIN)
+    return True
 
 
 async def _moved(ws: WebSocket, url: str | None = None) -> None:
