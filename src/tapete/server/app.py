@@ -345,6 +345,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await ws.send_text(error_message("no_spectators", exc.message))
             await ws.close(code=4403)
             return
+        except Exception as exc:  # its backlog unread: the database out of reach
+            if node is None or not await _unavailable(ws, node, exc, table_id):
+                raise
+            return
         running.join(conn)
         if node is not None:
             node.fanout.changed()

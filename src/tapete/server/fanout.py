@@ -362,8 +362,12 @@ class Fanout:
                                                 "seq": w.last}))
                         w.box.close(CLOSE_TRY_AGAIN, "try again", flush=True)
                         return
-                    await self._wait(w, backoff.next())
-                    self._take(w)  # what was relayed meanwhile, as far as it goes on
+                    # the log is read again after the backoff; what is relayed meanwhile
+                    # goes on at once, as far as it follows on
+                    again = time.monotonic() + backoff.next()
+                    while not w.box.closing and (left := again - time.monotonic()) > 0:
+                        await self._wait(w, left)
+                        self._take(w)
                     continue
                 if unfed is not None:
                     unfed = None

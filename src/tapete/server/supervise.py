@@ -188,9 +188,10 @@ class Tasks:
 
     def keep(self, factory: Callable[[], Coroutine[Any, Any, Any]], what: str,
              backoff: Backoff | None = None) -> asyncio.Task[None]:
-        """Run ``factory()`` for as long as the process does: if it ends (it should not) or
-        dies of anything but a cancel, that is logged once (its traceback) and counted
-        (``task_restarts``), and it is started again after a backoff."""
+        """Run ``factory()`` until it returns (a node's loops never do; a watcher's feed, when
+        its connection closes) or is cancelled: if it dies of anything else, that is logged
+        once (its traceback; an expected fault, one line) and counted (``task_restarts``),
+        and it is started again after a backoff."""
         task = asyncio.get_running_loop().create_task(self._keep(factory, what,
                                                                  backoff or Backoff()))
         self._tasks.add(task)
@@ -204,13 +205,12 @@ class Tasks:
             started = loop.time()
             try:
                 await factory()
+                return
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
                 if not self.faults.expected(exc, "%s stopped", what):
                     log.error("%s died: started again", what, exc_info=exc)
-            else:
-                log.error("%s ended: started again", what)
             self.faults.count(RESTARTS)
             if loop.time() - started > 10 * backoff.cap:  # it ran a good while: afresh
                 backoff.reset()
