@@ -197,12 +197,18 @@ async def _run(db: str, nodes: list[NodeProcess], rng: random.Random) -> dict[st
             n.start()
             await asyncio.to_thread(n.wait_up)
             await asyncio.sleep(1.0)
+        # the last node started again gets its share back: every node holds the floor or
+        # the ceiling of tables / nodes (within a lease or so; held to a bound a busy
+        # machine keeps)
+        even, split = await _even(db, nodes, len(tables))
+        assert even <= 10 * LEASE, (even, split)
         # then a drain of every node at once: the hands end
         drained = await asyncio.gather(*(asyncio.to_thread(n.drain) for n in nodes))
     finally:
         stop.set()
         await asyncio.gather(*playing, return_exceptions=True)
     return {"tables": len(tables), "clients": len(bots), "kills": kills, "lobby": lobby,
+            "even_after_restart_s": round(even, 2), "split": split,
             "pace_s": PACE,
             "recover_median_s": statistics.median(recover) if recover else None,
             "recover_max_s": max(recover) if recover else None, "recover_by_kill": by_kill,
@@ -229,6 +235,22 @@ def _lobbies(urls: list[str], tables: set[str], limit: float = 10) -> list[int]:
             assert all(f >= tables for f in full), [len(f) for f in full]
             return [len(g) for g in got]
         time.sleep(0.3)
+
+
+async def _even(db: str, nodes: list[NodeProcess], tables: int, limit: float = 60
+                ) -> tuple[float, list[int]]:
+    """Until each node holds the floor or the ceiling of ``tables`` / nodes (``limit``
+    seconds at most): how long that took, and the split."""
+    start = time.monotonic()
+    low, high = tables // len(nodes), -(-tables // len(nodes))
+    split: list[int] = []
+    while time.monotonic() - start < limit:
+        held = await asyncio.to_thread(owners, db)
+        split = [sum(1 for o in held.values() if o.startswith(n.name + ".")) for n in nodes]
+        if sum(split) == tables and all(low <= x <= high for x in split):
+            break
+        await asyncio.sleep(0.1)
+    return time.monotonic() - start, split
 
 
 def _owned_by(db: str, node: NodeProcess) -> list[str]:

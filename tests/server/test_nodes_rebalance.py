@@ -1,7 +1,10 @@
 """A node that starts again gets its share of the tables back (server/cluster.py,
-``Node._rebalance``): the node holding more than its share hands tables over one at a time,
-each between two hands (it deals no new hand, and once the hand in play ends it stops the
-table and releases its lease), and the lighter node claims them. The players play on
+``Node._rebalance``): the node holding more than its share hands its surplus over at once,
+each table between two hands (it deals no new hand, and once the hand in play ends it stops
+the table and releases its lease), and the lighter node claims them. The shares are the floor
+or the ceiling of tables / nodes, the extra ones to the first nodes by id (``shares``): with a
+third node, 2/2 becomes 2/1/1 (a share rounded up, 2, left the third node with none), each
+table moved once. The players play on
 throughout: no hand is lost or dealt twice (each table's hands are numbered 1, 2, ... in its
 log, each one begun is ended), every client's records are gap-free, and the chips are
 conserved, bankrolls included. Needs ``TAPETE_TEST_POSTGRES`` and a Redis, as
@@ -37,19 +40,21 @@ def test_a_node_started_again_gets_its_share(tmp_path: Path) -> None:
     with pg_schema(pg) as db:
         a = NodeProcess("r0", db, redis_url, 3.0, tmp_path)
         b = NodeProcess("r1", db, redis_url, 3.0, tmp_path)
+        c = NodeProcess("r2", db, redis_url, 3.0, tmp_path)
         try:
             a.start()
             a.wait_up()
-            stats, handed = asyncio.run(_play(db, a, b))
+            stats, handed = asyncio.run(_play(db, a, b, c))
         finally:
             a.stop()
             b.stop()
+            c.stop()
         got = audit(db, players_of(db))
         assert not got["problems"], got["problems"][:20]
         assert got["chips"] == got["expected"], got
         assert got["unfinished"] == 0, got
         assert not stats.gaps, stats.gaps[:10]
-        assert handed >= TABLES // 2
+        assert handed == TABLES // 2 + 1  # two from a to b, then one from b to c: no churn
         from sqlalchemy import create_engine
 
         engine = create_engine(db)
@@ -67,7 +72,24 @@ def test_a_node_started_again_gets_its_share(tmp_path: Path) -> None:
             assert numbers == list(range(1, len(numbers) + 1)), (tid, numbers)
 
 
-async def _play(db: str, a: NodeProcess, b: NodeProcess) -> tuple[Stats, int]:
+async def _split(db: str, nodes: list[NodeProcess], want: list[int], limit: float = 60
+                 ) -> tuple[dict[str, int], float]:
+    """Until the nodes hold ``want`` tables each (``limit`` seconds at most): what they
+    held last, and how long it took."""
+    start = time.monotonic()
+    split: dict[str, int] = {}
+    while time.monotonic() - start < limit:
+        held = await asyncio.to_thread(owners, db)
+        split = {n.name: sum(1 for o in held.values() if o.startswith(n.name + "."))
+                 for n in nodes}
+        if list(split.values()) == want:
+            break
+        await asyncio.sleep(0.1)
+    return split, time.monotonic() - start
+
+
+async def _play(db: str, a: NodeProcess, b: NodeProcess, c: NodeProcess
+                ) -> tuple[Stats, int]:
     rng = random.Random(7)
     urls = [a.url]
     tables = await asyncio.to_thread(open_tables, urls, TABLES)
@@ -75,8 +97,8 @@ async def _play(db: str, a: NodeProcess, b: NodeProcess) -> tuple[Stats, int]:
     bots = []
     for tid in tables:
         for seat in range(6):
-            c = await asyncio.to_thread(cookie, a.url)
-            bots.append(Bot(urls, tid, f"P{seat}", c, rng.randrange(2**32), stats))
+            who = await asyncio.to_thread(cookie, a.url)
+            bots.append(Bot(urls, tid, f"P{seat}", who, rng.randrange(2**32), stats))
     stop = asyncio.Event()
     playing = [asyncio.ensure_future(bot.run(stop)) for bot in bots]
     try:
@@ -91,22 +113,27 @@ async def _play(db: str, a: NodeProcess, b: NodeProcess) -> tuple[Stats, int]:
         b.start()
         await asyncio.to_thread(b.wait_up)
         urls.append(b.url)
-        split: dict[str, int] = {}
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            held = await asyncio.to_thread(owners, db)
-            split = {n.name: sum(1 for o in held.values() if o.startswith(n.name + "."))
-                     for n in (a, b)}
-            if split == {a.name: TABLES // 2, b.name: TABLES // 2}:
-                break
-            await asyncio.sleep(0.3)
+        split, took = await _split(db, [a, b], [TABLES // 2, TABLES // 2])
         assert split == {a.name: TABLES // 2, b.name: TABLES // 2}, split
-        handed = int((await asyncio.to_thread(a.info))["handed"])
+        print(f"two nodes: {split} {took:.1f} s after the second answered")
+        # c starts: 4 tables on 3 nodes are 2/1/1 (r0 first by id: the extra one); b hands
+        # one over (with the share rounded up, 2, nobody did: c stayed at none)
+        c.start()
+        await asyncio.to_thread(c.wait_up)
+        urls.append(c.url)
+        split, took = await _split(db, [a, b, c], [2, 1, 1])
+        assert split == {a.name: 2, b.name: 1, c.name: 1}, split
+        # within a lease or so (the time a hand takes to end, and the claim) on a quiet
+        # machine; held to a bound that holds on a busy one
+        print(f"three nodes: {split} {took:.1f} s after the third answered")
+        assert took < 10 * 3.0, took
+        infos = await asyncio.gather(*(asyncio.to_thread(n.info) for n in (a, b, c)))
+        handed = sum(int(i["handed"]) for i in infos)
         before = stats.hands
-        await asyncio.sleep(3)  # the players play on, at both nodes
+        await asyncio.sleep(3)  # the players play on, at every node
         assert stats.hands > before
-        drained = await asyncio.gather(*(asyncio.to_thread(n.drain) for n in (a, b)))
-        assert list(drained) == [0, 0]
+        drained = await asyncio.gather(*(asyncio.to_thread(n.drain) for n in (a, b, c)))
+        assert list(drained) == [0, 0, 0]
     finally:
         stop.set()
         await asyncio.gather(*playing, return_exceptions=True)

@@ -55,7 +55,7 @@ from tapete.server.cluster import (
     moved_message,
 )
 from tapete.server.config import Settings, make_key, read_key
-from tapete.server.fanout import merged, present
+from tapete.server.fanout import CLOSE_TRY_AGAIN, merged, present
 from tapete.server.hub import Hub, Player
 from tapete.server.practice import PracticeBots
 from tapete.server.replayer import routes as replay_routes
@@ -63,6 +63,7 @@ from tapete.server.rooms import NO_TABLE, Connection, Room
 from tapete.server.storage import HandRow, Storage, meta_table
 from tapete.server.stored import fair_deal
 from tapete.server.stored import rebuild as rebuild
+from tapete.server.supervise import Tasks
 from tapete.server.transport import (
     CLOSE_POLICY,
     TOO_MANY_TABS,
@@ -82,6 +83,7 @@ SERVER_ERROR = N_("Something went wrong on the server; it has been logged. Try a
 NO_HAND = N_("no such hand")
 NO_IDENTITY = N_("No player identity: reload the page.")
 FOREIGN_PAGE = N_("This request came from another site's page.")
+UNREACHABLE = N_("The room cannot reach its storage just now: try again in a moment.")
 NOT_JSON = N_("The request is not valid JSON.")
 log = logging.getLogger("tapete.server")
 
@@ -300,7 +302,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
             return
         if node is not None:  # several nodes: the table's own, or where it is
             if running is None:
-                where = await node.route(table_id)
+                try:
+                    where = await node.route(table_id)
+                except Exception as exc:  # the database out of reach: try again later
+                    if not await _unavailable(ws, node, exc, table_id):
+                        raise
+                    return
                 if isinstance(where, str):
                     await _moved(ws, where)
                     return
@@ -338,6 +345,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await ws.send_text(error_message("no_spectators", exc.message))
             await ws.close(code=4403)
             return
+        except Exception as exc:  # its backlog unread: the database out of reach
+            if node is None or not await _unavailable(ws, node, exc, table_id):
+                raise
+            return
         running.join(conn)
         if node is not None:
             node.fanout.changed()
@@ -371,7 +382,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await ws.close(code=4401)
             return
         if node is not None and p.game is None:  # several nodes: their practice table's
-            where = await node.practice_route(p.id)
+            try:
+                where = await node.practice_route(p.id)
+            except Exception as exc:  # the database out of reach: try again later
+                if not await _unavailable(ws, node, exc, "practice"):
+                    raise
+                return
             if isinstance(where, str):
                 await _moved(ws, where)
                 return
@@ -422,10 +438,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
         # the first decision and the coach's first answer do not wait for them
         warm = coach.start_warm_up()
         await room.start()
-        settle = asyncio.create_task(_tend_heap(warm)) if settings.freeze_heap else None
+        tasks = Tasks(node.faults if node is not None else None)
+        if settings.freeze_heap:  # supervised: started again if it ever dies
+            tasks.keep(lambda: _tend_heap(warm), "the heap's tending")
         yield
-        if settle is not None:
-            settle.cancel()
+        await tasks.stop()
         await room.stop()
         await hub.close()
         storage.close()
@@ -465,7 +482,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
 async def _watch(ws: WebSocket, node: Node, table_id: str, pid: str, limits: Limits) -> None:
     """Several nodes: a spectator following a table another node runs, its records relayed
     through Redis (server/fanout.py); it only reads."""
-    config = await asyncio.to_thread(_watchable, node, table_id)
+    try:
+        config = await asyncio.to_thread(_watchable, node, table_id)
+    except Exception as exc:
+        if not await _unavailable(ws, node, exc, table_id):
+            raise
+        return
     if config is not None:
         await ws.send_text(error_message(*config))
         await ws.close(code=4404 if config[0] == "no_table" else 4403)
@@ -480,7 +502,10 @@ async def _watch(ws: WebSocket, node: Node, table_id: str, pid: str, limits: Lim
         after = 0
     box = Outbox(limits)
     watcher = await node.fanout.watch(table_id, pid, box, after)
-    follow = asyncio.get_running_loop().create_task(node.fanout.follow(watcher))
+    # supervised: a follower that dies of a bug is logged and started again from the last
+    # record it sent; an outage it rides out itself (server/fanout.py)
+    follow = node.tasks.keep(lambda: node.fanout.follow(watcher),
+                             f"node {node.id}: a watcher of table {table_id}")
     try:
         await serve(ws, box, lambda raw: node.fanout.refuse(box))
     finally:
@@ -498,6 +523,18 @@ def _watchable(node: Node, table_id: str) -> tuple[str, Text] | None:
     if not config.spectators:
         return "no_spectators", t("this table allows no spectators: take a seat to watch")
     return None
+
+
+async def _unavailable(ws: WebSocket, node: Node, exc: Exception, table_id: str) -> bool:
+    """Several nodes: an expected fault (the database or Redis out of reach) met while a
+    client came for ``table_id``: one log line, counted; the client is told (``unavailable``)
+    and let go (1013: try again later). False: not such a fault (a bug)."""
+    if not node.faults.expected(exc, "a client of table %s was turned away", table_id):
+        return False
+    with contextlib.suppress(Exception):  # a client gone meanwhile
+        await ws.send_text(error_message("unavailable", t(UNREACHABLE)))
+        await ws.close(code=CLOSE_TRY_AGAIN)
+    return True
 
 
 async def _moved(ws: WebSocket, url: str | None = None) -> None:

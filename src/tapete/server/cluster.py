@@ -7,7 +7,8 @@ random suffix: a node that restarts is a new node). They share one PostgreSQL da
 
 Ownership. Every table is run by exactly one node at a time, the holder of its lease
 (``tapete_room_leases``, :mod:`tapete.room.log`): a node claims the leases that are free or
-expired (at most its share: the open tables over the live nodes), renews its own every third
+expired (at most its share, :func:`shares`: the open tables over the live nodes, the floor or
+the ceiling), renews its own every third
 of the lease's length, and stamps every write of the table with its lease's epoch, so that a
 node that lost a lease (paused past it: a zombie) is refused when it writes and drops the
 table (:meth:`Node.drop`). A node that dies loses its leases when they expire (six seconds by
@@ -36,8 +37,12 @@ the watched tables' records (:mod:`tapete.server.fanout`), each person's practic
 the rate limits that hold across nodes (tables opened by one identity, WebSockets served to
 one identity a minute). Channels are named after the Redis database (:meth:`Node.on`).
 
-Rebalancing: a node holding more than its share while another holds less hands one table
-over at a time, between two hands (:meth:`Node._rebalance`).
+Rebalancing: a node holding more than its share hands its surplus over, each table between two
+hands (:meth:`Node._rebalance`); a client's claim respects the share as a round's does.
+
+Faults: every background task (the rounds, the renewals, the Redis subscription, the relay,
+presence, each watcher's feed) is supervised and rides out a database or Redis outage
+(:mod:`tapete.server.supervise`): one log line and a count, not a traceback.
 
 Bankrolls: a node never decides with the bankroll it holds in memory. A table's moves of
 chips are made in PostgreSQL in the very transaction that stores the record that makes them
@@ -57,11 +62,10 @@ import asyncio
 import contextlib
 import json
 import logging
-import math
 import secrets
 import signal
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from types import FrameType
 from typing import TYPE_CHECKING, Any
@@ -75,6 +79,7 @@ from tapete.room.errors import Refused as RoomRefused
 from tapete.room.log import CLOSED, LEASES, TABLES, Lease, create_all, now_ms
 from tapete.server.fanout import PRESENCE_KEY, TABLE_CHANNEL, Fanout
 from tapete.server.storage import move_once_in
+from tapete.server.supervise import FENCED, REDIS, Backoff, Faults, Tasks
 
 if TYPE_CHECKING:
     from tapete.server.hub import Hub
@@ -86,7 +91,6 @@ MOVED = N_("This table is served by another node: reconnecting.")
 LOBBY_KEY = "tapete:lobby"
 MONEY_CHANNEL = "tapete:money"
 HANDED_S = 5.0  # a table handed over is not claimed back by the node that handed it for this long
-HAND_EVERY_S = 3.0  # the least time between two tables handed over by one node
 HANDING_S = 30.0  # how long a table handed over may take to end its hand (else it stays)
 PRACTICE_KEY = "tapete:practice"  # a hash: a person's id, their practice table's
 CONNECTS_PER_MINUTE = 60  # WebSockets one identity may open a minute, over all nodes
@@ -100,6 +104,34 @@ NODES = sa.Table(
     sa.Column("seen", sa.BigInteger, nullable=False),  # Unix ms
     sa.Column("draining", sa.Boolean, nullable=False),
 )
+
+
+def shares(nodes: Iterable[str], tables: int) -> dict[str, int]:
+    """Each dealing node's share of ``tables`` open tables: ``tables // n`` each, and one
+    more for the first ``tables % n`` nodes in the order of their ids (every node reckons
+    the same shares from the same nodes; a node started again has a new id, and may come
+    first or last). Every share is within one of ``tables / n``, and they add up to
+    ``tables``: a node over its share means another under its own."""
+    order = sorted(set(nodes))
+    if not order:
+        return {}
+    base, extra = divmod(tables, len(order))
+    return {n: base + (1 if i < extra else 0) for i, n in enumerate(order)}
+
+
+def claimable(me: str, counts: dict[str, int], tables: int) -> int:
+    """How many more tables node ``me`` may claim (a round's or a client's claim): up to its
+    share (:func:`shares`) of the ``tables``, given what each dealing node holds
+    (``counts``)."""
+    share = shares(counts, tables).get(me, 0)
+    return max(0, share - counts.get(me, 0))
+
+
+def surplus(me: str, counts: dict[str, int], tables: int) -> int:
+    """How many tables node ``me`` hands over now: what it holds beyond its share, all at
+    once (each between two hands), so that the shares are even again within a lease."""
+    share = shares(counts, tables).get(me, 0)
+    return max(0, counts.get(me, 0) - share)
 
 
 def node_id(name: str | None) -> str:
@@ -202,12 +234,13 @@ class Node:
         self._adopting: dict[str, asyncio.Future[Running | None]] = {}  # claims under way
         self._practiced: dict[str, str] = {}  # the practice tables noted in Redis
         self._published = 0.0  # when the lobby was last published (monotonic)
-        # rebalancing: this node's share and the lightest live node's tables (last round),
-        # the table being handed over (and until when it may take), and the tables handed
-        # lately (not claimed back here: they are the lighter nodes')
+        # rebalancing: this node's share (:func:`shares`, last round) and what each dealing
+        # node held then, the tables being handed over (each with until when its hand may
+        # take), and the tables handed lately (not claimed back here: the lighter nodes')
         self._share: int | None = None
-        self._lightest = 0
-        self._handing: tuple[str, float] | None = None
+        self._counts: dict[str, int] = {}
+        self._tables = 0  # the open tables (last round)
+        self._handing: dict[str, float] = {}
         self._handed: dict[str, float] = {}
         # each claim: the table, when the lease it took had expired, when it was claimed and
         # restored, how long the restore took, and what asked (a round or a client)
@@ -220,10 +253,10 @@ class Node:
         self._db = 0
         self.remote: dict[str, tuple[float, dict[str, Any]]] = {}  # the lobby elsewhere
         self.stats = {"claimed": 0, "dropped": 0, "released": 0, "moved": 0, "handed": 0}
-        self._task: asyncio.Task[None] | None = None
-        self._listen: asyncio.Task[None] | None = None
-        self._renewing: asyncio.Task[None] | None = None
-        self._tasks: set[asyncio.Task[Any]] = set()
+        # the expected faults met (the database or Redis out of reach, a write fenced off),
+        # counted; and every background task, supervised (server/supervise.py)
+        self.faults = Faults(node)
+        self.tasks = Tasks(self.faults)
         self._lease_thread = ThreadPoolExecutor(1, thread_name_prefix="tapete-leases")
         self.fanout = Fanout(self)  # presence, and the records for watchers elsewhere
         create_all(_META, self.log.engine)
@@ -241,19 +274,14 @@ class Node:
                 for tid, raw in (await self.redis.hgetall(LOBBY_KEY)).items():
                     self._heard(tid, raw)
             await self.fanout.load()
-            self._listen = asyncio.get_running_loop().create_task(self._listen_loop())
+            self.tasks.keep(self._listen_loop, f"node {self.id}: its Redis subscription")
         await asyncio.to_thread(self._heartbeat)
         await self._claim()
-        loop = asyncio.get_running_loop()
-        self._task = loop.create_task(self._loop())
-        self._renewing = loop.create_task(self._renew_loop())
+        self.tasks.keep(self._loop, f"node {self.id}: its rounds")
+        self.tasks.keep(self._renew_loop, f"node {self.id}: its lease renewals")
 
     async def stop(self) -> None:
-        for task in (self._task, self._renewing, self._listen):
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
+        await self.tasks.stop()  # the rounds, the renewals, the subscription, the relay...
         await self._release_all()
         await self.fanout.stop()
         with contextlib.suppress(Exception):
@@ -271,17 +299,25 @@ class Node:
 
     # ------------------------------------------------------------------ the rounds
     async def _loop(self) -> None:
+        backoff = Backoff(self.scan_s, cap=max(2.0, self.scan_s))
+        failing = False
         while True:
-            wait = self.scan_s
-            if self._wake_at is not None:  # a dead node's lease runs out sooner: then
-                wait = max(0.01, min(wait, self._wake_at - time.time() + 0.005))
+            wait = backoff.next() if failing else self.scan_s
+            if self._wake_at is not None and not failing:  # a dead node's lease runs out
+                wait = max(0.01, min(wait, self._wake_at - time.time() + 0.005))  # sooner
             await asyncio.sleep(wait)
             try:
                 await self._round()
             except asyncio.CancelledError:
                 raise
-            except Exception:  # the database is down: the leases run out, others claim
-                log.exception("node %s: its round failed", self.id)
+            except Exception as exc:  # the database is down: tried again, backing off
+                self.faults.failed(exc, "round", "its round")
+                failing = True
+                continue
+            if failing:
+                self.faults.back("round", "its rounds")
+                failing = False
+                backoff.reset()
 
     async def _round(self) -> None:
         if not self.draining:
@@ -296,8 +332,12 @@ class Node:
         """Say this node is alive and renew its leases every quarter of their length (a loop
         of its own: a claim restoring tables never holds a renewal up); drop the ones
         lost."""
+        # after a failure (the database down), tried again sooner, backing off to the usual
+        # quarter of a lease: the leases are renewed as soon as the database is back
+        backoff = Backoff(0.1, cap=self.renew_ms / 1000)
+        failing = False
         while True:
-            await asyncio.sleep(self.renew_ms / 1000)
+            await asyncio.sleep(backoff.next() if failing else self.renew_ms / 1000)
             try:
                 # here, not in a round (a round restoring many tables never makes this node
                 # look dead), on a thread of its own (never queued behind the clients' work)
@@ -307,9 +347,14 @@ class Node:
                                                   self._owned())
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("node %s: its leases could not be renewed", self.id)
+            except Exception as exc:
+                self.faults.failed(exc, "renew", "its leases could not be renewed")
+                failing = True
                 continue
+            if failing:
+                self.faults.back("renew", "its leases are renewed")
+                failing = False
+                backoff.reset()
             for tid, epoch in lost:
                 running = self.room.tables.get(tid)
                 if running is not None and running.table.epoch == epoch:
@@ -345,17 +390,11 @@ class Node:
             return {str(n): bool(d) for n, d in conn.execute(
                 sa.select(NODES.c.node, NODES.c.draining).where(NODES.c.seen >= since))}
 
-    def _live_nodes(self) -> int:
-        since = now_ms() - self.alive_ms
-        with self.log.engine.connect() as conn:
-            n = conn.execute(sa.select(sa.func.count()).select_from(NODES).where(
-                NODES.c.seen >= since, NODES.c.draining.is_(False))).scalar()
-        return max(1, int(n or 0))
-
     def _claimable(self) -> tuple[list[str], int]:
         """The open tables nobody holds (oldest first), and how many more this node may
-        take (its share, less what it owns); notes when the first lease a dead node still
-        holds runs out (the next round is then)."""
+        take (its share, :func:`claimable`); notes this node's share and what each dealing
+        node holds, and when the first lease a dead node still holds runs out (the next
+        round is then)."""
         ids = self.log.table_ids()
         now = now_ms()
         leases = self.log.leases()
@@ -363,68 +402,84 @@ class Node:
         live = self._live()
         dead = [x.expires for x in leases if x.expires >= now and x.owner not in live]
         self._wake_at = min(dead) / 1000 if dead else None
-        share = math.ceil(len(ids) / self._live_nodes())
-        dealing = [n for n, draining in live.items() if not draining]
+        dealing = {n for n, draining in live.items() if not draining}
+        if not self.draining:
+            dealing.add(self.id)  # this node deals, whatever its last heartbeat said
         counts = dict.fromkeys(dealing, 0)
         for x in leases:
             if x.expires >= now and x.owner in counts:
                 counts[x.owner] += 1
-        self._share = share
-        self._lightest = min(counts.values()) if counts else 0
+        if self.id in counts:  # and the tables it runs (one restored now has its lease)
+            counts[self.id] = max(counts[self.id], len(self.room.tables))
+        self._share = shares(counts, len(ids)).get(self.id, 0)
+        self._counts, self._tables = counts, len(ids)
         recent = time.monotonic() - HANDED_S
         free = [tid for tid in ids if tid not in held and tid not in self.room.tables
                 and self._handed.get(tid, 0.0) < recent]
-        return free, share - len(self.room.tables)
+        return free, claimable(self.id, counts, len(ids))
 
     async def _claim(self) -> None:
         free, room = await asyncio.to_thread(self._claimable)
-        for tid in free[:max(0, room)]:
+        for tid in free[:room]:
             await self.adopt(tid, via="round")
 
+    def _may_claim(self) -> bool:
+        """Whether a client's claim may take one more table here: within this node's share
+        (as a round's claims are); before the first round, yes."""
+        if self._share is None:
+            return True
+        return len(self.room.tables) + len(self._adopting) < self._share
+
     async def _rebalance(self) -> None:
-        """A node holding more than its share while another holds less (one that started
-        again, say) hands a table over, one at a time: the table deals no new hand, and once
-        the hand in play has ended it stops here and its lease is released; a lighter node
-        claims it at its next round (this one does not take it back for ``HANDED_S``), and
-        its clients follow it there. No hand moves while in play."""
-        if self._handing is not None:
-            tid, deadline = self._handing
+        """A node holding more than its share (:func:`shares`: a node started again, or one
+        more, has a share of its own now) hands its surplus over, all of it at once: each
+        table deals no new hand, and once the hand in play has ended it stops here and its
+        lease is released; a node under its share claims it at its next round (this one does
+        not take it back for ``HANDED_S``), and its clients follow it there. No hand moves
+        while in play; the shares are even again within a lease (a hand's end later, where
+        hands are long)."""
+        for tid, deadline in list(self._handing.items()):
             running = self.room.tables.get(tid)
             if running is None:
-                self._handing = None
+                del self._handing[tid]
             elif running.table.hand is None:
-                epoch = running.table.epoch
-                self._handed[tid] = time.monotonic()
-                self.fanout.dropped(tid)
-                self.room.drop(tid)  # stopped first: no write after the release
-                if epoch is not None and await asyncio.to_thread(
-                        self.log.release, tid, self.id, epoch):
-                    self.stats["handed"] += 1
-                    log.info("node %s handed table %s over", self.id, tid)
-                else:  # its lease had moved on meanwhile (this node was paused): lost
-                    self.stats["dropped"] += 1
-                    log.warning("node %s lost the lease of table %s: dropped", self.id, tid)
-                await self._unlist(tid)
-                self._handing = None
+                del self._handing[tid]
+                await self._hand_over(tid, running)
             elif time.monotonic() > deadline:  # a hand that would not end: it stays here
                 running.table.auto_start = True
-                self._handing = None
-            return
+                del self._handing[tid]
         now = time.monotonic()
         self._handed = {t: at for t, at in self._handed.items() if at >= now - HANDED_S}
-        if self._handed and now - max(self._handed.values()) < HAND_EVERY_S:
-            return  # one table at a time, a few seconds apart: its clients settle first
-        share = self._share
-        if share is None or len(self.room.tables) <= share or self._lightest >= share:
+        if self._share is None or self.draining:
             return
+        counts = {**self._counts, self.id: len(self.room.tables) - len(self._handing)}
+        more = surplus(self.id, counts, self._tables)
+        lighter = shares(counts, self._tables)
+        if more <= 0 or not any(c < lighter[n] for n, c in counts.items() if n != self.id):
+            return  # (a node under its share claims what is handed over)
         movable = [r for r in self.room.tables.values()
-                   if not r.table.config.practice and not r.table.broken]
-        if not movable:
-            return
-        # a table between hands first, then the one with the fewest connections
-        running = min(movable, key=lambda r: (r.table.hand is not None, len(r.connections)))
-        running.table.auto_start = False
-        self._handing = (running.table.table_id, time.monotonic() + HANDING_S)
+                   if not r.table.config.practice and not r.table.broken
+                   and r.table.table_id not in self._handing]
+        # the tables between hands first, then the ones with the fewest connections
+        movable.sort(key=lambda r: (r.table.hand is not None, len(r.connections)))
+        for running in movable[:more]:
+            running.table.auto_start = False
+            self._handing[running.table.table_id] = time.monotonic() + HANDING_S
+
+    async def _hand_over(self, tid: str, running: Running) -> None:
+        """Table ``tid``'s hand has ended: it stops here and its lease is released."""
+        epoch = running.table.epoch
+        self._handed[tid] = time.monotonic()
+        self.fanout.dropped(tid)
+        self.room.drop(tid)  # stopped first: no write after the release
+        if epoch is not None and await asyncio.to_thread(
+                self.log.release, tid, self.id, epoch):
+            self.stats["handed"] += 1
+            log.info("node %s handed table %s over", self.id, tid)
+        else:  # its lease had moved on meanwhile (this node was paused): lost
+            self.stats["dropped"] += 1
+            log.warning("node %s lost the lease of table %s: dropped", self.id, tid)
+        await self._unlist(tid)
 
     def _take(self, table_id: str) -> tuple[int | None, int]:
         """Claim the lease: the new epoch (None: held), and when the lease it replaces had
@@ -486,7 +541,7 @@ class Node:
         self.stats["dropped"] += 1
         self.fanout.dropped(table_id)
         self.room.drop(table_id)
-        self._spawn(self._unlist(table_id))
+        self._spawn(self._unlist(table_id), "a table's unlisting")
 
     # ------------------------------------------------------------------ routing
     async def route(self, table_id: str) -> Running | str | None:
@@ -509,6 +564,12 @@ class Node:
             if lease is None or lease.expires < now:
                 if table_id in self._handed:  # handed over just now: a lighter node's
                     return ""
+                if lease is not None and not self._may_claim():
+                    # this node holds its share: a node under its own claims the table at
+                    # its next round (a round comes every twelfth of a lease), then the
+                    # client is sent there
+                    await asyncio.sleep(self.scan_s * 1.5)
+                    continue
                 if lease is None or not self.draining:
                     adopted = await self.adopt(table_id)
                     if adopted is not None:
@@ -575,9 +636,11 @@ class Node:
             return
         try:
             await self.redis.hset(PRACTICE_KEY, mapping=new)
-        except Exception:
-            log.warning("node %s: its practice tables could not be noted", self.id)
+        except Exception as exc:
+            self.faults.failed(exc, "practice", "its practice tables could not be noted",
+                               kind=REDIS)
             return
+        self.faults.back("practice", "its practice tables are noted")
         self._practiced = now
 
     async def practice_route(self, player: str) -> Running | str | None:
@@ -621,7 +684,7 @@ class Node:
     def begin_drain(self, done: Callable[[], None]) -> None:
         if self.draining:
             return
-        self._spawn(self._drain(done))
+        self._spawn(self._drain(done), "its drain")
 
     async def _drain(self, done: Callable[[], None]) -> None:
         """Deal no new hand, let the hands in play end, then stop every table, release its
@@ -646,9 +709,11 @@ class Node:
             await asyncio.sleep(0.05)
         while time.monotonic() < deadline and self.room._saving:  # the hands' rows
             await asyncio.sleep(0.05)
-        await self._release_all()
-        self.drained.set()
-        done()
+        try:
+            await self._release_all()
+        finally:  # whatever failed, the node exits (its leases run out)
+            self.drained.set()
+            done()
 
     async def _release_all(self) -> None:
         owned = self._owned()
@@ -679,8 +744,10 @@ class Node:
                 for raw in listed.values():
                     pipe.publish(self.on(LOBBY_KEY), raw)
                 await pipe.execute()
-        except Exception:
-            log.warning("node %s: the lobby could not be published", self.id)
+        except Exception as exc:
+            self.faults.failed(exc, "lobby", "the lobby could not be published", kind=REDIS)
+            return
+        self.faults.back("lobby", "the lobby is published")
 
     async def _unlist(self, table_id: str) -> None:
         self.remote.pop(table_id, None)
@@ -701,13 +768,26 @@ class Node:
         self.remote[str(tid or table["table"])] = (float(data["at"]), table)
 
     async def _listen_loop(self) -> None:
+        """Hear the other nodes (the lobby, the bankrolls, presence, the watched tables'
+        records). Redis out of reach: tried again with a backoff (a tenth of a second, up to
+        two, jittered), and once subscribed again, what was missed meanwhile is read from
+        the lobby's and presence's hashes (the watchers fill their gaps from the log)."""
+        backoff = Backoff(0.1, cap=2.0)
+        failing = False
         while True:
+            pubsub = self.redis.pubsub()
             try:
-                pubsub = self.redis.pubsub()
                 lobby, money, presence = (self.on(LOBBY_KEY), self.on(MONEY_CHANNEL),
                                           self.on(PRESENCE_KEY))
                 await pubsub.subscribe(lobby, money, presence)
                 await pubsub.psubscribe(self.on(TABLE_CHANNEL) + ":*")
+                if failing:
+                    for tid, raw in (await self.redis.hgetall(LOBBY_KEY)).items():
+                        self._heard(tid, raw)
+                    await self.fanout.load()
+                    self.faults.back("listen", "Redis is heard again")
+                    failing = False
+                backoff.reset()
                 async for message in pubsub.listen():
                     kind = message.get("type")
                     if kind == "pmessage":
@@ -722,10 +802,13 @@ class Node:
                         self._heard(None, message["data"])
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.warning("node %s: Redis is unreachable; listening again in a second",
-                            self.id)
-                await asyncio.sleep(1.0)
+            except Exception as exc:
+                self.faults.failed(exc, "listen", "Redis could not be heard", kind=REDIS)
+                failing = True
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+            await backoff.sleep()
 
     def remote_listing(self) -> list[dict[str, Any]]:
         """The tables the other nodes run, as they last published them (seconds ago)."""
@@ -738,7 +821,8 @@ class Node:
         self._refresh(player, bankroll)
         if self.redis is not None:
             self._spawn(self.redis.publish(self.on(MONEY_CHANNEL), json.dumps(
-                {"node": self.id, "player": player, "bankroll": bankroll})))
+                {"node": self.id, "player": player, "bankroll": bankroll})),
+                "a bankroll's publish")
 
     def _money_heard(self, data: dict[str, Any]) -> None:
         if data.get("node") != self.id:
@@ -772,20 +856,25 @@ class Node:
         """The name of ``channel`` for this room (its Redis database's)."""
         return f"{channel}@{self._db}"
 
-    def _spawn(self, coro: Any) -> None:
-        try:
-            task = asyncio.get_running_loop().create_task(coro)
-        except RuntimeError:
-            coro.close()
-            return
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+    def _spawn(self, coro: Any, what: str = "a background task") -> None:
+        """Run ``coro`` in the background, supervised: its failure is retrieved and logged
+        (a Redis that is down: one line, counted), never left unretrieved."""
+        self.tasks.spawn(coro, f"node {self.id}: {what}")
+
+    def faults_seen(self) -> dict[str, int]:
+        """The expected faults met, by kind (server/supervise.py): ``fenced``, the writes
+        refused because a lease moved on (the log counts them), ``storage_unavailable`` and
+        ``redis_unavailable``, the tries that met the database or Redis out of reach,
+        ``task_restarts``, the background tasks started again, ``task_failures``, the one-off
+        ones that failed unexpectedly."""
+        return {**self.faults.counts, FENCED: self.log.fenced}
 
     def info(self) -> dict[str, Any]:
         return {"node": self.id, "url": self.url, "draining": self.draining,
                 "tables": sorted(self.room.tables), "fenced": self.log.fenced,
                 "fenced_renewals": self.log.fenced_renewals, "claims": self.claims,
-                **self.stats, **self.fanout.stats, "relaying": sorted(self.fanout.relays)}
+                **self.stats, **self.fanout.stats, "relaying": sorted(self.fanout.relays),
+                "faults": self.faults_seen()}
 
 
 def moved_message(url: str | None) -> str:

@@ -21,6 +21,13 @@ change of owner too: a watcher starts from the table's log (``after=SEQ``), and 
 would leave a gap (a relay that began late, an owner that died) is filled from the log, which
 is read again too when nothing came for a second. A watcher only reads: what it sends is
 refused (to chat or sit, a client connects without ``watch=1`` and goes to the owner).
+
+Outages. While the log cannot be read (the database restarting), the watcher is told once
+(``error`` ``unavailable``, its ``seq`` the last record it was sent) and the read is tried
+again with a backoff; the records then come on from there, nothing missed. A watcher the log
+could not feed for ``UNFED_S`` is told so and closed (1013, try again later): it comes back
+with ``after=SEQ``. While Redis is out of reach, the relay tries again with a backoff and the
+watchers are fed from the log.
 """
 
 from __future__ import annotations
@@ -36,6 +43,7 @@ from tapete.core.catalog import N_, t
 from tapete.room.log import Record
 from tapete.room.table import visible
 from tapete.server.game import send
+from tapete.server.supervise import REDIS, Backoff
 from tapete.server.transport import Outbox, error_message
 
 if TYPE_CHECKING:
@@ -50,6 +58,12 @@ FORGET_S = 6.0  # a node's presence not said again for this long is forgotten
 SOON_S = 0.03  # a connection came or went: presence said this soon (one message a burst)
 WATCH_ONLY = N_("A spectator watching from this node only reads: connect without watch=1 to"
                 " chat or take a seat.")
+UNAVAILABLE = N_("The table's records cannot be read just now: they follow as soon as they"
+                 " can.")
+UNFED = N_("The table's records could not be read for a while: connect again with after="
+           "{seq}.")
+UNFED_S = 30.0  # a watcher the log could not feed for this long is closed (it comes back)
+CLOSE_TRY_AGAIN = 1013  # RFC 6455: try again later
 
 
 def spectator_message(table_id: str, r: Record) -> dict[str, Any]:
@@ -165,7 +179,7 @@ class Fanout:
 
     def _say_soon(self) -> None:
         self._soon = None
-        self.node._spawn(self.say(force=True))
+        self.node._spawn(self.say(force=True), "its presence")
 
     async def say(self, force: bool = False) -> None:
         """Publish this node's presence if it changed (``force``: whatever it is), or if it
@@ -185,8 +199,12 @@ class Fanout:
                 pipe.hset(PRESENCE_KEY, self.node.id, data)
                 pipe.publish(self.node.on(PRESENCE_KEY), data)
                 await pipe.execute()
-        except Exception:
-            log.warning("node %s: its presence could not be published", self.node.id)
+        except Exception as exc:
+            self._said = None  # said again at the next round
+            self.node.faults.failed(exc, "presence", "its presence could not be published",
+                                    kind=REDIS)
+            return
+        self.node.faults.back("presence", "its presence is published")
 
     def heard(self, raw: str) -> None:
         data = json.loads(raw)
@@ -257,12 +275,15 @@ class Fanout:
             return
         if self._out is None:
             self._out = asyncio.Queue()
-            self._sender = asyncio.get_running_loop().create_task(self._send_loop())
+            self._sender = self.node.tasks.keep(self._send_loop,
+                                                f"node {self.node.id}: its relay")
         self._out.put_nowait((f"{self.node.on(TABLE_CHANNEL)}:{table_id}",
                              json.dumps(message)))
 
     async def _send_loop(self) -> None:
         assert self._out is not None
+        backoff = Backoff(0.05, cap=2.0)
+        failing = False
         while True:
             batch = [await self._out.get()]
             while not self._out.empty():
@@ -275,8 +296,16 @@ class Fanout:
                 self.stats["relayed"] += len(batch)
             except asyncio.CancelledError:
                 raise
-            except Exception:  # the watchers fill the gap from the log
-                log.warning("node %s: records could not be relayed", self.node.id)
+            except Exception as exc:  # the watchers fill the gap from the log
+                self.node.faults.failed(exc, "relay", "records could not be relayed",
+                                        kind=REDIS)
+                failing = True
+                await backoff.sleep()  # what comes meanwhile goes in the next batch
+                continue
+            if failing:
+                self.node.faults.back("relay", "records are relayed")
+                failing = False
+                backoff.reset()
 
     def record_heard(self, channel: str, raw: str) -> None:
         """A table's record, relayed by its owner: to this node's watchers of it."""
@@ -307,33 +336,78 @@ class Fanout:
 
     async def follow(self, w: Watcher) -> None:
         """Send ``w`` every record after its last, gap-free, until its connection closes:
-        from the log first, then as they are relayed (a gap filled from the log)."""
-        await self._fill(w)
+        from the log first, then as they are relayed (a gap filled from the log). While the
+        log cannot be read, the watcher is told (once) and it is read again with a backoff;
+        after ``UNFED_S`` of that, the watcher is closed, to come back with ``after=SEQ``."""
+        backoff = Backoff(0.1, cap=2.0)
+        unfed: float | None = None  # since when the log could not be read
+        need_log = True
         while not w.box.closing:
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(1.0):
-                    await w.heard.wait()
-            w.heard.clear()
-            inbox, w.inbox = w.inbox, []
-            if not inbox:  # nothing for a second: the log may have more (a new owner)
-                await self._fill(w)
-                continue
-            for message in inbox:
-                seq = int(message["seq"])
-                if seq <= w.last:
-                    continue
-                if seq > w.last + 1:
+            if need_log:
+                try:
                     await self._fill(w)
-                    if seq <= w.last:
-                        continue
-                if self._send(w, message):
-                    self.stats["from_redis"] += 1
+                except Exception as exc:
+                    if not self.node.faults.expected(exc, "a watcher of table %s waits: its"
+                                                     " log cannot be read", w.table_id):
+                        raise  # a bug: the supervisor logs it and starts this again
+                    now = time.monotonic()
+                    if unfed is None:
+                        unfed = now
+                        send(w.box, json.dumps({"type": "error", "code": "unavailable",
+                                                "message": t(UNAVAILABLE).to_json(),
+                                                "seq": w.last}))
+                    elif now - unfed > UNFED_S:
+                        send(w.box, json.dumps({"type": "error", "code": "unavailable",
+                                                "message": t(UNFED, seq=str(w.last)).to_json(),
+                                                "seq": w.last}))
+                        w.box.close(CLOSE_TRY_AGAIN, "try again", flush=True)
+                        return
+                    # the log is read again after the backoff; what is relayed meanwhile
+                    # goes on at once, as far as it follows on
+                    again = time.monotonic() + backoff.next()
+                    while not w.box.closing and (left := again - time.monotonic()) > 0:
+                        await self._wait(w, left)
+                        self._take(w)
+                    continue
+                if unfed is not None:
+                    unfed = None
+                    backoff.reset()
+                need_log = False
+            heard = await self._wait(w, 1.0)
+            # nothing for a second: the log may have more (a new owner); a gap: read it
+            need_log = not heard or self._take(w)
+
+    @staticmethod
+    async def _wait(w: Watcher, seconds: float) -> bool:
+        """Until a record is relayed for ``w`` (True), ``seconds`` at most."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(seconds):
+                await w.heard.wait()
+        w.heard.clear()
+        return bool(w.inbox)
+
+    def _take(self, w: Watcher) -> bool:
+        """Send ``w`` the records relayed for it, in order, up to the first gap: whether
+        there is one (the log has what is missing)."""
+        inbox, w.inbox = w.inbox, []
+        inbox.sort(key=lambda m: int(m["seq"]))
+        for i, message in enumerate(inbox):
+            seq = int(message["seq"])
+            if seq <= w.last:
+                continue
+            if seq > w.last + 1:
+                w.inbox = inbox[i:] + w.inbox  # sent once the gap is filled
+                return True
+            if self._send(w, message):
+                self.stats["from_redis"] += 1
+        return False
 
     async def _fill(self, w: Watcher) -> None:
         records = await asyncio.to_thread(self.node.log.read, w.table_id, w.last)
         for r in records:
             if self._send(w, spectator_message(w.table_id, r)):
                 self.stats["from_log"] += 1
+        self._take(w)  # what was relayed while the log was read, past what it held
 
     @staticmethod
     def _send(w: Watcher, message: dict[str, Any]) -> bool:
@@ -349,7 +423,7 @@ class Fanout:
         send(box, error_message("watching", t(WATCH_ONLY)))
 
     async def stop(self) -> None:
-        if self._sender is not None:
+        if self._sender is not None:  # (the node's tasks are stopped by now)
             self._sender.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._sender

@@ -43,6 +43,7 @@ from tapete.core.events import Event
 from tapete.core.hand import Hand, Phase
 from tapete.core.setup import HandSetup
 from tapete.core.text import Text
+from tapete.room.errors import Fenced
 from tapete.room.errors import Refused as RoomRefused
 from tapete.room.log import EventLog, TableConfig
 from tapete.room.table import Agent, RoomTable, TableOwner, restore
@@ -64,6 +65,7 @@ from tapete.server.protocol import (
     parse_room,
 )
 from tapete.server.stored import hand_row
+from tapete.server.supervise import expected
 from tapete.server.transport import Outbox
 from tapete.server.views import hand_view
 from tapete.words.room import decided_line, host_line, vote_line
@@ -328,9 +330,13 @@ class Room:
                     await running.owner.run()
                 except asyncio.CancelledError:
                     raise
-                except Exception:
-                    log.exception("table %s failed: restoring it from its log",
-                                  running.table.table_id)
+                except Exception as exc:  # a fenced write, an outage: one line, counted
+                    if isinstance(exc, Fenced) and self.node is not None:
+                        pass  # its lease moved on: _lost says so, and drops it
+                    elif not expected(self.node, exc, "table %s stopped: restoring it from"
+                                      " its log", running.table.table_id):
+                        log.exception("table %s failed: restoring it from its log",
+                                      running.table.table_id)
                 if self.node is not None and await self._lost(running):
                     return
                 await asyncio.sleep(1.0)  # a database that is down: do not spin
@@ -387,8 +393,10 @@ class Room:
             table = restore(self.log, old.table_id, old.bankroll, agents=old.agents,
                             think_ms=self.think_ms, pause_ms=self.pause_ms,
                             on_hand=self._hand_over, epoch=old.epoch)
-        except Exception:
-            log.exception("table %s could not be restored yet", old.table_id)
+        except Exception as exc:
+            if not expected(self.node, exc, "table %s could not be restored yet",
+                            old.table_id):
+                log.exception("table %s could not be restored yet", old.table_id)
             raise
         table.new_deck = old.new_deck
         table.auto_start = old.auto_start
@@ -663,8 +671,10 @@ class Room:
                 pass
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("tending table %s failed", running.table.table_id)
+            except Exception as exc:
+                if not expected(self.node, exc, "tending table %s failed",
+                                running.table.table_id):
+                    log.exception("tending table %s failed", running.table.table_id)
 
     def _tend(self, running: Running) -> None:
         """Between hands: bots fill the table, leaving one seat free for a person, and give
