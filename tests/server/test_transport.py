@@ -105,12 +105,13 @@ class RawWS:
     and never answers a ping by itself."""
 
     def __init__(self, port: int, cookie: str | None = None, host: str | None = None,
-                 origin: str | None = None, rcvbuf: int | None = None) -> None:
+                 origin: str | None = None, rcvbuf: int | None = None,
+                 path: str = "/ws") -> None:
         self.sock = socket.socket()
         if rcvbuf:
             self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
         self.sock.connect(("127.0.0.1", port))
-        lines = ["GET /ws HTTP/1.1", f"Host: {host or f'127.0.0.1:{port}'}",
+        lines = [f"GET {path} HTTP/1.1", f"Host: {host or f'127.0.0.1:{port}'}",
                  "Upgrade: websocket", "Connection: Upgrade",
                  f"Sec-WebSocket-Key: {base64.b64encode(os.urandom(16)).decode()}",
                  "Sec-WebSocket-Version: 13"]
@@ -249,7 +250,8 @@ def test_the_outbox_keeps_only_the_newest_state_and_is_bounded() -> None:
         return [item.data for item in box._items]
 
     async def check() -> None:
-        box = Outbox(Limits(max_states=3, max_pending=5, max_pending_bytes=10_000))
+        box = Outbox(Limits(max_states=3, max_pending=5, max_pending_bytes=10_000,
+                            max_behind=10_000))
         # states made at once all wait (a client that keeps up gets each), up to max_states:
         # past that the newest waiting one is replaced, and its click's stamp passes on
         box.put("s0", state=True)
@@ -281,6 +283,45 @@ def test_the_outbox_keeps_only_the_newest_state_and_is_bounded() -> None:
     asyncio.run(check())
 
 
+def test_the_outbox_closes_once_max_behind_messages_came_while_one_write_waits() -> None:
+    """While a write waits for its client to read (its socket's buffers are full), each
+    message made for it counts, a replaced state too: one past ``max_behind`` and what
+    waits is dropped and the connection closed (1008), its socket let go (``dropped``). A
+    finished write starts the count again; a backlog's record counts when it is made, not
+    again when it is queued."""
+
+    async def check() -> None:
+        box = Outbox(Limits(max_behind=4))
+        drops: list[bool] = []
+        box.dropped = lambda: drops.append(True)
+        box.put("s0", state=True)
+        assert await box.get() == ("s0", None)  # being written: the client reads it not
+        for n in range(1, 5):
+            box.put(f"s{n}", state=True)  # each replaces the last: one waits
+        box.put("old record", fresh=False)  # a backlog's, counted when made
+        assert box.behind == 4 and box.pending == 2 and not box.closing
+        assert await box.get() == ("s4", None)  # that write ended; the next one began
+        assert box.behind == 0
+        for _ in range(3):
+            box.put("pong")
+        box.held()  # a record made meanwhile, held behind a backlog
+        assert box.behind == 4 and not box.closing and not drops
+        box.put("s5", state=True)
+        assert box.closing and box.close_code == CLOSE_POLICY and box.pending == 0
+        assert box.pending_chars == 0 and drops == [True]
+        with pytest.raises(Closing):
+            await box.get()
+        # a client that keeps up: nothing is made while a write waits, nothing counts
+        quick = Outbox(Limits(max_behind=4))
+        for n in range(100):
+            quick.put(f"s{n}", state=True)
+            assert await quick.get() == (f"s{n}", None)
+            quick.writing = False  # written at once (serve asks for the next only then)
+        assert not quick.closing
+
+    asyncio.run(check())
+
+
 def test_the_token_bucket_allows_a_burst_then_the_rate() -> None:
     now = [0.0]
     bucket = TokenBucket(rate=10, burst=5, clock=lambda: now[0])
@@ -299,7 +340,8 @@ def test_a_client_that_never_reads_costs_a_bounded_amount(tmp_path: Path) -> Non
     limit and the slow-reader close are off here, so what bounds the queue is that a new
     state replaces an unsent one."""
     warmed_up()
-    lax = Limits(rate=1e9, burst=10**9, flood_close=10**9, send_timeout=60)
+    lax = Limits(rate=1e9, burst=10**9, flood_close=10**9, send_timeout=60,
+                 max_behind=10**9)
     app = create_app(settings(tmp_path, limits=lax))
     with live(app) as srv:
         raw, player = seated_reader(app, srv)
@@ -347,6 +389,76 @@ def test_a_client_too_slow_to_read_is_closed(tmp_path: Path) -> None:
                     break
         assert wait_for(lambda: not player.outboxes, 15)  # the server let it go
         raw.close()
+
+
+@pytest.mark.parametrize("query", ["", "records=1"])
+def test_a_tab_that_never_reads_is_let_go_once_its_queue_is_full(tmp_path: Path,
+                                                                  query: str) -> None:
+    """Two tabs of one person at a room table: one reads, the other (a raw socket with a
+    small receive buffer) never does. Each ``pre`` the reader sends makes a state for both.
+    Once the silent tab's socket buffers are full (the kernel's send buffer, bounded by
+    ``send_buffer``, the client's receive buffer and the event loop's 64 KiB), its write
+    waits; ``max_behind`` messages later it is closed at once, long before ``send_timeout``
+    (off here): the server drops it (the table counts one connection), what waited for it is
+    dropped, its socket ends, and the reader, at the same table, is answered throughout."""
+    behind, buffer = 16, 16 * 1024
+    limits = Limits(rate=1e9, burst=10**9, flood_close=10**9, send_timeout=600,
+                    max_behind=behind, send_buffer=buffer)
+    app = create_app(settings(tmp_path, limits=limits))
+    with live(app) as srv:
+        cookie = cookie_of(srv)
+        r = httpx.post(srv.url + "api/room/tables", json={"act_ms": 60_000, "bank_ms": 0},
+                       cookies={"tapete_id": cookie})
+        assert r.status_code == 201, r.text
+        table = r.json()["table"]
+        running = app.state.room.tables[table]
+        with connect(f"ws://127.0.0.1:{srv.port}/ws/t/{table}",
+                     additional_headers={"Cookie": f"tapete_id={cookie}"}) as reader:
+
+            size = [0]
+
+            def answered(kind: str) -> Msg:
+                while True:
+                    raw_text = reader.recv(10)
+                    m: Msg = json.loads(raw_text)
+                    if m["type"] == kind:
+                        size[0] = max(size[0], len(raw_text))
+                        return m
+
+            answered("state")
+            assert wait_for(lambda: len(running.connections) == 1)
+            (first,) = running.connections
+            raw = RawWS(srv.port, cookie, rcvbuf=4096, path=f"/ws/t/{table}?{query}")
+            assert raw.status == 101
+            assert wait_for(lambda: len(running.connections) == 2)
+            (silent,) = [c for c in running.connections if c is not first]
+            # what its buffers hold at most (Linux doubles the two socket buffers), in
+            # states, then the messages a waiting write may fall behind; twice that
+            bound = 2 * ((2 * buffer + 2 * 4096 + 2**16 + 2**16) // size[0] + behind + 1)
+            sent = 0
+            while len(running.connections) == 2 and sent < bound:
+                reader.send(json.dumps({"type": "pre", "value": None}))
+                answered("state")  # made for both tabs at once
+                sent += 1
+            print(f"the silent tab was let go after {sent} states of {size[0]} characters"
+                  f" (at most {bound})")
+            assert len(running.connections) == 1, "the tab that never reads is still served"
+            assert silent.box.close_code == CLOSE_POLICY
+            assert silent.box.pending == 0 and silent.box.pending_chars == 0
+            # its socket ends: what the kernel had for it, then nothing (no close frame:
+            # it would wait behind what the client did not read)
+            frames = 0
+            while (got := raw.recv(5)) is not None and frames < 10_000:
+                frames += 1
+            assert got is None
+            raw.close()
+            # the reader, at the same table, goes on
+            for _ in range(5):
+                reader.send(json.dumps({"type": "pre", "value": None}))
+                answered("state")
+            reader.send(json.dumps({"type": "ping"}))
+            answered("pong")
+            assert len(running.connections) == 1
 
 
 def test_one_watch_closes_every_connection_whose_write_waits_too_long() -> None:
@@ -436,7 +548,9 @@ def test_play_passes_the_limits_and_allowed_hosts_to_uvicorn(
 # ------------------------------------------------------------------------------ floods
 def test_a_flood_is_refused_and_closed_while_the_others_are_answered(tmp_path: Path) -> None:
     warmed_up()
-    app = create_app(settings(tmp_path))
+    # the flooder reads what it was sent only at the end: its sockets hold it meanwhile (the
+    # system's buffers, megabytes), or it would be closed as a client that does not read
+    app = create_app(settings(tmp_path, limits=Limits(send_buffer=None)))
     with live(app) as srv:
         flooder_cookie, other_cookie = cookie_of(srv), cookie_of(srv)
         with ws_client(srv, other_cookie) as other:

@@ -68,6 +68,7 @@ from tapete.server.transport import (
     TOO_MANY_TABS,
     Limits,
     Outbox,
+    Sockets,
     error_message,
     quiet_uvicorn,
     serve,
@@ -450,7 +451,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         WebSocketRoute("/ws/t/{table_id}", room_ws),
         Mount("/web", StaticFiles(directory=WEB_DIR), name="web"),
     ]
-    middleware = [Middleware(HostCheck, allowed_hosts=settings.allowed_hosts),
+    middleware = [Middleware(Sockets, send_buffer=limits.send_buffer),  # outermost
+                  Middleware(HostCheck, allowed_hosts=settings.allowed_hosts),
                   Middleware(SessionMiddleware, secret_key=secret, session_cookie=COOKIE,
                              max_age=TEN_YEARS, same_site="lax")]
     app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan,

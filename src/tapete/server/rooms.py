@@ -757,6 +757,7 @@ class Connection:
                 _encoded[:] = message, data
             if self._backlog is not None:
                 self._backlog.append(data)
+                self.box.held()  # made now: it counts while a write waits (transport.py)
             else:
                 send(self.box, data)
         if message["kind"] == "host" and message["data"]["action"] == "spectators" and \
@@ -795,7 +796,7 @@ class Connection:
             if self.box.closing:
                 return
             while backlog and self.box.pending < room:
-                send(self.box, backlog.popleft())
+                self.box.put(backlog.popleft(), fresh=False)  # counted when it was made
         self._backlog = None
 
     def schedule_state(self) -> None:
