@@ -505,6 +505,109 @@ def test_one_watch_closes_every_connection_whose_write_waits_too_long() -> None:
     asyncio.run(main())
 
 
+# ------------------------------------------------------------------------------ many connections
+def test_a_new_connection_costs_the_loop_no_scan_of_the_others_and_no_database_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sixty spectators, an identity each, open a room table's socket (the states only, as
+    the page asks). What the server does for each is counted: how many times a connection's
+    person is asked for (checking a person's tabs, counting the spectators: per connection,
+    not once per connection already there), the table's log read (none: a client that asks
+    for no records is sent none of the past; one that asks, ``records=1``, reads it), and
+    where the database is asked whether the person is stored (not on the event loop)."""
+    from tapete.server import rooms
+
+    asked = [0]
+    player = rooms.Connection.player
+
+    def counted(self: rooms.Connection) -> str | None:
+        asked[0] += 1
+        return player.fget(self)  # type: ignore[attr-defined,no-any-return]
+
+    monkeypatch.setattr(rooms.Connection, "player", property(counted))
+    app = create_app(settings(tmp_path))
+    with live(app) as srv:
+        host = cookie_of(srv)
+        r = httpx.post(srv.url + "api/room/tables", json={"act_ms": 60_000, "bank_ms": 0},
+                       cookies={"tapete_id": host})
+        assert r.status_code == 201, r.text
+        table = r.json()["table"]
+        running = app.state.room.tables[table]
+        storage = app.state.storage
+        reads: list[int] = []
+        read = running.table.log.read
+        monkeypatch.setattr(running.table.log, "read",
+                            lambda *a, **kw: reads.append(1) or read(*a, **kw))
+        n = 60
+        cookies = [cookie_of(srv) for _ in range(n)]
+        where: list[threading.Thread] = []
+        get_player = storage.get_player
+        monkeypatch.setattr(storage, "get_player",
+                            lambda pid: where.append(threading.current_thread())
+                            or get_player(pid))
+        asked[0] = 0
+        with contextlib.ExitStack() as stack:
+            socks = [stack.enter_context(connect(
+                f"ws://127.0.0.1:{srv.port}/ws/t/{table}",
+                additional_headers={"Cookie": f"tapete_id={c}"})) for c in cookies]
+            for w in socks:
+                assert json.loads(w.recv(10))["type"] == "state"
+            assert wait_for(lambda: len(running.connections) == n)
+            print(f"{n} connections: a connection's person asked for {asked[0]} times,"
+                  f" the log read {len(reads)} times")
+            assert asked[0] <= 10 * n  # a scan of the others for each: about n * n / 2
+            assert reads == []
+            assert len(where) >= n and srv.thread not in where
+            def watch() -> Any:
+                return connect(f"ws://127.0.0.1:{srv.port}/ws/t/{table}?records=1",
+                               additional_headers={"Cookie": f"tapete_id={host}"})
+
+            with watch() as w:  # the host sits: the log has a record
+                w.send(json.dumps({"type": "take_seat", "buy_in": 200, "name": "Host"}))
+                while json.loads(w.recv(10))["type"] != "record":
+                    pass
+            reads.clear()
+            with watch() as w:  # records asked for: the past is read
+                while json.loads(w.recv(10))["type"] != "record":
+                    pass
+                assert reads == [1]
+
+
+def test_presence_is_said_at_most_every_quarter_second_however_many_connect() -> None:
+    """Several nodes: a connection that comes or goes has the node's presence said soon,
+    once for a burst; a long burst of them (here 500, one every 2 ms) has it said at most
+    once every ``SOON_EVERY_S``, since saying it goes through every connection."""
+    from types import SimpleNamespace
+
+    from tapete.server import fanout
+
+    said: list[float] = []
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+
+        def spawn(coro: Any) -> None:
+            said.append(loop.time())
+            coro.close()
+
+        node = SimpleNamespace(id="n0", redis=None, _spawn=spawn,
+                               room=SimpleNamespace(tables={}, hub=SimpleNamespace(players={})))
+        f = fanout.Fanout(node)  # type: ignore[arg-type]
+        t0 = loop.time()
+        for _ in range(500):
+            f.changed()
+            await asyncio.sleep(0.002)
+        elapsed = loop.time() - t0
+        while f._soon is not None:  # the last one said
+            await asyncio.sleep(0.01)
+        assert said and said[0] - t0 >= fanout.SOON_S - 0.01  # soon, not at once
+        gaps = [b - a for a, b in zip(said, said[1:], strict=False)]
+        print(f"500 connections in {elapsed:.2f} s: presence said {len(said)} times")
+        assert all(g >= fanout.SOON_EVERY_S - 0.01 for g in gaps), gaps
+        assert len(said) <= elapsed / fanout.SOON_EVERY_S + 2
+
+    asyncio.run(main())
+
+
 def test_a_client_that_does_not_answer_pings_is_closed(tmp_path: Path) -> None:
     limits = Limits(ping_interval=0.2, ping_timeout=0.3)
     app = create_app(settings(tmp_path))

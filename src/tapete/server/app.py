@@ -316,7 +316,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await ws.send_text(error_message("no_table", t(NO_TABLE)))
             await ws.close(code=4404)
             return
-        if sum(1 for c in running.connections if c.player == pid) >= limits.max_tabs:
+        if running.tabs.get(pid, 0) >= limits.max_tabs:
             await ws.send_text(error_message("too_many_tabs", t(TOO_MANY_TABS)))
             await ws.close(code=CLOSE_POLICY)
             return
@@ -325,13 +325,18 @@ def create_app(settings: Settings | None = None) -> Starlette:
         except ValueError:
             after = 0
         box = Outbox(limits, batch=query.get("batch") == "1")
-        hub.player(pid, create=True, keep=False)  # a stored player, loaded once for the states
+        await hub.load(pid)  # a stored player, loaded once for the states
         conn = Connection(room, running, box, pid, records=query.get("records") == "1",
                           every_state=query.get("states") != "turn")
+
+        def subscribe() -> None:  # a client that asks for no records is sent none of the past
+            table = running.table
+            table.subscribe(conn, after if conn.records else table.seq)
+
         try:
             if node is not None and room.tables.get(table_id) is not running:
                 raise RoomRefused(t(NO_TABLE))  # dropped here while the client came in
-            await running.owner.call(running.table.subscribe, conn, after)
+            await running.owner.call(subscribe)
         except RoomRefused as exc:
             if node is not None and room.tables.get(table_id) is not running:
                 await _moved(ws)  # dropped here meanwhile
