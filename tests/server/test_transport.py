@@ -105,12 +105,13 @@ class RawWS:
     and never answers a ping by itself."""
 
     def __init__(self, port: int, cookie: str | None = None, host: str | None = None,
-                 origin: str | None = None, rcvbuf: int | None = None) -> None:
+                 origin: str | None = None, rcvbuf: int | None = None,
+                 path: str = "/ws") -> None:
         self.sock = socket.socket()
         if rcvbuf:
             self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
         self.sock.connect(("127.0.0.1", port))
-        lines = ["GET /ws HTTP/1.1", f"Host: {host or f'127.0.0.1:{port}'}",
+        lines = [f"GET {path} HTTP/1.1", f"Host: {host or f'127.0.0.1:{port}'}",
                  "Upgrade: websocket", "Connection: Upgrade",
                  f"Sec-WebSocket-Key: {base64.b64encode(os.urandom(16)).decode()}",
                  "Sec-WebSocket-Version: 13"]
@@ -249,7 +250,8 @@ def test_the_outbox_keeps_only_the_newest_state_and_is_bounded() -> None:
         return [item.data for item in box._items]
 
     async def check() -> None:
-        box = Outbox(Limits(max_states=3, max_pending=5, max_pending_bytes=10_000))
+        box = Outbox(Limits(max_states=3, max_pending=5, max_pending_bytes=10_000,
+                            max_behind=10_000))
         # states made at once all wait (a client that keeps up gets each), up to max_states:
         # past that the newest waiting one is replaced, and its click's stamp passes on
         box.put("s0", state=True)
@@ -281,6 +283,45 @@ def test_the_outbox_keeps_only_the_newest_state_and_is_bounded() -> None:
     asyncio.run(check())
 
 
+def test_the_outbox_closes_once_max_behind_messages_came_while_one_write_waits() -> None:
+    """While a write waits for its client to read (its socket's buffers are full), each
+    message made for it counts, a replaced state too: one past ``max_behind`` and what
+    waits is dropped and the connection closed (1008), its socket let go (``dropped``). A
+    finished write starts the count again; a backlog's record counts when it is made, not
+    again when it is queued."""
+
+    async def check() -> None:
+        box = Outbox(Limits(max_behind=4))
+        drops: list[bool] = []
+        box.dropped = lambda: drops.append(True)
+        box.put("s0", state=True)
+        assert await box.get() == ("s0", None)  # being written: the client reads it not
+        for n in range(1, 5):
+            box.put(f"s{n}", state=True)  # each replaces the last: one waits
+        box.put("old record", fresh=False)  # a backlog's, counted when made
+        assert box.behind == 4 and box.pending == 2 and not box.closing
+        assert await box.get() == ("s4", None)  # that write ended; the next one began
+        assert box.behind == 0
+        for _ in range(3):
+            box.put("pong")
+        box.held()  # a record made meanwhile, held behind a backlog
+        assert box.behind == 4 and not box.closing and not drops
+        box.put("s5", state=True)
+        assert box.closing and box.close_code == CLOSE_POLICY and box.pending == 0
+        assert box.pending_chars == 0 and drops == [True]
+        with pytest.raises(Closing):
+            await box.get()
+        # a client that keeps up: nothing is made while a write waits, nothing counts
+        quick = Outbox(Limits(max_behind=4))
+        for n in range(100):
+            quick.put(f"s{n}", state=True)
+            assert await quick.get() == (f"s{n}", None)
+            quick.writing = False  # written at once (serve asks for the next only then)
+        assert not quick.closing
+
+    asyncio.run(check())
+
+
 def test_the_token_bucket_allows_a_burst_then_the_rate() -> None:
     now = [0.0]
     bucket = TokenBucket(rate=10, burst=5, clock=lambda: now[0])
@@ -299,7 +340,8 @@ def test_a_client_that_never_reads_costs_a_bounded_amount(tmp_path: Path) -> Non
     limit and the slow-reader close are off here, so what bounds the queue is that a new
     state replaces an unsent one."""
     warmed_up()
-    lax = Limits(rate=1e9, burst=10**9, flood_close=10**9, send_timeout=60)
+    lax = Limits(rate=1e9, burst=10**9, flood_close=10**9, send_timeout=60,
+                 max_behind=10**9)
     app = create_app(settings(tmp_path, limits=lax))
     with live(app) as srv:
         raw, player = seated_reader(app, srv)
@@ -349,6 +391,76 @@ def test_a_client_too_slow_to_read_is_closed(tmp_path: Path) -> None:
         raw.close()
 
 
+@pytest.mark.parametrize("query", ["", "records=1"])
+def test_a_tab_that_never_reads_is_let_go_once_its_queue_is_full(tmp_path: Path,
+                                                                  query: str) -> None:
+    """Two tabs of one person at a room table: one reads, the other (a raw socket with a
+    small receive buffer) never does. Each ``pre`` the reader sends makes a state for both.
+    Once the silent tab's socket buffers are full (the kernel's send buffer, bounded by
+    ``send_buffer``, the client's receive buffer and the event loop's 64 KiB), its write
+    waits; ``max_behind`` messages later it is closed at once, long before ``send_timeout``
+    (off here): the server drops it (the table counts one connection), what waited for it is
+    dropped, its socket ends, and the reader, at the same table, is answered throughout."""
+    behind, buffer = 16, 16 * 1024
+    limits = Limits(rate=1e9, burst=10**9, flood_close=10**9, send_timeout=600,
+                    max_behind=behind, send_buffer=buffer)
+    app = create_app(settings(tmp_path, limits=limits))
+    with live(app) as srv:
+        cookie = cookie_of(srv)
+        r = httpx.post(srv.url + "api/room/tables", json={"act_ms": 60_000, "bank_ms": 0},
+                       cookies={"tapete_id": cookie})
+        assert r.status_code == 201, r.text
+        table = r.json()["table"]
+        running = app.state.room.tables[table]
+        with connect(f"ws://127.0.0.1:{srv.port}/ws/t/{table}",
+                     additional_headers={"Cookie": f"tapete_id={cookie}"}) as reader:
+
+            size = [0]
+
+            def answered(kind: str) -> Msg:
+                while True:
+                    raw_text = reader.recv(10)
+                    m: Msg = json.loads(raw_text)
+                    if m["type"] == kind:
+                        size[0] = max(size[0], len(raw_text))
+                        return m
+
+            answered("state")
+            assert wait_for(lambda: len(running.connections) == 1)
+            (first,) = running.connections
+            raw = RawWS(srv.port, cookie, rcvbuf=4096, path=f"/ws/t/{table}?{query}")
+            assert raw.status == 101
+            assert wait_for(lambda: len(running.connections) == 2)
+            (silent,) = [c for c in running.connections if c is not first]
+            # what its buffers hold at most (Linux doubles the two socket buffers), in
+            # states, then the messages a waiting write may fall behind; twice that
+            bound = 2 * ((2 * buffer + 2 * 4096 + 2**16 + 2**16) // size[0] + behind + 1)
+            sent = 0
+            while len(running.connections) == 2 and sent < bound:
+                reader.send(json.dumps({"type": "pre", "value": None}))
+                answered("state")  # made for both tabs at once
+                sent += 1
+            print(f"the silent tab was let go after {sent} states of {size[0]} characters"
+                  f" (at most {bound})")
+            assert len(running.connections) == 1, "the tab that never reads is still served"
+            assert silent.box.close_code == CLOSE_POLICY
+            assert silent.box.pending == 0 and silent.box.pending_chars == 0
+            # its socket ends: what the kernel had for it, then nothing (no close frame:
+            # it would wait behind what the client did not read)
+            frames = 0
+            while (got := raw.recv(5)) is not None and frames < 10_000:
+                frames += 1
+            assert got is None
+            raw.close()
+            # the reader, at the same table, goes on
+            for _ in range(5):
+                reader.send(json.dumps({"type": "pre", "value": None}))
+                answered("state")
+            reader.send(json.dumps({"type": "ping"}))
+            answered("pong")
+            assert len(running.connections) == 1
+
+
 def test_one_watch_closes_every_connection_whose_write_waits_too_long() -> None:
     """Writes that never finish (a client that does not read) are closed 1008 by the one
     watch of the loop, while a connection that reads stays open; the watch's task ends
@@ -389,6 +501,109 @@ def test_one_watch_closes_every_connection_whose_write_waits_too_long() -> None:
             t.cancel()
         await asyncio.wait(tasks[3:])
         assert not sweep.watched and sweep.task is None
+
+    asyncio.run(main())
+
+
+# ------------------------------------------------------------------------------ many connections
+def test_a_new_connection_costs_the_loop_no_scan_of_the_others_and_no_database_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sixty spectators, an identity each, open a room table's socket (the states only, as
+    the page asks). What the server does for each is counted: how many times a connection's
+    person is asked for (checking a person's tabs, counting the spectators: per connection,
+    not once per connection already there), the table's log read (none: a client that asks
+    for no records is sent none of the past; one that asks, ``records=1``, reads it), and
+    where the database is asked whether the person is stored (not on the event loop)."""
+    from tapete.server import rooms
+
+    asked = [0]
+    player = rooms.Connection.player
+
+    def counted(self: rooms.Connection) -> str | None:
+        asked[0] += 1
+        return player.fget(self)  # type: ignore[attr-defined,no-any-return]
+
+    monkeypatch.setattr(rooms.Connection, "player", property(counted))
+    app = create_app(settings(tmp_path))
+    with live(app) as srv:
+        host = cookie_of(srv)
+        r = httpx.post(srv.url + "api/room/tables", json={"act_ms": 60_000, "bank_ms": 0},
+                       cookies={"tapete_id": host})
+        assert r.status_code == 201, r.text
+        table = r.json()["table"]
+        running = app.state.room.tables[table]
+        storage = app.state.storage
+        reads: list[int] = []
+        read = running.table.log.read
+        monkeypatch.setattr(running.table.log, "read",
+                            lambda *a, **kw: reads.append(1) or read(*a, **kw))
+        n = 60
+        cookies = [cookie_of(srv) for _ in range(n)]
+        where: list[threading.Thread] = []
+        get_player = storage.get_player
+        monkeypatch.setattr(storage, "get_player",
+                            lambda pid: where.append(threading.current_thread())
+                            or get_player(pid))
+        asked[0] = 0
+        with contextlib.ExitStack() as stack:
+            socks = [stack.enter_context(connect(
+                f"ws://127.0.0.1:{srv.port}/ws/t/{table}",
+                additional_headers={"Cookie": f"tapete_id={c}"})) for c in cookies]
+            for w in socks:
+                assert json.loads(w.recv(10))["type"] == "state"
+            assert wait_for(lambda: len(running.connections) == n)
+            print(f"{n} connections: a connection's person asked for {asked[0]} times,"
+                  f" the log read {len(reads)} times")
+            assert asked[0] <= 10 * n  # a scan of the others for each: about n * n / 2
+            assert reads == []
+            assert len(where) >= n and srv.thread not in where
+            def watch() -> Any:
+                return connect(f"ws://127.0.0.1:{srv.port}/ws/t/{table}?records=1",
+                               additional_headers={"Cookie": f"tapete_id={host}"})
+
+            with watch() as w:  # the host sits: the log has a record
+                w.send(json.dumps({"type": "take_seat", "buy_in": 200, "name": "Host"}))
+                while json.loads(w.recv(10))["type"] != "record":
+                    pass
+            reads.clear()
+            with watch() as w:  # records asked for: the past is read
+                while json.loads(w.recv(10))["type"] != "record":
+                    pass
+                assert reads == [1]
+
+
+def test_presence_is_said_at_most_every_quarter_second_however_many_connect() -> None:
+    """Several nodes: a connection that comes or goes has the node's presence said soon,
+    once for a burst; a long burst of them (here 500, one every 2 ms) has it said at most
+    once every ``SOON_EVERY_S``, since saying it goes through every connection."""
+    from types import SimpleNamespace
+
+    from tapete.server import fanout
+
+    said: list[float] = []
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+
+        def spawn(coro: Any) -> None:
+            said.append(loop.time())
+            coro.close()
+
+        node = SimpleNamespace(id="n0", redis=None, _spawn=spawn,
+                               room=SimpleNamespace(tables={}, hub=SimpleNamespace(players={})))
+        f = fanout.Fanout(node)  # type: ignore[arg-type]
+        t0 = loop.time()
+        for _ in range(500):
+            f.changed()
+            await asyncio.sleep(0.002)
+        elapsed = loop.time() - t0
+        while f._soon is not None:  # the last one said
+            await asyncio.sleep(0.01)
+        assert said and said[0] - t0 >= fanout.SOON_S - 0.01  # soon, not at once
+        gaps = [b - a for a, b in zip(said, said[1:], strict=False)]
+        print(f"500 connections in {elapsed:.2f} s: presence said {len(said)} times")
+        assert all(g >= fanout.SOON_EVERY_S - 0.01 for g in gaps), gaps
+        assert len(said) <= elapsed / fanout.SOON_EVERY_S + 2
 
     asyncio.run(main())
 
@@ -436,7 +651,9 @@ def test_play_passes_the_limits_and_allowed_hosts_to_uvicorn(
 # ------------------------------------------------------------------------------ floods
 def test_a_flood_is_refused_and_closed_while_the_others_are_answered(tmp_path: Path) -> None:
     warmed_up()
-    app = create_app(settings(tmp_path))
+    # the flooder reads what it was sent only at the end: its sockets hold it meanwhile (the
+    # system's buffers, megabytes), or it would be closed as a client that does not read
+    app = create_app(settings(tmp_path, limits=Limits(send_buffer=None)))
     with live(app) as srv:
         flooder_cookie, other_cookie = cookie_of(srv), cookie_of(srv)
         with ws_client(srv, other_cookie) as other:

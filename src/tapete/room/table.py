@@ -315,13 +315,14 @@ class RoomTable:
             raise Refused(t("this table allows no spectators: take a seat to watch"))
         # the players of the hand that record ``after`` is in (its start record), then only
         # the records after it: a client resuming reads what it missed, not the whole log
-        start = self.log.last_start(self.table_id, after) if after > 0 else None
-        context: list[str] = list(start.payload["players"]) if start is not None else []
-        for r in self.log.read(self.table_id, after=after):
-            if r.kind == "start":
-                context = list(r.payload["players"])
-            if r.seq > after:
-                sub.send(self._message(r, sub.player, context))
+        if after < self.seq:  # none after the last: no read (a client that asks for none)
+            start = self.log.last_start(self.table_id, after) if after > 0 else None
+            context: list[str] = list(start.payload["players"]) if start is not None else []
+            for r in self.log.read(self.table_id, after=after):
+                if r.kind == "start":
+                    context = list(r.payload["players"])
+                if r.seq > after:
+                    sub.send(self._message(r, sub.player, context))
         self.subscribers.append(sub)
         self._note_presence()
 

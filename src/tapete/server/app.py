@@ -69,6 +69,7 @@ from tapete.server.transport import (
     TOO_MANY_TABS,
     Limits,
     Outbox,
+    Sockets,
     error_message,
     quiet_uvicorn,
     serve,
@@ -322,7 +323,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await ws.send_text(error_message("no_table", t(NO_TABLE)))
             await ws.close(code=4404)
             return
-        if sum(1 for c in running.connections if c.player == pid) >= limits.max_tabs:
+        if running.tabs.get(pid, 0) >= limits.max_tabs:
             await ws.send_text(error_message("too_many_tabs", t(TOO_MANY_TABS)))
             await ws.close(code=CLOSE_POLICY)
             return
@@ -331,13 +332,18 @@ def create_app(settings: Settings | None = None) -> Starlette:
         except ValueError:
             after = 0
         box = Outbox(limits, batch=query.get("batch") == "1")
-        hub.player(pid, create=True, keep=False)  # a stored player, loaded once for the states
+        await hub.load(pid)  # a stored player, loaded once for the states
         conn = Connection(room, running, box, pid, records=query.get("records") == "1",
                           every_state=query.get("states") != "turn")
+
+        def subscribe() -> None:  # a client that asks for no records is sent none of the past
+            table = running.table
+            table.subscribe(conn, after if conn.records else table.seq)
+
         try:
             if node is not None and room.tables.get(table_id) is not running:
                 raise RoomRefused(t(NO_TABLE))  # dropped here while the client came in
-            await running.owner.call(running.table.subscribe, conn, after)
+            await running.owner.call(subscribe)
         except RoomRefused as exc:
             if node is not None and room.tables.get(table_id) is not running:
                 await _moved(ws)  # dropped here meanwhile
@@ -467,7 +473,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         WebSocketRoute("/ws/t/{table_id}", room_ws),
         Mount("/web", StaticFiles(directory=WEB_DIR), name="web"),
     ]
-    middleware = [Middleware(HostCheck, allowed_hosts=settings.allowed_hosts),
+    middleware = [Middleware(Sockets, send_buffer=limits.send_buffer),  # outermost
+                  Middleware(HostCheck, allowed_hosts=settings.allowed_hosts),
                   Middleware(SessionMiddleware, secret_key=secret, session_cookie=COOKIE,
                              max_age=TEN_YEARS, same_site="lax")]
     app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan,

@@ -6,8 +6,9 @@ Presence. Each node publishes, on ``tapete:presence`` (and in a hash of that nam
 reads first), who is connected to it: the identities with a socket open (a room table's or
 the practice table's), and for each table it runs, the seated players connected and the
 spectators, and the tables its watchers follow. It publishes at once when a connection comes
-or goes (a few tens of milliseconds later, one message for a burst) and again every two
-seconds; what a node has not said for six seconds is forgotten (a dead node's presence goes
+or goes (a few tens of milliseconds later, one message for a burst, at most four a second
+while connections keep coming: each message goes through every connection) and again every
+two seconds; what a node has not said for six seconds is forgotten (a dead node's presence goes
 with it). Every node merges what all of them said (:meth:`Fanout.presence`, ``GET
 /api/room/presence``): the same counts at every node.
 
@@ -56,6 +57,7 @@ TABLE_CHANNEL = "tapete:t"  # @db:table: a table's records, for the watchers els
 REFRESH_S = 2.0  # presence said again this often
 FORGET_S = 6.0  # a node's presence not said again for this long is forgotten
 SOON_S = 0.03  # a connection came or went: presence said this soon (one message a burst)
+SOON_EVERY_S = 0.25  # and no sooner than this after the last time (a long burst of them)
 WATCH_ONLY = N_("A spectator watching from this node only reads: connect without watch=1 to"
                 " chat or take a seat.")
 UNAVAILABLE = N_("The table's records cannot be read just now: they follow as soon as they"
@@ -143,6 +145,7 @@ class Fanout:
         self._said: str | None = None
         self._said_at = 0.0
         self._soon: asyncio.TimerHandle | None = None
+        self._soon_at = float("-inf")  # when it was last said for a connection (loop time)
         self._out: asyncio.Queue[tuple[str, str]] | None = None  # relayed, in order
         self._sender: asyncio.Task[None] | None = None
         # records relayed (at an owner); watchers served, records sent them as relayed and
@@ -171,14 +174,18 @@ class Fanout:
         return merged([self.local()] + [p for at, p in self.remote.values() if at >= stale])
 
     def changed(self) -> None:
-        """A connection came or went here: presence is said again soon."""
+        """A connection came or went here: presence is said again soon, at most once every
+        ``SOON_EVERY_S`` however many come (saying it goes through every connection)."""
         if self._soon is not None:
             return
         with contextlib.suppress(RuntimeError):  # no loop: nothing to say it on
-            self._soon = asyncio.get_running_loop().call_later(SOON_S, self._say_soon)
+            loop = asyncio.get_running_loop()
+            delay = max(SOON_S, self._soon_at + SOON_EVERY_S - loop.time())
+            self._soon = loop.call_later(delay, self._say_soon)
 
     def _say_soon(self) -> None:
         self._soon = None
+        self._soon_at = asyncio.get_running_loop().time()
         self.node._spawn(self.say(force=True), "its presence")
 
     async def say(self, force: bool = False) -> None:

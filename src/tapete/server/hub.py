@@ -375,6 +375,16 @@ class Hub:
         self._practice(p)
         return p
 
+    async def load(self, pid: str) -> None:
+        """A stored player in memory before their connection's states are made: whether
+        they are stored is read off the event loop (a visitor, the most of a burst of new
+        connections, is kept nowhere and costs the loop no database read); a stored one is
+        then loaded as :meth:`player` does, once (it stays in memory)."""
+        if pid not in self.players and \
+                await asyncio.to_thread(self.storage.get_player, pid) is None:
+            return
+        self.player(pid, create=True, keep=False)
+
     def _practice(self, p: Player) -> None:
         """A player whose practice table a restart restored sits at it again."""
         if p.game is None and self.room is not None:

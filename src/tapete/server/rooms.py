@@ -26,7 +26,7 @@ import logging
 import random
 import secrets
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -193,13 +193,22 @@ class Running:
     _chat: tuple[Any, msgspec.Raw, msgspec.Raw] = ((), _EMPTY, _EMPTY)
     _spectators: tuple[tuple[Any, ...], int] = ((), 0)  # (the table, seq, version), count
     joined: int = 0  # the connections' version: one more each time one comes or goes
+    # each person's connections here: a new one is checked and counted without going
+    # through them all (a connection's own work does not grow with the table's)
+    tabs: Counter[str] = field(default_factory=Counter)
 
     def join(self, conn: Connection) -> None:
-        self.connections.add(conn)
+        if conn not in self.connections:
+            self.connections.add(conn)
+            self.tabs[conn.player or ""] += 1
         self.joined += 1
 
     def part(self, conn: Connection) -> None:
-        self.connections.discard(conn)
+        if conn in self.connections:
+            self.connections.discard(conn)
+            self.tabs[conn.player or ""] -= 1
+            if self.tabs[conn.player or ""] <= 0:
+                del self.tabs[conn.player or ""]
         self.joined += 1
 
     def config_json(self) -> msgspec.Raw:
@@ -239,10 +248,9 @@ class Running:
         connections)."""
         key = (self.table, self.table.seq, self.joined)
         if self._spectators[0] != key:
-            rt = self.table
-            seated = set(rt.players.values())
-            self._spectators = (key, sum(1 for x in self.connections
-                                         if (x.player or "") not in seated))
+            seated = set(self.table.players.values())
+            self._spectators = (key, len(self.connections)
+                                - sum(self.tabs.get(p, 0) for p in seated))
         return self._spectators[1]
 
     def result(self, hand: Hand, you: int | None, number: int) -> msgspec.Raw:
@@ -767,6 +775,7 @@ class Connection:
                 _encoded[:] = message, data
             if self._backlog is not None:
                 self._backlog.append(data)
+                self.box.held()  # made now: it counts while a write waits (transport.py)
             else:
                 send(self.box, data)
         if message["kind"] == "host" and message["data"]["action"] == "spectators" and \
@@ -805,7 +814,7 @@ class Connection:
             if self.box.closing:
                 return
             while backlog and self.box.pending < room:
-                send(self.box, backlog.popleft())
+                self.box.put(backlog.popleft(), fresh=False)  # counted when it was made
         self._backlog = None
 
     def schedule_state(self) -> None:

@@ -6,9 +6,17 @@ client to read (it reads slowly, or not at all), or once :attr:`Limits.max_state
 waiting, a new state replaces the newest one waiting (``put(..., state=True)``), and a slow
 client gets fewer states rather than a longer queue; a client that keeps up gets every state.
 The other messages (errors, pongs, hand-list updates) wait in order, up to
-:attr:`Limits.max_pending` of them and :attr:`Limits.max_pending_bytes`; past that, or when
-one write waits more than :attr:`Limits.send_timeout` seconds for the client to read, the
-connection is closed (1008, policy violation) and what it had waiting is dropped.
+:attr:`Limits.max_pending` of them and :attr:`Limits.max_pending_bytes`.
+
+A client that does not read fills its socket's buffers (the kernel's, then the event loop's
+transport's), and then a write waits for it: its queue is full. The messages made for it
+while one write waits are counted, a replaced state too; at :attr:`Limits.max_behind` and one
+more, as past the bounds above, or when one write waits more than
+:attr:`Limits.send_timeout` seconds (a quiet table makes few messages), the connection is
+closed at once (1008, policy violation): what it had waiting is dropped, and its socket is
+aborted (:class:`Sockets`), its buffers freed (the kernel's is bounded,
+:attr:`Limits.send_buffer`), since a close frame would wait behind what
+the client does not read. The other connections do not notice.
 
 What a connection sends is metered by a token bucket (:class:`TokenBucket`): a burst of
 :attr:`Limits.burst` messages and :attr:`Limits.rate` a second after it, more than any person
@@ -34,13 +42,15 @@ import asyncio
 import contextlib
 import json
 import logging
+import socket
 import time
 import weakref
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
 from tapete.core.catalog import N_, t
@@ -73,6 +83,13 @@ class Limits:
     max_states: int = 8  # whole states waiting at once, at most (the newest is replaced)
     max_pending: int = 256  # messages waiting to be sent
     max_pending_bytes: int = 1 << 20  # their characters (json.dumps writes ASCII)
+    # messages made for a connection while one write waits for its client to read (its
+    # socket's buffers full), a replaced state too: one more and it is closed at once
+    max_behind: int = 32
+    # the kernel's send buffer of a connection's socket, bytes (Linux keeps twice this): left
+    # to itself it grows to megabytes, minutes of a table's messages that a client that never
+    # reads would hold before its queue fills. A state is a few kilobytes. None: the system's
+    send_buffer: int | None = 128 * 1024
     send_timeout: float = 20.0  # seconds one write may wait for the client to read
     max_tabs: int = 8  # connections of one player at once
     ping_interval: float = 20.0  # uvicorn's keepalive ping, seconds
@@ -123,7 +140,7 @@ class Outbox:
     answer is sent (:attr:`tapete.server.practice.PracticeTable.latencies`)."""
 
     __slots__ = ("limits", "_items", "_state", "_states", "_chars", "_wake", "close_code",
-                 "close_reason", "peak_chars", "replaced", "writing", "batch")
+                 "close_reason", "peak_chars", "replaced", "writing", "batch", "behind", "dropped")
 
     def __init__(self, limits: Limits | None = None, *, batch: bool = False) -> None:
         self.limits = limits or Limits()
@@ -140,6 +157,10 @@ class Outbox:
         self.peak_chars = 0  # the most characters ever waiting at once
         self.replaced = 0  # states replaced before they were sent
         self.writing = False  # a message taken by get() is still being written
+        self.behind = 0  # messages made since that write began (it waits: the client reads not)
+        # called when what waits is dropped (a close without flush): the connection's write
+        # in progress, if any, is abandoned and its socket aborted (:func:`serve`)
+        self.dropped: Callable[[], None] | None = None
 
     @property
     def pending_chars(self) -> int:
@@ -153,13 +174,18 @@ class Outbox:
     def closing(self) -> bool:
         return self.close_code is not None
 
-    def put(self, data: str, stamp: float | None = None, *, state: bool = False) -> None:
+    def put(self, data: str, stamp: float | None = None, *, state: bool = False,
+            fresh: bool = True) -> None:
         """Queue a message; ``state``: a whole state, which replaces the newest waiting one
         while the message before is still being written, or when ``max_states`` wait (its
         place too: the new state comes after what was queued since). A click's stamp waiting
-        on a replaced state passes to the one that replaces it: that is its answer now."""
+        on a replaced state passes to the one that replaces it: that is its answer now.
+        ``fresh``: False for a message made earlier and held back (a backlog's record,
+        counted by :meth:`held` when it was made)."""
         if self.close_code is not None:
             return
+        if fresh and self.writing:
+            self.behind += 1
         if state:
             old = self._state
             if old is not None and (self.writing or self._states >= self.limits.max_states):
@@ -176,13 +202,26 @@ class Outbox:
         self._items.append(item)
         self._chars += len(data)
         if len(self._items) > self.limits.max_pending \
-                or self._chars > self.limits.max_pending_bytes:
-            log_throttled("slow", "closed a connection that does not read its messages"
-                          " (%d waiting, %d characters)", len(self._items), self._chars)
-            self.close(CLOSE_POLICY, "too slow to read / demasiado lento al leer")
+                or self._chars > self.limits.max_pending_bytes \
+                or self.behind > self.limits.max_behind:
+            self._full()
             return
         self.peak_chars = max(self.peak_chars, self._chars)
         self._wake.set()
+
+    def held(self) -> None:
+        """A message made for this connection that waits elsewhere (a record behind a
+        backlog, :class:`~tapete.server.rooms.Connection`): counted as :meth:`put` counts."""
+        if self.close_code is None and self.writing:
+            self.behind += 1
+            if self.behind > self.limits.max_behind:
+                self._full()
+
+    def _full(self) -> None:
+        log_throttled("slow", "closed a connection that does not read its messages"
+                      " (%d waiting, %d characters, %d made while one write waited)",
+                      len(self._items), self._chars, self.behind)
+        self.close(CLOSE_POLICY, "too slow to read / demasiado lento al leer")
 
     def close(self, code: int, reason: str, *, flush: bool = False) -> None:
         """No more messages: the connection is to close with ``code``; ``flush``: after the
@@ -196,12 +235,15 @@ class Outbox:
             self._state = None
             self._states = 0
             self._chars = 0
+            if self.dropped is not None:
+                self.dropped()
         self._wake.set()
 
     async def get(self) -> tuple[str, float | None]:
         """The next message to send (the one before is written: the caller asks for the next
         only then); raises :class:`Closing` once closed and empty."""
         self.writing = False
+        self.behind = 0
         while not self._items:
             if self.close_code is not None:
                 raise Closing(self.close_code, self.close_reason)
@@ -328,7 +370,8 @@ async def serve(ws: Socket, box: Outbox, handle: Callable[[str], None],
     # for send_timeout seconds closes the connection. One watch for all the connections of
     # a loop (:class:`_SlowWrites`), not a timer a write nor a task a connection: a write the
     # client has room for is done before anything else runs
-    watched = _Watched(box)
+    watched = _Watched(box, ws)
+    box.dropped = watched.drop
 
     async def writer() -> None:
         try:
@@ -359,6 +402,7 @@ async def serve(ws: Socket, box: Outbox, handle: Callable[[str], None],
             await _settle(write, 2 * limits.send_timeout)
     finally:
         sweep.discard(watched)
+        box.dropped = None
         for task in (read, write):
             task.cancel()
         for task in (read, write):
@@ -375,12 +419,26 @@ async def serve(ws: Socket, box: Outbox, handle: Callable[[str], None],
 class _Watched:
     """One connection, as the slow-write watch sees it: when its write in progress began."""
 
-    __slots__ = ("box", "started", "write")
+    __slots__ = ("box", "started", "write", "abort")
 
-    def __init__(self, box: Outbox) -> None:
+    def __init__(self, box: Outbox, ws: Socket) -> None:
         self.box = box
         self.started: float | None = None
         self.write: asyncio.Task[None] | None = None
+        scope = getattr(ws, "scope", None)
+        self.abort: Callable[[], None] | None = \
+            scope.get(ABORT) if isinstance(scope, dict) else None
+
+    def drop(self) -> None:
+        """What waits was dropped: a write that waits for the client (who does not read) is
+        abandoned, and the socket aborted: its buffers go at once, with no close frame (it
+        would wait behind them). A connection not stuck in a write is closed as usual."""
+        if self.started is None:
+            return
+        if self.abort is not None:
+            self.abort()  # the write ends: the server sees the connection lost
+        elif self.write is not None:
+            self.write.cancel()
 
 
 class _SlowWrites:
@@ -427,14 +485,43 @@ class _SlowWrites:
                     log_throttled("slow", "closed a connection that has not read for %g s",
                                   self.timeout)
                     w.box.close(CLOSE_POLICY, "too slow to read / demasiado lento al leer")
-                if w.write is not None:
-                    w.write.cancel()
+                w.drop()  # (again, if the close dropped it: a close frame can wait too)
                 self.watched.discard(w)
 
 
-async def _settle(task: Awaitable[None], timeout: float) -> None:
-    with contextlib.suppress(asyncio.TimeoutError, Exception):
-        await asyncio.wait_for(asyncio.shield(task), timeout)
+# ------------------------------------------------------------------------------ sockets
+ABORT = "tapete.abort"  # a WebSocket scope's key: its socket's abort, when the server has one
+
+
+class Sockets:
+    """ASGI middleware, outermost, for each WebSocket's socket: its kernel send buffer is
+    bounded (:attr:`Limits.send_buffer`), and its scope gets the socket's ``abort`` (under
+    :data:`ABORT`), so that a connection whose client does not read can be let go at once
+    (:meth:`_Watched.drop`). ASGI has no message for either: a close frame waits behind what
+    the client has not read, and a graceful close of the socket waits for it to read it all.
+    The socket is the asyncio transport's, found on uvicorn's protocol (the object whose
+    method ``send`` is); under a server without one, a connection is closed as before."""
+
+    def __init__(self, app: ASGIApp, send_buffer: int | None = None) -> None:
+        self.app = app
+        self.send_buffer = send_buffer
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            transport = getattr(getattr(send, "__self__", None), "transport", None)
+            abort = getattr(transport, "abort", None)
+            if callable(abort):
+                scope = {**scope, ABORT: abort}
+            if self.send_buffer and transport is not None:
+                with contextlib.suppress(Exception):  # no socket (a test's transport)
+                    transport.get_extra_info("socket").setsockopt(
+                        socket.SOL_SOCKET, socket.SO_SNDBUF, self.send_buffer)
+        await self.app(scope, receive, send)
+
+
+async def _settle(task: asyncio.Task[None], timeout: float) -> None:
+    """Wait for ``task`` to end, however it ends, at most ``timeout`` seconds."""
+    await asyncio.wait({task}, timeout=timeout)
 
 
 # ------------------------------------------------------------------------------ logging
