@@ -585,7 +585,7 @@ def test_presence_is_said_at_most_every_quarter_second_however_many_connect() ->
     async def main() -> None:
         loop = asyncio.get_running_loop()
 
-        def spawn(coro: Any) -> None:
+        def spawn(coro: Any, what: str = "") -> None:
             said.append(loop.time())
             coro.close()
 
