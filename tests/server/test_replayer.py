@@ -15,16 +15,20 @@ from typing import Any
 
 import msgspec
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from samples import ABC, stored_row
+from strategies import play_setup, setup_st
 from tapete.core import events as ev
 from tapete.core.hand import Hand
+from tapete.core.setup import HandSetup
 from tapete.core.text import Text
 from tapete.eval.equity import equity
 from tapete.history import phh, pokerstars
 from tapete.history.record import HandRecord
 from tapete.history.replay import replay
-from tapete.server import local, replayer
+from tapete.server import local, replayer, sharelink
 from tapete.server import replay_protocol as rp
 from tapete.server.replayer import (
     ReplayInputError,
@@ -271,6 +275,50 @@ def test_a_link_made_before_actions_were_written_as_json_still_opens() -> None:
     forged = "j" + base64.urlsafe_b64encode(zlib.compress(json.dumps(data).encode())).decode()
     with pytest.raises(ReplayInputError):
         decode_link(forged)
+
+
+def test_a_link_made_before_the_setup_travelled_whole_still_opens() -> None:
+    """A ``j`` link once wrote the rules and stacks beside a partial setup (no straddles, no
+    bomb pot, no double board): such links, in people's messages, open as they did."""
+    import base64
+    import json
+    import zlib
+
+    hand = replay(stars(DATA / RUN_TWICE)).engine
+    assert hand is not None
+    today = encode_hand(hand)
+    assert today and today[0] == "j"
+    data = json.loads(zlib.decompress(base64.urlsafe_b64decode(today[1:] + "==")))
+    setup = data["setup"]
+    assert setup == hand.setup.to_json()  # the one codec's form, whole
+    old = {"rules": setup["rules"], "stacks": setup["stacks"], "steps": data["steps"],
+           "setup": {k: setup[k] for k in ("button", "blinds", "antes", "dead", "names",
+                                           "seats", "hand_id")}}
+    code = "j" + base64.urlsafe_b64encode(zlib.compress(json.dumps(old).encode())).decode()
+    then, now = decode_link(code), decode_link(today)
+    assert [f["stacks"] for f in then["frames"]] == [f["stacks"] for f in now["frames"]]
+    assert then["result"]["items"] == now["result"]["items"]
+
+
+@given(setup_st(), st.integers(0, 2**32))
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_every_setup_replays_and_travels_by_link(setup: HandSetup, seed: int) -> None:
+    """Every table option (issue 29: a bomb pot on two boards answered 500): the replayer's
+    timeline of any hand is built from the hand's own setup, and its share link opens to the
+    same setup and the same events."""
+    hand, _ = play_setup(setup, seed)
+    tl = timeline(hand, equity=False)
+    last = tl["frames"][-1]
+    assert last["stacks"] == hand.stacks and len(last["boards"]) == len(hand.boards)
+    assert tl["result"] is not None
+    code = encode_hand(hand)
+    assert code is not None
+    back = replay(sharelink.decode(code), decisions=False)
+    assert back.error is None and back.engine is not None
+    assert back.engine.events == hand.events
+    if code[0] == "j":  # a PHH link carries what PHH says; the JSON one the whole setup
+        assert back.engine.setup == hand.setup
+    assert decode_link(code)["frames"][-1]["stacks"] == hand.stacks
 
 
 def test_illegal_hand_stops_with_the_engines_message() -> None:
