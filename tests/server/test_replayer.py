@@ -580,3 +580,62 @@ def test_omaha_equity_on_every_street(name: str) -> None:
     for eq in shown:
         assert sum(x for x in eq["values"] if x is not None) == pytest.approx(1.0, abs=1e-6)
     assert any(eq["unknown"] for eq in shown)  # before the showdown, hands not yet known
+
+
+def test_a_stored_omaha_hand_of_nine_is_replayed_without_drawing_hands_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 29: replaying a stored Omaha hand (the other players' cards unknown to its
+    reader) took seconds, once past a minute: every street's Monte Carlo drew each unknown
+    hand from all 270,725 and drew again, hundreds of times over, while two collided. The
+    unknown hands are now dealt from the deck: nothing is drawn again, and the work is the
+    samples' evaluations, once per street."""
+    import numpy as np
+
+    from tapete.core.cards import Deck
+    from tapete.core.game import OMAHA
+    from tapete.core.rules import Rules, Structure
+    from tapete.eval import omaha
+    from tapete.server.timeline import EQUITY_SAMPLES, street_equity
+
+    hand = Hand(Rules(structure=Structure.POT_LIMIT, game=OMAHA), [200] * 9, button=0,
+                deck=Deck(11), auto_showdown=True)
+    while not hand.done:  # all see the flop; one bets it, one calls, the rest fold
+        lg = hand.legal()
+        if hand.street == 1 and lg.min_to is not None and not any(hand.bets):
+            hand.bet(lg.min_to)
+        elif hand.street == 1 and lg.call and sum(1 for b in hand.bets if b) >= 2:
+            hand.fold()
+        else:
+            hand.check_or_call()
+    seen = ev.as_seen_by(hand.events, 0)
+    mine = Hand.from_events(hand.rules, hand.starting_stacks, seen, **hand.setup.hand_args())
+    work = {"drawn": 0, "evaluated": 0}
+    default_rng, evaluate = np.random.default_rng, omaha.evaluate_omaha_hilo_many
+
+    class Counting:
+        def __init__(self, g: Any) -> None:
+            self._g = g
+
+        def integers(self, *args: Any, **kw: Any) -> Any:
+            out = self._g.integers(*args, **kw)
+            work["drawn"] += int(np.size(out))
+            return out
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self._g, name)
+
+    def counted(holes: Any, boards: Any) -> Any:
+        work["evaluated"] += len(holes)
+        return evaluate(holes, boards)
+
+    monkeypatch.setattr(np.random, "default_rng", lambda *a: Counting(default_rng(*a)))
+    monkeypatch.setattr(omaha, "evaluate_omaha_hilo_many", counted)
+    street_equity.cache_clear()
+    tl = timeline(mine)
+    assert work["drawn"] == 0, work  # before: millions of hands drawn again
+    # every street has its figure (before: preflop's gave up, its hands colliding still)
+    unknown = [f["equity"] for f in tl["frames"] if f["equity"] and f["equity"]["unknown"]]
+    assert len(unknown) >= 2 and len(unknown[0]["unknown"]) >= 6  # two of them showed
+    streets = {(f["street"], len([v for v in f["equity"]["values"] if v is not None]))
+               for f in tl["frames"] if f["equity"]}
+    assert work["evaluated"] <= sum(n for _, n in streets) * EQUITY_SAMPLES, (work, streets)
