@@ -319,6 +319,10 @@ def test_every_setup_replays_and_travels_by_link(setup: HandSetup, seed: int) ->
     if code[0] == "j":  # a PHH link carries what PHH says; the JSON one the whole setup
         assert back.engine.setup == hand.setup
     assert decode_link(code)["frames"][-1]["stacks"] == hand.stacks
+    try:  # the .phh download: PHH text, or a reason in both languages (422), never a 500
+        phh.dumps(hand)
+    except phh.PhhError as exc:
+        assert exc.message.en and exc.message.es != exc.message.en
 
 
 def test_illegal_hand_stops_with_the_engines_message() -> None:
