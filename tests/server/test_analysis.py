@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
@@ -65,6 +66,37 @@ def test_icm_over_http_and_its_refusals(client: Any) -> None:
         assert err["en"] and err["es"] and err["en"] != err["es"]
     assert client.post("/api/icm", content=b"{not json").status_code == 400
     assert client.post("/api/icm", content=b"x" * 30_000).status_code == 400
+
+
+def test_a_small_icm_question_is_answered_at_once_and_a_large_one_by_a_worker(
+        client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 29: a three-player ICM answered 422 "too slow" under load, because starting a
+    worker process took longer than its deadline. A small question (exact, a few
+    milliseconds: benchmarks/bench_requests.py) never reaches the workers; a large one does."""
+    from tapete.server import analysis, work
+
+    sent: list[str] = []
+    run = work.run
+
+    async def counted(ticket: Any, fn: Any, *args: Any, deadline: float) -> Any:
+        sent.append(fn.__name__)
+        return await run(ticket, fn, *args, deadline=deadline)
+
+    monkeypatch.setattr(work, "run", counted)
+    small = [{"start": stacks, "end": stacks, "prizes": prizes}
+             for n, prizes in ((2, "70 30"), (3, "50 30 20"), (9, "50 30 20"),
+                               (6, "6 5 4 3 2 1")) for stacks in [[1000 * (k + 1)
+                                                                   for k in range(n)]]]
+    for question in small:
+        r = client.post("/api/icm", json=question)
+        assert r.status_code == 200, r.text
+    assert client.post("/api/icm", json={"start": [1, 2], "end": [1]}).status_code == 400
+    assert sent == []  # none of them went to a worker
+    assert all(analysis.icm_steps(json.dumps(q).encode()) <= analysis.IN_PROCESS_STEPS
+               for q in small)
+    stacks = [1000 * (k + 1) for k in range(12)]
+    r = client.post("/api/icm", json={"start": stacks, "end": stacks, "prizes": "5 4 3 2"})
+    assert r.status_code == 200 and sent == ["icm_job"]  # 12 players, 4 paid: 3,588 steps
 
 
 def test_insurance_on_the_run_out_frames() -> None:

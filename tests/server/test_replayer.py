@@ -15,16 +15,20 @@ from typing import Any
 
 import msgspec
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from samples import ABC, stored_row
+from strategies import play_setup, setup_st
 from tapete.core import events as ev
 from tapete.core.hand import Hand
+from tapete.core.setup import HandSetup
 from tapete.core.text import Text
 from tapete.eval.equity import equity
 from tapete.history import phh, pokerstars
 from tapete.history.record import HandRecord
 from tapete.history.replay import replay
-from tapete.server import local, replayer
+from tapete.server import local, replayer, sharelink
 from tapete.server import replay_protocol as rp
 from tapete.server.replayer import (
     ReplayInputError,
@@ -271,6 +275,54 @@ def test_a_link_made_before_actions_were_written_as_json_still_opens() -> None:
     forged = "j" + base64.urlsafe_b64encode(zlib.compress(json.dumps(data).encode())).decode()
     with pytest.raises(ReplayInputError):
         decode_link(forged)
+
+
+def test_a_link_made_before_the_setup_travelled_whole_still_opens() -> None:
+    """A ``j`` link once wrote the rules and stacks beside a partial setup (no straddles, no
+    bomb pot, no double board): such links, in people's messages, open as they did."""
+    import base64
+    import json
+    import zlib
+
+    hand = replay(stars(DATA / RUN_TWICE)).engine
+    assert hand is not None
+    today = encode_hand(hand)
+    assert today and today[0] == "j"
+    data = json.loads(zlib.decompress(base64.urlsafe_b64decode(today[1:] + "==")))
+    setup = data["setup"]
+    assert setup == hand.setup.to_json()  # the one codec's form, whole
+    old = {"rules": setup["rules"], "stacks": setup["stacks"], "steps": data["steps"],
+           "setup": {k: setup[k] for k in ("button", "blinds", "antes", "dead", "names",
+                                           "seats", "hand_id")}}
+    code = "j" + base64.urlsafe_b64encode(zlib.compress(json.dumps(old).encode())).decode()
+    then, now = decode_link(code), decode_link(today)
+    assert [f["stacks"] for f in then["frames"]] == [f["stacks"] for f in now["frames"]]
+    assert then["result"]["items"] == now["result"]["items"]
+
+
+@given(setup_st(), st.integers(0, 2**32))
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_every_setup_replays_and_travels_by_link(setup: HandSetup, seed: int) -> None:
+    """Every table option (issue 29: a bomb pot on two boards answered 500): the replayer's
+    timeline of any hand is built from the hand's own setup, and its share link opens to the
+    same setup and the same events."""
+    hand, _ = play_setup(setup, seed)
+    tl = timeline(hand, equity=False)
+    last = tl["frames"][-1]
+    assert last["stacks"] == hand.stacks and len(last["boards"]) == len(hand.boards)
+    assert tl["result"] is not None
+    code = encode_hand(hand)
+    assert code is not None
+    back = replay(sharelink.decode(code), decisions=False)
+    assert back.error is None and back.engine is not None
+    assert back.engine.events == hand.events
+    if code[0] == "j":  # a PHH link carries what PHH says; the JSON one the whole setup
+        assert back.engine.setup == hand.setup
+    assert decode_link(code)["frames"][-1]["stacks"] == hand.stacks
+    try:  # the .phh download: PHH text, or a reason in both languages (422), never a 500
+        phh.dumps(hand)
+    except phh.PhhError as exc:
+        assert exc.message.en and exc.message.es != exc.message.en
 
 
 def test_illegal_hand_stops_with_the_engines_message() -> None:
@@ -532,3 +584,62 @@ def test_omaha_equity_on_every_street(name: str) -> None:
     for eq in shown:
         assert sum(x for x in eq["values"] if x is not None) == pytest.approx(1.0, abs=1e-6)
     assert any(eq["unknown"] for eq in shown)  # before the showdown, hands not yet known
+
+
+def test_a_stored_omaha_hand_of_nine_is_replayed_without_drawing_hands_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 29: replaying a stored Omaha hand (the other players' cards unknown to its
+    reader) took seconds, once past a minute: every street's Monte Carlo drew each unknown
+    hand from all 270,725 and drew again, hundreds of times over, while two collided. The
+    unknown hands are now dealt from the deck: nothing is drawn again, and the work is the
+    samples' evaluations, once per street."""
+    import numpy as np
+
+    from tapete.core.cards import Deck
+    from tapete.core.game import OMAHA
+    from tapete.core.rules import Rules, Structure
+    from tapete.eval import omaha
+    from tapete.server.timeline import EQUITY_SAMPLES, street_equity
+
+    hand = Hand(Rules(structure=Structure.POT_LIMIT, game=OMAHA), [200] * 9, button=0,
+                deck=Deck(11), auto_showdown=True)
+    while not hand.done:  # all see the flop; one bets it, one calls, the rest fold
+        lg = hand.legal()
+        if hand.street == 1 and lg.min_to is not None and not any(hand.bets):
+            hand.bet(lg.min_to)
+        elif hand.street == 1 and lg.call and sum(1 for b in hand.bets if b) >= 2:
+            hand.fold()
+        else:
+            hand.check_or_call()
+    seen = ev.as_seen_by(hand.events, 0)
+    mine = Hand.from_events(hand.rules, hand.starting_stacks, seen, **hand.setup.hand_args())
+    work = {"drawn": 0, "evaluated": 0}
+    default_rng, evaluate = np.random.default_rng, omaha.evaluate_omaha_hilo_many
+
+    class Counting:
+        def __init__(self, g: Any) -> None:
+            self._g = g
+
+        def integers(self, *args: Any, **kw: Any) -> Any:
+            out = self._g.integers(*args, **kw)
+            work["drawn"] += int(np.size(out))
+            return out
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self._g, name)
+
+    def counted(holes: Any, boards: Any) -> Any:
+        work["evaluated"] += len(holes)
+        return evaluate(holes, boards)
+
+    monkeypatch.setattr(np.random, "default_rng", lambda *a: Counting(default_rng(*a)))
+    monkeypatch.setattr(omaha, "evaluate_omaha_hilo_many", counted)
+    street_equity.cache_clear()
+    tl = timeline(mine)
+    assert work["drawn"] == 0, work  # before: millions of hands drawn again
+    # every street has its figure (before: preflop's gave up, its hands colliding still)
+    unknown = [f["equity"] for f in tl["frames"] if f["equity"] and f["equity"]["unknown"]]
+    assert len(unknown) >= 2 and len(unknown[0]["unknown"]) >= 6  # two of them showed
+    streets = {(f["street"], len([v for v in f["equity"]["values"] if v is not None]))
+               for f in tl["frames"] if f["equity"]}
+    assert work["evaluated"] <= sum(n for _, n in streets) * EQUITY_SAMPLES, (work, streets)

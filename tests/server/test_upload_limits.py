@@ -408,3 +408,36 @@ def test_a_job_past_its_deadline_is_killed_and_the_next_one_runs() -> None:
 
     took, value = asyncio.run(go())
     assert took < 10 and value == 1024
+
+
+def test_the_server_starts_its_workers_warm_and_no_request_waits_for_one(
+        tmp_path: Path) -> None:
+    """Issue 29: a worker started at the first request (a fresh interpreter, its imports,
+    then the evaluators' tables) made small questions wait seconds, past their deadline under
+    load. The server's start-up starts ``WORKERS`` workers and warms them; the requests that
+    follow, a large ICM and an Omaha hand's replay, are worked on by them: none is started."""
+    from tapete.core.cards import Deck
+    from tapete.core.game import OMAHA
+    from tapete.core.hand import Hand
+    from tapete.core.rules import Rules, Structure
+
+    hand = Hand(Rules(structure=Structure.POT_LIMIT, game=OMAHA), [200] * 6, button=0,
+                deck=Deck(4), auto_showdown=True)
+    while not hand.done:
+        hand.check_or_call()
+    code = replayer.encode_hand(hand)
+    assert code is not None
+    with TestClient(create_app(settings(tmp_path, warm_workers=True))) as client:
+        deadline = time.monotonic() + 120  # warming: the interpreter, then the tables
+        while work.stats()["idle"] < work.WORKERS and time.monotonic() < deadline:
+            time.sleep(0.05)
+        before = work.stats()
+        assert before["idle"] == work.WORKERS, before
+        stacks = [1000 * (k + 1) for k in range(12)]  # 12 players, 4 paid: a worker's
+        r = client.post("/api/icm", json={"start": stacks, "end": stacks, "prizes": "4 3 2 1"})
+        assert r.status_code == 200, r.text
+        r = client.post("/api/replay/link", content=code)
+        assert r.status_code == 200 and r.json()["result"] is not None, r.text
+        after = work.stats()
+        assert after["spawned"] == before["spawned"], (before, after)
+    assert work.stats()["idle"] == 0  # the server's end lets them go

@@ -94,7 +94,7 @@ def run(args: argparse.Namespace, room: bool = False) -> int:
         data_dir=data_dir, database_url=args.database,
         think_delay=args.think, action_time=args.action_time, time_bank=args.time_bank,
         allowed_hosts=hosts, room_on_crash=getattr(args, "on_crash", "resume"),
-        freeze_heap=True)
+        freeze_heap=True, warm_workers=True)
     several = room and (getattr(args, "redis", None) or getattr(args, "node", None))
     if several:  # a node of a room on several (server/cluster.py)
         from tapete.server.cluster import node_id

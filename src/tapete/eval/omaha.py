@@ -31,6 +31,7 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -358,43 +359,77 @@ def _deal(players: Sequence[HandSpec], board: HandSpec, dead: HandSpec, *, hilo:
     return sums, float(lows[0]), total, exact
 
 
+_NO_HANDS: npt.NDArray[np.uint8] = np.zeros((0, 4), np.uint8)
+
+
+@lru_cache(maxsize=64)
+def _range_array(text: str, size: int) -> npt.NDArray[np.uint8]:
+    """:func:`omaha_range`'s hands as one array, read-only, made once per range: ``random``
+    is every hand (270,725 of four cards), and turning that list into an array took most of
+    a replayed street's time."""
+    out = np.array(omaha_range(text, size), np.uint8).reshape(-1, size)
+    out.setflags(write=False)
+    return out
+
+
 def _sample_ranges(players: Sequence[HandSpec], hands: list[tuple[int, ...]],
                    board: tuple[int, ...], rest: list[int], hilo: bool, samples: int,
                    seed: int) -> tuple[F64, float]:
     """The kernel's sums (see :func:`_showdowns`) by Monte Carlo when some players hold ranges:
-    each sample deals every range a hand of it (uniformly among its hands that collide with
-    no known card, drawn again while two players' hands collide), then the rest of the board,
-    in numpy; the hands are ranked on the bulk path."""
+    each sample deals every narrow range a hand of it (uniformly among its hands that collide
+    with no known card, drawn again while two players' hands collide), then the hands of the
+    players who may hold anything (``random``: every hand of the cards left) and the rest of
+    the board straight from the cards left, in numpy; the hands are ranked on the bulk path.
+
+    Dealing ``random`` from the deck gives the same distribution as drawing it from its range
+    and drawing again on a collision (every narrow range's hands leave the same number of
+    cards), but never draws again: with eight unknown hands at a table of nine, the draws
+    again took half a minute a street (issue 29)."""
     size = omaha_size(players) or 4
     live = np.zeros(52, bool)
     live[rest] = True
     rng = np.random.default_rng(seed)
     n = len(players)
+    everything = math.comb(52, size)  # the hands of a range that holds them all
     choices: list[npt.NDArray[np.uint8]] = []
-    for p, h in zip(players, hands, strict=True):
+    free: list[int] = []  # the players dealt from the deck
+    for j, (p, h) in enumerate(zip(players, hands, strict=True)):
         if h:
             choices.append(np.array([h], np.uint8))
             continue
         text = p if isinstance(p, str) else ""
-        cand = np.array(omaha_range(text, size), np.uint8).reshape(-1, size)
+        cand = _NO_HANDS if text.strip().lower() in ("random", "any") else \
+            _range_array(text, size)
+        if cand is _NO_HANDS or len(cand) == everything:  # every hand: dealt from the deck
+            free.append(j)
+            choices.append(_NO_HANDS)
+            continue
         cand = cand[live[cand].all(axis=1)]
         if not len(cand):
             raise OmahaError(t("no hand of the range {text} is left with these cards",
                                text=repr(text)))
         choices.append(cand)
-    bits = [np.bitwise_or.reduce(np.uint64(1) << c.astype(np.uint64), axis=1) for c in choices]
-    picks = np.stack([rng.integers(0, len(c), samples) for c in choices], axis=1)
+    # the narrow ranges' hands are drawn (a known hand is its one hand, and its cards are
+    # not live: no range's hand has them)
+    drawn = [j for j in range(n) if not hands[j] and j not in free]
+    bits = {j: np.bitwise_or.reduce(np.uint64(1) << choices[j].astype(np.uint64), axis=1)
+            for j in drawn}
+    picks = np.zeros((samples, n), np.int64)
+    for j in drawn:
+        picks[:, j] = rng.integers(0, len(choices[j]), samples)
+    used = np.zeros(samples, np.uint64)
     for _ in range(1000):
         used = np.zeros(samples, np.uint64)
         clash = np.zeros(samples, bool)
-        for j in range(n):
+        for j in drawn:
             m = bits[j][picks[:, j]]
             clash |= (used & m) != 0
             used |= m
         if not clash.any():
             break
         rows = np.flatnonzero(clash)
-        for j, c in enumerate(choices):
+        for j in drawn:
+            c = choices[j]
             if len(c) > 1:
                 picks[rows, j] = rng.integers(0, len(c), len(rows))
     else:
@@ -404,13 +439,15 @@ def _sample_ranges(players: Sequence[HandSpec], hands: list[tuple[int, ...]],
     keys[:, ~live] = 2.0
     taken = ((used[:, None] >> np.arange(52, dtype=np.uint64)) & np.uint64(1)).astype(bool)
     keys[taken] = 2.0
+    order = np.argsort(keys, axis=1)[:, :need + size * len(free)].astype(np.uint8)
     boards = np.empty((samples, 5), np.uint8)
     boards[:, :len(board)] = board
-    boards[:, len(board):] = np.argsort(keys, axis=1)[:, :need]
+    boards[:, len(board):] = order[:, :need]
+    dealt = {j: order[:, need + size * k:need + size * (k + 1)] for k, j in enumerate(free)}
     high = np.empty((n, samples), np.int64)
     low = np.zeros((n, samples), np.int64)
     for j, c in enumerate(choices):
-        hi, lo = evaluate_omaha_hilo_many(c[picks[:, j]], boards)
+        hi, lo = evaluate_omaha_hilo_many(dealt[j] if j in dealt else c[picks[:, j]], boards)
         high[j] = hi
         if hilo:
             low[j] = lo

@@ -22,6 +22,7 @@ from tapete.core.text import Text
 
 if TYPE_CHECKING:
     from tapete.core.hand import Hand
+    from tapete.core.setup import HandSetup
 
 # Steps, tagged tuples: ("hole", player, cards | None), ("board", cards), ("act", player,
 # Action), ("show", player, cards | None), ("muck", player), ("runs", count).
@@ -131,6 +132,18 @@ class HandRecord:
         self.straddles = straddles
         self.bomb = bomb
         self.double_board = double_board
+
+    @staticmethod
+    def from_setup(setup: HandSetup, steps: list[Step], source: str = "") -> HandRecord:
+        """The record of a hand whose setup is known whole (a share link, a stored hand):
+        every field of :class:`~tapete.core.setup.HandSetup` is taken as it is, so that
+        :func:`~tapete.history.replay.replay` builds ``Hand.from_setup(setup)``."""
+        return HandRecord(
+            rules=setup.rules, stacks=list(setup.stacks), steps=steps, button=setup.button,
+            blinds=list(setup.blinds), antes=list(setup.antes), dead=list(setup.dead),
+            names=list(setup.names), seats=list(setup.seats), hand_id=setup.hand_id,
+            source=source, straddles=list(setup.straddles), bomb=setup.bomb,
+            double_board=setup.double_board)
 
 
 def cards_or_none(cards: Sequence[Card] | None) -> tuple[Card, ...] | None:

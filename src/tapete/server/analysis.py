@@ -2,8 +2,10 @@
 
 Both are pure functions of a hand's stacks and cards (``tapete.icm``, ``tapete.insurance``);
 this module turns them into what the page shows, in both languages, and serves ``/api/icm``:
-the question is read with its cap and priced in a worker process (:mod:`.work`), with a
-deadline, since an exact sum over many players and paid places can take minutes. What it sends
+the question is read with its cap; a small one (a few players, a few paid places: exact and a
+few milliseconds, :data:`IN_PROCESS_STEPS`) is answered at once, in the process; a larger one is
+priced in a worker process (:mod:`.work`, already running), with a deadline, since an exact sum
+over many players and paid places can take minutes. What it sends
 is a model of :mod:`.replay_protocol` (:class:`~.replay_protocol.IcmAnswer`,
 :class:`~.replay_protocol.Insurance`, :class:`~.replay_protocol.ErrorAnswer`).
 """
@@ -14,6 +16,7 @@ import json
 import logging
 from collections.abc import Sequence
 from fractions import Fraction
+from math import comb
 
 import msgspec
 from starlette.requests import ClientDisconnect, Request
@@ -25,7 +28,7 @@ from tapete.core.catalog import N_, t
 from tapete.core.hand import Hand, Phase
 from tapete.core.money import amount_text
 from tapete.core.text import Text
-from tapete.eval.icm import IcmError, icm_table
+from tapete.eval.icm import IcmError, icm_table, parse_prizes
 from tapete.eval.insurance import InsuranceError, quote
 from tapete.server import replay_protocol as rp
 from tapete.server import work
@@ -33,6 +36,11 @@ from tapete.server import work
 CASH_OUT_FEE_BPS = 100  # a cash-out keeps 1 % for the house, as the rooms that offer it do
 MAX_BODY = 20_000  # bytes of an /api/icm question
 ICM_DEADLINE = 10.0  # seconds an ICM question may take (in a worker process)
+# the largest question answered in the process, as players x the sets of players the exact sum
+# goes over (icm.exact_is_practical's count): about 5 ms of CPU with 15-digit stacks (nine
+# players, three paid: 414); beyond it the question goes to a worker
+# (benchmarks/bench_requests.py measures the line)
+IN_PROCESS_STEPS = 500
 
 log = logging.getLogger("tapete.server")
 _TOO_LARGE = N_("the request is too large")
@@ -71,11 +79,35 @@ def icm_job(data: bytes) -> tuple[int, bytes]:
     return status, rp.encode(out)
 
 
+def icm_steps(data: bytes) -> int:
+    """The work of an ``/api/icm`` question: its players times the sets of players the exact
+    sum goes over (twice that, before and after the hand, in fact); 0 for a question that is
+    refused at once (not JSON, no stacks, no prizes: :func:`icm_job` says why)."""
+    try:
+        body = json.loads(data)
+    except ValueError:
+        return 0
+    if not isinstance(body, dict):
+        return 0
+    start, prizes = body.get("start"), body.get("prizes")
+    if not isinstance(start, list) or not isinstance(prizes, str):
+        return 0
+    try:
+        paid = len(parse_prizes(prizes)[0])
+    except IcmError:
+        return 0
+    n = len(start)
+    return n * sum(comb(n, k) for k in range(min(paid, n)))
+
+
 async def _icm(request: Request) -> Response:
     try:
         with work.admit() as ticket:
             data = await work.read_body(request, MAX_BODY)
-            status, body = await work.run(ticket, icm_job, data, deadline=ICM_DEADLINE)
+            if icm_steps(data) <= IN_PROCESS_STEPS:  # exact and a few milliseconds: at once
+                status, body = icm_job(data)
+            else:
+                status, body = await work.run(ticket, icm_job, data, deadline=ICM_DEADLINE)
         return Response(body, status_code=status, media_type="application/json")
     except work.BodyTooLarge:
         return work.error(t(_TOO_LARGE), 400, close=True)

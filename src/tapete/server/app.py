@@ -59,6 +59,7 @@ from tapete.server.fanout import CLOSE_TRY_AGAIN, merged, present
 from tapete.server.hub import Hub, Player
 from tapete.server.practice import PracticeBots
 from tapete.server.replayer import routes as replay_routes
+from tapete.server.replayer import warm_up as replay_warm_up
 from tapete.server.rooms import NO_TABLE, Connection, Room
 from tapete.server.storage import HandRow, Storage, meta_table
 from tapete.server.stored import fair_deal
@@ -443,6 +444,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         # the bots' and the coach's numba kernels load in the background, once per process:
         # the first decision and the coach's first answer do not wait for them
         warm = coach.start_warm_up()
+        if settings.warm_workers:  # the replayer's workers: running before any request
+            work.start(replay_warm_up)
         await room.start()
         tasks = Tasks(node.faults if node is not None else None)
         if settings.freeze_heap:  # supervised: started again if it ever dies

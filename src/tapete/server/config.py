@@ -55,6 +55,9 @@ class Settings:
     collector's sight (``gc.freeze``), and the oldest generation is collected on a schedule
     (see ``app._tend_heap``); the command line's servers set it (a test process that makes
     many apps does not).
+    ``warm_workers``: the replayer's and the analysis' worker processes start with the server,
+    each loading the equity kernels and the evaluators' tables, so that no request waits for
+    a worker to start (:func:`tapete.server.work.start`); the command line's servers set it.
     ``allowed_hosts`` are the names the server answers to (the Host header, and a WebSocket's
     Origin), any port; Starlette's ``TrustedHostMiddleware`` patterns (``*.example.org``).
     The address a request came in on is always one of them (``tapete play --host
@@ -78,6 +81,7 @@ class Settings:
     limits: Limits = field(default_factory=Limits)
     room_on_crash: str = "resume"
     freeze_heap: bool = False
+    warm_workers: bool = False
     # several nodes (server/cluster.py): this node's id (None: one node, the default), its
     # address as clients reach it (the redirects name it), Redis, the tables' lease, and how
     # long a node that drains waits for its hands to end

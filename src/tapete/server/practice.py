@@ -520,10 +520,9 @@ class PracticeTable:
 
     # ------------------------------------------------------------------ run-outs
     def _frame(self, hand: Hand, upto: int, hi: int | None) -> dict[str, Any]:
-        part = Hand.from_events(
-            hand.rules, hand.starting_stacks, hand.events[:upto], button=hand.button,
-            blinds=hand.blinds, antes=hand.antes, dead=hand.dead, names=hand.names,
-            seats=hand.seats, hand_id=hand.hand_id)
+        setup = hand.setup
+        part = Hand.from_events(setup.rules, setup.stacks, hand.events[:upto],
+                                **setup.hand_args())
         view = hand_view(part, hi)
         # the hands that will be shown are tabled for the run-out (all-in: cards face up)
         for p, cards in hand.shown.items():

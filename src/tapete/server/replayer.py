@@ -74,6 +74,24 @@ def decode_link(code: str) -> dict[str, Any]:
 # ---------------------------------------------------------------------------- the work
 # (each job runs in a worker process and answers with its status and JSON text)
 
+def warm_up() -> float:
+    """What a worker does before its first job when the server starts it (:func:`work.start`):
+    load the equity kernels (hold'em's exact and Monte Carlo) and the evaluators' tables and
+    kernels, hold'em's and Omaha's, which the first replay would otherwise wait for (seconds
+    on a busy machine). Returns the seconds it took."""
+    import time
+
+    from tapete.eval import equity, omaha
+    from tapete.eval.evaluator import bulk, omaha_bulk
+
+    started = time.perf_counter()
+    equity.warm_up()
+    bulk.warm_up()
+    omaha.warm_up()
+    omaha_bulk.warm_up()
+    return time.perf_counter() - started
+
+
 def _answer(make: Callable[[], rp.Timeline | rp.FileAnswer], limit: int) -> tuple[int, bytes]:
     """The status and JSON text of what ``make`` gives, or of its refusal; an answer over
     ``limit`` bytes is refused."""

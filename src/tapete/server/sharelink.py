@@ -2,9 +2,12 @@
 and nowhere else.
 
 The code is the hand's PHH text, zlib-compressed and base64url-encoded (``"p" + code``); a hand
-PHH does not carry whole (a stated rake, a dead blind) travels as its rules, stacks, setup and
-record steps in JSON (``"j" + code``). Either way the engine referees the hand again when the
-link is opened: :func:`decode` gives the hand's record, not its events.
+PHH does not carry whole (a stated rake, a dead blind) travels as its setup, in the one codec of
+setups (:meth:`HandSetup.to_json <tapete.core.setup.HandSetup.to_json>`: the rules, the bomb
+pot, the double board, the straddles... nothing left out), and its record steps, in JSON
+(``"j" + code``). Either way the engine referees the hand again when the link is opened:
+:func:`decode` gives the hand's record, not its events. Links made before the setup travelled
+whole (``rules`` and ``stacks`` beside a partial ``setup``) still open.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from tapete.core.actions import SIZED, Action
 from tapete.core.catalog import N_, t
 from tapete.core.hand import Hand
 from tapete.core.rules import Rules
+from tapete.core.setup import HandSetup
 from tapete.core.text import Text
 from tapete.history import phh
 from tapete.history.formats import PHH, read_any
@@ -38,20 +42,12 @@ class LinkError(ValueError):
         super().__init__(self.message.en)
 
 
-def setup_json(hand: Hand) -> dict[str, Any]:
-    """What ``Hand(...)`` takes besides the rules, the stacks and the deck, as JSON."""
-    return {"button": hand.button, "blinds": list(hand.blinds), "antes": list(hand.antes),
-            "dead": list(hand.dead), "names": list(hand.names), "seats": list(hand.seats),
-            "hand_id": hand.hand_id}
-
-
 def encode(hand: Hand) -> str | None:
     """A shared link's code for a hand (see the module)."""
     text = _phh_if_exact(hand)
     kind = "p"
     if text is None:
-        text = json.dumps({"rules": hand.rules.to_json(), "stacks": list(hand.starting_stacks),
-                           "setup": setup_json(hand),
+        text = json.dumps({"setup": hand.setup.to_json(),
                            "steps": [list(x) for x in _steps(hand)]}, separators=(",", ":"))
         kind = "j"
     raw = zlib.compress(text.encode("utf-8"), 9)
@@ -128,10 +124,22 @@ def _action(written: list[Any]) -> Action:
 
 
 def _record_from_json(d: dict[str, Any]) -> HandRecord:
+    steps = _read_steps(d["steps"])
+    if "rules" not in d:
+        return HandRecord.from_setup(HandSetup.from_json(d["setup"]), steps, source="link")
+    # a link made before the setup travelled whole: what it wrote, the rest as Hand defaults
     rules = Rules.from_json(d["rules"])
     setup = d["setup"]
+    return HandRecord(rules=rules, stacks=[int(x) for x in d["stacks"]], steps=steps,
+                      button=setup.get("button"), blinds=setup.get("blinds"),
+                      antes=setup.get("antes"), dead=setup.get("dead"),
+                      names=setup.get("names"), seats=setup.get("seats"),
+                      hand_id=str(setup.get("hand_id") or ""), source="link")
+
+
+def _read_steps(written: list[Any]) -> list[tuple[Any, ...]]:
     steps: list[tuple[Any, ...]] = []
-    for st in d["steps"]:
+    for st in written:
         x = list(st)
         if x[0] == "act":
             x[2:] = [_action(x[2:])]
@@ -140,8 +148,4 @@ def _record_from_json(d: dict[str, Any]) -> HandRecord:
         elif x[0] == "board":
             x[1] = tuple(int(c) for c in x[1])
         steps.append(tuple(x))
-    return HandRecord(rules=rules, stacks=[int(x) for x in d["stacks"]], steps=steps,
-                      button=setup.get("button"), blinds=setup.get("blinds"),
-                      antes=setup.get("antes"), dead=setup.get("dead"),
-                      names=setup.get("names"), seats=setup.get("seats"),
-                      hand_id=str(setup.get("hand_id") or ""), source="link")
+    return steps

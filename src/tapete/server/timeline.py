@@ -231,15 +231,14 @@ def timeline_answer(hand: Hand, *, title: str = "", source: str = "",
                     error: Text | None = None, partial: bool = False, note: Text | None = None,
                     share: str | None = None, equity: bool = True) -> rp.Timeline:
     """The frames of a hand (finished, partial, or stopped by an illegal action)."""
-    rules = hand.rules
-    setup = sharelink.setup_json(hand)
-    stacks = hand.starting_stacks
+    setup = hand.setup  # the one codec's fields: the bomb, the two boards, the straddles...
+    rules, stacks, args = setup.rules, setup.stacks, setup.hand_args()
     events = list(hand.events)
     if len(events) > MAX_EVENTS:
         raise ReplayInputError(t("this hand has too many events to replay ({count})",
                                  count=str(len(events))), 413)
     known = _known_cards(hand)
-    final = Hand.from_events(rules, stacks, events, **setup)
+    final = Hand.from_events(rules, stacks, events, **args)
     pot_count = len(final.pots())
     # the next action after each event (what the player to act did), from the end: one pass
     following: list[ev.Acted | None] = [None] * (len(events) + 1)
@@ -248,7 +247,7 @@ def timeline_answer(hand: Hand, *, title: str = "", source: str = "",
         following[k] = e if isinstance(e, ev.Acted) else following[k + 1]
     frames: list[rp.Frame] = []
     streets: list[int | None] = [0, None, None, None]
-    h = Hand.from_events(rules, stacks, [], **setup)  # folded on, one event at a time
+    h = Hand.from_events(rules, stacks, [], **args)  # folded on, one event at a time
     awarded = [0] * h.n
     text = words.hand_starts()
     last: ev.Event | None = None

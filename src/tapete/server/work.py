@@ -13,7 +13,12 @@ so on a small machine the tables still come first.
   is refused before anything is read, and a body without one (chunked) is cut off at the cap.
 * :func:`run` calls a function in a worker and waits for it without blocking the loop; a job
   that outlives its deadline is killed with its worker (:class:`TooSlow`), and a job that fails
-  raises :class:`WorkerFailed` with the worker's traceback, for the log.
+  raises :class:`WorkerFailed` with the worker's traceback, for the log. A job's deadline counts
+  the job alone: a worker that is still starting (its imports) is waited for first.
+* :func:`start` (the server's start-up) starts the workers at once, each warmed (the equity
+  kernels and the evaluators' tables loaded), so that a request finds one already running; a
+  worker that retires or is killed is replaced the same way, in the background. Without it
+  (tests, a one-off replay) a worker starts at the first job.
 
 A worker is a fresh interpreter (``python -c "...serve()"``) that takes pickled jobs on its
 standard input and answers on its standard output, each message its length and its pickle:
@@ -56,6 +61,7 @@ BODY_DEADLINE = 120.0  # seconds to receive a whole body
 NICE = 10  # the workers' priority below the server's
 MAX_DIGITS = 15  # digits of an amount a visitor sends (chips, prizes): a quadrillion is plenty
 PRELOAD = ("tapete.server.replayer",)  # what a worker imports as it starts
+STARTUP = 120.0  # seconds a worker may take to start, and to warm up (apart from any job)
 
 BUSY = N_("the server is busy: try again in a moment")
 TOO_SLOW = N_("this would take too long to work out")
@@ -130,6 +136,7 @@ def serve() -> None:
         os.nice(NICE)
     for name in PRELOAD:
         __import__(name)
+    _send(answers, ("ready", None))  # a job's deadline starts now, not with the imports
     while True:
         try:
             fn, args = _receive(jobs)
@@ -167,6 +174,23 @@ class _Worker:
         self.answers: IO[bytes] = self.process.stdout
         self.jobs = 0
         self.killed = False
+        self.ready = False  # it said so, once its imports were done
+
+    def wait_ready(self) -> None:
+        """Wait for the worker's first message, sent once it has imported what it preloads
+        (:class:`WorkerFailed` if it ends first, or takes more than ``STARTUP`` seconds)."""
+        if self.ready:
+            return
+        timer = _deadline(self, STARTUP)
+        try:
+            status, _ = _receive(self.answers)
+        except (EOFError, OSError) as exc:
+            raise WorkerFailed(f"the worker process did not start ({exc!r})") from None
+        finally:
+            timer.cancel()
+        if status != "ready":
+            raise WorkerFailed(f"the worker process said {status!r} as it started")
+        self.ready = True
 
     def kill(self) -> None:
         self.killed = True
@@ -221,6 +245,11 @@ class _Pool:
         self.tickets = 0
         self.idle: list[_Worker] = []
         self.free = threading.BoundedSemaphore(WORKERS)  # one per worker at work
+        self.warm: Callable[[], Any] | None = None  # what start() asked a new worker to do
+        self.started = False  # start() was called: workers are kept running, and replaced
+        self.live = 0  # worker processes running (idle, at work or warming)
+        self.pending = 0  # replacements asked for, not started yet
+        self.spawned = 0  # worker processes ever started (stats())
 
     def admit(self) -> Ticket:
         with self.lock:
@@ -229,11 +258,78 @@ class _Pool:
             self.tickets += 1
         return Ticket(self)
 
+    def _spawn(self) -> _Worker:
+        worker = _Worker()
+        with self.lock:
+            self.live += 1
+            self.spawned += 1
+        return worker
+
+    def _retire(self, worker: _Worker, kill: bool) -> None:
+        """Stop a worker for good; a started pool starts another in its place."""
+        worker.stop(kill)
+        with self.lock:
+            self.live -= 1
+        self._replenish()
+
     def _worker(self) -> _Worker:
         with self.lock:
             if self.idle:
                 return self.idle.pop()
-        return _Worker()
+        return self._spawn()
+
+    def start(self, warm: Callable[[], Any] | None) -> None:
+        """Keep ``WORKERS`` workers running from now on, each of which has run ``warm`` (a
+        module-level function) before its first job; they start in the background."""
+        with self.lock:
+            self.started, self.warm = True, warm
+        for _ in range(WORKERS):
+            self._replenish()
+
+    def _replenish(self) -> None:
+        with self.lock:
+            if not self.started or self.live + self.pending >= WORKERS:
+                return
+            self.pending += 1
+        threading.Thread(target=self._warm_one, name="tapete-work-start", daemon=True).start()
+
+    def _warm_one(self) -> None:
+        """Start a worker and warm it up, as one of the workers at work (a request meanwhile
+        waits for it rather than starting another), then make it idle."""
+        if not self.free.acquire(timeout=WAIT):
+            with self.lock:
+                self.pending -= 1
+            return
+        worker: _Worker | None = None
+        try:
+            with self.lock:
+                self.pending -= 1
+                if not self.started or self.live >= WORKERS:
+                    return
+            worker = self._spawn()
+            worker.wait_ready()
+            if self.warm is not None:
+                timer = _deadline(worker, STARTUP)
+                try:
+                    _send(worker.jobs_in, (self.warm, ()))
+                    status, value = _receive(worker.answers)
+                finally:
+                    timer.cancel()
+                if status != "ok":
+                    raise WorkerFailed(str(value))
+            with self.lock:
+                keep = self.started and not worker.killed and len(self.idle) < WORKERS
+                if keep:
+                    self.idle.append(worker)
+                    worker = None
+        except (EOFError, OSError, WorkerFailed):
+            pass  # it is retired below; the next job starts one as it would have
+        finally:
+            self.free.release()
+            if worker is not None:
+                worker.stop(kill=True)
+                with self.lock:
+                    self.live -= 1
 
     def job(self, ticket: Ticket, fn: Callable[..., Any], args: tuple[Any, ...],
             deadline: float) -> Any:
@@ -251,6 +347,11 @@ class _Pool:
 
     def _on_worker(self, fn: Callable[..., Any], args: tuple[Any, ...], deadline: float) -> Any:
         worker = self._worker()
+        try:
+            worker.wait_ready()  # a worker still starting: its start is not the job's time
+        except WorkerFailed:
+            self._retire(worker, kill=True)
+            raise
         timer = _deadline(worker, deadline)
         ok = False
         try:
@@ -258,8 +359,9 @@ class _Pool:
                 _send(worker.jobs_in, (fn, args))
             except OSError:  # it died while idle: one fresh try
                 timer.cancel()
-                worker.stop(kill=True)
-                worker = _Worker()
+                self._retire(worker, kill=True)
+                worker = self._spawn()
+                worker.wait_ready()
                 timer = _deadline(worker, deadline)
                 _send(worker.jobs_in, (fn, args))
             status, value = _receive(worker.answers)
@@ -271,20 +373,24 @@ class _Pool:
         finally:
             timer.cancel()
             worker.jobs += 1
-            if ok and not worker.killed and worker.jobs < JOBS_PER_WORKER:
+            keep = ok and not worker.killed and worker.jobs < JOBS_PER_WORKER
+            if keep:
                 with self.lock:
                     self.idle.append(worker)
             else:
-                worker.stop(kill=not ok)
+                self._retire(worker, kill=not ok)
         if status != "ok":
             raise WorkerFailed(str(value))
         return value
 
     def shutdown(self) -> None:
         with self.lock:
+            self.started = False
             idle, self.idle = self.idle, []
         for worker in idle:
             worker.stop(kill=False)
+            with self.lock:
+                self.live -= 1
 
 
 _pool = _Pool()
@@ -312,9 +418,23 @@ async def run(ticket: Ticket, fn: Callable[..., T], *args: Any, deadline: float)
     return await asyncio.wrap_future(future)
 
 
+def start(warm: Callable[[], Any] | None = None) -> None:
+    """Start the workers now, in the background, each running ``warm`` (a module-level
+    function) before its first job, and keep them running until :func:`shutdown` (for the
+    server's start-up: a request then finds a worker already running and warm)."""
+    _pool.start(warm)
+
+
+def stats() -> dict[str, int]:
+    """The pool as it stands: workers ``idle`` (waiting for a job), ``live`` (running), and
+    ``spawned`` (ever started in this process)."""
+    with _pool.lock:
+        return {"idle": len(_pool.idle), "live": _pool.live, "spawned": _pool.spawned}
+
+
 def shutdown() -> None:
-    """Let the idle workers go (for the app's lifespan; the daemon workers end with the
-    process anyway)."""
+    """Let the idle workers go and start no more (for the app's lifespan; the daemon workers
+    end with the process anyway)."""
     _pool.shutdown()
 
 
