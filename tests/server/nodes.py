@@ -59,6 +59,7 @@ server.run()
 TABLE = {"bots": False, "seats": 6, "act_ms": 20_000, "bank_ms": 0, "min_buy_in": 40,
          "max_buy_in": 200}
 START = 10_000  # every player's starting bankroll
+OPERATOR = secrets.token_urlsafe(16)  # the nodes' operator token (GET /api/room/node)
 
 
 def free_port() -> int:
@@ -105,6 +106,7 @@ class NodeProcess:
 
     def start(self) -> None:
         env = dict(os.environ)
+        env["TAPETE_OPERATOR_TOKEN"] = OPERATOR  # info() is told of every table
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(SRC), env.get("PYTHONPATH")) if p)
         self.starts += 1
         log = open(self.logs / f"{self.name}.log", "ab")  # noqa: SIM115 - the child's
@@ -138,7 +140,8 @@ class NodeProcess:
         self.proc.wait(30)
 
     def info(self) -> dict[str, Any]:
-        return dict(httpx.get(f"{self.url}/api/room/node", timeout=10).json())
+        return dict(httpx.get(f"{self.url}/api/room/node", timeout=10,
+                              headers={"Authorization": f"Bearer {OPERATOR}"}).json())
 
     def drain(self, limit: float = 90) -> int:
         """SIGTERM, and wait for the node to exit: its exit status."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import hmac
 import logging
 import secrets
 import threading
@@ -83,6 +84,7 @@ NO_HAND = N_("no such hand")
 NO_IDENTITY = N_("No player identity: reload the page.")
 FOREIGN_PAGE = N_("This request came from another site's page.")
 NOT_JSON = N_("The request is not valid JSON.")
+NOT_OPERATOR = N_("That is not the operator's token.")
 log = logging.getLogger("tapete.server")
 
 
@@ -133,6 +135,20 @@ def _key_in_database(storage: Storage) -> bool:
     with storage.engine.connect() as conn:
         return conn.execute(select(meta_table.c.key).where(
             meta_table.c.key == "secret_key")).first() is not None
+
+
+def operator(request: Request, settings: Settings) -> bool | None:
+    """Whether the request is an operator's: it carries the operator token
+    (``Authorization: Bearer TOKEN``, :attr:`Settings.operator_token`), compared in constant
+    time. None: it carries a token that is not the one (answered 403, not quietly as
+    anyone)."""
+    kind, _, given = request.headers.get("authorization", "").partition(" ")
+    if kind.lower() != "bearer" or not given.strip():
+        return False
+    token = settings.operator_token
+    if token and hmac.compare_digest(given.strip().encode(), token.encode()):
+        return True
+    return None
 
 
 def _same_origin(headers: Headers) -> bool:
@@ -401,15 +417,21 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 node.fanout.changed()
 
     async def node_info(request: Request) -> Response:
-        """This node (several nodes): its id, tables, leases claimed, lost and released, and
-        the writes of a lost lease refused."""
+        """This node: its tables (counted; the ids of those anyone may know of, every id for
+        an operator: :func:`operator`) and, several nodes, its id, leases claimed, lost and
+        released, and the writes of a lost lease refused."""
+        everything = operator(request, settings)
+        if everything is None:
+            return JSONResponse({"error": t(NOT_OPERATOR).to_json()}, status_code=403)
         if node is None:
-            return JSONResponse({"node": None, "tables": sorted(room.tables)})
-        return JSONResponse(node.info())
+            return JSONResponse({"node": None, "tables": room.table_ids(everything),
+                                 "table_count": len(room.tables)})
+        return JSONResponse(node.info(everything))
 
     async def presence(request: Request) -> Response:
-        """Who is online in the room, and at each table (several nodes: every node's, merged
-        through Redis; one node: its own)."""
+        """Who is online in the room, and at each table anyone may know of; the private
+        tables only counted (several nodes: every node's, merged through Redis; one node:
+        its own)."""
         if node is None:
             return JSONResponse(merged([present(room)]))
         return JSONResponse(node.fanout.presence())

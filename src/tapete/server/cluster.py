@@ -781,11 +781,17 @@ class Node:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    def info(self) -> dict[str, Any]:
-        return {"node": self.id, "url": self.url, "draining": self.draining,
-                "tables": sorted(self.room.tables), "fenced": self.log.fenced,
-                "fenced_renewals": self.log.fenced_renewals, "claims": self.claims,
-                **self.stats, **self.fanout.stats, "relaying": sorted(self.fanout.relays)}
+    def info(self, everything: bool = False) -> dict[str, Any]:
+        """This node (``GET /api/room/node``): its tables, counted, and the ids of those
+        anyone may know of (:meth:`Room.table_ids`); its leases' counters. ``everything``
+        (an operator): every table's id, each claim and the tables relayed too."""
+        out = {"node": self.id, "url": self.url, "draining": self.draining,
+               "tables": self.room.table_ids(everything), "table_count": len(self.room.tables),
+               "fenced": self.log.fenced, "fenced_renewals": self.log.fenced_renewals,
+               **self.stats, **self.fanout.stats}
+        if everything:
+            out.update(claims=self.claims, relaying=sorted(self.fanout.relays))
+        return out
 
 
 def moved_message(url: str | None) -> str:

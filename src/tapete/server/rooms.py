@@ -639,6 +639,13 @@ class Room:
             out += self.node.remote_listing()
         return out
 
+    def table_ids(self, everything: bool = False) -> list[str]:
+        """The ids of the tables this process runs that anyone may know of
+        (``TableConfig.listed``: not a private table's, whose id is its link; not a practice
+        table's); ``everything`` (an operator): every one."""
+        return sorted(tid for tid, r in self.tables.items()
+                      if everything or r.table.config.listed)
+
     def local_listing(self) -> list[dict[str, Any]]:
         """The public tables this process runs."""
         out = []
