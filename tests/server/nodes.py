@@ -39,7 +39,8 @@ db, redis, name, port, lease = sys.argv[1:6]
 settings = Settings(database_url=db, think_delay=0, result_pause=0.3, runout_delay=0,
                     action_time=30, time_bank=0, limits=Limits(rate=5000, burst=5000),
                     node_id=node_id(name), redis_url=redis,
-                    advertise=f"http://127.0.0.1:{port}", lease_s=float(lease), drain_s=60)
+                    advertise=f"http://127.0.0.1:{port}", lease_s=float(lease), drain_s=60,
+                    tables_per_address=0)  # every table is opened from this machine
 app = create_app(settings)
 config = uvicorn.Config(app, host="127.0.0.1", port=int(port), log_level="warning")
 server = DrainingServer(config, lambda: app.state.room.node)

@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import gc
 import hmac
+import ipaddress
 import logging
 import secrets
 import threading
@@ -50,8 +51,8 @@ from tapete.server.analysis import routes as analysis_routes
 from tapete.server.cluster import (
     CLOSE_MOVED,
     CONNECTS_PER_MINUTE,
-    TABLES_A_DAY,
     ClusterBankroll,
+    Counters,
     Node,
     moved_message,
 )
@@ -85,6 +86,8 @@ NO_IDENTITY = N_("No player identity: reload the page.")
 FOREIGN_PAGE = N_("This request came from another site's page.")
 NOT_JSON = N_("The request is not valid JSON.")
 NOT_OPERATOR = N_("That is not the operator's token.")
+TOO_MANY_FROM_ADDRESS = N_("Too many tables have been opened from your network: join a table"
+                           " from the lobby, or open one later.")
 log = logging.getLogger("tapete.server")
 
 
@@ -151,6 +154,37 @@ def operator(request: Request, settings: Settings) -> bool | None:
     return None
 
 
+def client_address(scope: Scope, trusted: tuple[str, ...] = ()) -> str:
+    """Where a request comes from, as the rate limits count it: the connection's peer;
+    behind a reverse proxy it trusts (``trusted``: :attr:`Settings.trusted_proxies`), the
+    last address ``X-Forwarded-For`` names that is not one of them (what the proxy nearest
+    the client saw; whatever the client wrote before it is not believed). Nobody is trusted
+    by default: a client cannot name its own address. An IPv6 address counts as its /64 (one
+    subscriber's block)."""
+    client = scope.get("client")
+    address = str(client[0]) if client else ""
+    if trusted and _within(address, trusted):
+        hops = [h.strip() for line in Headers(scope=scope).getlist("x-forwarded-for")
+                for h in line.split(",") if h.strip()]
+        while hops and _within(hops[-1], trusted):
+            hops.pop()
+        if hops:
+            address = hops[-1]
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address[:64]
+    return str(ipaddress.ip_network(f"{ip}/64", strict=False)) if ip.version == 6 else str(ip)
+
+
+def _within(address: str, networks: tuple[str, ...]) -> bool:
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in ipaddress.ip_network(n, strict=False) for n in networks)
+
+
 def _same_origin(headers: Headers) -> bool:
     """A browser's request from this server's own page (or from no page: a program)."""
     origin = headers.get("origin")
@@ -213,6 +247,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
     room.restore_sngs = sitngo.restore_all
     limits = settings.limits
     quiet_uvicorn()
+    counters = Counters()
+
+    async def allow(key: str, most: int, window_s: int) -> bool:
+        """A rate limit: over every node (Redis) on several, this process's own on one."""
+        if node is not None:
+            return await node.allow(key, most, window_s)
+        return counters.allow(key, most, window_s)
 
     async def index(request: Request) -> Response:
         _player(request, hub)
@@ -283,16 +324,28 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if not _same_origin(request.headers):
             return JSONResponse({"error": t(FOREIGN_PAGE).to_json()}, status_code=403)
         p = _player(request, hub)
-        if node is not None and not await node.allow(f"open:{p.id}", TABLES_A_DAY, 86_400):
-            return JSONResponse({"error": t("You have opened {made} tables: play at one of"
-                                            " them.", made=TABLES_A_DAY).to_json()},
-                                status_code=400)
         try:
             body = await request.json()
         except ValueError:
             return JSONResponse({"error": t(NOT_JSON).to_json()}, status_code=400)
         try:
-            table_id = room.create_for(p.id, body)
+            config = room.table_config(body)
+        except RoomRefused as exc:
+            return JSONResponse({"error": exc.to_json()}, status_code=400)
+        # what one person, and one address (a new identity is one request away), may open:
+        # counted over every node (Redis), or by this one
+        window = settings.tables_window_s
+        if not await allow(f"open:{p.id}", settings.tables_per_identity, window):
+            return JSONResponse({"error": t("You have opened {made} tables: play at one of"
+                                            " them.", made=settings.tables_per_identity
+                                            ).to_json()}, status_code=429)
+        address = client_address(request.scope, settings.trusted_proxies)
+        if settings.tables_per_address and not await allow(
+                f"open-from:{address}", settings.tables_per_address, window):
+            return JSONResponse({"error": t(TOO_MANY_FROM_ADDRESS).to_json()},
+                                status_code=429)
+        try:
+            table_id = room.create_for(p.id, config)
         except RoomRefused as exc:
             return JSONResponse({"error": exc.to_json()}, status_code=400)
         return JSONResponse({"table": table_id, "url": f"/t/{table_id}"}, status_code=201)

@@ -90,7 +90,6 @@ HAND_EVERY_S = 3.0  # the least time between two tables handed over by one node
 HANDING_S = 30.0  # how long a table handed over may take to end its hand (else it stays)
 PRACTICE_KEY = "tapete:practice"  # a hash: a person's id, their practice table's
 CONNECTS_PER_MINUTE = 60  # WebSockets one identity may open a minute, over all nodes
-TABLES_A_DAY = 10  # tables one identity may open a day, over all nodes
 
 _META = sa.MetaData()
 NODES = sa.Table(
@@ -107,6 +106,27 @@ def node_id(name: str | None) -> str:
     import socket
 
     return f"{name or socket.gethostname()}.{secrets.token_hex(3)}"
+
+
+class Counters:
+    """Rate limits counted in this process (one node; several while Redis is down): at most
+    ``most`` of a key in a fixed window of ``window_s``, as :meth:`Node.allow` counts them
+    in Redis. Keys whose window has passed are forgotten."""
+
+    def __init__(self) -> None:
+        # (key, window's length) -> (the window counted, how many in it)
+        self._counts: dict[tuple[str, int], tuple[int, int]] = {}
+
+    def allow(self, key: str, most: int, window_s: int, now: float | None = None) -> bool:
+        now = time.time() if now is None else now
+        if len(self._counts) > 10_000:  # the windows that have passed are forgotten
+            self._counts = {k: v for k, v in self._counts.items()
+                            if v[0] == int(now) // k[1]}
+        window = int(now) // window_s
+        counted, count = self._counts.get((key, window_s), (window, 0))
+        count = count + 1 if counted == window else 1
+        self._counts[(key, window_s)] = (window, count)
+        return count <= most
 
 
 class ClusterBankroll:
@@ -226,6 +246,7 @@ class Node:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._lease_thread = ThreadPoolExecutor(1, thread_name_prefix="tapete-leases")
         self.fanout = Fanout(self)  # presence, and the records for watchers elsewhere
+        self.counters = Counters()  # the rate limits while Redis cannot count them
         create_all(_META, self.log.engine)
 
     # ------------------------------------------------------------------ start, stop
@@ -479,6 +500,12 @@ class Node:
         self.stats["claimed"] += 1
         log.info("node %s claimed table %s (epoch %s)", self.id, table_id, epoch)
         return running
+
+    def closed(self, table_id: str) -> None:
+        """A table run here was closed (``Room.sweep``: nobody sat at it): out of the
+        lobby, at every node."""
+        self.fanout.dropped(table_id)
+        self._spawn(self._unlist(table_id))
 
     def drop(self, table_id: str) -> None:
         """A table whose lease this node lost: it stops here (its owner answers nothing more)
@@ -755,17 +782,18 @@ class Node:
 
     async def allow(self, key: str, most: int, window_s: int) -> bool:
         """A rate limit over every node: at most ``most`` of ``key`` in ``window_s`` (a
-        fixed window in Redis); always allowed without Redis (each node's own limits hold)."""
+        fixed window in Redis); without Redis, or while it is down, this node's own count
+        (:class:`Counters`)."""
         if self.redis is None:
-            return True
+            return self.counters.allow(key, most, window_s)
         bucket = f"tapete:rate:{key}:{int(time.time()) // window_s}"
         try:
             async with self.redis.pipeline(transaction=True) as pipe:
                 pipe.incr(bucket)
                 pipe.expire(bucket, window_s + 1)
                 count, _ = await pipe.execute()
-        except Exception:  # Redis is down: the limits of each node still hold
-            return True
+        except Exception:  # Redis is down: this node's own count holds meanwhile
+            return self.counters.allow(key, most, window_s)
         return int(count) <= most
 
     def on(self, channel: str) -> str:
