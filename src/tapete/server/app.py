@@ -423,7 +423,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
             running.part(conn)
             if node is not None:
                 node.fanout.changed()
-            if node is None or room.tables.get(table_id) is running:  # a dropped one has no owner
+            # a table dropped here (several nodes), or closed (Room.sweep), has no owner
+            if room.tables.get(table_id) is running:
                 with contextlib.suppress(Exception):
                     await running.owner.call(running.table.unsubscribe, conn)
 
