@@ -262,7 +262,19 @@ def create_app(settings: Settings | None = None) -> Starlette:
         return resp
 
     async def me(request: Request) -> Response:
-        return JSONResponse(_player(request, hub).me())
+        """The person's money: their bankroll and their chips at tables, every table on
+        every node, as the database holds them (each hand's start, plus chips brought
+        since); a practice table's as its page shows them now."""
+        p = _player(request, hub)
+        await p.purse.flush()  # the moves this process made for them, stored
+        out = p.me()
+        row = await run_in_threadpool(storage.get_player, p.id) if p.stored else None
+        if row is not None:
+            here = out["at_table"] + out["in_pot"]  # the practice table's, live
+            out["bankroll"] = row.bankroll
+            out["at_table"] += max(0, row.at_table - here)
+            out["total"] = out["bankroll"] + out["at_table"] + out["in_pot"]
+        return JSONResponse(out)
 
     # the database is read in a worker thread: a slow query never holds up the tables
     async def hands(request: Request) -> Response:

@@ -74,6 +74,7 @@ from tapete.core.errors import BooksError
 from tapete.room.errors import Refused as RoomRefused
 from tapete.room.log import CLOSED, LEASES, TABLES, Lease, create_all, now_ms
 from tapete.server.fanout import PRESENCE_KEY, TABLE_CHANNEL, Fanout
+from tapete.server.rooms import seat_chips
 from tapete.server.storage import move_once_in
 
 if TYPE_CHECKING:
@@ -151,9 +152,11 @@ class ClusterBankroll:
             assert p is not None
             p._store()
 
+        at_table = [-d if seat_chips(self.hub.room, pid, key) else 0 for pid, d, key in moves]
+
         def within(conn: Any) -> None:
-            for pid, delta, key in moves:
-                made = move_once_in(conn, key, pid, delta)
+            for (pid, delta, key), chips in zip(moves, at_table, strict=True):
+                made = move_once_in(conn, key, pid, delta, chips)
                 if made is None:
                     raise RoomRefused(t("your bankroll does not hold that many chips"))
                 if made is not False:
@@ -191,7 +194,8 @@ class ClusterBankroll:
             assert p is not None
             p._store()
             with self.storage._write() as conn:
-                made = move_once_in(conn, key, player, delta)
+                made = move_once_in(conn, key, player, delta,
+                                    -delta if seat_chips(self.hub.room, player, key) else 0)
             if made is None:
                 return False
             if made is False:

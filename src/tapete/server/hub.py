@@ -369,8 +369,7 @@ class Hub:
             if not create:
                 return None
             row = PlayerRow(pid, self.settings.starting_bankroll, 0)
-        elif row.at_table:  # a table lost in a restart: the hand is void, its chips go back
-            row = self.storage.cash_out(pid)
+        # (chips at tables are at the room's tables, each restored from its log: they stay)
         hands = [h.summary for h in self.storage.list_hands(pid, HANDS_KEPT)] if stored else []
         p = Player(self, row, stored=stored, hands=hands)
         if stored or keep:

@@ -148,7 +148,7 @@ class RoomBankroll:
             return False
         p.purse.bankroll += delta
         self.queued.add(key)
-        done = p.purse.room(key, delta)
+        done = p.purse.room(key, delta, -delta if seat_chips(self.hub.room, player, key) else 0)
 
         def stored(_: asyncio.Future[None]) -> None:
             self.queued.discard(key)
@@ -157,6 +157,24 @@ class RoomBankroll:
 
         done.add_done_callback(stored)
         return True
+
+
+def seat_chips(room: Room | None, player: str, key: str) -> bool:
+    """Whether the room move ``key`` brings chips to a person's seat at a cash table, or
+    takes them back: a record of the table's (``{table}:{seq}``) that is no tournament's.
+    Those chips count in the person's ``at_table`` (:meth:`Storage.move_once`), as each
+    hand's result does (:meth:`Storage.save_hands`); a bot's, a tournament's buy-ins and
+    prizes do not."""
+    table_id, _, seq = key.rpartition(":")
+    if is_bot(player) or not seq.isdigit() or not table_id or ":" in table_id or room is None:
+        return False
+    running = room.tables.get(table_id)
+    if running is not None:
+        return not running.table.config.tournament
+    try:  # a table being restored: its settings are in its log
+        return not room.log.config(table_id).tournament
+    except RoomRefused:
+        return False
 
 
 # ---------------------------------------------------------------------------- bots
@@ -469,16 +487,17 @@ class Room:
         rows = self._rows(table, hand, time.time())
         if not rows:
             return
+        money = not table.config.tournament  # a cash table's: the chips at tables move
         if table.config.practice:
             try:
-                self.hub.storage.save_hands(rows)
+                self.hub.storage.save_hands(rows, money)
             except Exception:
                 log.exception("a practice hand could not be stored among the player's hands")
                 return
             self._tell(rows)
             return
         task = asyncio.get_running_loop().create_task(
-            asyncio.to_thread(self.hub.storage.save_hands, rows))
+            asyncio.to_thread(self.hub.storage.save_hands, rows, money))
         self._saving.add(task)
         task.add_done_callback(lambda done: self._saved(done, rows))
 
@@ -666,7 +685,8 @@ class Room:
             played = table.hand_starts[-1] / 1000 if table.hand_starts else time.time()
             rows = self._rows(table, table.last_hand, played)
             try:  # a row stored before is kept as it is
-                await asyncio.to_thread(self.hub.storage.save_hands, rows)
+                await asyncio.to_thread(self.hub.storage.save_hands, rows,
+                                        not table.config.tournament)
             except Exception:
                 log.exception("table %s: its last hand's rows could not be stored", table_id)
         if kit is not None:
