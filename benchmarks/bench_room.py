@@ -97,7 +97,7 @@ import msgspec
 SRC = Path(__file__).resolve().parent.parent / "src"
 SEATS = 6
 SETTINGS = {"act_ms": 60_000, "bank_ms": 0, "bots": False, "seats": SEATS}
-PER_IDENTITY = 10  # tables one identity may open (rooms.MAX_TABLES_EACH)
+PER_IDENTITY = 10  # tables one identity may open (Settings.tables_per_identity)
 # what the players ask for, by --mode (see the docstring)
 QUERIES = {"program": "?records=1&states=turn&batch=1", "unbatched": "?records=1&states=turn",
            "records": "?records=1", "page": ""}
@@ -214,7 +214,9 @@ class Server:
             db, redis_url, name = self.cluster
             where = ["--database", db, "--redis", redis_url, "--node", name]
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "tapete", "serve", "--port", str(self.port), *where],
+            # every table is opened from this one address: no limit on it
+            [sys.executable, "-m", "tapete", "serve", "--port", str(self.port), *where,
+             "--tables-per-address", "0"],
             stdout=self.log, stderr=self.log, env=env, preexec_fn=raise_fd_limit)
         self.pid = self.proc.pid
         while time.monotonic() - t0 < 300:

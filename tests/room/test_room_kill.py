@@ -76,7 +76,7 @@ from tapete.core.cards import format_card
 from tapete.room.log import EventLog, OnCrash, Record, TableConfig
 from tapete.room.table import RoomTable, restore, visible
 from tapete.server.config import DB_FILE
-from tapete.server.storage import Storage, players_table, room_moves_table
+from tapete.server.storage import Storage, hands_table, players_table, room_moves_table
 
 KILLS = int(os.environ.get("TAPETE_ROOM_KILLS", "20"))
 SEED = int(os.environ.get("TAPETE_ROOM_KILL_SEED", "20260417"))
@@ -454,6 +454,7 @@ class Snap:
     snapped: dict[str, int]  # the seq of each table's last snapshot (0: none)
     moves: dict[str, tuple[str, int]]  # tapete_room_moves: key -> (player, bankroll)
     players: dict[str, tuple[int, int]]  # tapete_players: id -> (bankroll, at_table)
+    nets: dict[str, int]  # the nets of each player's stored hands (tapete_hands)
     books: dict[str, list[str]]  # what is wrong with each player's ledger
 
 
@@ -477,6 +478,9 @@ def snapshot(db: Path, copy: Path) -> Snap:
                 room_moves_table.c.bankroll))}
             players = {str(i): (int(b), int(a)) for i, b, a in conn.execute(sa.select(
                 players_table.c.id, players_table.c.bankroll, players_table.c.at_table))}
+            nets: dict[str, int] = {}
+            for pid, net in conn.execute(sa.select(hands_table.c.player_id, hands_table.c.net)):
+                nets[str(pid)] = nets.get(str(pid), 0) + int(net)
         books = {pid: storage.books(pid) for pid in players}
         logs, tables, after, asked, snapped = {}, {}, {}, {}, {}
         for tid in log.table_ids():
@@ -487,7 +491,7 @@ def snapshot(db: Path, copy: Path) -> Snap:
             tables[tid] = restore(log, tid, bank)
             after[tid] = log.read(tid)
             asked[tid] = bank.asked
-        return Snap(logs, tables, after, asked, snapped, moves, players, books)
+        return Snap(logs, tables, after, asked, snapped, moves, players, nets, books)
     finally:
         storage.close()
 
@@ -536,9 +540,12 @@ def check_books(snap: Snap, when: str, *, crashed: bool) -> int:
         assert not problems, (when, pid, problems)
     for pid, (bankroll, at_table) in snap.players.items():
         moved = sum(d for p, d in snap.moves.values() if p == pid)
-        assert (bankroll, at_table) == (STARTING + moved, 0), (when, pid, bankroll, at_table,
-                                                               moved)
-    money = sum(b + a for b, a in snap.players.values())
+        # a person's chips at tables: what the moves brought there, and each stored hand's
+        # net (a bot's are not counted: it keeps no hands)
+        seat = 0 if pid.startswith("bot:") else -moved + snap.nets.get(pid, 0)
+        assert (bankroll, at_table) == (STARTING + moved, seat), (
+            when, pid, bankroll, at_table, moved, snap.nets.get(pid, 0))
+    money = sum(b for b, _ in snap.players.values())  # the chips at tables are on_tables
     on_tables = sum(t.table_chips() for t in snap.tables.values())
     raked = sum(t.raked for t in snap.tables.values())
     assert money + pending + on_tables + raked == STARTING * len(snap.players), (

@@ -39,7 +39,8 @@ db, redis, name, port, lease = sys.argv[1:6]
 settings = Settings(database_url=db, think_delay=0, result_pause=0.3, runout_delay=0,
                     action_time=30, time_bank=0, limits=Limits(rate=5000, burst=5000),
                     node_id=node_id(name), redis_url=redis,
-                    advertise=f"http://127.0.0.1:{port}", lease_s=float(lease), drain_s=60)
+                    advertise=f"http://127.0.0.1:{port}", lease_s=float(lease), drain_s=60,
+                    tables_per_address=0)  # every table is opened from this machine
 app = create_app(settings)
 config = uvicorn.Config(app, host="127.0.0.1", port=int(port), log_level="warning")
 server = DrainingServer(config, lambda: app.state.room.node)
@@ -59,6 +60,7 @@ server.run()
 TABLE = {"bots": False, "seats": 6, "act_ms": 20_000, "bank_ms": 0, "min_buy_in": 40,
          "max_buy_in": 200}
 START = 10_000  # every player's starting bankroll
+OPERATOR = secrets.token_urlsafe(16)  # the nodes' operator token (GET /api/room/node)
 
 
 def free_port() -> int:
@@ -105,6 +107,7 @@ class NodeProcess:
 
     def start(self) -> None:
         env = dict(os.environ)
+        env["TAPETE_OPERATOR_TOKEN"] = OPERATOR  # info() is told of every table
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(SRC), env.get("PYTHONPATH")) if p)
         self.starts += 1
         log = open(self.logs / f"{self.name}.log", "ab")  # noqa: SIM115 - the child's
@@ -138,7 +141,8 @@ class NodeProcess:
         self.proc.wait(30)
 
     def info(self) -> dict[str, Any]:
-        return dict(httpx.get(f"{self.url}/api/room/node", timeout=10).json())
+        return dict(httpx.get(f"{self.url}/api/room/node", timeout=10,
+                              headers={"Authorization": f"Bearer {OPERATOR}"}).json())
 
     def drain(self, limit: float = 90) -> int:
         """SIGTERM, and wait for the node to exit: its exit status."""

@@ -13,6 +13,7 @@ rebinding) is refused. Served under a name (``--host 0.0.0.0`` behind
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import threading
 import webbrowser
 from pathlib import Path
@@ -38,6 +39,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
                         help="a host name the server answers to besides this computer's"
                              " (repeatable; *.example.org for its subdomains)")
+    parser.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDRESS",
+                        help="a reverse proxy whose X-Forwarded-For names the client"
+                             " (repeatable; an address or a network: 127.0.0.1, 10.0.0.0/8);"
+                             " none by default")
+    parser.add_argument("--tables-per-address", type=int, default=30, metavar="N",
+                        help="tables one client address may open a day, over every node"
+                             " (30; 0: no limit)")
+    parser.add_argument("--idle-tables", type=float, default=600.0, metavar="SECONDS",
+                        help="close a table that has had no person seated this long (600;"
+                             " 0: never)")
 
 
 def allowed_hosts(host: str, names: list[str]) -> tuple[str, ...] | Text:
@@ -74,6 +85,12 @@ def run(args: argparse.Namespace, room: bool = False) -> int:
     hosts = allowed_hosts(args.host, args.allowed_host)
     if isinstance(hosts, Text):
         return fail("play", hosts, lang)
+    for proxy in args.trusted_proxy:
+        try:
+            ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            return fail("play", t("--trusted-proxy takes an address or a network"
+                                  " (10.0.0.0/8), not {name}", name=repr(proxy[:60])), lang)
     # everything that can stop the server is checked before the line that says where it is
     problem = port_problem(str(args.port), args.host)
     if problem is not None:
@@ -94,7 +111,8 @@ def run(args: argparse.Namespace, room: bool = False) -> int:
         data_dir=data_dir, database_url=args.database,
         think_delay=args.think, action_time=args.action_time, time_bank=args.time_bank,
         allowed_hosts=hosts, room_on_crash=getattr(args, "on_crash", "resume"),
-        freeze_heap=True, warm_workers=True)
+        freeze_heap=True, warm_workers=True, trusted_proxies=tuple(args.trusted_proxy),
+        tables_per_address=max(0, args.tables_per_address), idle_table_s=args.idle_tables)
     several = room and (getattr(args, "redis", None) or getattr(args, "node", None))
     if several:  # a node of a room on several (server/cluster.py)
         from tapete.server.cluster import node_id
@@ -116,14 +134,15 @@ def run(args: argparse.Namespace, room: bool = False) -> int:
     print(f"tapete: {what} is at {url}  (data: {where}; Ctrl+C to stop)", flush=True)
     if not args.no_browser:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
-    # uvicorn's keepalive pings (a client that does not answer is closed) and frame bound
+    # uvicorn's keepalive pings (a client that does not answer is closed) and frame bound;
+    # X-Forwarded-For is the app's to read, from the proxies --trusted-proxy names only
     if not several:
         uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
-                    **settings.limits.uvicorn_options())
+                    proxy_headers=False, **settings.limits.uvicorn_options())
         return 0
     from tapete.server.cluster import DrainingServer  # SIGTERM drains the node first
 
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
-                            **settings.limits.uvicorn_options())
+                            proxy_headers=False, **settings.limits.uvicorn_options())
     DrainingServer(config, lambda: app.state.room.node).run()
     return 0

@@ -194,6 +194,13 @@ class TableConfig:
             raise _bad("act_ms", t("at least a tenth of a second to act, and a bank growing"
                                    " every hand or less often"))
 
+    @property
+    def listed(self) -> bool:
+        """Whether anyone may be told the table's id: a public table (the lobby lists it) or
+        a tournament's (its tournament lists it); never a private table, reached by its link
+        alone, nor a practice table, its person's."""
+        return (self.public or bool(self.tournament)) and not self.practice
+
     def rules(self) -> Rules:
         return Rules(structure=_STRUCTURE[self.game], small_blind=self.small_blind,
                      big_blind=self.big_blind, game=GAMES[self.variant],

@@ -97,11 +97,11 @@ from tapete.room.clock import Clock, SystemClock
 from tapete.room.errors import Refused
 from tapete.room.log import EventLog, OnCrash, Record, TableConfig
 from tapete.room.money import Bankroll
+from tapete.room.names import clean_name
 from tapete.room.shuffle import shuffle
 
 Batch = list[tuple[str, dict[str, Any]]]
 PRE, POST = "pre", "post"
-MAX_NAME = 20
 RECENT = 50  # the hands the lobby's average pot is taken over
 # hands between two snapshots of a table (a restart replays at most this many hands' records)
 SNAPSHOT_EVERY = 20
@@ -363,9 +363,7 @@ class RoomTable:
             raise Refused(t("the host has removed you from this table"))
         if self.seat_of(player) is not None:
             raise Refused(t("you already have a seat at this table"))
-        if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
-            raise Refused(t("a name is 1 to {most} characters", most=MAX_NAME))
-        name = name.strip()
+        name = clean_name(name)
         if any(s is not None and s.name.casefold() == name.casefold()
                for s in self.table.seats):
             raise Refused(t("the name {name} is taken at this table", name=repr(name)))
@@ -502,8 +500,7 @@ class RoomTable:
             raise Refused(t("a player is needed"))
         if self.seat_of(player) is not None:
             raise Refused(t("you already have a seat at this table"))
-        if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
-            raise Refused(t("a name is 1 to {most} characters", most=MAX_NAME))
+        name = clean_name(name)
         if type(seat) is not int or not 0 <= seat < len(self.table.seats) \
                 or self.table.seats[seat] is not None:
             raise Refused(t("that seat is not free"))
@@ -511,7 +508,7 @@ class RoomTable:
             raise Refused(t("add a whole, positive number of chips"))
         if self.bankroll.balance(player) < chips:
             raise Refused(t("your bankroll does not hold that many chips"))
-        self._run(self._tourney, {"action": "seat", "player": player, "name": name.strip(),
+        self._run(self._tourney, {"action": "seat", "player": player, "name": name,
                                   "seat": seat, "chips": chips, "dealt_in": bool(dealt_in)})
 
     def tournament_unseat(self, player: str) -> int:

@@ -18,6 +18,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import hmac
+import ipaddress
 import logging
 import secrets
 import threading
@@ -49,8 +51,8 @@ from tapete.server.analysis import routes as analysis_routes
 from tapete.server.cluster import (
     CLOSE_MOVED,
     CONNECTS_PER_MINUTE,
-    TABLES_A_DAY,
     ClusterBankroll,
+    Counters,
     Node,
     moved_message,
 )
@@ -87,6 +89,9 @@ NO_IDENTITY = N_("No player identity: reload the page.")
 FOREIGN_PAGE = N_("This request came from another site's page.")
 UNREACHABLE = N_("The room cannot reach its storage just now: try again in a moment.")
 NOT_JSON = N_("The request is not valid JSON.")
+NOT_OPERATOR = N_("That is not the operator's token.")
+TOO_MANY_FROM_ADDRESS = N_("Too many tables have been opened from your network: join a table"
+                           " from the lobby, or open one later.")
 log = logging.getLogger("tapete.server")
 
 
@@ -137,6 +142,51 @@ def _key_in_database(storage: Storage) -> bool:
     with storage.engine.connect() as conn:
         return conn.execute(select(meta_table.c.key).where(
             meta_table.c.key == "secret_key")).first() is not None
+
+
+def operator(request: Request, settings: Settings) -> bool | None:
+    """Whether the request is an operator's: it carries the operator token
+    (``Authorization: Bearer TOKEN``, :attr:`Settings.operator_token`), compared in constant
+    time. None: it carries a token that is not the one (answered 403, not quietly as
+    anyone)."""
+    kind, _, given = request.headers.get("authorization", "").partition(" ")
+    if kind.lower() != "bearer" or not given.strip():
+        return False
+    token = settings.operator_token
+    if token and hmac.compare_digest(given.strip().encode(), token.encode()):
+        return True
+    return None
+
+
+def client_address(scope: Scope, trusted: tuple[str, ...] = ()) -> str:
+    """Where a request comes from, as the rate limits count it: the connection's peer;
+    behind a reverse proxy it trusts (``trusted``: :attr:`Settings.trusted_proxies`), the
+    last address ``X-Forwarded-For`` names that is not one of them (what the proxy nearest
+    the client saw; whatever the client wrote before it is not believed). Nobody is trusted
+    by default: a client cannot name its own address. An IPv6 address counts as its /64 (one
+    subscriber's block)."""
+    client = scope.get("client")
+    address = str(client[0]) if client else ""
+    if trusted and _within(address, trusted):
+        hops = [h.strip() for line in Headers(scope=scope).getlist("x-forwarded-for")
+                for h in line.split(",") if h.strip()]
+        while hops and _within(hops[-1], trusted):
+            hops.pop()
+        if hops:
+            address = hops[-1]
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address[:64]
+    return str(ipaddress.ip_network(f"{ip}/64", strict=False)) if ip.version == 6 else str(ip)
+
+
+def _within(address: str, networks: tuple[str, ...]) -> bool:
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in ipaddress.ip_network(n, strict=False) for n in networks)
 
 
 def _same_origin(headers: Headers) -> bool:
@@ -201,6 +251,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
     room.restore_sngs = sitngo.restore_all
     limits = settings.limits
     quiet_uvicorn()
+    counters = Counters()
+
+    async def allow(key: str, most: int, window_s: int) -> bool:
+        """A rate limit: over every node (Redis) on several, this process's own on one."""
+        if node is not None:
+            return await node.allow(key, most, window_s)
+        return counters.allow(key, most, window_s)
 
     async def index(request: Request) -> Response:
         _player(request, hub)
@@ -209,7 +266,19 @@ def create_app(settings: Settings | None = None) -> Starlette:
         return resp
 
     async def me(request: Request) -> Response:
-        return JSONResponse(_player(request, hub).me())
+        """The person's money: their bankroll and their chips at tables, every table on
+        every node, as the database holds them (each hand's start, plus chips brought
+        since); a practice table's as its page shows them now."""
+        p = _player(request, hub)
+        await p.purse.flush()  # the moves this process made for them, stored
+        out = p.me()
+        row = await run_in_threadpool(storage.get_player, p.id) if p.stored else None
+        if row is not None:
+            here = out["at_table"] + out["in_pot"]  # the practice table's, live
+            out["bankroll"] = row.bankroll
+            out["at_table"] += max(0, row.at_table - here)
+            out["total"] = out["bankroll"] + out["at_table"] + out["in_pot"]
+        return JSONResponse(out)
 
     # the database is read in a worker thread: a slow query never holds up the tables
     async def hands(request: Request) -> Response:
@@ -271,16 +340,28 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if not _same_origin(request.headers):
             return JSONResponse({"error": t(FOREIGN_PAGE).to_json()}, status_code=403)
         p = _player(request, hub)
-        if node is not None and not await node.allow(f"open:{p.id}", TABLES_A_DAY, 86_400):
-            return JSONResponse({"error": t("You have opened {made} tables: play at one of"
-                                            " them.", made=TABLES_A_DAY).to_json()},
-                                status_code=400)
         try:
             body = await request.json()
         except ValueError:
             return JSONResponse({"error": t(NOT_JSON).to_json()}, status_code=400)
         try:
-            table_id = room.create_for(p.id, body)
+            config = room.table_config(body)
+        except RoomRefused as exc:
+            return JSONResponse({"error": exc.to_json()}, status_code=400)
+        # what one person, and one address (a new identity is one request away), may open:
+        # counted over every node (Redis), or by this one
+        window = settings.tables_window_s
+        if not await allow(f"open:{p.id}", settings.tables_per_identity, window):
+            return JSONResponse({"error": t("You have opened {made} tables: play at one of"
+                                            " them.", made=settings.tables_per_identity
+                                            ).to_json()}, status_code=429)
+        address = client_address(request.scope, settings.trusted_proxies)
+        if settings.tables_per_address and not await allow(
+                f"open-from:{address}", settings.tables_per_address, window):
+            return JSONResponse({"error": t(TOO_MANY_FROM_ADDRESS).to_json()},
+                                status_code=429)
+        try:
+            table_id = room.create_for(p.id, config)
         except RoomRefused as exc:
             return JSONResponse({"error": exc.to_json()}, status_code=400)
         return JSONResponse({"table": table_id, "url": f"/t/{table_id}"}, status_code=201)
@@ -372,7 +453,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
             running.part(conn)
             if node is not None:
                 node.fanout.changed()
-            if node is None or room.tables.get(table_id) is running:  # a dropped one has no owner
+            # a table dropped here (several nodes), or closed (Room.sweep), has no owner
+            if room.tables.get(table_id) is running:
                 with contextlib.suppress(Exception):
                     await running.owner.call(running.table.unsubscribe, conn)
 
@@ -424,15 +506,21 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 node.fanout.changed()
 
     async def node_info(request: Request) -> Response:
-        """This node (several nodes): its id, tables, leases claimed, lost and released, and
-        the writes of a lost lease refused."""
+        """This node: its tables (counted; the ids of those anyone may know of, every id for
+        an operator: :func:`operator`) and, several nodes, its id, leases claimed, lost and
+        released, and the writes of a lost lease refused."""
+        everything = operator(request, settings)
+        if everything is None:
+            return JSONResponse({"error": t(NOT_OPERATOR).to_json()}, status_code=403)
         if node is None:
-            return JSONResponse({"node": None, "tables": sorted(room.tables)})
-        return JSONResponse(node.info())
+            return JSONResponse({"node": None, "tables": room.table_ids(everything),
+                                 "table_count": len(room.tables)})
+        return JSONResponse(node.info(everything))
 
     async def presence(request: Request) -> Response:
-        """Who is online in the room, and at each table (several nodes: every node's, merged
-        through Redis; one node: its own)."""
+        """Who is online in the room, and at each table anyone may know of; the private
+        tables only counted (several nodes: every node's, merged through Redis; one node:
+        its own)."""
         if node is None:
             return JSONResponse(merged([present(room)]))
         return JSONResponse(node.fanout.presence())

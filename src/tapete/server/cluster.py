@@ -78,6 +78,7 @@ from tapete.core.errors import BooksError
 from tapete.room.errors import Refused as RoomRefused
 from tapete.room.log import CLOSED, LEASES, TABLES, Lease, create_all, now_ms
 from tapete.server.fanout import PRESENCE_KEY, TABLE_CHANNEL, Fanout
+from tapete.server.rooms import seat_chips
 from tapete.server.storage import move_once_in
 from tapete.server.supervise import FENCED, REDIS, Backoff, Faults, Tasks
 
@@ -94,7 +95,6 @@ HANDED_S = 5.0  # a table handed over is not claimed back by the node that hande
 HANDING_S = 30.0  # how long a table handed over may take to end its hand (else it stays)
 PRACTICE_KEY = "tapete:practice"  # a hash: a person's id, their practice table's
 CONNECTS_PER_MINUTE = 60  # WebSockets one identity may open a minute, over all nodes
-TABLES_A_DAY = 10  # tables one identity may open a day, over all nodes
 
 _META = sa.MetaData()
 NODES = sa.Table(
@@ -141,6 +141,27 @@ def node_id(name: str | None) -> str:
     return f"{name or socket.gethostname()}.{secrets.token_hex(3)}"
 
 
+class Counters:
+    """Rate limits counted in this process (one node; several while Redis is down): at most
+    ``most`` of a key in a fixed window of ``window_s``, as :meth:`Node.allow` counts them
+    in Redis. Keys whose window has passed are forgotten."""
+
+    def __init__(self) -> None:
+        # (key, window's length) -> (the window counted, how many in it)
+        self._counts: dict[tuple[str, int], tuple[int, int]] = {}
+
+    def allow(self, key: str, most: int, window_s: int, now: float | None = None) -> bool:
+        now = time.time() if now is None else now
+        if len(self._counts) > 10_000:  # the windows that have passed are forgotten
+            self._counts = {k: v for k, v in self._counts.items()
+                            if v[0] == int(now) // k[1]}
+        window = int(now) // window_s
+        counted, count = self._counts.get((key, window_s), (window, 0))
+        count = count + 1 if counted == window else 1
+        self._counts[(key, window_s)] = (window, count)
+        return count <= most
+
+
 class ClusterBankroll:
     """The room's bankroll on several nodes: every move made in PostgreSQL, in the
     transaction that stores the table's record making it (``moves_within``, which
@@ -163,9 +184,11 @@ class ClusterBankroll:
             assert p is not None
             p._store()
 
+        at_table = [-d if seat_chips(self.hub.room, pid, key) else 0 for pid, d, key in moves]
+
         def within(conn: Any) -> None:
-            for pid, delta, key in moves:
-                made = move_once_in(conn, key, pid, delta)
+            for (pid, delta, key), chips in zip(moves, at_table, strict=True):
+                made = move_once_in(conn, key, pid, delta, chips)
                 if made is None:
                     raise RoomRefused(t("your bankroll does not hold that many chips"))
                 if made is not False:
@@ -203,7 +226,8 @@ class ClusterBankroll:
             assert p is not None
             p._store()
             with self.storage._write() as conn:
-                made = move_once_in(conn, key, player, delta)
+                made = move_once_in(conn, key, player, delta,
+                                    -delta if seat_chips(self.hub.room, player, key) else 0)
             if made is None:
                 return False
             if made is False:
@@ -259,6 +283,7 @@ class Node:
         self.tasks = Tasks(self.faults)
         self._lease_thread = ThreadPoolExecutor(1, thread_name_prefix="tapete-leases")
         self.fanout = Fanout(self)  # presence, and the records for watchers elsewhere
+        self.counters = Counters()  # the rate limits while Redis cannot count them
         create_all(_META, self.log.engine)
 
     # ------------------------------------------------------------------ start, stop
@@ -534,6 +559,12 @@ class Node:
         self.stats["claimed"] += 1
         log.info("node %s claimed table %s (epoch %s)", self.id, table_id, epoch)
         return running
+
+    def closed(self, table_id: str) -> None:
+        """A table run here was closed (``Room.sweep``: nobody sat at it): out of the
+        lobby, at every node."""
+        self.fanout.dropped(table_id)
+        self._spawn(self._unlist(table_id))
 
     def drop(self, table_id: str) -> None:
         """A table whose lease this node lost: it stops here (its owner answers nothing more)
@@ -839,17 +870,18 @@ class Node:
 
     async def allow(self, key: str, most: int, window_s: int) -> bool:
         """A rate limit over every node: at most ``most`` of ``key`` in ``window_s`` (a
-        fixed window in Redis); always allowed without Redis (each node's own limits hold)."""
+        fixed window in Redis); without Redis, or while it is down, this node's own count
+        (:class:`Counters`)."""
         if self.redis is None:
-            return True
+            return self.counters.allow(key, most, window_s)
         bucket = f"tapete:rate:{key}:{int(time.time()) // window_s}"
         try:
             async with self.redis.pipeline(transaction=True) as pipe:
                 pipe.incr(bucket)
                 pipe.expire(bucket, window_s + 1)
                 count, _ = await pipe.execute()
-        except Exception:  # Redis is down: the limits of each node still hold
-            return True
+        except Exception:  # Redis is down: this node's own count holds meanwhile
+            return self.counters.allow(key, most, window_s)
         return int(count) <= most
 
     def on(self, channel: str) -> str:
@@ -869,12 +901,17 @@ class Node:
         ones that failed unexpectedly."""
         return {**self.faults.counts, FENCED: self.log.fenced}
 
-    def info(self) -> dict[str, Any]:
-        return {"node": self.id, "url": self.url, "draining": self.draining,
-                "tables": sorted(self.room.tables), "fenced": self.log.fenced,
-                "fenced_renewals": self.log.fenced_renewals, "claims": self.claims,
-                **self.stats, **self.fanout.stats, "relaying": sorted(self.fanout.relays),
-                "faults": self.faults_seen()}
+    def info(self, everything: bool = False) -> dict[str, Any]:
+        """This node (``GET /api/room/node``): its tables, counted, and the ids of those
+        anyone may know of (:meth:`Room.table_ids`); its leases' counters. ``everything``
+        (an operator): every table's id, each claim and the tables relayed too."""
+        out = {"node": self.id, "url": self.url, "draining": self.draining,
+               "tables": self.room.table_ids(everything), "table_count": len(self.room.tables),
+               "fenced": self.log.fenced, "fenced_renewals": self.log.fenced_renewals,
+               **self.stats, **self.fanout.stats, "faults": self.faults_seen()}
+        if everything:
+            out.update(claims=self.claims, relaying=sorted(self.fanout.relays))
+        return out
 
 
 def moved_message(url: str | None) -> str:

@@ -63,6 +63,16 @@ class Settings:
     The address a request came in on is always one of them (``tapete play --host
     192.168.1.5`` answers at that address). ``limits``: what one WebSocket may cost.
     ``node_id`` and what follows it: the room on several nodes (``server/cluster.py``).
+
+    ``operator_token``: whoever sends it (``Authorization: Bearer TOKEN``) is told of every
+    table (``GET /api/room/node``), private ones included; without it (the default, from
+    the ``TAPETE_OPERATOR_TOKEN`` environment variable) nobody is. ``trusted_proxies``: the
+    addresses (or networks, ``10.0.0.0/8``) of the reverse proxies whose ``X-Forwarded-For``
+    names the client; nobody's by default, so a client cannot choose its own address.
+    ``tables_per_address``: the tables one client address may open in
+    ``tables_window_s`` (and one identity, ``tables_per_identity``), over every node.
+    ``idle_table_s``: a table nobody has sat at, or with no person seated, is closed after
+    this long (its chips go back to their owners); 0 keeps them.
     """
 
     data_dir: Path = field(default_factory=default_data_dir)
@@ -90,6 +100,13 @@ class Settings:
     redis_url: str | None = None
     lease_s: float = 6.0
     drain_s: float = 120.0
+    operator_token: str | None = field(
+        default_factory=lambda: os.environ.get("TAPETE_OPERATOR_TOKEN") or None)
+    trusted_proxies: tuple[str, ...] = ()
+    tables_per_identity: int = 10
+    tables_per_address: int = 30
+    tables_window_s: int = 86_400
+    idle_table_s: float = 600.0
 
     def db_url(self) -> str:
         if self.database_url:

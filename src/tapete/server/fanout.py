@@ -87,25 +87,35 @@ def present(room: Room) -> dict[str, Any]:
         here = {c.player for c in running.connections if c.player}
         online |= here
         tables[tid] = {"seated": sorted(here & seated), "spectators": sum(
-            1 for c in running.connections if c.player not in seated)}
+            1 for c in running.connections if c.player not in seated),
+            "listed": running.table.config.listed}
     return {"online": sorted(online), "tables": tables}
 
 
 def merged(every: list[dict[str, Any]]) -> dict[str, Any]:
     """The presence of every node as one: how many identities are online (each once, at
-    however many nodes), and at each table how many of its seated players are connected and
-    how many watch."""
+    however many nodes), and at each table anyone may know of (``TableConfig.listed``, as
+    the node running it says) how many of its seated players are connected and how many
+    watch. The private tables are only counted, all together (``private``): their ids are
+    their links, given to their players alone."""
     online: set[str] = set()
     seated: dict[str, set[str]] = {}
     watching: dict[str, int] = {}
+    listed: set[str] = set()
     for p in every:
         online |= set(p["online"])
         for tid, entry in p["tables"].items():
             seated.setdefault(tid, set()).update(entry["seated"])
             watching[tid] = watching.get(tid, 0) + int(entry["spectators"])
+            if entry.get("listed"):
+                listed.add(tid)
+    private = sorted(set(seated) - listed)
     return {"online": len(online), "nodes": len(every),
             "tables": {tid: {"players": len(seated[tid]), "spectators": watching[tid]}
-                       for tid in sorted(seated)}}
+                       for tid in sorted(listed)},
+            "private": {"tables": len(private),
+                        "players": sum(len(seated[tid]) for tid in private),
+                        "spectators": sum(watching[tid] for tid in private)}}
 
 
 class Relay:

@@ -17,9 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import re
 import time
-import unicodedata
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -28,7 +26,9 @@ from tapete import words
 from tapete.core.catalog import N_, t
 from tapete.core.hand import HandError
 from tapete.core.text import Text
+from tapete.room.errors import Refused as RoomRefused
 from tapete.room.log import VARIANTS
+from tapete.room.names import clean_name
 from tapete.server.config import Settings
 from tapete.server.game import (
     BLINDS,
@@ -73,14 +73,17 @@ PONG = json.dumps({"type": "pong"})
 LOBBY_MONEY = words.money_format()  # how the lobby writes amounts: whole chips
 
 DEFAULT_NAME = N_("Hero")  # a player who gives no name
-NAME_RE = re.compile(r"[^\w .'-]", re.UNICODE)
 
 
-def clean_name(raw: str) -> str:
-    """A chosen name as the table shows it: Unicode compatibility forms folded (NFKC: the
-    fullwidth "Ａｎａ" is "Ana", so it cannot pass for a bot's name), then letters, digits,
-    spaces and . ' - only, 16 characters at most."""
-    return NAME_RE.sub("", unicodedata.normalize("NFKC", raw)).strip()[:16]
+def chosen_name(raw: str, lang: str) -> str:
+    """The practice table's name for its person: the room's cleaning (:func:`clean_name`,
+    refused in words as at a room table), or "Hero" in their language when they gave none."""
+    if not raw.strip():
+        return t(DEFAULT_NAME).in_lang(lang)
+    try:
+        return clean_name(raw)
+    except RoomRefused as exc:
+        raise malformed(exc.message) from None
 
 
 class Player:
@@ -263,7 +266,7 @@ class Player:
         if self.game is not None:
             raise Refused("seated", t("You are already at a table."))
         chosen = "" if msg.name is msgspec.UNSET else msg.name
-        name = clean_name(chosen) or t(DEFAULT_NAME).in_lang(msg.lang)
+        name = chosen_name(chosen, msg.lang)
         if name.casefold() in {n.casefold() for n, _ in (*_opponents(), *MORE_OPPONENTS)}:
             name = t("{name} (you)", name=name).in_lang(msg.lang)
         self._store()
@@ -292,7 +295,7 @@ class Player:
                 " bankroll to 10,000.", amount=MIN_BUY_IN_BB * bb))
         lang = msg.lang
         chosen = "" if msg.name is msgspec.UNSET else msg.name
-        name = clean_name(chosen) or t(DEFAULT_NAME).in_lang(lang)
+        name = chosen_name(chosen, lang)
         if name.casefold() in {n.casefold() for n, _ in _opponents()}:  # also a bot's name
             name = t("{name} (you)", name=name).in_lang(lang)
         hub = self.hub
@@ -366,8 +369,7 @@ class Hub:
             if not create:
                 return None
             row = PlayerRow(pid, self.settings.starting_bankroll, 0)
-        elif row.at_table:  # a table lost in a restart: the hand is void, its chips go back
-            row = self.storage.cash_out(pid)
+        # (chips at tables are at the room's tables, each restored from its log: they stay)
         hands = [h.summary for h in self.storage.list_hands(pid, HANDS_KEPT)] if stored else []
         p = Player(self, row, stored=stored, hands=hands)
         if stored or keep:

@@ -53,12 +53,13 @@ class Purse:
         return self._put(_Move(kind, bankroll, at_table, hand,
                                asyncio.get_running_loop().create_future()))
 
-    def room(self, key: str, bankroll: int) -> asyncio.Future[None]:
+    def room(self, key: str, bankroll: int, at_table: int = 0) -> asyncio.Future[None]:
         """Queue a room table's move of ``bankroll`` chips (negative: to the table), made
-        once per ``key``; the caller has already changed :attr:`bankroll`. It is written in
-        order with the player's other moves, so the database's bankroll never runs ahead of
-        or behind the one the server decides with."""
-        return self._put(_Move("room", bankroll, 0, None,
+        once per ``key`` (``at_table``: what it changes of the chips at tables); the caller
+        has already changed :attr:`bankroll`. It is written in order with the player's other
+        moves, so the database's bankroll never runs ahead of or behind the one the server
+        decides with."""
+        return self._put(_Move("room", bankroll, at_table, None,
                                asyncio.get_running_loop().create_future(), key))
 
     def reset(self, starting: int) -> asyncio.Future[None]:
@@ -81,7 +82,7 @@ class Purse:
                     await asyncio.to_thread(self.storage.reset_bankroll, self.player_id)
                 elif m.key:
                     made = await asyncio.to_thread(self.storage.move_once, m.key,
-                                                   self.player_id, m.bankroll)
+                                                   self.player_id, m.bankroll, m.at_table)
                     if made is None:  # a bug: memory allowed what the books refuse
                         raise RuntimeError(f"the database refused the room move {m.key} of"
                                            f" {m.bankroll:+} for {self.player_id}")

@@ -93,7 +93,6 @@ CHOSEN = ("game", "variant", "small_blind", "big_blind", "min_buy_in", "max_buy_
 HOST_ARGS = ("request", "seat_number", "on", "now", "chips", "changes", "allowed", "chat")
 MAX_SETTING = 10**9
 MAX_TABLES = 2000  # tables in one process
-MAX_TABLES_EACH = 10  # tables one identity may open
 NO_TABLE = N_("There is no such table: check the link.")
 _EMPTY = msgspec.Raw(b"[]")
 NO_SPECTATORS = N_("The host has closed the table to spectators.")
@@ -151,7 +150,7 @@ class RoomBankroll:
             return False
         p.purse.bankroll += delta
         self.queued.add(key)
-        done = p.purse.room(key, delta)
+        done = p.purse.room(key, delta, -delta if seat_chips(self.hub.room, player, key) else 0)
 
         def stored(_: asyncio.Future[None]) -> None:
             self.queued.discard(key)
@@ -160,6 +159,24 @@ class RoomBankroll:
 
         done.add_done_callback(stored)
         return True
+
+
+def seat_chips(room: Room | None, player: str, key: str) -> bool:
+    """Whether the room move ``key`` brings chips to a person's seat at a cash table, or
+    takes them back: a record of the table's (``{table}:{seq}``) that is no tournament's.
+    Those chips count in the person's ``at_table`` (:meth:`Storage.move_once`), as each
+    hand's result does (:meth:`Storage.save_hands`); a bot's, a tournament's buy-ins and
+    prizes do not."""
+    table_id, _, seq = key.rpartition(":")
+    if is_bot(player) or not seq.isdigit() or not table_id or ":" in table_id or room is None:
+        return False
+    running = room.tables.get(table_id)
+    if running is not None:
+        return not running.table.config.tournament
+    try:  # a table being restored: its settings are in its log
+        return not room.log.config(table_id).tournament
+    except RoomRefused:
+        return False
 
 
 # ---------------------------------------------------------------------------- bots
@@ -196,6 +213,8 @@ class Running:
     # each person's connections here: a new one is checked and counted without going
     # through them all (a connection's own work does not grow with the table's)
     tabs: Counter[str] = field(default_factory=Counter)
+    # since when (time.monotonic()) no person has been seated, as Room.sweep last saw it
+    idle_since: float | None = field(default_factory=time.monotonic)
 
     def join(self, conn: Connection) -> None:
         if conn not in self.connections:
@@ -288,7 +307,6 @@ class Room:
         self.pause_ms = pause_ms
         self.random = random.Random(bot_seed)
         self.tables: dict[str, Running] = {}
-        self.created: dict[str, int] = {}  # tables opened, by identity
         self._opened = 0  # tables opened by this process
         self.started = False
         # practice tables (``server/practice.py``): each person's, with what it needs beyond
@@ -302,6 +320,7 @@ class Room:
         self.restore_sngs: Callable[[Room], None] | None = None
         self._empty_practice: list[Running] = []
         self._closing: set[asyncio.Task[None]] = set()  # tables being marked closed
+        self._sweeping: asyncio.Task[None] | None = None  # closes the idle tables
         # several nodes (server/cluster.py): this node, which claims the tables it runs by
         # their leases; None: one node, running every table of the log
         self.node: Node | None = None
@@ -484,16 +503,17 @@ class Room:
         rows = self._rows(table, hand, time.time())
         if not rows:
             return
+        money = not table.config.tournament  # a cash table's: the chips at tables move
         if table.config.practice:
             try:
-                self.hub.storage.save_hands(rows)
+                self.hub.storage.save_hands(rows, money)
             except Exception:
                 log.exception("a practice hand could not be stored among the player's hands")
                 return
             self._tell(rows)
             return
         task = asyncio.get_running_loop().create_task(
-            asyncio.to_thread(self.hub.storage.save_hands, rows))
+            asyncio.to_thread(self.hub.storage.save_hands, rows, money))
         self._saving.add(task)
         task.add_done_callback(lambda done: self._saved(done, rows))
 
@@ -526,9 +546,9 @@ class Room:
             if person is not None:
                 person.hand_added(row.summary)
 
-    def create_for(self, player: str, settings: object) -> str:
-        """A table a person asked for (the lobby's form): the settings a person may choose,
-        checked, within the room's limits."""
+    def table_config(self, settings: object) -> TableConfig:
+        """The table a person asks for (the lobby's form): the settings a person may choose,
+        checked, within the room's limits (raises :class:`RoomRefused`, in words)."""
         if not isinstance(settings, dict):
             raise RoomRefused(t("a table's settings are a JSON object"))
         for key, value in settings.items():
@@ -536,28 +556,89 @@ class Room:
                 raise RoomRefused(t("{key} is not a setting you choose", key=repr(str(key)[:40])))
             if type(value) is int and not 0 <= value <= MAX_SETTING:
                 raise RoomRefused(t("{key} is 0 to {most}", key=key, most=MAX_SETTING))
-        if len(self.tables) >= MAX_TABLES:
-            raise RoomRefused(t("The room is full: join a table from the lobby."))
-        made = self.created.get(player, 0)
-        if made >= MAX_TABLES_EACH:
-            raise RoomRefused(t("You have opened {made} tables: play at one of them.", made=made))
         act_ms = settings.get("act_ms", 1000)
         if type(act_ms) is int and act_ms < 1000:
             raise RoomRefused(t("A table gives at least a second to act."))
         # the creator of a private table hosts it: seats wait for their approval unless
         # they say otherwise
         private = settings.get("public") is False
-        config = TableConfig.from_json({"on_crash": self.hub.settings.room_on_crash,
-                                        **({"auto_approve": False} if private else {}),
-                                        **settings})
-        table_id = self.create(config, host=player if private else None)
-        self.created[player] = made + 1
-        return table_id
+        return TableConfig.from_json({"on_crash": self.hub.settings.room_on_crash,
+                                      **({"auto_approve": False} if private else {}),
+                                      **settings})
+
+    def create_for(self, player: str, settings: object) -> str:
+        """A table a person asked for, with :meth:`table_config`'s settings (the creator of
+        a private table hosts it). How many tables one person and one address may open is
+        counted before (``app.room_tables``: the counters every node shares)."""
+        config = settings if isinstance(settings, TableConfig) else self.table_config(settings)
+        if len(self.tables) >= MAX_TABLES:
+            raise RoomRefused(t("The room is full: join a table from the lobby."))
+        return self.create(config, host=None if config.public else player)
+
+    # ------------------------------------------------------------------ idle tables
+    def sweep(self, now: float | None = None) -> list[str]:
+        """Close the tables that have had no person seated (nor their host connected) for
+        ``Settings.idle_table_s`` (nobody ever sat, or the last person left; ``now``:
+        ``time.monotonic()``'s clock).
+        A table with a seat taken waits: its bots stand up when no person is left (between
+        hands, their chips back to their bankrolls, :meth:`_tend`), and a table closes only
+        empty, between hands, so every chip has gone back to its owner through the table's
+        own records. Its clients are told; the log marks it closed (:meth:`close`). A
+        practice table and a tournament's have lives of their own. The ids closed."""
+        idle_s = self.hub.settings.idle_table_s
+        if idle_s <= 0:
+            return []
+        now = time.monotonic() if now is None else now
+        closed: list[str] = []
+        for tid, running in list(self.tables.items()):
+            rt = running.table
+            if rt.config.practice or rt.config.tournament or rt.broken:
+                continue
+            if any(not is_bot(p) for p in rt.players.values()) or rt.host is not None and \
+                    any(c.player == rt.host for c in running.connections):
+                running.idle_since = None  # a person seated, or the host there
+                continue
+            if running.idle_since is None:
+                running.idle_since = now
+            if now - running.idle_since < idle_s or rt.players or rt.hand is not None:
+                continue
+            self._close_idle(running, idle_s)
+            closed.append(tid)
+        return closed
+
+    def _close_idle(self, running: Running, idle_s: float) -> None:
+        table_id = running.table.table_id
+        log.info("table %s closed: no person seated for %d s", table_id, idle_s)
+        gone = t("This table was closed: nobody sat at it for {minutes} minutes.",
+                 minutes=max(1, round(idle_s / 60)))
+        inbox = running.owner.inbox
+        while not inbox.empty():  # a command queued meanwhile is answered: nothing ran
+            _, future = inbox.get_nowait()
+            if not future.done():
+                future.set_exception(RoomRefused(gone, code="no_table"))
+        for conn in list(running.connections):
+            send(conn.box, json.dumps({"type": "error", "code": "no_table",
+                                       "message": gone.to_json(), "seq": None}))
+            conn.box.close(4404, "closed", flush=True)
+        self.close(table_id)
+        if self.node is not None:
+            self.node.closed(table_id)
+
+    async def _sweep_loop(self) -> None:
+        every = max(1.0, min(60.0, self.hub.settings.idle_table_s / 10))
+        while True:
+            await asyncio.sleep(every)
+            try:
+                self.sweep()
+            except Exception:
+                log.exception("closing the idle tables failed")
 
     async def start(self) -> None:
         """Restore every stored table (a hand a crash interrupted goes on by the table's rule)
-        and start its owner."""
+        and start its owner; close the idle tables from time to time (:meth:`sweep`)."""
         self.started = True
+        if self.hub.settings.idle_table_s > 0:
+            self._sweeping = asyncio.get_running_loop().create_task(self._sweep_loop())
         if self.node is not None:  # several nodes: the node claims its share of the tables
             await self.node.start()
             return
@@ -620,7 +701,8 @@ class Room:
             played = table.hand_starts[-1] / 1000 if table.hand_starts else time.time()
             rows = self._rows(table, table.last_hand, played)
             try:  # a row stored before is kept as it is
-                await asyncio.to_thread(self.hub.storage.save_hands, rows)
+                await asyncio.to_thread(self.hub.storage.save_hands, rows,
+                                        not table.config.tournament)
             except Exception:
                 log.exception("table %s: its last hand's rows could not be stored", table_id)
         if kit is not None:
@@ -639,6 +721,8 @@ class Room:
         return running
 
     async def stop(self) -> None:
+        if self._sweeping is not None:
+            self._sweeping.cancel()
         if self.node is not None:  # its tables stop, their leases released
             await self.node.stop()
         for running in self.tables.values():
@@ -654,6 +738,13 @@ class Room:
         if self.node is not None:
             out += self.node.remote_listing()
         return out
+
+    def table_ids(self, everything: bool = False) -> list[str]:
+        """The ids of the tables this process runs that anyone may know of
+        (``TableConfig.listed``: not a private table's, whose id is its link; not a practice
+        table's); ``everything`` (an operator): every one."""
+        return sorted(tid for tid, r in self.tables.items()
+                      if everything or r.table.config.listed)
 
     def local_listing(self) -> list[dict[str, Any]]:
         """The public tables this process runs."""

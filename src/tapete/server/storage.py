@@ -7,8 +7,11 @@ and synchronous; the game loop runs the writes in a worker thread so a slow data
 delays the table. A SQLite file runs in write-ahead mode (see :func:`_write_ahead`).
 
 Money is kept as two integers per player: ``bankroll`` (chips off the table) and ``at_table``
-(chips committed to a table: the stack as the current hand began, plus chips added since; what
-a hand that is voided gives back). Every change is a move of chips by amounts, never an absolute
+(chips committed to tables: the stacks as the current hands began, plus chips added since; what
+a hand that is voided gives back). At the room's tables a move of chips between the bankroll
+and a person's seat (:meth:`Storage.move_once`) moves ``at_table`` the other way, and each hand
+stored (:meth:`Storage.save_hands`) moves it by the hand's net, so it is back at 0 once the
+person has left every table. Every change is a move of chips by amounts, never an absolute
 value captured earlier and written later: :meth:`Storage.move` adds to both columns in one atomic
 ``UPDATE ... SET bankroll = bankroll + x`` and writes a row of the player's ledger in the same
 transaction, together with the hand whose result it is. So a hand, its result and the money stand
@@ -325,13 +328,15 @@ class Storage:
                     row.bankroll + row.at_table)
             return row
 
-    def move_once(self, key: str, pid: str, bankroll: int) -> bool | None:
+    def move_once(self, key: str, pid: str, bankroll: int, at_table: int = 0) -> bool | None:
         """A room table's move of ``bankroll`` chips (negative: to the table), made once per
         ``key`` whatever happens: with its ledger row (``room_in`` or ``room_out``) and the
-        key, in one transaction. True: made now; False: made before (nothing changes); None:
-        refused (an unknown player, or a bankroll that would go below zero)."""
+        key, in one transaction; ``at_table``: what it changes of the chips at tables (the
+        chips of a person's seat at a cash table: ``-bankroll``). True: made now; False: made
+        before (nothing changes); None: refused (an unknown player, or a bankroll that would
+        go below zero)."""
         with self._write() as conn:
-            made = move_once_in(conn, key, pid, bankroll)
+            made = move_once_in(conn, key, pid, bankroll, at_table)
             return None if made is None else made is not False
 
     def room_move_made(self, key: str) -> bool:
@@ -455,20 +460,35 @@ class Storage:
         if got is None:
             raise ValueError(f"no money to store hand {row.hand_id} against")
 
-    def save_hands(self, rows: list[HandRow]) -> None:
-        """Store hands among the players' hands, with no money moving (a room table's hand:
-        its chips moved on the table); a row stored before (its ``hand_id``) is kept as it
-        is. One transaction."""
+    def save_hands(self, rows: list[HandRow], at_table: bool = False) -> None:
+        """Store hands among the players' hands (a room table's hand: its chips moved on the
+        table, no bankroll changes); a row stored before (its ``hand_id``) is kept as it is.
+        ``at_table`` (a cash table's hand): each player's chips at tables move by their net
+        with it, a ``result`` row in their ledger, so ``at_table`` is the chips at tables as
+        each hand began plus the chips brought since (the room's moves bring them, and take
+        them back). One transaction."""
         if not rows:
             return
+        p = players_table.c
         for attempt in range(2):  # two nodes storing one hand at once: the second sees it
             try:
                 with self._write() as conn:
                     known = {str(k) for (k,) in conn.execute(select(hands_table.c.hand_id).where(
                         hands_table.c.hand_id.in_([r.hand_id for r in rows])))}
                     for row in rows:
-                        if row.hand_id not in known:
-                            _insert_hand(conn, row)
+                        if row.hand_id in known:
+                            continue
+                        _insert_hand(conn, row)
+                        if not at_table or not row.net:
+                            continue
+                        done = conn.execute(update(players_table).where(p.id == row.player_id)
+                                            .values(at_table=p.at_table + row.net,
+                                                    updated=time.time()))
+                        if done.rowcount:
+                            money = _player(conn, row.player_id)
+                            assert money is not None
+                            _ledger(conn, row.player_id, "result", 0, row.net, row.hand_id,
+                                    money.bankroll + money.at_table)
                 return
             except IntegrityError:
                 if attempt:
@@ -489,7 +509,8 @@ class Storage:
         return [_hand_row(r) for r in rows]
 
 
-def move_once_in(conn: Connection, key: str, pid: str, bankroll: int) -> int | bool | None:
+def move_once_in(conn: Connection, key: str, pid: str, bankroll: int,
+                 at_table: int = 0) -> int | bool | None:
     """:meth:`Storage.move_once` inside the caller's transaction (several nodes make a
     table's moves in the transaction that stores its records): the bankroll after the move
     when made now, False when made before, None when refused. The conditional update locks
@@ -501,13 +522,14 @@ def move_once_in(conn: Connection, key: str, pid: str, bankroll: int) -> int | b
         return False
     done = conn.execute(update(players_table).where(
         p.id == pid, p.bankroll + bankroll >= 0,
-    ).values(bankroll=p.bankroll + bankroll, updated=time.time()))
+    ).values(bankroll=p.bankroll + bankroll, at_table=p.at_table + at_table,
+             updated=time.time()))
     if not done.rowcount:
         return None
     conn.execute(insert(room_moves_table).values(key=key, player_id=pid, bankroll=bankroll))
     row = _player(conn, pid)
     assert row is not None
-    _ledger(conn, pid, kind, bankroll, 0, None, row.bankroll + row.at_table)
+    _ledger(conn, pid, kind, bankroll, at_table, None, row.bankroll + row.at_table)
     return row.bankroll
 
 

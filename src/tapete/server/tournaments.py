@@ -57,6 +57,7 @@ from tapete.core.text import Text
 from tapete.room.errors import Refused
 from tapete.room.log import TableConfig
 from tapete.room.money import ChipAccount
+from tapete.room.names import clean_name
 from tapete.room.table import RoomTable, restore
 from tapete.server.game import send
 from tapete.server.rooms import BOT_PREFIX, BOT_STYLES, Running, bot_agent
@@ -225,8 +226,9 @@ class Tournaments:
             raise Refused(t("a tournament needs a name, seats, a starting stack, a buy-in,"
                             " the most players (2 to {most}) and the bots to fill",
                             most=MAX_PLAYERS))
+        name = clean_name(name, 40)  # the same rule as a player's name
         seed = body.get("seed")
-        created = {"name": name.strip(), "creator": creator, "seats": seats,
+        created = {"name": name, "creator": creator, "seats": seats,
                    "starting_stack": stack, "buy_in": buy_in, "max_players": most,
                    "bots": bots, "levels": levels,
                    "seed": seed if type(seed) is int else secrets.randbits(31)}
@@ -260,16 +262,16 @@ class Tournaments:
             raise Refused(t("you are registered already"))
         if len(tour.people) + tour.bots >= tour.max_players:
             raise Refused(t("the tournament is full"))
-        if not isinstance(name, str) or not name.strip() or len(name) > 20 or \
-                name.strip().casefold() in {n.casefold() for n in tour.people.values()}:
-            raise Refused(t("a name is 1 to {most} characters", most=20))
+        name = clean_name(name)  # refused in words: the room's one rule for names
+        if name.casefold() in {n.casefold() for n in tour.people.values()}:
+            raise Refused(t("the name {name} is taken at this table", name=repr(name)))
         bankroll = self.room.bankroll
         if tour.rules.buy_in and bankroll.balance(player) < tour.rules.buy_in:
             raise Refused(t("your bankroll does not hold that many chips"))
         n = tour.entries.get(player, 0) + 1
-        self._store(tour, "registered", {"player": player, "name": name.strip(), "n": n})
+        self._store(tour, "registered", {"player": player, "name": name, "n": n})
         tour.entries[player] = n
-        tour.people[player] = name.strip()
+        tour.people[player] = name
         if tour.rules.buy_in and not bankroll.take(player, tour.rules.buy_in,
                                                    f"{tid}:buy-in:{player}:{n}"):
             self._store(tour, "unregistered", {"player": player, "n": n, "refund": False})
