@@ -87,6 +87,9 @@ class _Room:
     def local_listing(self) -> list[dict[str, Any]]:
         return []
 
+    def table_ids(self, everything: bool = False) -> list[str]:
+        return sorted(self.tables)
+
 
 def _cluster(tmp_path: Path, held: dict[str, int], me: str, dead: dict[str, int] | None = None
              ) -> tuple[Node, list[str]]:

@@ -30,7 +30,8 @@ from tapete.room.hands import finished
 from tapete.room.log import TableConfig
 from tapete.room.table import RoomTable, TableOwner
 from tapete.server import create_app
-from tapete.server.rooms import BOT_PREFIX, Room, Running
+from tapete.server.money import BOT_PREFIX
+from tapete.server.rooms import Room, Running
 
 BOB, BOT = "id-bob", f"{BOT_PREFIX}ledger:0"
 ROUTES = ("ledger", "ledger.csv", "hands.phhs", "hands.txt")

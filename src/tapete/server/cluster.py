@@ -78,7 +78,7 @@ from tapete.core.errors import BooksError
 from tapete.room.errors import Refused as RoomRefused
 from tapete.room.log import CLOSED, LEASES, TABLES, Lease, create_all, now_ms
 from tapete.server.fanout import PRESENCE_KEY, TABLE_CHANNEL, Fanout
-from tapete.server.rooms import seat_chips
+from tapete.server.money import seat_chips
 from tapete.server.storage import move_once_in
 from tapete.server.supervise import FENCED, REDIS, Backoff, Faults, Tasks
 

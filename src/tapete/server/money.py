@@ -16,8 +16,13 @@ import asyncio
 import contextlib
 import logging
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
+from tapete.room.errors import Refused as RoomRefused
 from tapete.server.storage import HandRow, Storage
+
+if TYPE_CHECKING:
+    from tapete.server.rooms import Room
 
 log = logging.getLogger("tapete.server")
 
@@ -112,3 +117,28 @@ class Purse:
         if writer is not None:
             with contextlib.suppress(Exception):
                 await writer
+
+
+BOT_PREFIX = "bot:"  # a bot's player id starts with it
+
+
+def is_bot(player: str) -> bool:
+    return player.startswith(BOT_PREFIX)
+
+
+def seat_chips(room: Room | None, player: str, key: str) -> bool:
+    """Whether the room move ``key`` brings chips to a person's seat at a cash table, or
+    takes them back: a record of the table's (``{table}:{seq}``) that is no tournament's.
+    Those chips count in the person's ``at_table`` (:meth:`Storage.move_once`), as each
+    hand's result does (:meth:`Storage.save_hands`); a bot's, a tournament's buy-ins and
+    prizes do not."""
+    table_id, _, seq = key.rpartition(":")
+    if is_bot(player) or not seq.isdigit() or not table_id or ":" in table_id or room is None:
+        return False
+    running = room.tables.get(table_id)
+    if running is not None:
+        return not running.table.config.tournament
+    try:  # a table being restored: its settings are in its log
+        return not room.log.config(table_id).tournament
+    except RoomRefused:
+        return False

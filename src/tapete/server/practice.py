@@ -66,7 +66,8 @@ from tapete.server.game import (
     rules_json,
     send,
 )
-from tapete.server.rooms import BOT_PREFIX, Running, decision_json, is_bot
+from tapete.server.money import BOT_PREFIX, is_bot
+from tapete.server.rooms import Running, decision_json
 from tapete.server.transport import Outbox
 from tapete.server.views import hand_view
 

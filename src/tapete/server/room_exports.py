@@ -38,7 +38,8 @@ from tapete.room.errors import Refused
 from tapete.room.hands import host_of, to_phhs, to_pokerstars
 from tapete.room.ledger import ledger
 from tapete.room.log import Record, TableConfig
-from tapete.server.rooms import NO_TABLE, Room, is_bot
+from tapete.server.money import is_bot
+from tapete.server.rooms import NO_TABLE, Room
 
 NOT_A_PLAYER = N_("Only the players who have sat at this table can read its ledger and its"
                   " hands.")

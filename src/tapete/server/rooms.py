@@ -48,6 +48,7 @@ from tapete.room.errors import Refused as RoomRefused
 from tapete.room.log import EventLog, TableConfig
 from tapete.room.table import Agent, RoomTable, TableOwner, restore
 from tapete.server.game import Refused, rules_json, send
+from tapete.server.money import BOT_PREFIX, is_bot, seat_chips
 from tapete.server.protocol import (
     Act,
     AddChips,
@@ -75,7 +76,6 @@ if TYPE_CHECKING:
     from tapete.server.hub import Hub
 
 log = logging.getLogger("tapete.server")
-BOT_PREFIX = "bot:"
 BOT_STYLES = ("tag", "lag", "nit", "station", "maniac")
 BOT_NAMES = ("Ana", "Bruno", "Carla", "Diego", "Elena", "Fede", "Gala", "Hugo")
 PONG = json.dumps({"type": "pong"})
@@ -97,10 +97,6 @@ NO_TABLE = N_("There is no such table: check the link.")
 _EMPTY = msgspec.Raw(b"[]")
 NO_SPECTATORS = N_("The host has closed the table to spectators.")
 CLOSE_NO_SPECTATORS = 4403
-
-
-def is_bot(player: str) -> bool:
-    return player.startswith(BOT_PREFIX)
 
 
 class RoomBankroll:
@@ -159,24 +155,6 @@ class RoomBankroll:
 
         done.add_done_callback(stored)
         return True
-
-
-def seat_chips(room: Room | None, player: str, key: str) -> bool:
-    """Whether the room move ``key`` brings chips to a person's seat at a cash table, or
-    takes them back: a record of the table's (``{table}:{seq}``) that is no tournament's.
-    Those chips count in the person's ``at_table`` (:meth:`Storage.move_once`), as each
-    hand's result does (:meth:`Storage.save_hands`); a bot's, a tournament's buy-ins and
-    prizes do not."""
-    table_id, _, seq = key.rpartition(":")
-    if is_bot(player) or not seq.isdigit() or not table_id or ":" in table_id or room is None:
-        return False
-    running = room.tables.get(table_id)
-    if running is not None:
-        return not running.table.config.tournament
-    try:  # a table being restored: its settings are in its log
-        return not room.log.config(table_id).tournament
-    except RoomRefused:
-        return False
 
 
 # ---------------------------------------------------------------------------- bots

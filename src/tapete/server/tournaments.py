@@ -60,7 +60,8 @@ from tapete.room.money import ChipAccount
 from tapete.room.names import clean_name
 from tapete.room.table import RoomTable, restore
 from tapete.server.game import send
-from tapete.server.rooms import BOT_PREFIX, BOT_STYLES, Running, bot_agent
+from tapete.server.money import BOT_PREFIX
+from tapete.server.rooms import BOT_STYLES, Running, bot_agent
 from tapete.tournament import deals, rulings
 from tapete.tournament.live import LiveTournament, Orders
 from tapete.tournament.model import TournamentError, TournamentRules, parse_levels
