@@ -402,10 +402,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     async def node_info(request: Request) -> Response:
         """This node (several nodes): its id, tables, leases claimed, lost and released, and
-        the writes of a lost lease refused."""
-        if node is None:
-            return JSONResponse({"node": None, "tables": sorted(room.tables)})
-        return JSONResponse(node.info())
+        the writes of a lost lease refused; and what went wrong at its tables (``room``:
+        faults, database outages, tables closed for failing twice the same way)."""
+        info: dict[str, Any] = {"node": None, "tables": sorted(room.tables)} if node is None \
+            else node.info()
+        info["room"] = dict(room.counts)
+        return JSONResponse(info)
 
     async def presence(request: Request) -> Response:
         """Who is online in the room, and at each table (several nodes: every node's, merged
