@@ -49,17 +49,22 @@ def databases() -> list[Any]:
         None, id="postgres", marks=pytest.mark.skip("TAPETE_TEST_POSTGRES names no server"))]
 
 
+def wall(t: RoomTable, ms: int) -> int:
+    """A moment on the table's clock, in Unix ms (comparable across clocks)."""
+    return ms + t.clock.wall_ms() - t.clock.now_ms()
+
+
 def timers(t: RoomTable) -> dict[str, Any]:
-    """The table's pending deadlines, in Unix ms (comparable across clocks)."""
+    """The table's pending deadlines, in Unix ms."""
     hand = t.hand
     out: dict[str, Any] = {"seq": t.seq, "paused": t.paused,
-                           "votes": {k: t._to_wall(v["opened"]) for k, v in t.votes.items()}}
+                           "votes": {k: wall(t, v["opened"]) for k, v in t.votes.items()}}
     if hand is not None and hand.actor is not None and t.turn_seq is not None:
-        out["turn"] = (t.turn_seq, t._to_wall(t.turn_at))
+        out["turn"] = (t.turn_seq, wall(t, t.turn_at))
     if hand is None and t.hand_no:
-        out["ended"] = t._to_wall(t.ended_at)
+        out["ended"] = wall(t, t.ended_at)
     if t.paused == "now":
-        out["paused_at"] = t._to_wall(t.paused_at)
+        out["paused_at"] = wall(t, t.paused_at)
     return out
 
 
@@ -191,7 +196,7 @@ def test_a_restore_after_any_record_keeps_every_deadline(url: str | None) -> Non
             assert t.grace_turn == t.turn_seq
             player = t.hand_players[hand.actor]
             bank = t.banks[player][t._pool(hand)]
-            deadline = t._from_wall(got["turn"][1]) + ACT + t.grace_ms() + bank
+            deadline = got["turn"][1] - wall(t, 0) + ACT + t.grace_ms() + bank
             assert t.deadline() == deadline
             before = timed_out(t)
             if deadline - 1 > clock.now_ms():  # silent until a millisecond before: not out
