@@ -234,3 +234,25 @@ def test_a_voided_hand_closes_its_run_it_twice_vote() -> None:
     while t.hand_no < hands + 3 or t.hand is not None:  # and the table plays on
         room.step()
     assert room.conserved() and not t.broken
+
+
+def test_a_log_that_left_a_voided_hands_vote_open_is_restored(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A log an older version wrote: the hand voided, its vote left open (no ``decided``
+    after the ``void``). It restores (the vote closed, silently: no record to add in the
+    middle of the log) instead of failing to replay, and the table plays on."""
+    room = Room(seed=5, config=TableConfig(on_crash=OnCrash.VOID, run_it=2), players=3)
+    _to_a_runs_vote(room)
+    with monkeypatch.context() as m:  # the older version's void: the vote stays open
+        m.setattr(RoomTable, "_close_votes", lambda self, batch, kinds: None)
+        room.restart()
+    assert room.table.votes  # as the older version left it
+    assert "decided" not in [r.kind for r in room.log.read(room.table.table_id)]
+    room.restart()
+    t = room.table
+    assert not t.votes and t.hand is None and room.conserved()
+    room.clock.advance(room.config.act_ms + 1)
+    hands = t.hand_no
+    while t.hand_no < hands + 2 or t.hand is not None:
+        room.step()
+    assert room.conserved() and not t.broken

@@ -1415,11 +1415,16 @@ class RoomTable:
         off, or the table closed): a ``decided`` record each, ``closed``, nothing passed."""
         for vote in sorted(self.votes):
             v = self.votes[vote]
-            if v["kind"] in kinds:
-                del self.votes[vote]
-                batch.append(("decided", {"vote": vote, "kind": v["kind"], "passed": False,
-                                          "closed": True}))
-                self._note(batch)
+            if v["kind"] not in kinds:
+                continue
+            del self.votes[vote]
+            replaying = self._replaying
+            if replaying is not None and (len(batch) >= len(replaying)
+                                          or replaying[len(batch)].kind != "decided"):
+                continue  # a log of an older version, which left the vote open: closed now
+            batch.append(("decided", {"vote": vote, "kind": v["kind"], "passed": False,
+                                      "closed": True}))
+            self._note(batch)
 
     def _voted(self, c: dict[str, Any], batch: Batch) -> None:
         """A vote (``player`` None: time ran out), and the result once it is known: a run-out

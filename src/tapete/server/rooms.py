@@ -658,6 +658,7 @@ class Room:
                             think_ms=self.think_ms, pause_ms=self.pause_ms,
                             on_hand=self._hand_over, epoch=epoch)
         except Exception:  # one broken log does not keep the room closed
+            self.counts["restore_failed"] += 1
             log.exception("table %s could not be restored", table_id)
             return None
         running = self._run(table, styles)
