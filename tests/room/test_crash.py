@@ -11,6 +11,7 @@ import pytest
 from roomfakes import Crash, Room
 
 from tapete.core.actions import Action
+from tapete.room.errors import Refused
 from tapete.room.log import OnCrash, TableConfig
 from tapete.room.table import RoomTable
 
@@ -83,19 +84,27 @@ def test_twenty_crashes_resume_exactly() -> None:
         assert c.last == room.table.seq  # every client caught up, gap-free
 
 
-def test_the_clock_restarts_with_the_grace() -> None:
+def test_the_clock_keeps_its_deadline_with_the_grace() -> None:
+    """A restart gives the player to act no fresh clock: the turn began when its record was
+    stored, and the disconnect grace is added (nobody is connected to the restored table
+    yet). The old rule, a fresh clock at each restore, let a hand hang for good through
+    restarts that came faster than the clock (issue 29, 3)."""
     room = Room(seed=3, players=3)
     room.step()  # the first hand starts
     assert room.table.hand is not None
+    deadline = room.table.deadline()  # the player is connected: no grace
+    assert deadline is not None
     room.clock.advance(14_000)
     room.restart()
-    room.clock.advance(room.config.act_ms + room.config.bank_ms)
-    room.table.poll()  # not timed out: the clock restarted, with the grace
-    assert room.table.hand is not None and room.table.hand.events[-1][0] is not None
-    assert not any(getattr(e, "timed_out", False) for e in room.table.hand.events)
-    room.clock.advance(room.table.grace_ms())
-    room.table.poll()
-    assert any(getattr(e, "timed_out", False) for e in room.table.hand.events)
+    t = room.table
+    assert t.deadline() == deadline + t.grace_ms()
+    room.clock.advance(deadline + t.grace_ms() - 1 - room.clock.now_ms())
+    t.poll()  # not timed out yet
+    assert t.hand is not None
+    assert not any(getattr(e, "timed_out", False) for e in t.hand.events)
+    room.clock.advance(1)
+    t.poll()
+    assert any(getattr(e, "timed_out", False) for e in t.hand.events)
 
 
 @pytest.mark.parametrize("mid_hand", [True, False])
@@ -172,3 +181,78 @@ def test_a_restart_starts_from_the_last_snapshot_and_plays_on_the_same() -> None
         reference.step()
     assert records(room) == records(reference)
     assert room.conserved() or room.table.hand is not None
+
+
+def _to_a_runs_vote(room: Room) -> int:
+    """Deal, then every player all in preflop: the run-it-twice vote opens. Its seq."""
+    t = room.table
+    room.step()
+    while not t.votes:
+        hand = t.hand
+        assert hand is not None and hand.actor is not None
+        player = t.players[t.table.seat_of(hand.actor)]
+        legal = hand.legal()
+        action = Action.raise_to(legal.max_to) if legal.max_to is not None \
+            else Action.check_or_call(legal)
+        t.act(player, room.clients[player].turn or 0, action)
+    (vote,) = t.votes
+    assert t.votes[vote]["kind"] == "runs"
+    return vote
+
+
+def test_a_voided_hand_closes_its_run_it_twice_vote() -> None:
+    """Issue 29, 2: a kill during a run-it-twice vote at an ``on_crash: void`` table. The
+    hand is called off and its vote closes with it, as a record (a ``decided``, ``closed``)
+    that a later restore replays: when the vote's time is up nothing happens (it used to
+    fail ``assert hand is not None``, or set the runs of the next hand), and the table plays
+    on, every chip where it stood."""
+    room = Room(seed=5, config=TableConfig(on_crash=OnCrash.VOID, run_it=2), players=3)
+    vote = _to_a_runs_vote(room)
+    started = dict(zip(room.table.table.hand_seats, room.table.hand.starting_stacks,
+                       strict=True))
+    room.restart()  # the kill: the hand is called off
+    t = room.table
+    assert t.hand is None and not t.votes
+    after = [(r.kind, r.payload) for r in room.log.read(t.table_id)]
+    void = [k for k, _ in after].index("void")
+    assert after[void + 1] == ("decided", {"vote": vote, "kind": "runs", "passed": False,
+                                           "closed": True})
+    sent = [m["kind"] for m in room.spectator.messages]
+    assert sent[sent.index("void") + 1] == "decided"  # the watchers are told
+    for seat, chips in started.items():
+        s = t.table.seats[seat]
+        assert s is not None and s.chips == chips
+    with pytest.raises(Refused) as late:  # a vote sent late is told it is over
+        t.vote(next(iter(room.clients)), vote, True)
+    assert late.value.code == "stale"
+    room.clock.advance(room.config.act_ms + 1)  # the vote's time would be up
+    seq = t.seq
+    room.restart()  # the close is stored: replayed, nothing more stored, no vote reopens
+    t = room.table
+    assert t.seq == seq and not t.votes and t.hand is None and room.conserved()
+    hands = t.hand_no
+    while t.hand_no < hands + 3 or t.hand is not None:  # and the table plays on
+        room.step()
+    assert room.conserved() and not t.broken
+
+
+def test_a_log_that_left_a_voided_hands_vote_open_is_restored(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A log an older version wrote: the hand voided, its vote left open (no ``decided``
+    after the ``void``). It restores (the vote closed, silently: no record to add in the
+    middle of the log) instead of failing to replay, and the table plays on."""
+    room = Room(seed=5, config=TableConfig(on_crash=OnCrash.VOID, run_it=2), players=3)
+    _to_a_runs_vote(room)
+    with monkeypatch.context() as m:  # the older version's void: the vote stays open
+        m.setattr(RoomTable, "_close_votes", lambda self, batch, kinds: None)
+        room.restart()
+    assert room.table.votes  # as the older version left it
+    assert "decided" not in [r.kind for r in room.log.read(room.table.table_id)]
+    room.restart()
+    t = room.table
+    assert not t.votes and t.hand is None and room.conserved()
+    room.clock.advance(room.config.act_ms + 1)
+    hands = t.hand_no
+    while t.hand_no < hands + 2 or t.hand is not None:
+        room.step()
+    assert room.conserved() and not t.broken

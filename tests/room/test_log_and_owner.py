@@ -14,7 +14,7 @@ from roomfakes import Client, FakeBank
 from tapete.core.actions import Action
 from tapete.core.cards import Deck
 from tapete.room.clock import ManualClock
-from tapete.room.errors import Refused
+from tapete.room.errors import Refused, Unavailable
 from tapete.room.log import EventLog, TableConfig
 from tapete.room.table import RoomTable, TableOwner, restore
 
@@ -87,8 +87,10 @@ def test_a_failed_store_leaves_nothing_and_the_copy_stops() -> None:
         raise OSError("the database is down")
 
     real, table.log.append = table.log.append, down  # type: ignore[method-assign]
-    with pytest.raises(OSError):
+    with pytest.raises(Unavailable) as refused:  # the client may send it again (issue 29, 12)
         table.sit("b", "Bob", 100)
+    assert refused.value.code == "unavailable" and refused.value.message.es
+    assert isinstance(table.failure, OSError) and table.broken
     table.log.append = real  # type: ignore[method-assign]
     with pytest.raises(Refused):
         table.sit("b", "Bob", 100)  # this copy is done

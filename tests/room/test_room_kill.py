@@ -970,3 +970,56 @@ def hands_an_hour(db: Path, table: str) -> int:
 
 def near(shown: int, truth: int) -> bool:
     return truth / 2 <= shown <= truth * 2 + 60
+
+
+def test_a_silent_player_runs_out_of_time_however_often_the_server_is_killed(
+        tmp_path: Path) -> None:
+    """Issue 29, 3: the turn's clock runs from when its record was stored, across restarts.
+    The player to act is silent (two seconds to act, three of disconnect grace); the
+    server is killed as soon as the turn is stored, and then again at each restart unless
+    the player was timed out within a second and a half of it. A fresh clock at each restore
+    (act time and grace again, five seconds) never ran out that way: the hand hung for good.
+    Now the clock runs on through the restarts, and once its deadline is past the player is
+    timed out at the next restart, at once."""
+    data = tmp_path / "data"
+    data.mkdir(mode=0o700)
+    db = data / DB_FILE
+    seed_log = EventLog(f"sqlite:///{db}")
+    table = seed_log.create_table(TableConfig(act_ms=2_000, bank_ms=0, grace_base_ms=3_000,
+                                              grace_per_bb_ms=0, grace_max_ms=3_000))
+    seed_log.engine.dispose()
+    server = Server(data, tmp_path / "server.log")
+
+    def records() -> list[Record]:
+        log = EventLog(f"sqlite:///{db}")
+        try:
+            return log.read(table)
+        finally:
+            log.engine.dispose()
+
+    def timed_out() -> bool:
+        return any(r.kind == "event" and r.payload["event"].get("timed_out")
+                   for r in records())
+
+    try:
+        server.start()
+        cookies = [httpx.get(f"{server.url}/", timeout=10).cookies["tapete_id"]
+                   for _ in range(2)]
+        sockets = [connect(f"ws://127.0.0.1:{server.port}/ws/t/{table}",
+                           additional_headers={"Cookie": f"tapete_id={c}"}) for c in cookies]
+        for k, ws in enumerate(sockets):
+            ws.send(json.dumps({"type": "take_seat", "name": f"P{k}", "buy_in": 100}))
+        assert wait(lambda: any(r.kind == "turn" for r in records()), 30), server.tail()
+        server.kill()  # the turn is stored; nobody will ever act
+        for ws in sockets:
+            ws.close()
+        restarts = 0
+        while restarts < 6:
+            server.start()
+            restarts += 1
+            if wait(timed_out, 1.5):
+                break
+            server.kill()
+        assert timed_out(), f"the player to act was never timed out in {restarts} restarts"
+    finally:
+        server.stop()

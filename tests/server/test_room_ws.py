@@ -20,6 +20,7 @@ from typing import Any
 
 import httpx
 import pytest
+import sqlalchemy as sa
 from test_server import settings
 from test_transport import live, pid_of
 from websockets.exceptions import ConnectionClosed
@@ -547,7 +548,10 @@ def test_two_hundred_connections_at_once(srv: LiveServer) -> None:
 def test_a_store_that_fails_loses_nothing_and_the_table_goes_on(
         srv: LiveServer, monkeypatch: pytest.MonkeyPatch) -> None:
     """The database refuses one write (it is down a moment): the command that needed it is
-    refused, nothing of it was sent, and the table, rebuilt from its log, plays on."""
+    refused as ``unavailable`` (the client may send it again), nothing of it was sent, and
+    the table, rebuilt from its log, plays on. The rebuild keeps the player's clock: still
+    connected, they are not given the disconnect grace, and the turn keeps its deadline
+    (issue 29, 12: it used to restart with up to 60 s of grace)."""
     a, b = identity(srv), identity(srv)
     table = open_table(srv, a, seats=2)
     room = srv.app.state.room
@@ -558,7 +562,7 @@ def test_a_store_that_fails_loses_nothing_and_the_table_goes_on(
     def flaky(*args: Any, **kwargs: Any) -> Any:
         if fail["left"]:
             fail["left"] -= 1
-            raise OSError("the database is down")
+            raise sa.exc.OperationalError("INSERT", {}, OSError("the database is down"))
         return real(*args, **kwargs)
 
     monkeypatch.setattr(log, "append", flaky)
@@ -582,15 +586,23 @@ def test_a_store_that_fails_loses_nothing_and_the_table_goes_on(
             raise AssertionError("nobody was asked to act for 15 s")
 
         w, m = turn()
-        before = room.get(table).table.seq
+        old = room.get(table).table
+        before, deadline = old.seq, old.deadline()
+        assert deadline is not None and old.grace_turn != old.turn_seq
         fail["left"] = 1
         w.send(json.dumps({"type": "act", "seq": m["decision"]["seq"], "action": "call"}))
         err = until(w, lambda x: x["type"] == "error")
-        assert err["code"] == "internal" and err["message"]["es"]
+        assert err["code"] == "unavailable" and err["message"]["es"]
         # rebuilt from the log: the same decision is asked for again, and play goes on
         w, m = turn()
         running = room.get(table)
+        assert running.table is not old
         assert running.table.seq == before and not running.table.broken
+        # the same clock: no grace for a player still connected, the same deadline (the
+        # turn's stamp is whole milliseconds of wall time: within a few of them)
+        rebuilt = running.table.deadline()
+        assert running.table.grace_turn != running.table.turn_seq
+        assert rebuilt is not None and abs(rebuilt - deadline) < 1_000, rebuilt - deadline
         w.send(json.dumps({"type": "act", "seq": m["decision"]["seq"], "action": "fold"}))
         until(wa, lambda x: x["type"] == "record" and x["kind"] == "end")
     for got in seqs.values():
@@ -693,3 +705,56 @@ def test_presence_on_one_node_counts_who_is_connected(srv: LiveServer) -> None:
             presence_becomes(players=1, spectators=1, online=2)
         presence_becomes(players=1, spectators=0, online=1)
     presence_becomes(players=0, spectators=0, online=0)
+
+
+def test_a_table_that_fails_the_same_way_twice_is_closed_with_every_chip_back(
+        srv: LiveServer, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Issue 29, 2: a fault that the log brings back (here: timing a player out fails) is
+    not rebuilt for ever. The first time the table is rebuilt from its log; the deadline,
+    kept, is past and fires at once, and fails the same way: the table is closed, the hand
+    in play called off, every chip back in its owner's bankroll (the books balance), its
+    clients told, its log marked closed, and the operator told (one log line, counted in
+    ``GET /api/room/node``)."""
+    from tapete.room.table import RoomTable
+
+    a, b = identity(srv), identity(srv)
+    start = app_money(srv, a)
+    table = open_table(srv, a, seats=2, act_ms=1_000)
+    room = srv.app.state.room
+    real = RoomTable._act
+
+    def failing(self: RoomTable, c: dict[str, Any], batch: Any) -> None:
+        if c["timed_out"]:
+            raise RuntimeError("a bug in timing out")
+        real(self, c, batch)
+
+    monkeypatch.setattr(RoomTable, "_act", failing)
+    with caplog.at_level("ERROR", logger="tapete.server"), \
+            ws(srv, table, a) as wa, ws(srv, table, b) as wb:
+        wa.send(json.dumps({"type": "take_seat", "buy_in": 200, "name": "Ana"}))
+        wb.send(json.dumps({"type": "take_seat", "buy_in": 150, "name": "Bea"}))
+        # nobody acts: the clock runs out, and timing out fails, twice
+        closed = until(wa, lambda x: x["type"] == "error" and x["code"] == "closed", 30)
+        assert closed["message"]["es"]
+        with pytest.raises(ConnectionClosed) as gone:
+            while True:
+                recv(wa)
+        assert gone.value.rcvd is not None and gone.value.rcvd.code == 4410
+    assert room.get(table) is None
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and (
+            table in room.log.table_ids() or app_money(srv, a) != start
+            or app_money(srv, b) != start):
+        time.sleep(0.05)
+    assert app_money(srv, a) == app_money(srv, b) == start  # every chip back
+    assert table not in room.log.table_ids()  # a restart does not bring it back
+    kinds = [r.kind for r in room.log.read(table)]
+    assert kinds[kinds.index("closed"):] == ["closed", "void", "left", "left"], kinds
+    storage = srv.app.state.hub.storage
+    for c in (a, b):
+        assert storage.books(pid_of(c)) == []
+    info = httpx.get(srv.url + "api/room/node").json()
+    assert info["room"]["closed_failing"] == 1 and info["room"]["faults"] == 2
+    told = [r for r in caplog.records if "failed twice the same way" in r.getMessage()]
+    assert len(told) == 1 and table in told[0].getMessage()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tapete.core.catalog import t
 from tapete.core.text import Text
 
 
@@ -27,3 +28,14 @@ class Fenced(Refused):
 
     def __init__(self, message: Text) -> None:
         super().__init__(message, "fenced")
+
+
+class Unavailable(Refused):
+    """A command the table could not store because its database did not answer (down or
+    restarting): nothing of it is kept (the table is rebuilt from its log once the database
+    is back) and the client may send it again."""
+
+    def __init__(self, message: Text | None = None) -> None:
+        super().__init__(message if message is not None else
+                         t("the table's database did not answer: nothing was done, try again"
+                           " in a moment"), "unavailable")

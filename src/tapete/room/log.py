@@ -11,8 +11,9 @@ malformed field is refused in English and Spanish.
 - ``tapete_room_tables``: ``id`` (from :mod:`secrets`, unguessable: a private table is reached
   only by it), ``config`` (the JSON above), ``created``;
 - ``tapete_room_events``: ``table_id``, ``seq`` (1, 2, 3, ... per table: unique, gap-free),
-  ``kind``, ``payload`` (JSON), ``at`` (when it was stored: Unix milliseconds, bookkeeping
-  only; the table's timers run on its own clock and never read it).
+  ``kind``, ``payload`` (JSON), ``at`` (when it was stored: Unix milliseconds, the table's
+  clock's wall time; a restore works out the timers' deadlines from it: when the turn began,
+  the vote opened, the hand ended).
 
 :meth:`EventLog.append` writes a batch of records in one transaction and returns only once it
 is committed. It takes the sequence number the writer expects next: a writer that is not the
@@ -307,6 +308,18 @@ def create_all(meta: sa.MetaData, engine: sa.Engine) -> None:
 
 def now_ms() -> int:
     return time.time_ns() // 1_000_000
+
+
+def storage_down(exc: BaseException) -> bool:
+    """Whether ``exc`` says the database could not be reached (down, restarting, a connection
+    lost, the pool waiting for one): an outage to wait out and retry, not a fault of the
+    table's. A refusal (a duplicate key, a lost lease) is not one."""
+    if isinstance(exc, sa.exc.IntegrityError):
+        return False
+    if isinstance(exc, (sa.exc.OperationalError, sa.exc.InterfaceError,
+                        sa.exc.DisconnectionError, sa.exc.TimeoutError, OSError)):
+        return True
+    return isinstance(exc, sa.exc.DBAPIError) and bool(exc.connection_invalidated)
 
 
 class Lease(NamedTuple):

@@ -42,7 +42,8 @@ Records (``kind``: ``payload``):
   which :meth:`RoomTable.act` must quote;
 - ``end``: the hand's result applied to the seats, with the fair deal revealed (``deck``,
   ``secret``, ``commitment``: :func:`tapete.core.fair.verify` checks the hand against
-  them); ``void``: a hand called off after a crash.
+  them); ``void``: a hand called off after a crash; ``closed``: the table closed for good
+  (:meth:`RoomTable.shut`).
 
 Publishing: every subscriber receives every record, in order, numbered by the table's ``seq``
 (gap-free: a client resumes with ``subscribe(after=last seq seen)``), but only what its viewer
@@ -70,8 +71,21 @@ player to act. By default the hand resumes (``OnCrash.RESUME``): every card alre
 dealt fairly and players have seen their cards, so calling the hand off would let whoever was
 losing it gain from the crash, and the log holds all the hand needs. With
 ``OnCrash.VOID`` the hand is called off: every chip goes back where it stood when the hand
-began (the blinds and the button have still moved on). Either way the player to act gets a
-fresh clock with the disconnect grace.
+began (the blinds and the button have still moved on), and what was pending in it closes
+with it (its run-it-twice vote: a ``decided`` record, ``closed``). Either way every timer
+keeps its deadline: the records are stamped with the clock's wall time (``Clock.wall_ms``),
+and a replayed command starts its timers when it was stored (the turn's clock, a vote, a
+pause, the pause before the next deal), so one that ran out during the outage fires at once;
+the player to act, connected to nobody yet, has the disconnect grace on top.
+
+A fault (an exception that is not a :class:`~tapete.room.errors.Refused`, inside a command or
+the timers) leaves the state in doubt: the table is ``broken``, keeps the exception
+(``failure``) and is rebuilt from its log (:func:`rebuild`, in the same process: the hand
+goes on, the players connected keep their clock). A store the database could not take is
+answered :class:`~tapete.room.errors.Unavailable` (the client may send it again). The room
+closes a table that fails the same way twice (:meth:`RoomTable.shut`: the hand called off,
+every chip back to its owner: a ``closed`` record), so no restore brings the fault back for
+ever.
 """
 
 from __future__ import annotations
@@ -94,8 +108,8 @@ from tapete.core.hand import Hand
 from tapete.core.setup import HandSetup
 from tapete.core.table import Seat, Table, TimeOutPolicy
 from tapete.room.clock import Clock, SystemClock
-from tapete.room.errors import Refused
-from tapete.room.log import EventLog, OnCrash, Record, TableConfig
+from tapete.room.errors import Refused, Unavailable
+from tapete.room.log import EventLog, OnCrash, Record, TableConfig, storage_down
 from tapete.room.money import Bankroll
 from tapete.room.names import clean_name
 from tapete.room.shuffle import shuffle
@@ -108,7 +122,7 @@ SNAPSHOT_EVERY = 20
 _log = logging.getLogger("tapete.room")
 # the records that start a batch: a command, run again on restore
 _COMMANDS = ("sat", "chips", "sit_out", "sit_in", "leave", "start", "event", "void",
-             "host", "request", "chat", "straddle", "propose", "voted", "tourney")
+             "host", "request", "chat", "straddle", "propose", "voted", "tourney", "closed")
 # a tournament's coordinator's commands (:meth:`RoomTable.tournament_command`), each a
 # ``tourney`` record
 TOURNEY_ACTIONS = ("seat", "unseat", "deal", "hold")
@@ -209,7 +223,10 @@ class RoomTable:
         self.raked = 0
         self.subscribers: list[Subscriber] = []
         self._replaying: list[Record] | None = None
+        # while a restore replays a command: when it was stored, on this table's clock
+        self._replay_at: int | None = None
         self.broken = False  # a store failed: the table must be restored from its log
+        self.failure: BaseException | None = None  # why it broke
         self.recent_pots: deque[int] = deque(maxlen=RECENT)  # the last hands' pots
         self.hand_starts: deque[int] = deque(maxlen=RECENT)  # when they began (Unix ms)
         self.last_hand: Hand | None = None  # the hand that ended last, for its result
@@ -300,6 +317,20 @@ class RoomTable:
         pot = hand.pot_total() if hand is not None else 0
         c = self.config
         return min(c.grace_max_ms, c.grace_base_ms + c.grace_per_bb_ms * (pot // c.big_blind))
+
+    def _from_wall(self, wall: int) -> int:
+        """A moment stamped in Unix ms (a record's ``at``), on this table's clock; one that
+        is later than now (another node's clock ahead of this one's) is now."""
+        return self.clock.now_ms() - max(0, self.clock.wall_ms() - wall)
+
+    def _to_wall(self, ms: int) -> int:
+        return ms + self.clock.wall_ms() - self.clock.now_ms()
+
+    def _now(self) -> int:
+        """Now, on the table's clock; while a restore replays a command, the moment it was
+        stored (its records' stamp, on this clock): every deadline it started (a turn, a vote,
+        the pause before the next hand) is the one it started then, however long ago."""
+        return self.clock.now_ms() if self._replay_at is None else self._replay_at
 
     @staticmethod
     def _pool(hand: Hand) -> str:
@@ -877,9 +908,17 @@ class RoomTable:
         them, move the money, publish. While :func:`restore` replays, the records must be
         the stored ones instead."""
         if self.broken:
-            raise Refused(t("the table is restarting: try again in a moment"))
+            raise Refused(t("the table is restarting: try again in a moment"),
+                          code="unavailable")
         batch: Batch = []
-        step(command, batch)
+        try:
+            step(command, batch)
+        except Refused:  # refused before anything changed
+            raise
+        except Exception as exc:
+            if self._replaying is None:  # a fault: the state is in doubt, the log is not
+                self.broken, self.failure = True, exc
+            raise
         if self._replaying is not None:
             stored = self._replaying[:len(batch)]
             got = [(k, _norm(p)) for k, p in batch]
@@ -892,11 +931,14 @@ class RoomTable:
             try:
                 records = self.log.append(self.table_id, self.seq + 1,
                                           [(k, _norm(p)) for k, p in batch],
-                                          epoch=self.epoch, within=self._within(batch))
-            except BaseException:
+                                          at=self.clock.wall_ms(), epoch=self.epoch,
+                                          within=self._within(batch))
+            except BaseException as exc:
                 # the state moved on but the log did not: this copy is done; whoever owns the
                 # table next restores it from the log, where nothing of the command is
-                self.broken = True
+                self.broken, self.failure = True, exc
+                if isinstance(exc, Exception) and storage_down(exc):
+                    raise Unavailable() from exc  # the client may send it again
                 raise
         self.seq += len(records)
         # when hands began, by the log's stamps (the lobby's hands an hour: a restore
@@ -904,7 +946,7 @@ class RoomTable:
         self.hand_starts.extend(r.at for r in records if r.kind == "start")
         self._move_money(records)
         if self.turn_seq is not None and self.turn_seq > self.seq - len(records):
-            self.turn_at = self.clock.now_ms()
+            self.turn_at = self._now()
             self._note_presence()
         if self._replaying is None:
             self._publish(records)
@@ -955,9 +997,13 @@ class RoomTable:
             "requests": {str(k): v for k, v in self.requests.items()},
             "paused": self.paused, "changes": self.changes, "kicked": sorted(self.kicked),
             "muted": sorted(self.muted), "straddlers": sorted(self.straddlers),
-            "votes": {str(k): v for k, v in self.votes.items()}, "bomb_next": self.bomb_next,
+            "votes": {str(k): {**v, "opened": self._to_wall(v["opened"])}
+                      for k, v in self.votes.items()}, "bomb_next": self.bomb_next,
             "over": self.over, "chat": list(self.chat),
             "tournament": {"next_level": self.next_level, "absent": sorted(self.absent)},
+            # the timers, in Unix ms (a restore works them out on its own clock)
+            "ended_wall": self._to_wall(self.ended_at),
+            "paused_wall": self._to_wall(self.paused_at),
         }
 
     def _load(self, state: dict[str, Any]) -> None:
@@ -993,12 +1039,21 @@ class RoomTable:
             self.kicked, self.muted = set(state["kicked"]), set(state["muted"])
             self.straddlers = set(state["straddlers"])
             self.votes = {int(k): v for k, v in state["votes"].items()}
+            if "ended_wall" in state:  # the votes' opening in Unix ms (older: on a clock gone)
+                for v in self.votes.values():
+                    v["opened"] = self._from_wall(int(v["opened"]))
+            else:
+                for v in self.votes.values():
+                    v["opened"] = self.clock.now_ms()
             self.bomb_next, self.over = bool(state["bomb_next"]), bool(state["over"])
             self.chat.extend(state["chat"])
         if "tournament" in state:
             self.next_level = state["tournament"]["next_level"]
             self.absent = set(state["tournament"]["absent"])
-        self.ended_at = self.clock.now_ms()
+        self.ended_at = self._from_wall(int(state["ended_wall"])) if "ended_wall" in state \
+            else self.clock.now_ms()
+        self.paused_at = self._from_wall(int(state.get("paused_wall", 0))) \
+            if "paused_wall" in state else self.clock.now_ms()
         self.check_books()
 
     def _within(self, batch: Batch) -> Callable[[Any], None] | None:
@@ -1171,7 +1226,7 @@ class RoomTable:
             self.recent_pots.append(hand.pot_total())
             self.last_hand, self.last_players = hand, list(self.hand_players)
             self.last_deal = self.deal
-            self.ended_at = self.clock.now_ms()
+            self.ended_at = self._now()
             refused = self.table.end_hand()
             end: dict[str, Any] = {"hand_no": self.hand_no}
             if self.deal is not None:  # revealed: anyone can check the hand against it now
@@ -1208,6 +1263,8 @@ class RoomTable:
         hand = self.hand
         assert hand is not None
         batch.append(("void", c))
+        # what was pending in the hand goes with it: its run-it-twice vote (one record each)
+        self._close_votes(batch, ("runs",))
         refused: dict[int, int] = {}
         top = self.config.max_buy_in
         for seat in self.table.hand_seats:
@@ -1251,12 +1308,13 @@ class RoomTable:
             self.config = dataclasses.replace(self.config, auto_approve=c["on"])
         elif a == "pause":
             self.paused = "now" if c["now"] and self.hand is not None else "next"
-            self.paused_at = self.clock.now_ms()
+            self.paused_at = self._now()
         elif a == "resume":
-            if self.paused == "now" and self._replaying is None:  # the clock goes on
-                self.turn_at += self.clock.now_ms() - self.paused_at
+            if self.paused == "now":  # the clock goes on where it stopped
+                stopped = max(0, self._now() - self.paused_at)
+                self.turn_at += stopped
                 for v in self.votes.values():
-                    v["opened"] += self.clock.now_ms() - self.paused_at
+                    v["opened"] += stopped
             self.paused = None
         elif a == "settings":
             self.changes.update(c["changes"])
@@ -1346,9 +1404,25 @@ class RoomTable:
                    **shown: Any) -> None:
         vote = self._next_seq(batch)
         self.votes[vote] = {"kind": kind, "asked": asked, "yes": [], "no": [], "ms": ms,
-                            "opened": self.clock.now_ms(), **shown}
+                            "opened": self._now(), **shown}
         batch.append(("vote", {"kind": kind, "ms": ms, **shown}))
         self._note(batch)
+
+    def _close_votes(self, batch: Batch, kinds: tuple[str, ...]) -> None:
+        """Close the open votes of ``kinds`` undecided (the hand they were about was called
+        off, or the table closed): a ``decided`` record each, ``closed``, nothing passed."""
+        for vote in sorted(self.votes):
+            v = self.votes[vote]
+            if v["kind"] not in kinds:
+                continue
+            del self.votes[vote]
+            replaying = self._replaying
+            if replaying is not None and (len(batch) >= len(replaying)
+                                          or replaying[len(batch)].kind != "decided"):
+                continue  # a log of an older version, which left the vote open: closed now
+            batch.append(("decided", {"vote": vote, "kind": v["kind"], "passed": False,
+                                      "closed": True}))
+            self._note(batch)
 
     def _voted(self, c: dict[str, Any], batch: Batch) -> None:
         """A vote (``player`` None: time ran out), and the result once it is known: a run-out
@@ -1383,6 +1457,32 @@ class RoomTable:
         else:
             self.bomb_next = passed
 
+    # ------------------------------------------------------------------ closing for good
+    def shut(self, why: str = "failed") -> None:
+        """Close the table for good (the room does it to a table that failed the same way
+        twice): the hand in play is called off as by ``OnCrash.VOID`` (every stack back where
+        it stood when it began), every open vote and request closes, and every seat empties,
+        its chips back to their owner's bankroll (``left`` records): the books balance and no
+        chip stays at the table. One ``closed`` record, which a restore replays."""
+        if self.config.tournament:
+            raise Refused(t("a tournament's table is closed by its tournament"))
+        self._run(self._shut, {"why": why})
+
+    def _shut(self, c: dict[str, Any], batch: Batch) -> None:
+        batch.append(("closed", c))
+        self.over = True  # no new hand, no seat, no chips
+        self.requests.clear()
+        self.stack_edits = {}
+        self.paused = None
+        self._close_votes(batch, ("bomb",))  # the hand's own close with it
+        self.bomb_next = False
+        if self.hand is not None:
+            self._void({"hand_no": self.hand_no}, batch)  # every seat empties at its end
+        else:
+            for seat in sorted(self.players):
+                self._empty(seat, batch)
+            self.check_books()
+
     def check_books(self) -> None:
         """Chips taken in, less chips given back and rake, are the chips on the table."""
         on_table = self.table_chips()
@@ -1398,11 +1498,13 @@ class RoomTable:
             "sit_in": self._sit_in, "leave": self._leave, "start": self._start,
             "event": self._act, "void": self._void, "host": self._host,
             "request": self._request, "chat": self._chat, "straddle": self._straddle,
-            "propose": self._propose, "voted": self._voted, "tourney": self._tourney}
+            "propose": self._propose, "voted": self._voted, "tourney": self._tourney,
+            "closed": self._shut}
         try:
             while self._replaying:
                 r = self._replaying[0]
                 p = r.payload
+                self._replay_at = self._from_wall(r.at)  # when the command was stored
                 if r.kind not in _COMMANDS:
                     raise BooksError(f"seq {r.seq}: a {r.kind!r} record starts no command")
                 if r.kind == "event":  # a betting action (the others follow from one)
@@ -1422,7 +1524,7 @@ class RoomTable:
                     command = p
                 self._run(steps[r.kind], command)
         finally:
-            self._replaying = None
+            self._replaying = self._replay_at = None
 
 
 def money_moves(table_id: str, first_seq: int, batch: Batch) -> list[tuple[str, int, str]]:
@@ -1485,14 +1587,18 @@ def viewer_kind(r: Record, viewer: str | None, players: list[str]) -> object:
     return None
 
 
-def restore(log: EventLog, table_id: str, bankroll: Bankroll, **kwargs: Any) -> RoomTable:
+def restore(log: EventLog, table_id: str, bankroll: Bankroll, *, crash: bool = True,
+            **kwargs: Any) -> RoomTable:
     """Rebuild table ``table_id`` from its stored records alone (see the module docstring),
     starting from its last snapshot between two hands when it has one (then only the records
     after it are replayed, each checked as always):
     the same seats, stacks and time banks, the hand in play with the same cards and the same
-    player to act, whose clock restarts with the disconnect grace. Bankroll moves the log
-    records are asked for again (each once per key). With ``OnCrash.VOID`` in the table's
-    settings, a hand in play is called off instead."""
+    player to act. Every timer keeps the deadline its records give (the turn's clock from
+    when its ``turn`` was stored, a vote's from when it opened...), with the disconnect grace
+    for the player to act (nobody is connected yet), and fires at once when that is past.
+    Bankroll moves the log records are asked for again (each once per key). With
+    ``OnCrash.VOID`` in the table's settings and ``crash`` (a new process: not an in-process
+    :func:`rebuild`), a hand in play is called off instead."""
     config = log.config(table_id)
     table = RoomTable(log, table_id, config, bankroll, **kwargs)
     snap = log.last_snapshot(table_id)
@@ -1501,13 +1607,30 @@ def restore(log: EventLog, table_id: str, bankroll: Bankroll, **kwargs: Any) -> 
         after, state = snap
         table._load(state)
     table._replay(log.read(table_id, after=after))
-    if table.hand is not None and config.on_crash is OnCrash.VOID:
+    if table.hand is not None and config.on_crash is OnCrash.VOID and crash:
         table._run(table._void, {"hand_no": table.hand_no})
-    table.turn_at = table.clock.now_ms()
-    for v in table.votes.values():  # a fresh clock for the votes open, as for the turn
-        v["opened"] = table.turn_at
-    if table.turn_seq is not None:
-        table.grace_turn = table.turn_seq
+    # every timer (the turn's clock and time bank, the votes, a pause, the next deal) runs
+    # from when its record was stored (``_now`` while replaying), and fires at once if that
+    # is past; the player to act has no connection yet: the disconnect grace
+    table._note_presence()
+    return table
+
+
+def rebuild(old: RoomTable) -> RoomTable:
+    """``old`` (broken: a store failed, or a fault left its state in doubt) rebuilt from its
+    log in this process: the same clock, decks, agents, settings and subscribers. Not a
+    crash: the hand in play goes on whatever ``on_crash`` says, each timer keeps its stored
+    deadline (:func:`restore`), and the player to act has the disconnect grace only if they
+    had it already or have no connection (a player still connected is not given it)."""
+    table = restore(old.log, old.table_id, old.bankroll, crash=False, clock=old.clock,
+                    deck=old.new_deck, secret=old.new_secret, auto_start=old.auto_start,
+                    agents=old.agents, think_ms=old.think_ms, pause_ms=old.pause_ms,
+                    on_hand=old.on_hand, snapshot_every=old.snapshot_every, epoch=old.epoch,
+                    on_tournament=old.on_tournament)
+    table.subscribers = list(old.subscribers)
+    table.grace_turn = old.grace_turn if old.grace_turn == table.turn_seq else None
+    table._note_presence()
+    old.broken = True  # the old copy answers nothing more
     return table
 
 

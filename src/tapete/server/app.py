@@ -507,15 +507,17 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     async def node_info(request: Request) -> Response:
         """This node: its tables (counted; the ids of those anyone may know of, every id for
-        an operator: :func:`operator`) and, several nodes, its id, leases claimed, lost and
-        released, and the writes of a lost lease refused."""
+        an operator: :func:`operator`), what went wrong at its tables (``room``: faults,
+        database outages, tables closed for failing twice the same way) and, several nodes,
+        its id, leases claimed, lost and released, and the writes of a lost lease refused."""
         everything = operator(request, settings)
         if everything is None:
             return JSONResponse({"error": t(NOT_OPERATOR).to_json()}, status_code=403)
-        if node is None:
-            return JSONResponse({"node": None, "tables": room.table_ids(everything),
-                                 "table_count": len(room.tables)})
-        return JSONResponse(node.info(everything))
+        info: dict[str, Any] = {"node": None, "tables": room.table_ids(everything),
+                                "table_count": len(room.tables)} if node is None \
+            else node.info(everything)
+        info["room"] = dict(room.counts)
+        return JSONResponse(info)
 
     async def presence(request: Request) -> Response:
         """Who is online in the room, and at each table anyone may know of; the private

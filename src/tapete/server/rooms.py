@@ -26,6 +26,7 @@ import logging
 import random
 import secrets
 import time
+import traceback
 from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -43,10 +44,10 @@ from tapete.core.events import Event
 from tapete.core.hand import Hand, Phase
 from tapete.core.setup import HandSetup
 from tapete.core.text import Text
-from tapete.room.errors import Fenced
 from tapete.room.errors import Refused as RoomRefused
-from tapete.room.log import EventLog, TableConfig
-from tapete.room.table import Agent, RoomTable, TableOwner, restore
+from tapete.room.errors import Unavailable
+from tapete.room.log import EventLog, TableConfig, storage_down
+from tapete.room.table import Agent, RoomTable, TableOwner, rebuild, restore
 from tapete.server.game import Refused, rules_json, send
 from tapete.server.money import BOT_PREFIX, is_bot, seat_chips
 from tapete.server.protocol import (
@@ -97,6 +98,9 @@ NO_TABLE = N_("There is no such table: check the link.")
 _EMPTY = msgspec.Raw(b"[]")
 NO_SPECTATORS = N_("The host has closed the table to spectators.")
 CLOSE_NO_SPECTATORS = 4403
+TABLE_CLOSED = N_("This table was closed after an error: every chip at it is back in its"
+                  " owner's bankroll.")
+CLOSE_TABLE_CLOSED = 4410
 
 
 class RoomBankroll:
@@ -302,6 +306,12 @@ class Room:
         # several nodes (server/cluster.py): this node, which claims the tables it runs by
         # their leases; None: one node, running every table of the log
         self.node: Node | None = None
+        # what went wrong at the tables, counted (``GET /api/room/node``: ``room``): tables
+        # rebuilt from their logs after a fault; stores refused because the database was
+        # down (each table rebuilt once it is back); tables closed for failing the same way
+        # twice (every chip back to its owner), and those that could not even be closed
+        self.counts = {"faults": 0, "outages": 0, "closed_failing": 0, "close_failed": 0,
+                       "restore_failed": 0}
 
     # ------------------------------------------------------------------ tables
     def _agents(self, table_id: str, seats: int) -> tuple[dict[str, Agent], dict[str, str]]:
@@ -325,31 +335,88 @@ class Room:
         running.task = asyncio.get_running_loop().create_task(self._own(running))
 
     async def _own(self, running: Running) -> None:
-        """Own the table until the server stops. When a store fails or the timers fail, the
-        table is rebuilt from its log (what was stored is all there is: nothing unstored was
-        sent to anyone) and goes on, its connections with it."""
+        """Own the table until the server stops. When a store fails or a fault breaks the
+        table, it is rebuilt from its log (what was stored is all there is: nothing unstored
+        was sent to anyone) and goes on, its connections with it, each timer keeping its
+        deadline. A database that is down is waited out (one log line; the table rebuilt once
+        it answers). A table that fails the same way twice in one hand would fail so for
+        ever from its log: it is closed instead, every chip back to its owner
+        (:meth:`_close_failing`)."""
         tend = asyncio.get_running_loop().create_task(self._tend_loop(running))
+        last: tuple[Any, ...] | None = None  # the last fault: where, and in which hand
         try:
             while True:
+                failure: BaseException | None = None
                 try:
                     await running.owner.run()
                 except asyncio.CancelledError:
                     raise
-                except Exception as exc:  # a fenced write, an outage: one line, counted
-                    if isinstance(exc, Fenced) and self.node is not None:
-                        pass  # its lease moved on: _lost says so, and drops it
-                    elif not expected(self.node, exc, "table %s stopped: restoring it from"
-                                      " its log", running.table.table_id):
-                        log.exception("table %s failed: restoring it from its log",
-                                      running.table.table_id)
+                except Exception as exc:
+                    failure = exc
+                table = running.table
+                if failure is None:
+                    failure = table.failure
                 if self.node is not None and await self._lost(running):
                     return
+                if failure is None or isinstance(failure, RoomRefused) \
+                        and not isinstance(failure, Unavailable):
+                    pass  # stopped, or its log moved on (a lease lost): rebuilt, no fault
+                elif isinstance(failure, Unavailable) or storage_down(failure):
+                    self.counts["outages"] += 1
+                    log.warning("table %s: its database did not answer (%s): rebuilt from its"
+                                " log once it does", table.table_id,
+                                _cause(failure))
+                else:
+                    self.counts["faults"] += 1
+                    seen = (*_where(failure), table.hand_no)
+                    if seen == last and not table.config.tournament:
+                        if await self._close_failing(running, failure):
+                            return
+                    elif not expected(self.node, failure, "table %s stopped: rebuilding it from"
+                                      " its log", table.table_id):
+                        log.error("table %s failed: rebuilding it from its log",
+                                  table.table_id, exc_info=failure)
+                    last = seen
                 await asyncio.sleep(1.0)  # a database that is down: do not spin
-                with contextlib.suppress(Exception):
+                try:
                     self.reopen(running)
+                except Exception as exc:
+                    if not storage_down(exc):
+                        self.counts["restore_failed"] += 1
+                        log.error("table %s could not be rebuilt from its log",
+                                  running.table.table_id, exc_info=exc)
         finally:
             tend.cancel()
 
+    async def _close_failing(self, running: Running, failure: BaseException) -> bool:
+        """A table that failed the same way twice (a restore brought the fault back): a copy
+        rebuilt from its log closes it for good (:meth:`RoomTable.shut`: the hand in play
+        called off, every chip back to its owner's bankroll, the books checked), its clients
+        are told, and the log marks it closed. False when that could not be done (the
+        database is down: tried again after the next failure)."""
+        old = running.table
+        tid = old.table_id
+        try:
+            table = rebuild(old)
+            table.shut("failed")
+        except Exception as exc:
+            self.counts["close_failed"] += 1
+            log.error("table %s failed twice the same way (%s) and could not be closed: its"
+                      " chips wait at the table", tid, _cause(failure), exc_info=exc)
+            return False
+        self.counts["closed_failing"] += 1
+        _, where, line = _where(failure)
+        log.error("table %s failed twice the same way (%s, at %s:%s): closed, every chip at it"
+                  " back in its owner's bankroll", tid, _cause(failure), where, line,
+                  exc_info=failure)
+        running.table = running.owner.table = table
+        message = json.dumps({"type": "error", "code": "closed",
+                              "message": t(TABLE_CLOSED).to_json(), "seq": None})
+        for conn in list(running.connections):
+            send(conn.box, message)
+            conn.box.close(CLOSE_TABLE_CLOSED, "closed", flush=True)
+        self.close(tid)  # stops this task once it awaits, and marks the log closed
+        return True
     async def _lost(self, running: Running) -> bool:
         """Several nodes: whether this node lost the lease of ``running``'s table (a write
         was refused for its epoch, or its renewal), in which case the table is dropped."""
@@ -384,7 +451,7 @@ class Room:
             _, future = inbox.get_nowait()
             if not future.done():
                 future.set_exception(RoomRefused(t("the table is restarting: try again in"
-                                                   " a moment")))
+                                                   " a moment"), code="unavailable"))
         from tapete.server.cluster import CLOSE_MOVED, moved_message
 
         for conn in list(running.connections):
@@ -392,21 +459,9 @@ class Room:
             conn.box.close(CLOSE_MOVED, "moved", flush=True)
 
     def reopen(self, running: Running) -> None:
-        """Rebuild ``running``'s table from its log, keeping its subscribers."""
-        old = running.table
-        try:
-            table = restore(self.log, old.table_id, old.bankroll, agents=old.agents,
-                            think_ms=self.think_ms, pause_ms=self.pause_ms,
-                            on_hand=self._hand_over, epoch=old.epoch)
-        except Exception as exc:
-            if not expected(self.node, exc, "table %s could not be restored yet",
-                            old.table_id):
-                log.exception("table %s could not be restored yet", old.table_id)
-            raise
-        table.new_deck = old.new_deck
-        table.auto_start = old.auto_start
-        table.subscribers = list(old.subscribers)
-        old.broken = True  # the old copy answers nothing more
+        """Rebuild ``running``'s table from its log in this process (:func:`rebuild`: its
+        subscribers, and each player's clock and connection, kept)."""
+        table = rebuild(running.table)
         running.table = running.owner.table = table
         running._shared, running._results = None, {}
         for conn in running.connections:
@@ -672,6 +727,7 @@ class Room:
                             think_ms=self.think_ms, pause_ms=self.pause_ms,
                             on_hand=self._hand_over, epoch=epoch)
         except Exception:  # one broken log does not keep the room closed
+            self.counts["restore_failed"] += 1
             log.exception("table %s could not be restored", table_id)
             return None
         running = self._run(table, styles)
@@ -834,6 +890,8 @@ class Connection:
 
     # the table calls this for every record, inside its command: the state follows once
     def send(self, message: dict[str, Any]) -> None:
+        if message["kind"] in ("end", "void"):  # a pre-action was for the hand that ended
+            self.running.pre.pop(self._player, None)
         if self.records:
             # the table hands the subscribers that see a record alike the same message:
             # encoded once for all of them
@@ -940,7 +998,9 @@ class Connection:
                 if conn.player == self._player:
                     conn.schedule_state()
             return
-        table = self.running.table
+        # each job reads the table when it runs: a command queued while the table was
+        # rebuilt from its log runs at the rebuilt one
+        running = self.running
         pid = self._player
         job: Any
         if isinstance(msg, TakeSeat):
@@ -948,7 +1008,7 @@ class Connection:
             name = msg.name
 
             def job() -> None:
-                table.sit(pid, name, msg.buy_in, seat)
+                running.table.sit(pid, name, msg.buy_in, seat)
         elif isinstance(msg, Act):
             try:
                 action = Action.from_wire({"action": msg.action} if msg.amount is msgspec.UNSET
@@ -958,37 +1018,37 @@ class Connection:
                 return
 
             def job() -> None:
-                table.act(pid, msg.seq, action)
+                running.table.act(pid, msg.seq, action)
         elif isinstance(msg, AddChips):
             def job() -> None:
-                table.add_chips(pid, msg.amount)
+                running.table.add_chips(pid, msg.amount)
         elif isinstance(msg, SitOut):
             def job() -> None:
-                table.sit_out(pid)
+                running.table.sit_out(pid)
         elif isinstance(msg, SitIn):
             def job() -> None:
-                table.sit_in(pid, msg.post)
+                running.table.sit_in(pid, msg.post)
         elif isinstance(msg, Leave):
             def job() -> None:
-                table.leave(pid)
+                running.table.leave(pid)
         elif isinstance(msg, HostAction):
             args = {("seat" if k == "seat_number" else k): getattr(msg, k) for k in HOST_ARGS
                     if getattr(msg, k) is not msgspec.UNSET}
 
             def job() -> None:
-                table.host_command(pid, msg.action, args)
+                running.table.host_command(pid, msg.action, args)
         elif isinstance(msg, Chat):
             def job() -> None:
-                table.say(pid, msg.text)
+                running.table.say(pid, msg.text)
         elif isinstance(msg, Vote):
             def job() -> None:
-                table.vote(pid, msg.vote, msg.yes)
+                running.table.vote(pid, msg.vote, msg.yes)
         elif isinstance(msg, Propose):
             def job() -> None:
-                table.propose(pid, msg.kind)
+                running.table.propose(pid, msg.kind)
         elif isinstance(msg, Straddle):
             def job() -> None:
-                table.ask_straddle(pid, msg.on)
+                running.table.ask_straddle(pid, msg.on)
         else:  # pragma: no cover - the decoder knows only the messages above
             return
         seq = msg.seq if isinstance(msg, Act) else None
@@ -1024,6 +1084,22 @@ class Connection:
 
 
 # ---------------------------------------------------------------------------- the state
+def _where(exc: BaseException) -> tuple[str, str, int]:
+    """A fault's kind and where it was raised (its last frame): two faults alike are the
+    same fault."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    last = frames[-1] if frames else None
+    return (type(exc).__name__, last.filename.rsplit("/", 1)[-1] if last else "",
+            last.lineno or 0 if last else 0)
+
+
+def _cause(exc: BaseException) -> str:
+    """One line for the log: the exception, or the one it stands for (a store refused)."""
+    cause = exc.__cause__ if isinstance(exc, Unavailable) and exc.__cause__ else exc
+    text = str(cause).splitlines()[0] if str(cause) else ""
+    return f"{type(cause).__name__}: {text[:160]}"
+
+
 def _result(hand: Hand, you: int | None, number: int) -> dict[str, Any]:
     net = hand.net()[you] if you is not None else 0
     return {

@@ -25,7 +25,8 @@ import random
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from tapete.room.errors import Fenced
+from tapete.room.errors import Fenced, Unavailable
+from tapete.room.log import storage_down
 from tapete.server.transport import log_throttled
 
 log = logging.getLogger("tapete.server")
@@ -39,17 +40,20 @@ KINDS = (FENCED, STORAGE, REDIS, RESTARTS, FAILURES)
 
 
 def fault_kind(exc: BaseException) -> str | None:
-    """The kind of an expected fault (None: not one, a bug): a write fenced off, the database
-    or Redis out of reach."""
+    """The kind of an expected fault (None: not one, a bug): a write fenced off, Redis or the
+    database out of reach (the latter as the table's log judges it, :func:`storage_down`)."""
     if isinstance(exc, Fenced):
         return FENCED
-    import sqlalchemy.exc as sa_exc
-
-    if isinstance(exc, sa_exc.DBAPIError) and (
-            exc.connection_invalidated
-            or isinstance(exc, (sa_exc.OperationalError, sa_exc.InterfaceError))):
+    if isinstance(exc, Unavailable):  # a table's store that met the database down
         return STORAGE
-    if isinstance(exc, sa_exc.TimeoutError):  # no connection free in the pool in time
+    try:
+        import redis.exceptions as redis_exc
+    except ImportError:  # pragma: no cover - one node, no Redis
+        pass
+    else:
+        if isinstance(exc, (redis_exc.ConnectionError, redis_exc.TimeoutError)):
+            return REDIS
+    if storage_down(exc):
         return STORAGE
     try:
         import psycopg
@@ -58,13 +62,6 @@ def fault_kind(exc: BaseException) -> str | None:
     else:
         if isinstance(exc, (psycopg.OperationalError, psycopg.InterfaceError)):
             return STORAGE
-    try:
-        import redis.exceptions as redis_exc
-    except ImportError:  # pragma: no cover - one node, no Redis
-        pass
-    else:
-        if isinstance(exc, (redis_exc.ConnectionError, redis_exc.TimeoutError)):
-            return REDIS
     return None
 
 

@@ -101,7 +101,11 @@ def vote_line(p: Mapping[str, Any]) -> Text:
 
 
 def decided_line(p: Mapping[str, Any]) -> Text:
-    """A ``decided`` record: the vote's result."""
+    """A ``decided`` record: the vote's result (``closed``: closed undecided, its hand called
+    off or the table closed)."""
+    if p.get("closed"):
+        return t("The vote is closed: its hand was called off") if p["kind"] == "runs" \
+            else t("The vote is closed: the table closed")
     if p["kind"] == "runs":
         return tn("Everyone agrees: the board runs {n} time",
                   "Everyone agrees: the board runs {n} times", p.get("runs", 2),
