@@ -47,6 +47,7 @@ from tapete.server.transport import (
     _SlowWrites,
     serve,
 )
+from waiting import HTTP
 
 Msg = dict[str, Any]
 
@@ -65,7 +66,7 @@ def live(app: Any, **options: Any) -> Iterator[LiveServer]:
 
 
 def cookie_of(srv: LiveServer) -> str:
-    return str(httpx.get(srv.url).cookies["tapete_id"])
+    return str(httpx.get(srv.url, timeout=HTTP).cookies["tapete_id"])
 
 
 def pid_of(cookie: str) -> str:
@@ -577,12 +578,12 @@ def test_dns_rebinding_is_refused_and_localhost_accepted(tmp_path: Path) -> None
     app = create_app(settings(tmp_path))
     with live(app) as srv:
         base = srv.url
-        evil = httpx.get(base, headers={"Host": "evil.example"})
+        evil = httpx.get(base, headers={"Host": "evil.example"}, timeout=HTTP)
         assert evil.status_code == 400
         assert evil.headers.get("set-cookie") is None
         for host in ("localhost", f"localhost:{srv.port}", f"127.0.0.1:{srv.port}",
                      f"[::1]:{srv.port}"):
-            assert httpx.get(base, headers={"Host": host}).status_code == 200, host
+            assert httpx.get(base, headers={"Host": host}, timeout=HTTP).status_code == 200, host
         cookie = cookie_of(srv)
         raw = RawWS(srv.port, cookie, host="evil.example", origin="http://evil.example")
         assert raw.status == 400
@@ -606,8 +607,9 @@ def test_an_allowed_host_is_served(tmp_path: Path) -> None:
     assert isinstance(hosts, tuple)
     app = create_app(settings(tmp_path, allowed_hosts=hosts))
     with live(app) as srv:
-        assert httpx.get(srv.url, headers={"Host": "poker.example.org"}).status_code == 200
-        assert httpx.get(srv.url, headers={"Host": "evil.example"}).status_code == 400
+        ok = httpx.get(srv.url, headers={"Host": "poker.example.org"}, timeout=HTTP)
+        assert ok.status_code == 200
+        assert httpx.get(srv.url, headers={"Host": "evil.example"}, timeout=HTTP).status_code == 400
         cookie = cookie_of(srv)
         raw = RawWS(srv.port, cookie, host="poker.example.org",
                     origin="https://poker.example.org")
@@ -657,13 +659,13 @@ def test_storage_is_read_off_the_event_loop(tmp_path: Path,
         done: list[float] = []
 
         def get_hands() -> None:
-            httpx.get(srv.url + "api/hands", cookies=cookie)
+            httpx.get(srv.url + "api/hands", cookies=cookie, timeout=HTTP)
             done.append(time.monotonic())
 
         t = threading.Thread(target=get_hands)
         t.start()
         time.sleep(0.1)
-        assert httpx.get(srv.url + "api/me", cookies=cookie).status_code == 200
+        assert httpx.get(srv.url + "api/me", cookies=cookie, timeout=HTTP).status_code == 200
         me_done = time.monotonic()
         t.join(10)
         assert done and me_done < done[0]  # /api/me did not wait for the slow query
