@@ -29,6 +29,8 @@ from nodes import (
 )
 from test_nodes_chaos import services
 
+from waiting import bound, until_async
+
 TABLES = 4
 
 
@@ -80,7 +82,7 @@ async def _play(db: str, a: NodeProcess, b: NodeProcess) -> tuple[Stats, int]:
     stop = asyncio.Event()
     playing = [asyncio.ensure_future(bot.run(stop)) for bot in bots]
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + bound()
         while time.monotonic() < deadline:  # every table has dealt
             seqs = await asyncio.to_thread(last_seqs, db)
             if all(seqs.get(t, 0) > 12 for t in tables):
@@ -92,7 +94,7 @@ async def _play(db: str, a: NodeProcess, b: NodeProcess) -> tuple[Stats, int]:
         await asyncio.to_thread(b.wait_up)
         urls.append(b.url)
         split: dict[str, int] = {}
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + bound()
         while time.monotonic() < deadline:
             held = await asyncio.to_thread(owners, db)
             split = {n.name: sum(1 for o in held.values() if o.startswith(n.name + "."))
@@ -103,8 +105,8 @@ async def _play(db: str, a: NodeProcess, b: NodeProcess) -> tuple[Stats, int]:
         assert split == {a.name: TABLES // 2, b.name: TABLES // 2}, split
         handed = int((await asyncio.to_thread(a.info))["handed"])
         before = stats.hands
-        await asyncio.sleep(3)  # the players play on, at both nodes
-        assert stats.hands > before
+        # the players play on, at both nodes
+        assert await until_async(lambda: stats.hands > before, every=0.1), (before, stats.hands)
         drained = await asyncio.gather(*(asyncio.to_thread(n.drain) for n in (a, b)))
         assert list(drained) == [0, 0]
     finally:
