@@ -70,7 +70,7 @@ class LiveServer:
 
     def __exit__(self, *exc: object) -> None:
         self.server.should_exit = True
-        self.thread.join(bound(60))
+        self.thread.join(10)  # a daemon thread: what has not ended by then ends with the run
 
     @property
     def url(self) -> str:

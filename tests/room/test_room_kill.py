@@ -837,10 +837,16 @@ def wait(pred: Any, timeout: float = 120, every: float = 0.01) -> bool:
 
 def waits_on_players(snap: Snap, tid: str) -> bool:
     """Whether the table stores nothing more until a player acts: a hand waiting for a
-    player's decision (its last record a turn), or no hand and none to deal."""
+    player's decision (its last step a turn, to a player who is not leaving: a leaving
+    player's turn is played at once), or no hand and none to deal."""
     log = snap.logs[tid]
     if in_play(log):
-        return log[-1].kind == "turn"
+        start = max(i for i, r in enumerate(log) if r.kind == "start")
+        turn = max((r for r in log[start:] if r.kind in ("start", "event", "turn")),
+                   key=lambda r: r.seq)
+        return turn.kind == "turn" and not any(
+            r.kind == "leave" and r.payload["seat"] == turn.payload["seat"]
+            for r in log[start:])
     t = snap.tables[tid]
     return t.hand is None and not t.votes and t.due_ms() is None
 

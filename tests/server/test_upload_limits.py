@@ -31,7 +31,7 @@ from test_server import settings
 
 from browser import LiveServer
 from samples import ABC
-from waiting import bound
+from waiting import HTTP, bound
 
 warnings.filterwarnings("ignore", category=DeprecationWarning)
 from starlette.testclient import TestClient  # noqa: E402
@@ -118,7 +118,7 @@ def live(tmp_path: Path) -> Iterator[tuple[LiveServer, Counting]]:
 
 
 def post_raw(port: int, path: str, headers: dict[str, str], body: Iterable[bytes] = (),
-             timeout: float = 10.0) -> tuple[int | None, int]:
+             timeout: float = HTTP) -> tuple[int | None, int]:
     """POST through a bare socket: the head, then the body's pieces for as long as the server
     takes them and has not answered. The answer's status (None when the connection was reset
     before it could be read) and the bytes of body sent."""
