@@ -2,9 +2,10 @@
 enough for a machine whose cores are busy with other work.
 
 A bound is only there so that a test that can never get there fails with a message rather
-than hanging: a test that gets there returns at once, whatever the bound. ``TAPETE_TEST_
-TIMEOUT_SCALE`` multiplies every bound (``bound``, ``until``, the browser's default wait in
-``browser.py``): 2 on a machine slower still, 0.25 to find a hang sooner while debugging.
+than hanging: a test that gets there returns at once, whatever the bound. The environment's
+``TAPETE_TEST_TIMEOUT_SCALE`` multiplies every bound (``bound``, ``until``, the browser's
+default wait in ``browser.py``): 2 on a machine slower still, 0.25 to find a hang sooner
+while debugging.
 """
 
 from __future__ import annotations
@@ -22,6 +23,9 @@ LONG = 120.0  # seconds: the usual bound on a wait for something that should com
 def bound(seconds: float = LONG) -> float:
     """An upper bound in seconds, scaled by ``TAPETE_TEST_TIMEOUT_SCALE``."""
     return seconds * SCALE
+
+
+HTTP = bound(60)  # seconds a test's request or connection may take (httpx's own default: 5)
 
 
 def until(pred: Callable[[], Any], timeout: float = LONG, every: float = 0.05) -> bool:
@@ -54,6 +58,3 @@ async def until_async(pred: Callable[[], Any], timeout: float = LONG,
         if time.monotonic() >= end:
             return False
         await asyncio.sleep(every)
-
-
-HTTP = bound(60)  # seconds a test's HTTP request may take (httpx's own default is 5)
