@@ -108,6 +108,7 @@ LOOK = """() => {
     hand: b.handId || '', phase: b.phase || '', street: Number(b.street || 0),
     players: Number(b.players || 0), seated: b.seated === '1',
     cards: hole ? [...hole.querySelectorAll('.card[data-card]')].map((c) => c.dataset.card) : [],
+    board: document.querySelectorAll('#board .card[data-card]').length,
     approvals: document.querySelectorAll('#host-requests [data-testid=approve]').length,
     note: document.getElementById('home-note').checkVisibility()
       ? document.getElementById('home-note').dataset.kind : '',
@@ -188,9 +189,14 @@ def shot(page: Any, name: str, both: bool = False, show: str | None = None) -> N
         page.evaluate("window.scrollTo(0, 0)")
 
 
-def hand_no(page: Any) -> int:
-    got = (page.evaluate("document.body.dataset.handId") or "").split("-")[-1]
+def number(hand_id: str) -> int:
+    """A hand's number, from its id (0: none)."""
+    got = hand_id.split("-")[-1]
     return int(got) if got.isdigit() else 0
+
+
+def hand_no(page: Any) -> int:
+    return number(page.evaluate("document.body.dataset.handId") or "")
 
 
 def click(page: Any, selector: str) -> bool:
@@ -348,9 +354,10 @@ def test_a_host_two_players_votes_bombs_pause_and_chat(server: LiveServer, brows
     # a bound, not a pace: the loop ends once all of it is done (some 70 s on two idle cores)
     deadline = time.monotonic() + bound(600)
     while time.monotonic() < deadline:
-        n = hand_no(host)
         looks = [pg.evaluate(LOOK) for pg in pages]
         hand, phase = looks[0]["hand"], looks[0]["phase"]
+        # the hand's number from the same look as the rest (the page moves on meanwhile)
+        n = number(hand)
         if runs_yes and runs_no and bomb_hand and paused_done and n >= HANDS \
                 and phase != "betting":
             break
@@ -447,8 +454,7 @@ def test_a_host_two_players_votes_bombs_pause_and_chat(server: LiveServer, brows
                 assert n == bomb_voted_at + 1, (n, bomb_voted_at)
             assert any("posts the bomb pot's ante 4" in x for x in said), said
             assert not any("posts the big blind" in x for x in said), said
-            assert looks[0]["street"] >= 1 and host.evaluate(
-                "document.querySelectorAll('#board .card[data-card]').length") >= 3
+            assert looks[0]["street"] >= 1 and looks[0]["board"] >= 3
             bomb_hand = hand
         straddled = straddled or any("Cid straddles" in x for x in lines(host))
         if bounty_line is None:
