@@ -77,6 +77,7 @@ from tapete.room.log import EventLog, OnCrash, Record, TableConfig
 from tapete.room.table import RoomTable, restore, visible
 from tapete.server.config import DB_FILE
 from tapete.server.storage import Storage, hands_table, players_table, room_moves_table
+from waiting import bound, until
 
 KILLS = int(os.environ.get("TAPETE_ROOM_KILLS", "20"))
 SEED = int(os.environ.get("TAPETE_ROOM_KILL_SEED", "20260417"))
@@ -118,10 +119,10 @@ class Server:
                 [sys.executable, "-m", "tapete", "serve", "--port", str(self.port),
                  "--data-dir", str(self.data)], stdout=self.log, stderr=self.log, env=env)
             self.starts += 1
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
+        deadline = time.monotonic() + bound()
+        while time.monotonic() < deadline:  # ready once it answers (its tables restored)
             try:
-                httpx.get(f"{self.url}/api/me", timeout=2)
+                httpx.get(f"{self.url}/api/me", timeout=bound(10))
                 return
             except httpx.HTTPError:
                 assert self.proc.poll() is None, self.tail()
@@ -134,7 +135,7 @@ class Server:
             if self.proc is None or self.proc.poll() is not None:
                 return False
             self.proc.send_signal(signal.SIGKILL)
-            self.proc.wait(10)
+            self.proc.wait(bound(30))
             return True
 
     def stop(self) -> None:
@@ -401,7 +402,7 @@ class Client(threading.Thread):
             return
         if armed == "stored":  # die once the action is stored: its records never reach
             self.deaf = True  # this client, which reads nothing more on this connection
-            wait(lambda: self.stage.stored(self.table) > d["seq"], 5)
+            wait(lambda: self.stage.stored(self.table) > d["seq"], 30)
             self.stage.kill({"client": self, "decision": d["seq"], "how": armed})
             return
         if self.rng.random() < 0.015:
@@ -645,14 +646,14 @@ def test_kill_nine_at_random_moments(tmp_path: Path) -> None:
                         stage.armed = how
                     if not stage.killed.wait(10) and stage.disarm():
                         stage.kill()  # nobody acted in ten seconds: the test does
-                    stage.killed.wait(10)
+                    stage.killed.wait(bound(60))  # a client is killing it
                 else:
                     if how == "mid-hand":  # the moment a resume table has a hand in play
-                        wait(lambda: any(stage.in_hand(t) for t in resume_ids), 8)
+                        wait(lambda: any(stage.in_hand(t) for t in resume_ids), 30)
                     stage.kill()
             assert stage.killed.is_set()
             stage.killed.clear()
-            assert wait(lambda: not any(c.online for c in clients), 15), "clients still on"
+            assert wait(lambda: not any(c.online for c in clients)), "clients still on"
             when = f"kill {k + 1} ({how}, seed {SEED})"
             with timed(spent, "checks"):
                 before = snapshot(db, copy)
@@ -680,21 +681,28 @@ def test_kill_nine_at_random_moments(tmp_path: Path) -> None:
         # then nobody acts any more: the last commands are stored and sent
         with timed(spent, "play"):
             time.sleep(rng.uniform(0.2, 2.0))
-            wait(lambda: hands_seen(clients) >= HANDS, 120)
+            wait(lambda: hands_seen(clients) >= HANDS, 300)
         with stage.cond:
             stage.playing = False
+        # until every table has settled: each waits for a player (who no longer acts: a
+        # minute to act) or for nobody (no hand to deal), and nothing more is being stored
+        # or moved; then the final snapshot is the table as it stays
         final = snapshot(db, copy)
-        for _ in range(50):  # until nothing more is stored
+        earlier: Snap | None = None
+
+        def settled() -> bool:
+            nonlocal final, earlier
             time.sleep(0.3)
             final, earlier = snapshot(db, copy), final
-            if {t: len(x) for t, x in final.logs.items()} == \
-                    {t: len(x) for t, x in earlier.logs.items()}:
-                break
+            return all(waits_on_players(final, tid) for tid in final.logs) and \
+                rows_of(final) == rows_of(earlier) and final.moves == earlier.moves
+        assert wait(settled, 120, every=0), ("the tables never settled", {
+            tid: rows(log[-3:]) for tid, log in final.logs.items()})
         check_books(final, "the end", crashed=False)
         for tid in final.logs:
             n = len(final.logs[tid])
             assert wait(lambda tid=tid, n=n: all(
-                c.last >= n for c in clients if c.table == tid), 15), "records not sent"
+                c.last >= n for c in clients if c.table == tid)), "records not sent"
         assert not stage.problems, stage.problems[:10]
         for c in clients:  # every record, once, in order, as this player may see it
             log = final.logs[c.table]
@@ -755,7 +763,7 @@ def let_play(stage: Stage, clients: list[Client]) -> None:
     """Wait for every client to connect and be shown the table (checking what it shows),
     then let them play."""
     ok = wait(lambda: all(c.online and c.ready and c.connected_to == stage.generation
-                          for c in clients), 30)
+                          for c in clients))
     assert ok, ("clients did not reconnect", stage.problems[:5],
                 [(c.player_name, c.online, c.ready, c.connected_to) for c in clients])
     assert not stage.problems, stage.problems[:10]
@@ -829,13 +837,29 @@ def timed(spent: dict[str, float], what: str) -> Iterator[None]:
         spent[what] = spent.get(what, 0.0) + time.monotonic() - t0
 
 
-def wait(pred: Any, timeout: float) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if pred():
-            return True
-        time.sleep(0.01)
-    return bool(pred())
+def wait(pred: Any, timeout: float = 120, every: float = 0.01) -> bool:
+    """Poll ``pred`` until true, for up to ``timeout`` seconds (scaled: ``waiting.bound``)."""
+    return until(pred, timeout, every)
+
+
+def waits_on_players(snap: Snap, tid: str) -> bool:
+    """Whether the table stores nothing more until a player acts: a hand waiting for a
+    player's decision (its last step a turn, to a player who is not leaving: a leaving
+    player's turn is played at once), or no hand and none to deal."""
+    log = snap.logs[tid]
+    if in_play(log):
+        start = max(i for i, r in enumerate(log) if r.kind == "start")
+        turn = max((r for r in log[start:] if r.kind in ("start", "event", "turn")),
+                   key=lambda r: r.seq)
+        return turn.kind == "turn" and not any(
+            r.kind == "leave" and r.payload["seat"] == turn.payload["seat"]
+            for r in log[start:])
+    t = snap.tables[tid]
+    return t.hand is None and not t.votes and t.due_ms() is None
+
+
+def rows_of(snap: Snap) -> dict[str, list[tuple[int, str, Any]]]:
+    return {tid: rows(log) for tid, log in snap.logs.items()}
 
 
 def merge(counts: Any) -> dict[str, int]:
@@ -877,12 +901,12 @@ def test_a_restart_keeps_the_lobby_and_the_backlog(tmp_path: Path) -> None:
                 ws.send(json.dumps({"type": "leave"}))
                 if k % 40 == 39:
                     time.sleep(0.5)  # under the rate limit
-            assert wait_state(ws, lambda s: s["room"]["seq"] >= 330, 60)
+            assert wait_state(ws, lambda s: s["room"]["seq"] >= 330, bound())
         # the other table: two players check and call through three hands
         with player(played) as a, player(played) as b:
             for name, ws in (("A", a), ("B", b)):
                 ws.send(json.dumps({"type": "take_seat", "name": name, "buy_in": 200}))
-            end = time.monotonic() + 60
+            end = time.monotonic() + bound()
             while time.monotonic() < end:
                 s = next_state([a, b])
                 if s is None:
@@ -920,7 +944,7 @@ def test_a_restart_keeps_the_lobby_and_the_backlog(tmp_path: Path) -> None:
                          max_size=None) as ws:
                 try:
                     while len(got) < last - after:
-                        m = json.loads(ws.recv(timeout=10))
+                        m = json.loads(ws.recv(timeout=bound(30)))
                         if m["type"] == "record":
                             got.append(m["seq"])
                 except ConnectionClosed as exc:

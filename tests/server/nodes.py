@@ -27,6 +27,8 @@ from typing import Any
 
 import httpx
 
+from waiting import HTTP, bound
+
 SRC = Path(__file__).resolve().parents[2] / "src"
 
 NODE = """
@@ -117,10 +119,10 @@ class NodeProcess:
         log.close()
 
     def wait_up(self, limit: float = 120) -> None:
-        deadline = time.monotonic() + limit
-        while time.monotonic() < deadline:
+        deadline = time.monotonic() + bound(limit)
+        while time.monotonic() < deadline:  # ready once it answers
             try:
-                httpx.get(f"{self.url}/api/room/node", timeout=2)
+                httpx.get(f"{self.url}/api/room/node", timeout=bound(10))
                 return
             except httpx.HTTPError:
                 assert self.proc is not None and self.proc.poll() is None, self.tail()
@@ -141,7 +143,7 @@ class NodeProcess:
         self.proc.wait(30)
 
     def info(self) -> dict[str, Any]:
-        return dict(httpx.get(f"{self.url}/api/room/node", timeout=10,
+        return dict(httpx.get(f"{self.url}/api/room/node", timeout=HTTP,
                               headers={"Authorization": f"Bearer {OPERATOR}"}).json())
 
     def drain(self, limit: float = 90) -> int:
@@ -150,7 +152,7 @@ class NodeProcess:
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
         try:
-            return self.proc.wait(limit)
+            return self.proc.wait(bound(limit))
         except subprocess.TimeoutExpired:
             self.proc.send_signal(signal.SIGUSR1)  # where it hangs, to its log
             time.sleep(1)

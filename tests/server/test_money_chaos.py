@@ -53,6 +53,7 @@ from tapete.core.hand import Hand
 from tapete.core.setup import HandSetup
 from tapete.room.log import EventLog
 from tapete.server.storage import Storage
+from waiting import bound
 
 STEPS = int(os.environ.get("TAPETE_CHAOS_STEPS", "10000"))
 SEED = int(os.environ.get("TAPETE_CHAOS_SEED", "20261201"))
@@ -86,10 +87,10 @@ class Server:
     def start(self) -> None:
         self.proc = subprocess.Popen([sys.executable, "-c", SERVER, str(self.data),
                                       str(self.port)], stdout=self.log, stderr=self.log)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
+        deadline = time.monotonic() + bound()
+        while time.monotonic() < deadline:  # ready once it answers
             try:
-                httpx.get(f"http://127.0.0.1:{self.port}/api/me", timeout=1)
+                httpx.get(f"http://127.0.0.1:{self.port}/api/me", timeout=bound(10))
                 return
             except httpx.HTTPError:
                 assert self.proc.poll() is None, self.tail()
@@ -375,7 +376,7 @@ def test_no_chip_is_created_or_destroyed(tmp_path: Path) -> None:
                         hands_played += len(m["hands"])
         # quiet at the end: leave, and every chip is back in the bankroll
         tabs[0].send({"type": "leave"})
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + bound()
         quiet = False  # until both tabs have been sent nothing for half a second, in the lobby
         while time.monotonic() < deadline and not (quiet and latest and latest["lobby"]):
             quiet = True

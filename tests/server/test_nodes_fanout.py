@@ -18,6 +18,8 @@ import httpx
 from nodes import NodeProcess, cookie, open_tables, pg_schema, running
 from test_nodes_chaos import services
 
+from waiting import HTTP, bound, until_async
+
 
 def test_chat_and_presence_go_between_two_nodes(tmp_path: Path) -> None:
     pg, redis_url = services(shift=2)
@@ -26,20 +28,23 @@ def test_chat_and_presence_go_between_two_nodes(tmp_path: Path) -> None:
 
 
 def _presence(nodes: list[NodeProcess]) -> list[dict[str, Any]]:
-    return [httpx.get(f"{n.url}/api/room/presence", timeout=10).json() for n in nodes]
+    return [httpx.get(f"{n.url}/api/room/presence", timeout=HTTP).json() for n in nodes]
 
 
 async def _agreed(nodes: list[NodeProcess], table: str, players: int, spectators: int,
                   online: int) -> list[dict[str, Any]]:
-    """Until both nodes say the same presence, the one expected (10 s at most)."""
+    """Until both nodes say the same presence, the one expected (``waiting.bound()`` at
+    most)."""
     want = {"players": players, "spectators": spectators}
     got: list[dict[str, Any]] = []
-    for _ in range(100):
+
+    async def agreed() -> bool:
+        nonlocal got
         got = await asyncio.to_thread(_presence, nodes)
-        if all(g["tables"].get(table) == want and g["online"] == online and g["nodes"] == 2
-               for g in got):
-            return got
-        await asyncio.sleep(0.1)
+        return all(g["tables"].get(table) == want and g["online"] == online and g["nodes"] == 2
+                   for g in got)
+    if await until_async(agreed, every=0.1):
+        return got
     raise AssertionError(f"presence {got}, not {want} and {online} online at both nodes")
 
 
@@ -63,17 +68,15 @@ async def _play(nodes: list[NodeProcess]) -> None:
                                   additional_headers={"Cookie": f"tapete_id={watcher}"})
         try:
             await _agreed(nodes, table, players=1, spectators=1, online=2)
-            for _ in range(100):  # the owner heard of the watcher, and relays the table
-                if table in (await asyncio.to_thread(a.info))["relaying"]:
-                    break
-                await asyncio.sleep(0.1)
-            else:
+            async def relaying() -> bool:  # the owner heard of the watcher, relays the table
+                return table in (await asyncio.to_thread(a.info))["relaying"]
+            if not await until_async(relaying, every=0.1):
                 raise AssertionError(f"{a.name} relays no records of {table}")
             seqs: list[int] = []
 
             async def said(line: str) -> dict[str, Any]:
                 await seated.send(json.dumps({"type": "chat", "text": line}))
-                async with asyncio.timeout(15):
+                async with asyncio.timeout(bound()):
                     while True:
                         m = json.loads(await spectator.recv())
                         assert m["type"] == "record", m
@@ -94,7 +97,7 @@ async def _play(nodes: list[NodeProcess]) -> None:
             assert info["watched"] == 1 and info["from_redis"] >= 1, info["from_redis"]
             # what a watcher sends is refused: it only reads
             await spectator.send(json.dumps({"type": "chat", "text": "¿me oyen?"}))
-            async with asyncio.timeout(10):
+            async with asyncio.timeout(bound()):
                 while (m := json.loads(await spectator.recv()))["type"] != "error":
                     pass
             assert m["code"] == "watching" and m["message"]["es"], m

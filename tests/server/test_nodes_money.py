@@ -18,6 +18,7 @@ from tapete.core.catalog import t
 from tapete.room.errors import Fenced, Refused
 from tapete.room.log import EVENTS, EventLog, TableConfig
 from tapete.server.storage import Storage, move_once_in
+from waiting import bound
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -101,7 +102,7 @@ def test_a_claim_waits_for_an_append_in_flight(url: str) -> None:
         claimer.start()
         time.sleep(0.3)
         assert not got  # waiting for the lease row
-    claimer.join(10)
+    claimer.join(bound(60))
     assert got == [2] and [r.kind for r in b.read(table)] == ["x"]
     with pytest.raises(Fenced):
         a.append(table, 2, [("y", {})], epoch=old)

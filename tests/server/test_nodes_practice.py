@@ -15,6 +15,8 @@ from typing import Any
 from nodes import NodeProcess, cookie, pg_schema, running
 from test_nodes_chaos import services
 
+from waiting import bound
+
 
 def test_a_practice_socket_reaches_its_table_on_any_node(tmp_path: Path) -> None:
     pg, redis_url = services(shift=3)
@@ -22,12 +24,12 @@ def test_a_practice_socket_reaches_its_table_on_any_node(tmp_path: Path) -> None
         asyncio.run(_play(nodes))
 
 
-async def _first_state(url: str, who: str, limit: float = 15) -> dict[str, Any]:
+async def _first_state(url: str, who: str, limit: float = 60) -> dict[str, Any]:
     """The first state (or ``moved`` error) a ``/ws`` connection at ``url`` is sent."""
     from websockets.asyncio.client import connect
 
     async with connect(url, additional_headers={"Cookie": f"tapete_id={who}"}) as ws:
-        async with asyncio.timeout(limit):
+        async with asyncio.timeout(bound(limit)):
             while True:
                 m = json.loads(await ws.recv())
                 if m["type"] == "state" or m["type"] == "error":
@@ -46,7 +48,7 @@ async def _play(nodes: list[NodeProcess]) -> None:
     at_a, at_b = f"ws://127.0.0.1:{a.port}/ws", f"ws://127.0.0.1:{b.port}/ws"
     async with connect(at_a, additional_headers={"Cookie": f"tapete_id={who}"}) as ws:
         await ws.send(json.dumps({"type": "sit", "structure": "nl", "blinds": 0}))
-        async with asyncio.timeout(30):
+        async with asyncio.timeout(bound()):
             while not ((m := json.loads(await ws.recv()))["type"] == "state"
                        and not m["lobby"] and m["live"]):
                 pass
@@ -54,7 +56,8 @@ async def _play(nodes: list[NodeProcess]) -> None:
     assert len(seated) == 6, seated
     assert len(a.info()["tables"]) == 1 and b.info()["tables"] == []
     # at the other node: sent to a (once a has noted the table in Redis: a round or two)
-    for _ in range(50):
+    deadline = asyncio.get_running_loop().time() + bound()
+    while asyncio.get_running_loop().time() < deadline:
         got = await _first_state(at_b, who)
         if got["type"] == "error":
             break
@@ -68,9 +71,10 @@ async def _play(nodes: list[NodeProcess]) -> None:
     # as the page does: to b, to where b sends it (a, for the moment a still looks alive:
     # the connection fails), to b again after a moment (between owners)
     got = {}
-    for _ in range(40):
+    deadline = asyncio.get_running_loop().time() + bound()
+    while asyncio.get_running_loop().time() < deadline:
         try:
-            got = await _first_state(at_b, who, limit=20)  # held at b till the lease is out
+            got = await _first_state(at_b, who)  # held at b till the lease is out
             if got["type"] == "error" and got["url"]:
                 got = await _first_state(got["url"], who)
         except OSError:

@@ -20,6 +20,7 @@ from websockets.exceptions import ConnectionClosed
 
 from browser import LiveServer
 from tapete.server import create_app
+from waiting import bound
 
 Msg = dict[str, Any]
 
@@ -85,7 +86,7 @@ def test_the_host_approves_seats_and_nobody_else_can(srv: LiveServer) -> None:
         st = state(wb, lambda m: m["room"]["seated"])
         assert any("Bea" in x["words"]["en"] for x in st["room"]["chat"] if x["words"])
         # a spectator's vote, and a vote from a player not in the hand: the hand goes all in
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + bound()
         vote = None
         while vote is None and time.monotonic() < deadline:
             for w in (wh, wb):

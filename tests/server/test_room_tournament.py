@@ -23,6 +23,7 @@ from websockets.sync.client import connect
 
 from browser import LiveServer
 from tapete.server import create_app
+from waiting import HTTP, bound
 
 Msg = dict[str, Any]
 LEVELS = "20/40x3 40/80x3 60/120/120x3 100/200/200x3 150/300/300x3 250/500/500x3"
@@ -62,7 +63,7 @@ class Person(threading.Thread):
         url = f"ws://127.0.0.1:{self.srv.port}/ws/t/{table}"
         try:
             with connect(url, additional_headers={"Cookie": f"tapete_id={self.cookie}"},
-                         open_timeout=10) as w:
+                         open_timeout=HTTP) as w:
                 acted: int | None = None
                 while not self.done.is_set():
                     try:
@@ -119,7 +120,7 @@ def test_twenty_players_three_tables_down_to_the_end(srv: LiveServer) -> None:
     before = [me(c) for c in cookies]
     r = httpx.post(srv.url + "api/room/tournaments", cookies={"tapete_id": cookies[0]},
                    json={"name": "Twenty", "seats": 9, "starting_stack": 3000, "buy_in": 100,
-                         "max_players": 20, "bots": 17, "levels": LEVELS, "seed": 5})
+                         "max_players": 20, "bots": 17, "levels": LEVELS, "seed": 5}, timeout=HTTP)
     assert r.status_code == 201, r.text
     tid = r.json()["id"]
     tours = srv.app.state.room.tournaments  # type: ignore[attr-defined]
@@ -136,14 +137,14 @@ def test_twenty_players_three_tables_down_to_the_end(srv: LiveServer) -> None:
 
     tour.on_step = on_step
     bad = httpx.post(srv.url + f"api/room/tournaments/{tid}/register",
-                     cookies={"tapete_id": cookies[1]}, json={"name": ""})
+                     cookies={"tapete_id": cookies[1]}, json={"name": ""}, timeout=HTTP)
     assert bad.status_code == 400 and bad.json()["error"]["es"]
     for i, c in enumerate(cookies):
         r = httpx.post(srv.url + f"api/room/tournaments/{tid}/register",
-                       cookies={"tapete_id": c}, json={"name": f"Person {i}"})
+                       cookies={"tapete_id": c}, json={"name": f"Person {i}"}, timeout=HTTP)
         assert r.status_code == 200, r.text
     # full: it started
-    info = httpx.get(srv.url + f"api/room/tournaments/{tid}").json()
+    info = httpx.get(srv.url + f"api/room/tournaments/{tid}", timeout=HTTP).json()
     assert info["started"] and len(info["tables"]) == 3
     assert [me(c) for c in cookies] == [b - 100 for b in before]
     live = tour.live
@@ -153,12 +154,12 @@ def test_twenty_players_three_tables_down_to_the_end(srv: LiveServer) -> None:
               for i, c in enumerate(cookies)]
     for p in people:
         p.start()
-    end = time.monotonic() + 120
+    end = time.monotonic() + bound(600)  # a bound: the loop ends with the tournament
     while not tour.finished and time.monotonic() < end:
         time.sleep(0.1)
     done.set()
     for p in people:
-        p.join(5)
+        p.join(bound(30))
     assert tour.finished, f"not over: {len(live.left())} left at {tour.tables}"
     assert problems == []
     assert [x for p in people for x in p.problems] == []
@@ -172,7 +173,7 @@ def test_twenty_players_three_tables_down_to_the_end(srv: LiveServer) -> None:
     assert {i["tables"] for i in infos} >= {3}
     # seed 5 seats a person at a table that breaks while they are in: moved, they follow
     assert sum(p.moves for p in people) >= 1
-    info = httpx.get(srv.url + f"api/room/tournaments/{tid}").json()
+    info = httpx.get(srv.url + f"api/room/tournaments/{tid}", timeout=HTTP).json()
     results = info["results"]
     # places 1 to 20, players knocked out together with equal stacks tied (they share)
     places = sorted(r["place"] for r in results)

@@ -29,6 +29,8 @@ from websockets.sync.client import connect
 from browser import LiveServer
 from tapete.server import create_app
 from tapete.server.protocol import check_sent
+from waiting import HTTP, bound
+from waiting import until as wait_until
 
 HANDS = int(os.environ.get("TAPETE_ROOM_HANDS", "120"))
 Msg = dict[str, Any]
@@ -42,28 +44,28 @@ def srv(tmp_path: Path) -> Iterator[LiveServer]:
 
 
 def identity(srv: LiveServer) -> str:
-    return str(httpx.get(srv.url).cookies["tapete_id"])
+    return str(httpx.get(srv.url, timeout=HTTP).cookies["tapete_id"])
 
 
 def open_table(srv: LiveServer, cookie: str, **config: Any) -> str:
     r = httpx.post(srv.url + "api/room/tables", json={"act_ms": 60_000, "bank_ms": 0, **config},
-                   cookies={"tapete_id": cookie})
+                   cookies={"tapete_id": cookie}, timeout=HTTP)
     assert r.status_code == 201, r.text
     return str(r.json()["table"])
 
 
 def ws(srv: LiveServer, table: str, cookie: str, query: str = "records=1") -> Any:
     return connect(f"ws://127.0.0.1:{srv.port}/ws/t/{table}?{query}",
-                   additional_headers={"Cookie": f"tapete_id={cookie}"}, open_timeout=10)
+                   additional_headers={"Cookie": f"tapete_id={cookie}"}, open_timeout=HTTP)
 
 
-def recv(w: Any, timeout: float = 10.0) -> Msg:
+def recv(w: Any, timeout: float = HTTP) -> Msg:
     msg: Msg = json.loads(w.recv(timeout=timeout))
     check_sent(msg)  # every message fits its model (docs/protocol.md)
     return msg
 
 
-def until(w: Any, pred: Any, timeout: float = 10.0) -> Msg:
+def until(w: Any, pred: Any, timeout: float = HTTP) -> Msg:
     end = time.monotonic() + timeout
     while True:
         m = recv(w, max(0.05, end - time.monotonic()))
@@ -212,7 +214,7 @@ def test_six_people_play_one_table_and_every_message_is_checked(rich: LiveServer
     for p in [watcher, *players]:
         p.start()
     for p in players:
-        p.join(HANDS * 2 + 60)
+        p.join(bound(HANDS * 4 + 120))  # a bound: each ends after its hands
     done.set()
     watcher.join(10)
     problems = [x for p in [*players, watcher] for x in p.problems]
@@ -248,7 +250,7 @@ def test_players_asking_states_only_at_their_turn_play_on_fewer_messages(
     for p in [watcher, *players]:
         p.start()
     for p in players:
-        p.join(hands * 2 + 60)
+        p.join(bound(hands * 4 + 120))
     done.set()
     watcher.join(10)
     problems = [x for p in [*players, watcher] for x in p.problems]
@@ -270,9 +272,9 @@ def test_messages_go_uncompressed_though_the_client_offers_deflate(tmp_path: Pat
     from tapete.server.transport import Limits
 
     with live(create_app(settings(tmp_path)), **Limits().uvicorn_options()) as s:
-        cookie = str(httpx.get(s.url).cookies["tapete_id"])
+        cookie = str(httpx.get(s.url, timeout=HTTP).cookies["tapete_id"])
         r = httpx.post(s.url + "api/room/tables", json={"act_ms": 60_000},
-                       cookies={"tapete_id": cookie})
+                       cookies={"tapete_id": cookie}, timeout=HTTP)
         with connect(f"ws://127.0.0.1:{s.port}/ws/t/{r.json()['table']}",
                      additional_headers={"Cookie": f"tapete_id={cookie}"}) as w:
             assert recv(w)["type"] == "state"
@@ -343,10 +345,11 @@ def app_money(srv: LiveServer, cookie: str) -> int:
 def test_a_wrong_or_guessed_table_id_is_refused(srv: LiveServer) -> None:
     a = identity(srv)
     table = open_table(srv, a, public=False)
-    assert all(t["table"] != table for t in httpx.get(srv.url + "api/room/tables").json())
-    assert httpx.get(srv.url + f"t/{table}").status_code == 200
+    listed = httpx.get(srv.url + "api/room/tables", timeout=HTTP).json()
+    assert all(t["table"] != table for t in listed)
+    assert httpx.get(srv.url + f"t/{table}", timeout=HTTP).status_code == 200
     for guess in ("nope", table[:-1] + ("A" if table[-1] != "A" else "B")):
-        assert httpx.get(srv.url + f"t/{guess}").status_code == 404
+        assert httpx.get(srv.url + f"t/{guess}", timeout=HTTP).status_code == 404
         with ws(srv, guess, a) as w:
             err = recv(w)
             assert err["type"] == "error" and err["code"] == "no_table"
@@ -354,13 +357,13 @@ def test_a_wrong_or_guessed_table_id_is_refused(srv: LiveServer) -> None:
             with pytest.raises(ConnectionClosed):
                 recv(w)
     bad = httpx.post(srv.url + "api/room/tables", json={"seats": 12},
-                     cookies={"tapete_id": a})
+                     cookies={"tapete_id": a}, timeout=HTTP)
     assert bad.status_code == 400 and bad.json()["error"]["es"]
     bad = httpx.post(srv.url + "api/room/tables", json={"deck": [1, 2]},
-                     cookies={"tapete_id": a})
+                     cookies={"tapete_id": a}, timeout=HTTP)
     assert bad.status_code == 400
     foreign = httpx.post(srv.url + "api/room/tables", json={}, cookies={"tapete_id": a},
-                         headers={"Origin": "http://evil.example"})
+                         headers={"Origin": "http://evil.example"}, timeout=HTTP)
     assert foreign.status_code == 403
 
 
@@ -433,7 +436,7 @@ def test_a_pre_action_is_the_persons_not_the_tabs(srv: LiveServer) -> None:
         you = until(t2, lambda m: m["type"] == "state" and m["live"])["hand"]["you"]
         acted = until(t2, lambda m: m["type"] == "record" and m["kind"] == "event"
                       and m["data"]["event"]["type"] == "Acted"
-                      and m["data"]["event"]["player"] == you, timeout=15)
+                      and m["data"]["event"]["player"] == you)
         assert acted["data"]["event"]["action"] == "call"
         s = until(t2, lambda m: m["type"] == "state")
         assert s["pre_action"] is None  # played once, then gone
@@ -498,7 +501,7 @@ def test_batch_sends_what_waits_together_in_one_frame_a_message_a_line(
         most = 0
         with ws(srv, table, a, query) as w:
             while not seqs or seqs[-1] < end:
-                lines = str(w.recv(timeout=5)).split("\n")
+                lines = str(w.recv(timeout=HTTP)).split("\n")
                 most = max(most, len(lines))
                 for line in lines:
                     m = json.loads(line)
@@ -524,7 +527,7 @@ def test_two_hundred_connections_at_once(srv: LiveServer) -> None:
     def one(k: int) -> None:
         try:
             with ws(srv, table, cookies[k % 20], "") as w:
-                m = json.loads(w.recv(timeout=20))
+                m = json.loads(w.recv(timeout=HTTP))
                 code = m["type"] if m["type"] != "error" else m["code"]
         except Exception as exc:  # counted: the test says which
             code = type(exc).__name__
@@ -535,7 +538,7 @@ def test_two_hundred_connections_at_once(srv: LiveServer) -> None:
     for t in threads:
         t.start()
     for t in threads:
-        t.join(60)
+        t.join(bound())
     # every connection got the table, or (past the tabs one identity may open) a clear no
     assert len(answers) == 200
     assert set(answers) <= {"state", "too_many_tabs"}, sorted(set(answers))
@@ -572,7 +575,7 @@ def test_a_store_that_fails_loses_nothing_and_the_table_goes_on(
         seqs: dict[Any, list[int]] = {wa: [], wb: []}
 
         def turn() -> tuple[Any, Msg]:
-            end = time.monotonic() + 15
+            end = time.monotonic() + bound(60)
             while time.monotonic() < end:
                 for w in (wa, wb):
                     try:
@@ -583,7 +586,7 @@ def test_a_store_that_fails_loses_nothing_and_the_table_goes_on(
                         seqs[w].append(m["seq"])
                     if m["type"] == "state" and m["decision"] is not None:
                         return w, m
-            raise AssertionError("nobody was asked to act for 15 s")
+            raise AssertionError(f"nobody was asked to act for {bound(60):.0f} s")
 
         w, m = turn()
         old = room.get(table).table
@@ -626,14 +629,14 @@ def test_room_hands_are_among_each_players_hands_with_what_they_saw(srv: LiveSer
     for p in players:
         p.start()
     for p in players:
-        p.join(120)
+        p.join(bound(300))
     done.set()
     assert [x for p in players for x in p.problems] == []
     # the rows are stored in a thread after the hand's end: wait for the last ones
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + bound()
     lists: list[list[Msg]] = []
     while time.monotonic() < deadline:
-        lists = [httpx.get(srv.url + "api/hands", cookies={"tapete_id": c}).json()
+        lists = [httpx.get(srv.url + "api/hands", cookies={"tapete_id": c}, timeout=HTTP).json()
                  for c in cookies]
         if all(len(x) >= 3 for x in lists):
             break
@@ -644,7 +647,7 @@ def test_room_hands_are_among_each_players_hands_with_what_they_saw(srv: LiveSer
             assert h["hand_id"].startswith(table + "-") and h["structure"] == "nl"
             assert h["cards"], h  # the person's own cards are in the summary
             got = httpx.get(srv.url + f"api/hands/{h['hand_id']}.json",
-                            cookies={"tapete_id": c})
+                            cookies={"tapete_id": c}, timeout=HTTP)
             assert got.status_code == 200, got.text
             body = got.json()
             you = body["setup"]["you"]
@@ -659,7 +662,8 @@ def test_room_hands_are_among_each_players_hands_with_what_they_saw(srv: LiveSer
                 for e in body["events"] if e["type"] in ("Posted", "Acted")
                 and e["player"] == you)
             assert net == h["net"], (net, h)
-            phh = httpx.get(srv.url + f"api/hands/{h['hand_id']}.phh", cookies={"tapete_id": c})
+            phh = httpx.get(srv.url + f"api/hands/{h['hand_id']}.phh", cookies={"tapete_id": c},
+                            timeout=HTTP)
             assert phh.status_code == 200 and "actions = [" in phh.text, phh.text
             # dealt from the deck committed before it: the download says so to tapete verify
             # (docs/fairness.md), and so does the replayer
@@ -673,7 +677,7 @@ def test_room_hands_are_among_each_players_hands_with_what_they_saw(srv: LiveSer
             assert tl["error"] is None and tl["result"] is not None and tl["frames"]
             assert tl["fairness"]["status"] == "verified", tl["fairness"]
             stranger = httpx.get(srv.url + f"api/hands/{h['hand_id']}.json",
-                                 cookies={"tapete_id": identity(srv)})
+                                 cookies={"tapete_id": identity(srv)}, timeout=HTTP)
             assert stranger.status_code == 404  # a person's hands are theirs alone
     storage = srv.app.state.hub.storage
     for c in cookies:
@@ -688,13 +692,14 @@ def test_presence_on_one_node_counts_who_is_connected(srv: LiveServer) -> None:
 
     def presence_becomes(players: int, spectators: int, online: int) -> None:
         got: Msg = {}
-        for _ in range(200):  # a socket joins (and leaves) just after its handshake
-            got = httpx.get(srv.url + "api/room/presence").json()
-            if got["tables"].get(table) == {"players": players, "spectators": spectators} \
-                    and got["online"] == online and got["nodes"] == 1:
-                return
-            time.sleep(0.05)
-        raise AssertionError(got)
+        got: Msg = {}
+
+        def there() -> bool:  # a socket joins (and leaves) just after its handshake
+            nonlocal got
+            got = httpx.get(srv.url + "api/room/presence", timeout=HTTP).json()
+            return got["tables"].get(table) == {"players": players, "spectators": spectators} \
+                and got["online"] == online and got["nodes"] == 1
+        assert wait_until(there), got
 
     with ws(srv, table, host) as seated:
         seated.send(json.dumps({"type": "take_seat", "name": "Ana", "buy_in": 100}))

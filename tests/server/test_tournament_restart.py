@@ -23,6 +23,7 @@ from test_server import my_turn, next_state, settings, shove
 from tapete.room.log import EventLog
 from tapete.server import create_app, protocol
 from tapete.server.rooms import bot_agent
+from waiting import bound
 
 T = TypeVar("T")
 PEOPLE = ("person-a", "person-b")
@@ -78,8 +79,8 @@ def play_people(c: TestClient, tid: str, problems: list[str]) -> Any:
     return on(c, put)
 
 
-def wait(c: TestClient, what: Callable[[], bool], limit: float = 40) -> None:
-    end = time.monotonic() + limit
+def wait(c: TestClient, what: Callable[[], bool], limit: float = 120) -> None:
+    end = time.monotonic() + bound(limit)
     while not on(c, what):
         assert time.monotonic() < end, "the tournament did not get there"
         time.sleep(0.02)

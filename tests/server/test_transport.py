@@ -47,6 +47,7 @@ from tapete.server.transport import (
     _SlowWrites,
     serve,
 )
+from waiting import HTTP, bound, until
 
 Msg = dict[str, Any]
 
@@ -65,7 +66,7 @@ def live(app: Any, **options: Any) -> Iterator[LiveServer]:
 
 
 def cookie_of(srv: LiveServer) -> str:
-    return str(httpx.get(srv.url).cookies["tapete_id"])
+    return str(httpx.get(srv.url, timeout=HTTP).cookies["tapete_id"])
 
 
 def pid_of(cookie: str) -> str:
@@ -79,13 +80,8 @@ def ws_client(srv: LiveServer, cookie: str, **kw: Any) -> Any:
                    additional_headers={"Cookie": f"tapete_id={cookie}"}, **kw)
 
 
-def wait_for(pred: Any, timeout: float = 5.0) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if pred():
-            return True
-        time.sleep(0.01)
-    return bool(pred())
+def wait_for(pred: Any, timeout: float = 120) -> bool:
+    return until(pred, timeout, every=0.01)
 
 
 def frame(payload: bytes, opcode: int = 1) -> bytes:
@@ -162,9 +158,9 @@ class RawWS:
             if not self._read(timeout):
                 return None
 
-    def close_code(self, timeout: float = 5.0) -> int | None:
+    def close_code(self, timeout: float = 60) -> int | None:
         """Read to the close frame: its code (None: the connection ended without one)."""
-        end = time.monotonic() + timeout
+        end = time.monotonic() + bound(timeout)
         while time.monotonic() < end:
             got = self.recv(max(0.01, end - time.monotonic()))
             if got is None:
@@ -360,11 +356,11 @@ def test_a_client_that_never_reads_costs_a_bounded_amount(tmp_path: Path) -> Non
             target=raw.sock.sendall, args=(frame(b'{"type":"pre","value":null}') * n,))
         before = peak_rss = rss_mib()
         sender.start()
-        end = time.monotonic() + 30
+        end = time.monotonic() + bound()
         while len(handled) < n and time.monotonic() < end:
             peak_rss = max(peak_rss, rss_mib())
             time.sleep(0.01)
-        sender.join(5)
+        sender.join(bound(30))
         growth = peak_rss - before
         print(f"non-reader: {len(handled)} messages handled, RSS growth {growth:.1f} MiB,"
               f" {getattr(box, 'replaced', '?')} states replaced unsent, outbox peak"
@@ -387,7 +383,7 @@ def test_a_client_too_slow_to_read_is_closed(tmp_path: Path) -> None:
                 raw.sock.sendall(pre)
                 if not player.outboxes:
                     break
-        assert wait_for(lambda: not player.outboxes, 15)  # the server let it go
+        assert wait_for(lambda: not player.outboxes)  # the server let it go
         raw.close()
 
 
@@ -491,7 +487,7 @@ def test_one_watch_closes_every_connection_whose_write_waits_too_long() -> None:
                  for ws, box in zip(socks, boxes, strict=True)]
         for box in boxes:
             box.put("hello")
-        await asyncio.wait(tasks[:3], timeout=3)
+        await asyncio.wait(tasks[:3], timeout=bound(60))  # a bound: they end in 0.2 s
         sweep = _SlowWrites.of(asyncio.get_running_loop(), 0.2)
         assert all(t.done() for t in tasks[:3])
         assert [b.close_code for b in boxes] == [CLOSE_POLICY] * 3 + [None] * 2
@@ -617,13 +613,14 @@ def test_a_client_that_does_not_answer_pings_is_closed(tmp_path: Path) -> None:
             raw = RawWS(srv.port, cookie)
             t0 = time.monotonic()
             code = None
-            while code is None and time.monotonic() - t0 < 3:
-                got = raw.recv(3)
+            while code is None and time.monotonic() - t0 < bound(30):
+                got = raw.recv(bound(30))
                 if got is None or got[0] == 8:
                     code = got and struct.unpack("!H", got[1][:2])[0]
-            assert code == 1011 and time.monotonic() - t0 < 2  # keepalive ping timeout
+            # the keepalive ping timeout: 1011, after 0.5 s (the default limits: 40 s)
+            assert code == 1011 and time.monotonic() - t0 < bound(10)
             polite.send(json.dumps({"type": "ping"}))
-            assert any(json.loads(polite.recv(2))["type"] == "pong" for _ in range(5))
+            assert any(json.loads(polite.recv(bound(30)))["type"] == "pong" for _ in range(5))
             raw.close()
 
 
@@ -664,7 +661,7 @@ def test_a_flood_is_refused_and_closed_while_the_others_are_answered(tmp_path: P
                 for _ in range(n):
                     t0 = time.perf_counter()
                     other.send('{"type":"ping"}')
-                    while json.loads(other.recv(5))["type"] != "pong":
+                    while json.loads(other.recv(bound(30)))["type"] != "pong":
                         pass
                     out.append(time.perf_counter() - t0)
                     time.sleep(0.05)
@@ -676,7 +673,7 @@ def test_a_flood_is_refused_and_closed_while_the_others_are_answered(tmp_path: P
             raw.send_json({"type": "sit", "structure": "nl", "blinds": 0})
             hub = app.state.hub
             assert wait_for(lambda: getattr(hub.players.get(pid_of(flooder_cookie)), "game",
-                                            None), 20)
+                                            None))
             # the review's flood: twenty thousand small messages in a few seconds
             flood = frame(b'{"type":"pre","value":null}') * 100
 
@@ -693,10 +690,10 @@ def test_a_flood_is_refused_and_closed_while_the_others_are_answered(tmp_path: P
             probe = weather(2.5)
             sender.start()
             during = rtts(45)
-            sender.join(10)
+            sender.join(bound())
             got: list[Msg] = []
             code = None
-            while (f := raw.recv(2)) is not None:
+            while (f := raw.recv(bound(30))) is not None:
                 if f[0] == 8:
                     code = struct.unpack("!H", f[1][:2])[0]
                     break
@@ -710,7 +707,7 @@ def test_a_flood_is_refused_and_closed_while_the_others_are_answered(tmp_path: P
     calm99 = statistics.quantiles(calm, n=100)[98] * 1000
     print(f"another client's ping: p99 {calm99:.2f} ms calm, {p99:.2f} ms during the flood;"
           f" the flooder got {len(got)} messages before its close ({code})")
-    late = float(probe.communicate(timeout=10)[0]) * 1000
+    late = float(probe.communicate(timeout=bound(60))[0]) * 1000
     print(f"a sleeping process of its own woke up to {late:.1f} ms late (p99) meanwhile;"
           f" the flooder sent {sent[0]} of 20000 messages before the server shut it")
     # No timing is asserted (a busy machine would fail it; benchmarks/ measure latency):
@@ -726,12 +723,12 @@ def test_too_many_tabs_of_one_player_are_refused(tmp_path: Path) -> None:
         with contextlib.ExitStack() as stack:
             for _ in range(3):
                 ws = stack.enter_context(ws_client(srv, cookie))
-                ws.recv(5)
+                ws.recv(bound(30))
             with ws_client(srv, cookie) as extra:
-                m = json.loads(extra.recv(5))
+                m = json.loads(extra.recv(bound(30)))
                 assert m["type"] == "error" and m["code"] == "too_many_tabs"
                 with pytest.raises(ConnectionClosed) as closed:
-                    extra.recv(5)
+                    extra.recv(bound(30))
                 assert closed.value.rcvd is not None
                 assert closed.value.rcvd.code == CLOSE_POLICY
 
@@ -744,13 +741,13 @@ def test_deeply_nested_json_is_refused_in_words(
         for _ in range(20):
             ws.send("[" * 1000 + "]" * 1000)
         for _ in range(20):
-            m = json.loads(ws.recv(5))
+            m = json.loads(ws.recv(bound(30)))
             while m["type"] != "error":
-                m = json.loads(ws.recv(5))
+                m = json.loads(ws.recv(bound(30)))
             assert m["code"] == "malformed" and "nested" in m["message"]["en"]
             assert "anidamiento" in m["message"]["es"]
         ws.send('{"type":"ping"}')  # still open
-        while json.loads(ws.recv(5))["type"] != "pong":
+        while json.loads(ws.recv(bound(30)))["type"] != "pong":
             pass
     assert not server_records(caplog)
 
@@ -765,7 +762,7 @@ def test_a_binary_frame_gets_an_error_and_a_1003_close(
         msgs = []
         with pytest.raises(ConnectionClosed) as closed:
             while True:
-                msgs.append(json.loads(ws.recv(5)))
+                msgs.append(json.loads(ws.recv(bound(30))))
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1003
     (err,) = [m for m in msgs if m["type"] == "error"]
     assert err["code"] == "binary" and err["message"]["es"]
@@ -794,12 +791,12 @@ def test_dns_rebinding_is_refused_and_localhost_accepted(tmp_path: Path) -> None
     app = create_app(settings(tmp_path))
     with live(app) as srv:
         base = srv.url
-        evil = httpx.get(base, headers={"Host": "evil.example"})
+        evil = httpx.get(base, headers={"Host": "evil.example"}, timeout=HTTP)
         assert evil.status_code == 400
         assert evil.headers.get("set-cookie") is None
         for host in ("localhost", f"localhost:{srv.port}", f"127.0.0.1:{srv.port}",
                      f"[::1]:{srv.port}"):
-            assert httpx.get(base, headers={"Host": host}).status_code == 200, host
+            assert httpx.get(base, headers={"Host": host}, timeout=HTTP).status_code == 200, host
         cookie = cookie_of(srv)
         raw = RawWS(srv.port, cookie, host="evil.example", origin="http://evil.example")
         assert raw.status == 400
@@ -823,8 +820,9 @@ def test_an_allowed_host_is_served(tmp_path: Path) -> None:
     assert isinstance(hosts, tuple)
     app = create_app(settings(tmp_path, allowed_hosts=hosts))
     with live(app) as srv:
-        assert httpx.get(srv.url, headers={"Host": "poker.example.org"}).status_code == 200
-        assert httpx.get(srv.url, headers={"Host": "evil.example"}).status_code == 400
+        ok = httpx.get(srv.url, headers={"Host": "poker.example.org"}, timeout=HTTP)
+        assert ok.status_code == 200
+        assert httpx.get(srv.url, headers={"Host": "evil.example"}, timeout=HTTP).status_code == 400
         cookie = cookie_of(srv)
         raw = RawWS(srv.port, cookie, host="poker.example.org",
                     origin="https://poker.example.org")
@@ -864,8 +862,11 @@ def test_storage_is_read_off_the_event_loop(tmp_path: Path,
     storage = app.state.storage
     slow = storage.list_hands
 
-    def list_hands(*a: Any, **kw: Any) -> Any:
-        time.sleep(1.0)
+    started, release = threading.Event(), threading.Event()
+
+    def list_hands(*a: Any, **kw: Any) -> Any:  # slow: held until /api/me has its answer
+        started.set()
+        release.wait(bound())
         return slow(*a, **kw)
 
     monkeypatch.setattr(storage, "list_hands", list_hands)
@@ -874,15 +875,16 @@ def test_storage_is_read_off_the_event_loop(tmp_path: Path,
         done: list[float] = []
 
         def get_hands() -> None:
-            httpx.get(srv.url + "api/hands", cookies=cookie)
+            httpx.get(srv.url + "api/hands", cookies=cookie, timeout=HTTP)
             done.append(time.monotonic())
 
         t = threading.Thread(target=get_hands)
         t.start()
-        time.sleep(0.1)
-        assert httpx.get(srv.url + "api/me", cookies=cookie).status_code == 200
+        assert started.wait(bound()), "the slow query never began"
+        assert httpx.get(srv.url + "api/me", cookies=cookie, timeout=HTTP).status_code == 200
         me_done = time.monotonic()
-        t.join(10)
+        release.set()
+        t.join(bound())
         assert done and me_done < done[0]  # /api/me did not wait for the slow query
 
 

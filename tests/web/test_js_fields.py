@@ -211,7 +211,7 @@ def test_the_page_reads_only_sent_fields_and_calls_all_in(server: Server,
     all_in_calls = plain_calls = 0
     hands = 0
     while all_in_calls < 2 and hands < HANDS:
-        page.wait_for_function(TURN, timeout=20_000, polling=20)
+        page.wait_for_function(TURN, polling=20)
         for button in ("btn-add", "btn-back"):
             if page.is_visible(f"[data-testid={button}]"):
                 page.click(f"[data-testid={button}]")
@@ -243,7 +243,7 @@ def test_the_page_reads_only_sent_fields_and_calls_all_in(server: Server,
         page.click("[data-testid=btn-call]")
         page.wait_for_function(
             f"() => document.body.dataset.seq !== {seq!r}"
-            " || document.getElementById('decide').hidden", timeout=10_000, polling=20)
+            " || document.getElementById('decide').hidden", polling=20)
     assert all_in_calls >= 1 and plain_calls >= 1, (all_in_calls, plain_calls, hands)
     written = page.evaluate("[...window.__written]")
     reads = sorted(r for r in page.evaluate("[...window.__reads]")

@@ -16,6 +16,7 @@ import pytest
 from test_web_table import ARTIFACTS, TURN, Server, playwright_sync
 from test_web_table import browser as browser  # noqa: F401 (the module's browser fixture)
 
+from browser import settle
 from tapete.core import events as ev
 
 MOST_HANDS = 80  # a split high/low pot comes long before this at this seed
@@ -64,18 +65,18 @@ def test_a_plo8_pot_splits_high_and_low_in_the_browser(server: Server, browser: 
     page.fill("#name", "Olga")
     page.click("[data-testid=sit]")
     page.wait_for_selector("#room:visible")
-    page.wait_for_function(TURN, timeout=20_000)
+    page.wait_for_function(TURN)
     # every seat dealt in holds four cards, fanned
     assert page.eval_on_selector_all("[data-testid=seat-0] .hole .card", "e => e.length") == 4
     assert page.eval_on_selector("[data-testid=seat-0] .hole",
                                  "e => e.classList.contains('many')")
-    page.wait_for_timeout(1500)  # the deal's animation over
+    settle(page)  # the deal's animation over
     page.screenshot(path=str(ARTIFACTS / "omaha-hi-lo-table.png"))
     seen: set[str] = set()
     found = None
     while found is None:
         assert len(seen) < MOST_HANDS, "no pot split high/low"
-        page.wait_for_function(TURN, timeout=20_000)
+        page.wait_for_function(TURN)
         history = server.player().hands
         if history and history[0]["hand_id"] not in seen:
             seen.add(history[0]["hand_id"])
@@ -95,8 +96,7 @@ def test_a_plo8_pot_splits_high_and_low_in_the_browser(server: Server, browser: 
         except playwright_sync.Error:  # a TimeoutError too
             pass
     hand_id = found.hand_id
-    page.wait_for_selector(f"#tab-result[data-hand-id='{hand_id}']", state="attached",
-                           timeout=10_000)
+    page.wait_for_selector(f"#tab-result[data-hand-id='{hand_id}']", state="attached")
     items = page.eval_on_selector_all(
         "#tab-result [data-testid=pot-breakdown] li[data-kind=pot]",
         "els => els.map(e => ({amount: +e.dataset.amount, winners: e.dataset.winners,"
@@ -113,6 +113,6 @@ def test_a_plo8_pot_splits_high_and_low_in_the_browser(server: Server, browser: 
         assert "low" in line, line
     page.screenshot(path=str(ARTIFACTS / "omaha-hi-lo-split.png"))
     page.set_viewport_size({"width": 390, "height": 844})
-    page.wait_for_timeout(1500)
+    settle(page)
     page.screenshot(path=str(ARTIFACTS / "omaha-hi-lo-phone.png"))
     assert errors == []

@@ -18,6 +18,7 @@ import pytest
 from browser import ARTIFACTS as ALL_ARTIFACTS
 from browser import LiveServer, chromium, require_chromium
 from samples import ABC, ALL_IN_ACES_KINGS, stored_row
+from waiting import until
 
 playwright_sync = require_chromium()
 
@@ -202,7 +203,7 @@ def test_side_pots_step_through_against_the_engine(server: LiveServer, browser: 
     # autoplay moves on by itself, space pauses it
     page.select_option("[data-testid=speed]", "4")
     page.keyboard.press("Space")
-    page.wait_for_function("+document.body.dataset.step >= 5", timeout=5000)
+    page.wait_for_function("+document.body.dataset.step >= 5")
     page.keyboard.press("Space")
     paused = step(page)
     time.sleep(0.6)
@@ -295,10 +296,7 @@ def test_stored_hand_by_id(server: LiveServer, browser: Any) -> None:
     hub = server.app.state.hub
     before = set(hub.players)
     page.goto(server.url)  # the practice room gives this browser its identity
-    for _ in range(100):
-        if set(hub.players) - before:
-            break
-        time.sleep(0.05)
+    until(lambda: set(hub.players) - before)
     (pid,) = set(hub.players) - before
     hand = replay(phh.loads(ABC)).engine
     assert hand is not None

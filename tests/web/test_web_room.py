@@ -19,6 +19,7 @@ import pytest
 
 from browser import ARTIFACTS as ALL_ARTIFACTS
 from browser import LiveServer, chromium, require_chromium
+from waiting import bound
 
 playwright_sync = require_chromium()
 
@@ -128,7 +129,7 @@ def test_three_people_and_a_spectator_at_a_private_table(server: LiveServer,
     away_done = timeout_done = fair_seen = False
     letting_run: int | None = None
     k = 0
-    deadline = time.monotonic() + 420
+    deadline = time.monotonic() + bound(900)  # a bound: the loop ends at HANDS hands
     while hand_no(host) <= HANDS and time.monotonic() < deadline:
         n = hand_no(host)
         if not away_done and n == 4 and host.evaluate("document.body.dataset.phase") == "betting":

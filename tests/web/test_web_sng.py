@@ -12,6 +12,7 @@ test-artifacts/sng/.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,8 @@ from typing import Any
 import pytest
 
 from browser import ARTIFACTS as ALL_ARTIFACTS
-from browser import LiveServer, chromium, require_chromium
+from browser import LiveServer, chromium, require_chromium, settle
+from waiting import bound
 
 playwright_sync = require_chromium()
 
@@ -142,7 +144,7 @@ def test_tournament_parts_drawn(server: Server, browser: Any, size: tuple[int, i
     # a table to draw the tournament on (the server's cash table, states overlaid)
     page.click("[data-testid=sit]")
     page.wait_for_selector("#room:visible")
-    page.wait_for_selector("[data-testid=btn-call]:visible", timeout=20_000)
+    page.wait_for_selector("[data-testid=btn-call]:visible")
     set_tourney(page)
     page.wait_for_selector("[data-testid=tourney-bar]:visible")
     bar = page.inner_text("[data-testid=tourney-bar]")
@@ -259,12 +261,12 @@ def test_four_seats_on_a_phone_and_a_home_game_over(server: Server, browser: Any
     for _ in range(60):
         page.wait_for_function("""() => document.body.dataset.street >= '1' || (() => {
           const c = document.getElementById('btn-call');
-          return c.offsetParent && !c.disabled; })()""", timeout=20_000)
+          return c.offsetParent && !c.disabled; })()""")
         if page.evaluate("document.body.dataset.street >= '1'"):
             break
         page.click("[data-testid=btn-call]")
     assert page.evaluate("document.body.dataset.street >= '1'")
-    page.wait_for_timeout(600)  # the flop turned over
+    settle(page)  # the flop turned over
     sides = page.evaluate("""() => [...document.querySelectorAll('#seats .seat')].filter((el) =>
       !el.hidden && Math.abs(parseFloat(el.style.top) - 50) < 10).length""")
     assert sides >= 1  # a seat beside the board
@@ -273,7 +275,8 @@ def test_four_seats_on_a_phone_and_a_home_game_over(server: Server, browser: Any
     # the host ends the game: once everyone has cashed out, no empty bar at the foot
     page.click("[data-testid=host-open]")
     page.click("[data-testid=host-end]")
-    for _ in range(60):
+    deadline = time.monotonic() + bound()
+    while time.monotonic() < deadline:
         if page.evaluate(OVER):
             break
         if page.evaluate("(() => { const c = document.getElementById('btn-call');"
@@ -357,7 +360,7 @@ def test_sit_and_go_played_to_the_end(tmp_path: Path, browser: Any) -> None:
         page.select_option("[data-testid=sng-buyin]", str(buy_in))
         page.click("[data-testid=sng-start]")
         try:
-            page.wait_for_selector("[data-testid=tourney-bar]:visible", timeout=20_000)
+            page.wait_for_selector("[data-testid=tourney-bar]:visible")
         except Exception:
             shot(page, "failed-start")
             raise AssertionError(errors) from None
@@ -370,7 +373,8 @@ def test_sit_and_go_played_to_the_end(tmp_path: Path, browser: Any) -> None:
         proposed: dict[str, Any] | None = None
         asked = False
         phone_shot = False
-        for _ in range(3000):
+        deadline = time.monotonic() + bound(900)  # a bound: the loop ends with the tournament
+        while time.monotonic() < deadline:
             tr = page.evaluate("window.__t")
             if tr is None or tr["finished"]:
                 break
@@ -389,7 +393,7 @@ def test_sit_and_go_played_to_the_end(tmp_path: Path, browser: Any) -> None:
                 shot(page, "deal-offer-1366x768")
                 page.click("[data-testid=deal-yes]")
                 # every bot answers: the offer closes, made or refused
-                page.wait_for_function(DEAL_CLOSED, timeout=20_000)
+                page.wait_for_function(DEAL_CLOSED)
                 proposed = page.evaluate("window.__t.deal")
                 answers = page.eval_on_selector_all(
                     "[data-testid=deal-line]", "els => els.map(e => e.dataset.answer)")
@@ -408,7 +412,7 @@ def test_sit_and_go_played_to_the_end(tmp_path: Path, browser: Any) -> None:
             if decisions == 3 and not phone_shot:
                 shot(page, "table-1366x768")
                 page.set_viewport_size({"width": 390, "height": 844})
-                page.wait_for_timeout(200)
+                settle(page)
                 shot(page, "table-390x844")
                 page.set_viewport_size({"width": 1366, "height": 768})
                 phone_shot = True
@@ -419,11 +423,10 @@ def test_sit_and_go_played_to_the_end(tmp_path: Path, browser: Any) -> None:
             shove = asked or me["players_left"] <= 2 or stack < 6 * me["big_blind"]
             seq = page.evaluate("document.body.dataset.seq")
             act(page, shove)
-            page.wait_for_function("(seq) => document.body.dataset.seq !== seq", arg=seq,
-                                   timeout=20_000)
-        page.wait_for_selector("[data-testid=t-end]:visible", timeout=60_000)
+            page.wait_for_function("(seq) => document.body.dataset.seq !== seq", arg=seq)
+        page.wait_for_selector("[data-testid=t-end]:visible")
         page.wait_for_function("() => document.querySelector('[data-testid=t-end]')"
-                               ".dataset.finished === '1'", timeout=60_000)
+                               ".dataset.finished === '1'")
         end = page.evaluate("window.__t")
         assert end["finished"] and proposed is not None and checked > 0
         place, prize = end["place"], end["prize"]
@@ -440,8 +443,7 @@ def test_sit_and_go_played_to_the_end(tmp_path: Path, browser: Any) -> None:
         assert [r for r in rows if r[1] == name] == [[place, name, prize]]
         # the bankroll shown moved by exactly the prize less the buy-in
         page.wait_for_function("(want) => +document.getElementById('bankroll').textContent"
-                               ".replace(/,/g, '') === want", arg=start - buy_in + prize,
-                               timeout=10_000)
+                               ".replace(/,/g, '') === want", arg=start - buy_in + prize)
         assert bankroll_shown(page) - start == prize - buy_in
         # the server's own result and books: the place, the prize, the bankroll stored
         (player,) = srv.app.state.hub.players.values()
@@ -451,18 +453,17 @@ def test_sit_and_go_played_to_the_end(tmp_path: Path, browser: Any) -> None:
         assert row is not None and row.bankroll == start - buy_in + prize
         shot(page, "end-1366x768")
         page.set_viewport_size({"width": 390, "height": 844})
-        page.wait_for_timeout(200)
+        settle(page)
         shot(page, "end-390x844")
         # a new one at once: the table left, the same choices, the buy-in taken again
         page.set_viewport_size({"width": 1366, "height": 768})
         page.click("[data-testid=t-again]")
         page.wait_for_function("(id) => window.__t && window.__t.id !== id"
-                               " && window.__t.players_left === 6", arg=end["id"],
-                               timeout=20_000)
+                               " && window.__t.players_left === 6", arg=end["id"])
         assert not page.is_visible("[data-testid=t-end]")
         page.wait_for_function("(want) => +document.getElementById('bankroll').textContent"
                                ".replace(/,/g, '') === want",
-                               arg=start - 2 * buy_in + prize, timeout=10_000)
+                               arg=start - 2 * buy_in + prize)
         # the page read only fields of the protocol's models, the tournament's among them
         written = page.evaluate("[...window.__written]")
         reads = sorted(r for r in page.evaluate("[...window.__reads]")
@@ -525,9 +526,9 @@ def test_room_lobby_tournaments(server: Server, browser: Any) -> None:
     row.locator("[data-testid=t-table]").first.click()
     page.wait_for_url("**/t/*")
     page.wait_for_function("() => [...document.querySelectorAll('#seats .seat .name')]"
-                           ".some((e) => e.textContent.startsWith('Zoe'))", timeout=20_000)
+                           ".some((e) => e.textContent.startsWith('Zoe'))")
     # a room tournament's table: the same bar as the sit-and-go's, no chips as money
-    page.wait_for_selector("[data-testid=tourney-bar]:visible", timeout=20_000)
+    page.wait_for_selector("[data-testid=tourney-bar]:visible")
     assert page.inner_text("[data-testid=t-name]").startswith("Friday")
     assert "4 of 4 left" in page.inner_text("[data-testid=t-left]")
     shot(page, "room-tournament-table-1366x768")

@@ -15,6 +15,7 @@ import pytest
 
 from browser import ARTIFACTS as ALL_ARTIFACTS
 from browser import LiveServer, chromium, require_chromium
+from waiting import bound, until
 
 playwright_sync = require_chromium()
 
@@ -45,12 +46,8 @@ class Server(LiveServer):
         """The person's hand ``hand_id`` as stored (its row is written just after the page
         is told), rebuilt from its events."""
         p = self.player()
+        until(lambda: self.app.state.storage.get_hand(p.id, hand_id) is not None)
         row = self.app.state.storage.get_hand(p.id, hand_id)
-        for _ in range(50):
-            if row is not None:
-                break
-            time.sleep(0.05)
-            row = self.app.state.storage.get_hand(p.id, hand_id)
         assert row is not None
         return rebuild(row, for_player=False)
 
@@ -78,7 +75,7 @@ TURN = """() => { const vis = (id) => document.getElementById(id).offsetParent !
 
 def wait_turn(page: Any) -> None:
     try:
-        page.wait_for_function(TURN, timeout=20_000)
+        page.wait_for_function(TURN)
     except Exception:
         shot(page, "failed-wait")
         raise
@@ -87,8 +84,7 @@ def wait_turn(page: Any) -> None:
 def check_breakdown(page: Any, server: Server, hand_id: str) -> int:
     """The pot breakdown on the page is the engine's: amounts, winners, returns."""
     hand = server.stored_hand(hand_id)
-    page.wait_for_selector(f"#tab-result[data-hand-id='{hand_id}']", state="attached",
-                           timeout=10_000)
+    page.wait_for_selector(f"#tab-result[data-hand-id='{hand_id}']", state="attached")
     items = page.eval_on_selector_all(
         "#tab-result [data-testid=pot-breakdown] li",
         "els => els.map(e => ({kind: e.dataset.kind, amount: +e.dataset.amount,"
@@ -135,7 +131,7 @@ def test_play_twenty_hands_by_clicking(server: Server, browser: Any) -> None:
     pots_checked = side_pots = 0
     t0 = time.monotonic()
     while len(server.player().hands) < HANDS:
-        assert time.monotonic() - t0 < 150, "the browser test is too slow"
+        assert time.monotonic() - t0 < bound(600), "the browser test is too slow"
         wait_turn(page)
         # check every finished hand's pot breakdown against the engine
         history = server.player().hands
@@ -225,7 +221,7 @@ def test_play_twenty_hands_by_clicking(server: Server, browser: Any) -> None:
         # the click is answered: the decision goes away or changes
         page.wait_for_function(
             f"() => document.body.dataset.seq !== {seq!r}"
-            " || document.getElementById('decide').hidden", timeout=10_000)
+            " || document.getElementById('decide').hidden")
         if step == 3:
             shot(page, "04-table")
         if not runout_shot and page.evaluate("document.body.dataset.phase") == "runout":
