@@ -15,6 +15,8 @@ from typing import Any
 import pytest
 from test_server import cookie_pid, settings
 
+from waiting import LONG, bound
+
 warnings.filterwarnings("ignore", category=DeprecationWarning)
 from starlette.testclient import TestClient  # noqa: E402
 
@@ -37,8 +39,8 @@ def state(ws: Any, pred: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
             return m
 
 
-def eventually(what: Callable[[], Any], limit: float = 30.0) -> None:
-    deadline = time.monotonic() + limit
+def eventually(what: Callable[[], Any], limit: float = LONG) -> None:
+    deadline = time.monotonic() + bound(limit)
     while not what():
         assert time.monotonic() < deadline, "not in time"
         time.sleep(0.02)

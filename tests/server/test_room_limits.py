@@ -22,6 +22,7 @@ from browser import LiveServer
 from tapete.server import create_app
 from tapete.server.app import client_address
 from tapete.server.cluster import Counters
+from waiting import LONG, bound
 
 warnings.filterwarnings("ignore", category=DeprecationWarning)
 from starlette.testclient import TestClient  # noqa: E402
@@ -106,8 +107,8 @@ def call(c: TestClient, fn: Any, *args: Any) -> Any:
     return c.portal.call(fn, *args)  # in the server's event loop
 
 
-def until(c: TestClient, what: Any, limit: float = 20.0) -> None:
-    deadline = time.monotonic() + limit
+def until(c: TestClient, what: Any, limit: float = LONG) -> None:
+    deadline = time.monotonic() + bound(limit)
     while not call(c, what):
         assert time.monotonic() < deadline, "not in time"
         call(c, _a_moment)

@@ -20,6 +20,7 @@ from tapete.core import events as ev
 from tapete.history import phh
 from tapete.history.replay import replay
 from tapete.server import create_app
+from waiting import HTTP, bound
 
 Msg = dict[str, Any]
 
@@ -32,9 +33,10 @@ def srv(tmp_path: Path) -> Iterator[LiveServer]:
 
 def _hands(srv: LiveServer, cookie: str, count: int) -> list[Msg]:
     """The person's stored hands, once ``count`` are stored (they are stored in a thread)."""
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + bound()
     while True:
-        got: list[Msg] = httpx.get(srv.url + "api/hands", cookies={"tapete_id": cookie}).json()
+        got: list[Msg] = httpx.get(srv.url + "api/hands", cookies={"tapete_id": cookie},
+                                   timeout=HTTP).json()
         if len(got) >= count or time.monotonic() > deadline:
             return got
         time.sleep(0.1)
@@ -71,7 +73,7 @@ def test_a_double_board_bomb_pot_replays_and_downloads(srv: LiveServer, variant:
         assert any(isinstance(e, ev.BoardDealt) and e.run == 1 for e in events)
         assert isinstance(events[-1], ev.Ended)
         # the replayer: every frame, both boards, the same result as the hand
-        got = httpx.get(srv.url + f"api/replay/hand/{hand_id}", cookies=jar, timeout=30)
+        got = httpx.get(srv.url + f"api/replay/hand/{hand_id}", cookies=jar, timeout=HTTP)
         assert got.status_code == 200, got.text
         tl = got.json()
         assert tl["error"] is None and tl["result"] is not None and tl["share"]
@@ -80,7 +82,7 @@ def test_a_double_board_bomb_pot_replays_and_downloads(srv: LiveServer, variant:
             not any(isinstance(e, ev.BoardDealt) and e.street == 3 for e in events)
         assert tl["frames"][-1]["stacks"] == list(events[-1].stacks)  # type: ignore[attr-defined]
         # its share link opens the same hand
-        link = httpx.post(srv.url + "api/replay/link", content=tl["share"], timeout=30)
+        link = httpx.post(srv.url + "api/replay/link", content=tl["share"], timeout=HTTP)
         assert link.status_code == 200, link.text
         assert link.json()["frames"][-1]["stacks"] == tl["frames"][-1]["stacks"]
         assert link.json()["frames"][-1]["boards"] == tl["frames"][-1]["boards"]
