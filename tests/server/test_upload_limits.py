@@ -399,18 +399,30 @@ def test_an_internal_error_is_answered_in_words_and_logged(
 # ---------------------------------------------------------------------------- the workers
 
 def test_a_job_past_its_deadline_is_killed_and_the_next_one_runs() -> None:
-    async def go() -> tuple[float, int]:
-        with work.admit() as ticket:
-            started = time.perf_counter()
-            with pytest.raises(work.TooSlow):
-                await work.run(ticket, time.sleep, 30, deadline=0.5)
-            took = time.perf_counter() - started
+    """A job's deadline is CPU its worker spends on it (docs: server/work.py): a job that
+    spends more is stopped by the kernel, even inside one long C call (``sum`` over a range);
+    a job that waits on the clock and spends no CPU is stopped at ``WALL_FACTOR`` times it."""
+    async def go() -> int:
+        with work.admit() as ticket, pytest.raises(work.TooSlow):
+            await work.run(ticket, sum, range(10**15), deadline=0.5)
+        with work.admit() as ticket, pytest.raises(work.TooSlow):
+            await work.run(ticket, time.sleep, 30 * work.WALL_FACTOR, deadline=0.5)
         with work.admit() as ticket:
             # a fresh worker (the last one was killed): its start is no part of the test
-            return took, await work.run(ticket, pow, 2, 10, deadline=bound())
+            return await work.run(ticket, pow, 2, 10, deadline=bound())
 
-    took, value = asyncio.run(go())
-    assert took < 10 and value == 1024
+    assert asyncio.run(go()) == 1024
+
+
+def test_a_busy_machine_makes_a_job_wait_not_fail() -> None:
+    """Issue 29: under load the worker (at a lower priority) got little CPU and jobs within
+    their work were answered "too slow". Time spent waiting, for a CPU or anything else,
+    is not the job's: here it waits three times its deadline on the clock, and is answered."""
+    async def go() -> None:
+        with work.admit() as ticket:
+            return await work.run(ticket, time.sleep, 1.5, deadline=0.5)
+
+    assert asyncio.run(go()) is None
 
 
 def test_the_server_starts_its_workers_warm_and_no_request_waits_for_one(

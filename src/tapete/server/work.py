@@ -14,7 +14,11 @@ so on a small machine the tables still come first.
 * :func:`run` calls a function in a worker and waits for it without blocking the loop; a job
   that outlives its deadline is killed with its worker (:class:`TooSlow`), and a job that fails
   raises :class:`WorkerFailed` with the worker's traceback, for the log. A job's deadline counts
-  the job alone: a worker that is still starting (its imports) is waited for first.
+  the job alone, in seconds of CPU that its worker spends on it (the kernel's ``RLIMIT_CPU``,
+  set afresh for each job), not in seconds of a clock: a machine whose cores are busy with
+  other work (the workers run at a lower priority) makes a job wait, not fail. A worker that is
+  still starting (its imports) is waited for first. A clock still stops a job that spends no
+  CPU and does not end (``WALL_FACTOR`` times its deadline).
 * :func:`start` (the server's start-up) starts the workers at once, each warmed (the equity
   kernels and the evaluators' tables loaded), so that a request finds one already running; a
   worker that retires or is killed is replaced the same way, in the background. Without it
@@ -34,8 +38,10 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import math
 import os
 import pickle
+import signal
 import struct
 import subprocess
 import sys
@@ -51,6 +57,9 @@ from starlette.responses import JSONResponse, Response
 from tapete.core.catalog import N_, t
 from tapete.core.text import Text
 
+with contextlib.suppress(ImportError):  # elsewhere than POSIX the clock alone stops a job
+    import resource  # the CPU a job may spend
+
 T = TypeVar("T")
 
 WORKERS = max(2, min(4, (os.cpu_count() or 2) // 2))  # worker processes, at most
@@ -62,6 +71,8 @@ NICE = 10  # the workers' priority below the server's
 MAX_DIGITS = 15  # digits of an amount a visitor sends (chips, prizes): a quadrillion is plenty
 PRELOAD = ("tapete.server.replayer",)  # what a worker imports as it starts
 STARTUP = 120.0  # seconds a worker may take to start, and to warm up (apart from any job)
+WALL_FACTOR = 10.0  # a job that has not ended after this many times its deadline, on the clock,
+# is stopped all the same (one that waits on something and spends no CPU)
 
 BUSY = N_("the server is busy: try again in a moment")
 TOO_SLOW = N_("this would take too long to work out")
@@ -124,8 +135,6 @@ def _exactly(src: IO[bytes], n: int) -> bytes:
 def serve() -> None:
     """A worker's life: a job at a time from standard input, its answer to standard output,
     until standard input closes. What the job itself prints goes to standard error."""
-    import signal
-
     jobs = os.fdopen(os.dup(0), "rb")
     answers = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # a stray print must not break the answers
@@ -134,27 +143,47 @@ def serve() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the server's to handle
     with contextlib.suppress(OSError, AttributeError):
         os.nice(NICE)
+    with contextlib.suppress(OSError, ValueError, NameError):
+        # a job past its CPU ends the worker by SIGXCPU, which would otherwise dump a core
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     for name in PRELOAD:
         __import__(name)
     _send(answers, ("ready", None))  # a job's deadline starts now, not with the imports
     while True:
         try:
-            fn, args = _receive(jobs)
+            fn, args, cpu = _receive(jobs)
         except EOFError:
             return
         except BaseException:
             reply: tuple[str, Any] = ("err", traceback.format_exc())
         else:
+            _cpu_limit(cpu)
             try:
                 reply = ("ok", fn(*args))
             except BaseException:
                 reply = ("err", traceback.format_exc())
+            _cpu_limit(None)
         try:
             _send(answers, reply)
         except OSError:
             return
         except Exception:  # the answer would not pickle
             _send(answers, ("err", traceback.format_exc()))
+
+
+def _cpu_limit(seconds: float | None) -> None:
+    """Let this process spend at most ``seconds`` more of CPU (None: no limit): past it the
+    kernel ends it with SIGXCPU, even inside a long C call."""
+    try:
+        if seconds is None:
+            resource.setrlimit(resource.RLIMIT_CPU, (resource.RLIM_INFINITY,
+                                                     resource.RLIM_INFINITY))
+            return
+        used = resource.getrusage(resource.RUSAGE_SELF)
+        soft = math.ceil(used.ru_utime + used.ru_stime + seconds)
+        resource.setrlimit(resource.RLIMIT_CPU, (soft, resource.RLIM_INFINITY))
+    except (OSError, ValueError, NameError):  # no such limit here: the clock alone stops it
+        pass
 
 
 # ---------------------------------------------------------------------------- the server side
@@ -209,6 +238,15 @@ class _Worker:
             self.process.wait(5)
         with contextlib.suppress(OSError):
             self.answers.close()
+
+
+def _out_of_cpu(worker: _Worker) -> bool:
+    """Whether the worker ended because its job spent the CPU its deadline allowed."""
+    try:
+        code = worker.process.wait(5)
+    except subprocess.TimeoutExpired:
+        return False
+    return code == -getattr(signal, "SIGXCPU", -1)
 
 
 def _deadline(worker: _Worker, seconds: float) -> threading.Timer:
@@ -311,7 +349,7 @@ class _Pool:
             if self.warm is not None:
                 timer = _deadline(worker, STARTUP)
                 try:
-                    _send(worker.jobs_in, (self.warm, ()))
+                    _send(worker.jobs_in, (self.warm, (), None))
                     status, value = _receive(worker.answers)
                 finally:
                     timer.cancel()
@@ -352,22 +390,22 @@ class _Pool:
         except WorkerFailed:
             self._retire(worker, kill=True)
             raise
-        timer = _deadline(worker, deadline)
+        timer = _deadline(worker, deadline * WALL_FACTOR)
         ok = False
         try:
             try:
-                _send(worker.jobs_in, (fn, args))
+                _send(worker.jobs_in, (fn, args, deadline))
             except OSError:  # it died while idle: one fresh try
                 timer.cancel()
                 self._retire(worker, kill=True)
                 worker = self._spawn()
                 worker.wait_ready()
-                timer = _deadline(worker, deadline)
-                _send(worker.jobs_in, (fn, args))
+                timer = _deadline(worker, deadline * WALL_FACTOR)
+                _send(worker.jobs_in, (fn, args, deadline))
             status, value = _receive(worker.answers)
             ok = True
         except (EOFError, OSError) as exc:
-            if worker.killed:
+            if worker.killed or _out_of_cpu(worker):
                 raise TooSlow() from None
             raise WorkerFailed(f"the worker process ended ({exc!r})") from None
         finally:
