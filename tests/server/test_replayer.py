@@ -9,7 +9,9 @@ of every hand of the test files.
 
 from __future__ import annotations
 
+import base64
 import dataclasses
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -305,19 +307,23 @@ def test_a_link_made_before_the_setup_travelled_whole_still_opens() -> None:
 def test_every_setup_replays_and_travels_by_link(setup: HandSetup, seed: int) -> None:
     """Every table option (issue 29: a bomb pot on two boards answered 500): the replayer's
     timeline of any hand is built from the hand's own setup, and its share link opens to the
-    same setup and the same events."""
+    same setup and the same events; but not the hand's id, which names a room hand's table,
+    and a private table's id is its link."""
     hand, _ = play_setup(setup, seed)
+    hand.hand_id = "SeCrEtTaBlE-7"  # a room hand's: {table}-{n}
     tl = timeline(hand, equity=False)
     last = tl["frames"][-1]
     assert last["stacks"] == hand.stacks and len(last["boards"]) == len(hand.boards)
     assert tl["result"] is not None
     code = encode_hand(hand)
     assert code is not None
+    text = zlib.decompress(base64.urlsafe_b64decode(code[1:] + "=" * (-len(code[1:]) % 4)))
+    assert b"SeCrEtTaBlE" not in text, text
     back = replay(sharelink.decode(code), decisions=False)
     assert back.error is None and back.engine is not None
     assert back.engine.events == hand.events
-    if code[0] == "j":  # a PHH link carries what PHH says; the JSON one the whole setup
-        assert back.engine.setup == hand.setup
+    if code[0] == "j":  # a PHH link carries what PHH says; the JSON one the whole setup,
+        assert back.engine.setup == dataclasses.replace(hand.setup, hand_id="")  # not its id
     assert decode_link(code)["frames"][-1]["stacks"] == hand.stacks
     try:  # the .phh download: PHH text, or a reason in both languages (422), never a 500
         phh.dumps(hand)

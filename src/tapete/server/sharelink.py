@@ -8,6 +8,9 @@ pot, the double board, the straddles... nothing left out), and its record steps,
 (``"j" + code``). Either way the engine referees the hand again when the link is opened:
 :func:`decode` gives the hand's record, not its events. Links made before the setup travelled
 whole (``rules`` and ``stacks`` beside a partial ``setup``) still open.
+
+A link shares a hand, never its table: it carries no hand id, since a room hand's id names its
+table (``{table}-{n}``), and a private table's id is its link (issue 29).
 """
 
 from __future__ import annotations
@@ -43,7 +46,10 @@ class LinkError(ValueError):
 
 
 def encode(hand: Hand) -> str | None:
-    """A shared link's code for a hand (see the module)."""
+    """A shared link's code for a hand (see the module): without its id."""
+    if hand.hand_id:
+        hand = hand.clone()
+        hand.hand_id = ""
     text = _phh_if_exact(hand)
     kind = "p"
     if text is None:
