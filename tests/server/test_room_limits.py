@@ -22,7 +22,7 @@ from browser import LiveServer
 from tapete.server import create_app
 from tapete.server.app import client_address
 from tapete.server.cluster import Counters
-from waiting import LONG, bound
+from waiting import HTTP, LONG, bound
 
 warnings.filterwarnings("ignore", category=DeprecationWarning)
 from starlette.testclient import TestClient  # noqa: E402
@@ -63,6 +63,34 @@ def test_one_address_is_refused_after_its_tables_and_another_is_not(tmp_path: Pa
                          headers={"X-Forwarded-For": "203.0.113.9"})
         assert bad.status_code == 400
         assert open_from(srv, "203.0.113.9").status_code == 201
+
+
+def test_tournaments_count_as_tables_opened(tmp_path: Path) -> None:
+    """A tournament opens tables: creating one counts against the same limits, per identity
+    and per address (issue 29: one client could otherwise fill the room through them)."""
+    app = create_app(settings(tmp_path, tables_per_address=3, tables_per_identity=2,
+                              trusted_proxies=("127.0.0.1",)))
+    tour = {"name": "Sunday", "seats": 9, "starting_stack": 3000, "buy_in": 100}
+
+    def create(address: str, cookie: str | None = None) -> httpx.Response:
+        return httpx.post(srv.url + "api/room/tournaments", json=tour,
+                          cookies={"tapete_id": cookie or identity(srv)},
+                          headers={"X-Forwarded-For": address}, timeout=HTTP)
+
+    with LiveServer(app) as srv:
+        assert open_from(srv, "198.51.100.7").status_code == 201  # a table, then
+        for _ in range(2):  # two tournaments, each by a new identity: the address is spent
+            got = create("198.51.100.7")
+            assert got.status_code == 201, got.text
+        refused = create("198.51.100.7")
+        assert refused.status_code == 429, refused.text
+        assert "network" in refused.json()["error"]["en"]
+        assert open_from(srv, "198.51.100.7").status_code == 429  # tables too: one count
+        me = identity(srv)
+        assert create("203.0.113.9", me).status_code == 201
+        assert open_from(srv, "203.0.113.10", me).status_code == 201
+        assert create("203.0.113.11", me).status_code == 429  # the identity's two, spent
+        assert len(app.state.room.tournaments.all) == 3
 
 
 def scope(peer: str, forwarded: str | None = None) -> dict[str, Any]:

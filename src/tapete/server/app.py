@@ -334,6 +334,22 @@ def create_app(settings: Settings | None = None) -> Starlette:
         resp.headers["Cache-Control"] = "no-cache"
         return resp
 
+    async def over_limits(request: Request, pid: str) -> Response | None:
+        """Whether ``pid`` may open tables (a table, or a tournament, which opens them), as
+        one person and from one address (a new identity is one request away): counted over
+        every node (Redis), or by this one. None: yes, and counted; else the 429 to send."""
+        window = settings.tables_window_s
+        if not await allow(f"open:{pid}", settings.tables_per_identity, window):
+            return JSONResponse({"error": t("You have opened {made} tables: play at one of"
+                                            " them.", made=settings.tables_per_identity
+                                            ).to_json()}, status_code=429)
+        address = client_address(request.scope, settings.trusted_proxies)
+        if settings.tables_per_address and not await allow(
+                f"open-from:{address}", settings.tables_per_address, window):
+            return JSONResponse({"error": t(TOO_MANY_FROM_ADDRESS).to_json()},
+                                status_code=429)
+        return None
+
     async def room_tables(request: Request) -> Response:
         if request.method == "GET":
             return JSONResponse(room.listing())
@@ -348,18 +364,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
             config = room.table_config(body)
         except RoomRefused as exc:
             return JSONResponse({"error": exc.to_json()}, status_code=400)
-        # what one person, and one address (a new identity is one request away), may open:
-        # counted over every node (Redis), or by this one
-        window = settings.tables_window_s
-        if not await allow(f"open:{p.id}", settings.tables_per_identity, window):
-            return JSONResponse({"error": t("You have opened {made} tables: play at one of"
-                                            " them.", made=settings.tables_per_identity
-                                            ).to_json()}, status_code=429)
-        address = client_address(request.scope, settings.trusted_proxies)
-        if settings.tables_per_address and not await allow(
-                f"open-from:{address}", settings.tables_per_address, window):
-            return JSONResponse({"error": t(TOO_MANY_FROM_ADDRESS).to_json()},
-                                status_code=429)
+        refused = await over_limits(request, p.id)
+        if refused is not None:
+            return refused
         try:
             table_id = room.create_for(p.id, config)
         except RoomRefused as exc:
@@ -559,7 +566,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/room", room_page),
         Route("/api/room/tables", room_tables, methods=["GET", "POST"]),
         *room_exports.routes(room),  # a table's ledger and hand histories
-        *tournaments.routes(room.tournaments, hub, _player, _same_origin),
+        *tournaments.routes(room.tournaments, hub, _player, _same_origin, over_limits),
         Route("/api/room/node", node_info),
         Route("/api/room/presence", presence),
         Route("/t/{table_id}", room_table_page),

@@ -46,7 +46,7 @@ import json
 import logging
 import random
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -688,8 +688,10 @@ class Tournaments:
 
 
 def routes(tournaments: Tournaments, hub: Hub, player: Callable[[Request, Hub], Any],
-           same_origin: Callable[[Any], bool]) -> list[Any]:
-    """``/api/room/tournaments``: GET lists, POST creates (JSON); ``/{id}``: GET one;
+           same_origin: Callable[[Any], bool],
+           over_limits: Callable[[Request, str], Awaitable[Response | None]]) -> list[Any]:
+    """``/api/room/tournaments``: GET lists, POST creates (JSON; counted as opening tables,
+    ``over_limits``: the app's limits per person and per address); ``/{id}``: GET one;
     ``/{id}/register`` (``{"name": ...}``), ``/{id}/unregister``, ``/{id}/start``: POST."""
     from starlette.responses import JSONResponse
     from starlette.routing import Route
@@ -703,6 +705,13 @@ def routes(tournaments: Tournaments, hub: Hub, player: Callable[[Request, Hub], 
         p = player(request, hub)
         try:
             body = await request.json()
+        except ValueError:
+            return JSONResponse({"error": t("a table's settings are a JSON object").to_json()},
+                                status_code=400)
+        refused = await over_limits(request, p.id)
+        if refused is not None:
+            return refused
+        try:
             tour = tournaments.create(p.id, body)
         except ValueError:
             return JSONResponse({"error": t("a table's settings are a JSON object").to_json()},
