@@ -215,13 +215,19 @@ def test_side_pots_step_through_against_the_engine(server: LiveServer, browser: 
 def test_deep_link_opens_at_the_step(server: LiveServer, browser: Any) -> None:
     page = browser.new_page(viewport={"width": 1100, "height": 800}, locale="en-US")
     open_upload(page, server, SIDE_POTS)
+    # the keys go to the page, not to a text field that has the focus (the page leaves them
+    # to it); the page shows the step, then writes it in its address and share link: waited for
+    page.evaluate("document.activeElement && document.activeElement.blur()")
     for _ in range(19):
         page.keyboard.press("ArrowRight")
+    page.wait_for_function("document.body.dataset.step === '19'")
+    assert until(lambda: "s=19" in page.url), page.url
     url = page.url
-    assert "s=19" in url and "#h=" in url
+    assert "#h=" in url
     pots = shown_pots(page)
-    share = page.input_value("[data-testid=share-link]")
-    assert share.endswith(url.split("/replay", 1)[1].split("#", 1)[1])
+    tail = url.split("/replay", 1)[1].split("#", 1)[1]
+    assert until(lambda: page.input_value("[data-testid=share-link]").endswith(tail)), \
+        page.input_value("[data-testid=share-link]")
     page.close()
     other = browser.new_page(viewport={"width": 1100, "height": 800}, locale="en-US")
     other.goto(url)
