@@ -77,7 +77,7 @@ from tapete.room.log import EventLog, OnCrash, Record, TableConfig
 from tapete.room.table import RoomTable, restore, visible
 from tapete.server.config import DB_FILE
 from tapete.server.storage import Storage, hands_table, players_table, room_moves_table
-from waiting import bound, until
+from waiting import HTTP, bound, until
 
 KILLS = int(os.environ.get("TAPETE_ROOM_KILLS", "20"))
 SEED = int(os.environ.get("TAPETE_ROOM_KILL_SEED", "20260417"))
@@ -618,7 +618,7 @@ def test_kill_nine_at_random_moments(tmp_path: Path) -> None:
                            "moves stored, not made"), 0)
     try:
         server.start()
-        http = httpx.Client(base_url=server.url, timeout=10)
+        http = httpx.Client(base_url=server.url, timeout=HTTP)
         http.get("/")
         resume_ids = []
         for how, _ in TABLES:
@@ -630,7 +630,7 @@ def test_kill_nine_at_random_moments(tmp_path: Path) -> None:
         for how, n in TABLES:
             table = next(ids[how])
             for _ in range(n):
-                cookie = httpx.get(f"{server.url}/", timeout=10).cookies["tapete_id"]
+                cookie = httpx.get(f"{server.url}/", timeout=HTTP).cookies["tapete_id"]
                 clients.append(Client(stage, table, f"P{len(clients)}", str(cookie),
                                       seed=rng.randrange(2**32)))
         for c in clients:
@@ -883,13 +883,13 @@ def test_a_restart_keeps_the_lobby_and_the_backlog(tmp_path: Path) -> None:
     problems: list[str] = []
     try:
         server.start()
-        http = httpx.Client(base_url=server.url, timeout=10)
+        http = httpx.Client(base_url=server.url, timeout=HTTP)
         http.get("/")
         busy, played = (http.post("/api/room/tables", json=SETTINGS).json()["table"]
                         for _ in range(2))
 
         def player(table: str) -> Any:
-            cookie = httpx.get(f"{server.url}/", timeout=10).cookies["tapete_id"]
+            cookie = httpx.get(f"{server.url}/", timeout=HTTP).cookies["tapete_id"]
             return connect(f"ws://127.0.0.1:{server.port}/ws/t/{table}",
                            additional_headers={"Cookie": f"tapete_id={cookie}"}, max_size=None)
 
@@ -935,7 +935,7 @@ def test_a_restart_keeps_the_lobby_and_the_backlog(tmp_path: Path) -> None:
         reader = EventLog(f"sqlite:///{data / DB_FILE}")
         last = reader.last_seq(busy)
         reader.engine.dispose()
-        cookie = httpx.get(f"{server.url}/", timeout=10).cookies["tapete_id"]
+        cookie = httpx.get(f"{server.url}/", timeout=HTTP).cookies["tapete_id"]
         for after in (last - 300, 0):
             got: list[int] = []
             closed = None
@@ -1027,7 +1027,7 @@ def test_a_silent_player_runs_out_of_time_however_often_the_server_is_killed(
 
     try:
         server.start()
-        cookies = [httpx.get(f"{server.url}/", timeout=10).cookies["tapete_id"]
+        cookies = [httpx.get(f"{server.url}/", timeout=HTTP).cookies["tapete_id"]
                    for _ in range(2)]
         sockets = [connect(f"ws://127.0.0.1:{server.port}/ws/t/{table}",
                            additional_headers={"Cookie": f"tapete_id={c}"}) for c in cookies]

@@ -350,7 +350,7 @@ def test_no_chip_is_created_or_destroyed(tmp_path: Path) -> None:
     server.start()
     tabs: list[Tab] = []
     try:
-        cookie = httpx.get(f"http://127.0.0.1:{server.port}/", timeout=10).cookies["tapete_id"]
+        cookie = httpx.get(f"http://127.0.0.1:{server.port}/", timeout=HTTP).cookies["tapete_id"]
         tabs = [Tab(server, cookie), Tab(server, cookie)]
         books = Books(tmp_path)
         kill_at = set(rng.sample(range(100, STEPS), KILLS))

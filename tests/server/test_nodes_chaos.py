@@ -247,11 +247,12 @@ def _lobbies(urls: list[str], tables: set[str], limit: float = 60) -> list[int]:
         time.sleep(0.3)
 
 
-async def _even(db: str, nodes: list[NodeProcess], tables: int, limit: float = 60
+async def _even(db: str, nodes: list[NodeProcess], tables: int, limit: float | None = None
                 ) -> tuple[float, list[int]]:
     """Until each node holds the floor or the ceiling of ``tables`` / nodes (``limit``
     seconds at most): how long that took, and the split."""
     start = time.monotonic()
+    limit = bound() if limit is None else limit
     low, high = tables // len(nodes), -(-tables // len(nodes))
     split: list[int] = []
     while time.monotonic() - start < limit:
