@@ -66,7 +66,12 @@ a fair comparison); ``--nodes 1`` alone is the single server on SQLite, as alway
 
     PYTHONPATH=src python benchmarks/bench_room.py --tables 50,200,500 --seconds 30
         [--json out.json] [--procs N] [--pace 1.0] [--seed 2026] [--data-dir DIR]
-        [--nodes 1|3 [--postgres URL] [--redis URL]]
+        [--nodes 1|3 [--postgres URL] [--redis URL]] [--compare OLD/src]
+
+``--compare`` runs an older tree's server right after this one's at each table count, with the
+same players, and prints the ratio of their CPU per action (issue 30 measured against 8e34433:
+``git archive 8e34433 | tar -x -C /tmp/old && (cd /tmp/old && python setup.py build_ext
+--inplace)``, then ``--compare /tmp/old/src``, both compiled alike).
 """
 
 from __future__ import annotations
@@ -190,8 +195,10 @@ def memory_mib(pid: int) -> dict[str, int]:
 
 # --------------------------------------------------------------------------- the server
 class Server:
-    def __init__(self, data: Path, cluster: tuple[str, str, str] | None = None) -> None:
+    def __init__(self, data: Path, cluster: tuple[str, str, str] | None = None,
+                 src: Path = SRC) -> None:
         self.data = data
+        self.src = src  # the sources it runs (this tree's, or --compare's)
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
         self.pid = 0
@@ -207,7 +214,7 @@ class Server:
     def start(self) -> float:
         """Start and wait until it answers: the seconds that took."""
         env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(SRC), env.get("PYTHONPATH")) if p)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(self.src), env.get("PYTHONPATH")) if p)
         t0 = time.monotonic()
         where = ["--data-dir", str(self.data / "db")]
         if self.cluster is not None:
@@ -253,11 +260,13 @@ class Servers:
     """One server, or N nodes of one room (``--nodes``): started, measured and killed
     together (their CPU, memory and schedule summed)."""
 
-    def __init__(self, data: Path, nodes: int, db: str | None, redis_url: str) -> None:
+    def __init__(self, data: Path, nodes: int, db: str | None, redis_url: str,
+                 src: Path = SRC) -> None:
         if db is None:
-            self.members = [Server(data)]
+            self.members = [Server(data, src=src)]
         else:
-            self.members = [Server(data, (db, redis_url, f"n{i}")) for i in range(nodes)]
+            self.members = [Server(data, (db, redis_url, f"n{i}"), src)
+                            for i in range(nodes)]
 
     @property
     def urls(self) -> list[str]:
@@ -573,7 +582,7 @@ def client_process(*args: Any) -> None:
 
 
 # --------------------------------------------------------------------------- one run
-def one_run(tables: int, args: argparse.Namespace) -> dict[str, Any]:
+def one_run(tables: int, args: argparse.Namespace, src: Path = SRC) -> dict[str, Any]:
     db = args.postgres or (os.environ.get("TAPETE_TEST_POSTGRES") if args.nodes > 1 else None)
     if args.nodes > 1 and not db:
         raise SystemExit("--nodes above 1 needs PostgreSQL: --postgres URL")
@@ -582,12 +591,13 @@ def one_run(tables: int, args: argparse.Namespace) -> dict[str, Any]:
             import redis
 
             redis.Redis.from_url(args.redis).flushdb()
-        return _one_run(tables, args, schema)
+        return _one_run(tables, args, schema, src)
 
 
-def _one_run(tables: int, args: argparse.Namespace, db: str | None) -> dict[str, Any]:
+def _one_run(tables: int, args: argparse.Namespace, db: str | None,
+             src: Path = SRC) -> dict[str, Any]:
     tmp = Path(tempfile.mkdtemp(prefix="tapete-bench-room-", dir=args.data_dir))
-    server = Servers(tmp, args.nodes, db, args.redis)
+    server = Servers(tmp, args.nodes, db, args.redis, src)
     procs_n = args.procs or max(1, min(os.cpu_count() or 1, -(-tables // 150)))
     procs_n = min(procs_n, tables)
     shares = [tables // procs_n + (i < tables % procs_n) for i in range(procs_n)]
@@ -598,7 +608,8 @@ def _one_run(tables: int, args: argparse.Namespace, db: str | None) -> dict[str,
     for pid in server.pids:
         settle(pid)
     procs = []
-    result: dict[str, Any] = {"nodes": len(server.members) if db else "1 (SQLite)",
+    result: dict[str, Any] = {"server": "this tree" if src == SRC else f"compare: {src}",
+                              "nodes": len(server.members) if db else "1 (SQLite)",
                               "tables": tables, "connections": tables * SEATS,
                               "mode": f"{args.mode} ({QUERIES[args.mode] or 'no query'})",
                               "client_processes": procs_n, "server_start_s": round(started, 1)}
@@ -687,14 +698,15 @@ def _sched(pids: list[int]) -> tuple[int, int]:
 
 # --------------------------------------------------------------------------- report
 def print_table(results: list[dict[str, Any]]) -> None:
-    head = ("nodes", "tables", "conns", "hands/s", "acts/s", "act->record p50/p99 ms",
+    head = ("server", "nodes", "tables", "conns", "hands/s", "acts/s", "act->record p50/p99 ms",
             "act->state p50/p99 ms", "server CPU", "CPU ms/act", "idle CPU", "RSS (peak) MiB",
             "restart s", "errors")
     rows = []
     for r in results:
         rec, st = r["act_to_record_ms"] or {}, r["act_to_state_ms"] or {}
         mem = r["server_mib"]
-        rows.append((str(r["nodes"]), str(r["tables"]), str(r["connections"]),
+        rows.append((r.get("server", "this tree").split(":")[0], str(r["nodes"]),
+                     str(r["tables"]), str(r["connections"]),
                      f"{r['hands_per_s']:.2f}",
                      f"{r['actions_per_s']:.1f}",
                      f"{rec.get('p50', '-')} / {rec.get('p99', '-')}",
@@ -746,23 +758,39 @@ def main() -> int:
     ap.add_argument("--postgres", default=None,
                     help="the PostgreSQL server the nodes share (a fresh schema each run;"
                          " default $TAPETE_TEST_POSTGRES when --nodes is above 1)")
+    ap.add_argument("--compare", type=Path, default=None,
+                    help="another source tree (a folder holding tapete/, e.g. an older"
+                         " commit's: git archive REV src | tar -x -C DIR, then DIR/src): its"
+                         " server is run right after this tree's at each table count, with"
+                         " the same players, and the ratio of their CPU per action printed")
     ap.add_argument("--redis", default="redis://127.0.0.1:6379/14",
                     help="the Redis the nodes share (flushed at each run)")
     args = ap.parse_args()
     counts = [int(x) for x in args.tables.split(",") if x.strip()]
     results: list[dict[str, Any]] = []
     failed: list[str] = []
+    trees = [SRC] if args.compare is None else [SRC, args.compare.resolve()]
+    if args.compare is not None and not (args.compare / "tapete").is_dir():
+        raise SystemExit(f"--compare {args.compare}: no tapete/ in it (give the src folder)")
     for n in counts:
-        print(f"... {n} tables", file=sys.stderr, flush=True)
-        try:
-            results.append(one_run(n, args))
-        except (SystemExit, Exception) as exc:  # the next count still runs
-            failed.append(f"{n} tables: {type(exc).__name__}: {str(exc)[-2000:]}")
-            print(failed[-1], file=sys.stderr, flush=True)
-            continue
-        print_table(results[-1:])  # as soon as it is known
-        if args.json is not None:
-            args.json.write_text(json.dumps(results, indent=1) + "\n")
+        pair: list[dict[str, Any]] = []
+        for src in trees:
+            print(f"... {n} tables ({'this tree' if src == SRC else src})", file=sys.stderr,
+                  flush=True)
+            try:
+                results.append(one_run(n, args, src))
+            except (SystemExit, Exception) as exc:  # the next count still runs
+                failed.append(f"{n} tables: {type(exc).__name__}: {str(exc)[-2000:]}")
+                print(failed[-1], file=sys.stderr, flush=True)
+                continue
+            pair.append(results[-1])
+            print_table(results[-1:])  # as soon as it is known
+            if args.json is not None:
+                args.json.write_text(json.dumps(results, indent=1) + "\n")
+        if len(pair) == 2 and pair[1]["server_cpu_ms_per_action"]:
+            ours, theirs = (r["server_cpu_ms_per_action"] for r in pair)
+            print(f"{n} tables: CPU per action {ours} ms here, {theirs} ms in {args.compare}:"
+                  f" {ours / theirs:.2f} of it ({theirs / ours:.1f}x less)", flush=True)
     if len(results) > 1:
         print()
         print_table(results)
