@@ -211,6 +211,13 @@ class Server:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    def unlimited(self) -> list[str]:
+        """Every table is opened from this one address: no limit on it (an older tree had
+        none, nor the option)."""
+        serve = self.src / "tapete" / "cli" / "play.py"
+        has = serve.is_file() and "tables-per-address" in serve.read_text()
+        return ["--tables-per-address", "0"] if has else []
+
     def start(self) -> float:
         """Start and wait until it answers: the seconds that took."""
         env = dict(os.environ)
@@ -223,7 +230,7 @@ class Server:
         self.proc = subprocess.Popen(
             # every table is opened from this one address: no limit on it
             [sys.executable, "-m", "tapete", "serve", "--port", str(self.port), *where,
-             "--tables-per-address", "0"],
+             *self.unlimited()],
             stdout=self.log, stderr=self.log, env=env, preexec_fn=raise_fd_limit)
         self.pid = self.proc.pid
         while time.monotonic() - t0 < 300:
