@@ -26,7 +26,6 @@ from tapete import words
 from tapete.core.catalog import N_, t
 from tapete.core.hand import HandError
 from tapete.core.text import Text
-from tapete.room.errors import Refused as RoomRefused
 from tapete.room.log import VARIANTS
 from tapete.room.names import clean_name
 from tapete.server.config import Settings
@@ -82,7 +81,7 @@ def chosen_name(raw: str, lang: str) -> str:
         return t(DEFAULT_NAME).in_lang(lang)
     try:
         return clean_name(raw)
-    except RoomRefused as exc:
+    except Refused as exc:
         raise malformed(exc.message) from None
 
 
@@ -187,7 +186,7 @@ class Player:
                 timed = stamp
             self._dispatch(msg, stamp)
         except HandError as exc:  # the engine or the table said no: nothing changed
-            self._error(box, Refused("illegal", exc.message), timed)
+            self._error(box, Refused(exc.message, "illegal"), timed)
         except Refused as exc:
             self._error(box, exc, timed)
         except Exception as exc:  # a bug: one line, with a traceback at most every 10 s
@@ -197,7 +196,7 @@ class Player:
                 log.exception("message %.200r failed", raw)
             else:
                 log.error("message %.200r failed: %s", raw, type(exc).__name__)
-            self._error(box, Refused("internal", t("The server could not handle that message.")),
+            self._error(box, Refused(t("The server could not handle that message."), "internal"),
                         timed)
 
     def _error(self, box: Outbox, exc: Refused, timed: float | None) -> None:
@@ -207,7 +206,7 @@ class Player:
 
     def _need_game(self) -> PracticeTable:
         if self.game is None:
-            raise Refused("not_seated", t("You are not at a table."))
+            raise Refused(t("You are not at a table."), "not_seated")
         return self.game
 
     def _dispatch(self, msg: ClientMessage, stamp: float) -> None:
@@ -226,7 +225,7 @@ class Player:
             self._sit(msg)
         elif isinstance(msg, Reset):
             if self.game is not None:
-                raise Refused("seated", t("Leave the table first, then reset your bankroll."))
+                raise Refused(t("Leave the table first, then reset your bankroll."), "seated")
             self._store()
             self.notice = None
             self._then_state(self.purse.reset(self.hub.settings.starting_bankroll))
@@ -258,13 +257,13 @@ class Player:
     def _need_sng(self) -> SngTable:
         game = self._need_game()
         if not isinstance(game, SngTable):
-            raise Refused("no_deal", t("Deals are made at a sit-and-go."))
+            raise Refused(t("Deals are made at a sit-and-go."), "no_deal")
         return game
 
     def _sng(self, msg: Sng) -> None:
         """A practice sit-and-go (server/sitngo.py): the buy-in from the bankroll."""
         if self.game is not None:
-            raise Refused("seated", t("You are already at a table."))
+            raise Refused(t("You are already at a table."), "seated")
         chosen = "" if msg.name is msgspec.UNSET else msg.name
         name = chosen_name(chosen, msg.lang)
         if name.casefold() in {n.casefold() for n, _ in (*_opponents(), *MORE_OPPONENTS)}:
@@ -279,7 +278,7 @@ class Player:
 
     def _sit(self, msg: Sit) -> None:
         if self.game is not None:
-            raise Refused("seated", t("You are already at a table."))
+            raise Refused(t("You are already at a table."), "seated")
         structure = msg.structure
         blinds = msg.blinds
         if structure not in STRUCTURES:
@@ -290,9 +289,9 @@ class Player:
         buy_in = MAX_BUY_IN_BB * bb if msg.buy_in is msgspec.UNSET else msg.buy_in
         buy_in = max(MIN_BUY_IN_BB * bb, min(buy_in, MAX_BUY_IN_BB * bb, self.bankroll))
         if buy_in > self.bankroll or buy_in < MIN_BUY_IN_BB * bb:
-            raise Refused("no_bankroll", t(
+            raise Refused(t(
                 "These blinds need at least {amount} chips: choose smaller blinds or reset your"
-                " bankroll to 10,000.", amount=MIN_BUY_IN_BB * bb))
+                " bankroll to 10,000.", amount=MIN_BUY_IN_BB * bb), "no_bankroll")
         lang = msg.lang
         chosen = "" if msg.name is msgspec.UNSET else msg.name
         name = chosen_name(chosen, lang)

@@ -45,7 +45,6 @@ from tapete.core.errors import MalformedAction
 from tapete.core.hand import Hand, HandError
 from tapete.core.table import Table
 from tapete.core.text import Text
-from tapete.room.errors import Refused as RoomRefused
 from tapete.room.log import Game as GameKind
 from tapete.room.log import OnCrash, TableConfig
 from tapete.room.table import Agent, RoomTable
@@ -560,10 +559,10 @@ class PracticeTable:
         (a bot to play, a hand to deal)."""
         try:
             out = fn()
-        except RoomRefused as exc:
-            raise Refused(exc.code, exc.message) from None
+        except Refused:
+            raise
         except HandError as exc:
-            raise Refused("illegal", exc.message) from None
+            raise Refused(exc.message, "illegal") from None
         self._poke()
         return out
 
@@ -571,15 +570,15 @@ class PracticeTable:
         rt = self.rt
         now = self.decision
         if now is None:
-            raise Refused("not_your_turn", t("It is not your turn to act."))
+            raise Refused(t("It is not your turn to act."), "not_your_turn")
         if seq != now:
-            raise Refused("stale", t("That action was for an earlier decision; the table has"
-                                     " moved on."))
+            raise Refused(t("That action was for an earlier decision; the table has"
+                            " moved on."), "stale")
         try:  # the page's action, read by the one codec (an amount only for a bet or raise)
             move = Action.from_wire({"action": action} if amount is None
                                     else {"action": action, "amount": amount})
         except MalformedAction as exc:
-            raise Refused("malformed", exc.message) from None
+            raise Refused(exc.message, "malformed") from None
         turn = rt.turn_seq
         assert turn is not None
         self._do(lambda: rt.act(self.player_id, turn, move))
@@ -587,7 +586,7 @@ class PracticeTable:
 
     def set_pre_action(self, value: Any) -> None:
         if value not in (None, "check_fold", "call_any"):
-            raise Refused("malformed", t("Pre-actions are check/fold and call any."))
+            raise Refused(t("Pre-actions are check/fold and call any."), "malformed")
         self.pre_action = value
         self._schedule()
 
@@ -616,9 +615,9 @@ class PracticeTable:
         is dealt in at the next hand."""
         s = self.table.seats[HUMAN_SEAT]
         if s is None:
-            raise Refused("no_seat", t("You are not seated."))
+            raise Refused(t("You are not seated."), "no_seat")
         if s.chips + s.pending_chips <= 0:
-            raise Refused("no_chips", t("Add chips first."))
+            raise Refused(t("Add chips first."), "no_chips")
         self._do(lambda: self.rt.sit_in(self.player_id, post))
         self.sat_out_reason = None
         self.wake()
@@ -628,7 +627,7 @@ class PracticeTable:
         """Take up to ``amount`` from the bankroll to the table; returns the chips taken."""
         amount = min(amount, bankroll)
         if amount <= 0:
-            raise Refused("no_bankroll", t("Your bankroll is empty: reset it to 10,000."))
+            raise Refused(t("Your bankroll is empty: reset it to 10,000."), "no_bankroll")
         taken: int = self._do(lambda: self.rt.add_chips(self.player_id, amount))
         self.wake()
         self._schedule()
