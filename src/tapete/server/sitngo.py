@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from tapete.core.catalog import t
 from tapete.core.errors import BooksError
@@ -380,10 +380,10 @@ class SngTable(PracticeTable):
     def human_money(self) -> tuple[int, int]:
         return 0, 0  # tournament chips are not the bankroll's
 
-    def sit_out(self) -> None:
+    def sit_out(self) -> NoReturn:
         raise Refused(t("A tournament player is dealt in until out."), "tournament")
 
-    def add_chips(self, amount: int, bankroll: int) -> int:
+    def add_chips(self, amount: int, bankroll: int) -> NoReturn:
         raise Refused(t("A tournament player is dealt in until out."), "tournament")
 
     def leave(self) -> None:
