@@ -297,13 +297,13 @@ def test_a_failing_message_logs_one_line_and_a_traceback_at_most_every_ten_secon
         client: TestClient, monkeypatch: pytest.MonkeyPatch,
         caplog: pytest.LogCaptureFixture) -> None:
     """A bug hit by every message of a flood is one line each, not a traceback each (9)."""
-    from tapete.server import hub as hubmod
+    from tapete.server import session
 
     def broken(self: Any, msg: Any, stamp: float) -> None:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(hubmod.Player, "_dispatch", broken)
-    monkeypatch.setattr(hubmod, "_LAST_TRACEBACK", [-1e9])
+    monkeypatch.setattr(session.Session, "dispatch", broken)
+    monkeypatch.setattr(session, "_LAST_TRACEBACK", [-1e9])
     with caplog.at_level("ERROR", logger="tapete.server"), \
             client.websocket_connect("/ws") as ws:
         for _ in range(20):

@@ -19,7 +19,7 @@ from starlette.testclient import TestClient  # noqa: E402
 from tapete import words  # noqa: E402
 from tapete.core import events as ev  # noqa: E402
 from tapete.server import Settings, create_app  # noqa: E402
-from tapete.server.hub import parse  # noqa: E402
+from tapete.server.protocol import parse  # noqa: E402
 
 Msg = dict[str, Any]
 

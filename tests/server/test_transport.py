@@ -341,15 +341,16 @@ def test_a_client_that_never_reads_costs_a_bounded_amount(tmp_path: Path) -> Non
     app = create_app(settings(tmp_path, limits=lax))
     with live(app) as srv:
         raw, player = seated_reader(app, srv)
-        (box,) = player.outboxes
+        (session,) = player.sessions
+        box = session.box
         handled: list[int] = []
-        handle = player.handle
+        handle = session.handle
 
-        def counting(b: Any, text: str) -> None:
+        def counting(text: str) -> None:
             handled.append(1)
-            handle(b, text)
+            handle(text)
 
-        player.handle = counting  # type: ignore[method-assign]
+        session.handle = counting  # type: ignore[method-assign]
         n = 8000
         raw.sock.settimeout(None)
         sender = threading.Thread(
@@ -510,16 +511,16 @@ def test_a_new_connection_costs_the_loop_no_scan_of_the_others_and_no_database_r
     not once per connection already there), the table's log read (none: a client that asks
     for no records is sent none of the past; one that asks, ``records=1``, reads it), and
     where the database is asked whether the person is stored (not on the event loop)."""
-    from tapete.server import rooms
+    from tapete.server import session
 
     asked = [0]
-    player = rooms.Connection.player
+    player = session.Session.player
 
-    def counted(self: rooms.Connection) -> str | None:
+    def counted(self: session.Session) -> str | None:
         asked[0] += 1
         return player.fget(self)  # type: ignore[attr-defined,no-any-return]
 
-    monkeypatch.setattr(rooms.Connection, "player", property(counted))
+    monkeypatch.setattr(session.Session, "player", property(counted))
     app = create_app(settings(tmp_path))
     with live(app) as srv:
         host = cookie_of(srv)

@@ -62,7 +62,8 @@ from tapete.server.hub import Hub, Player
 from tapete.server.practice import PracticeBots
 from tapete.server.replayer import routes as replay_routes
 from tapete.server.replayer import warm_up as replay_warm_up
-from tapete.server.rooms import NO_TABLE, Connection, Room
+from tapete.server.rooms import NO_TABLE, Room, Running
+from tapete.server.session import Session
 from tapete.server.storage import HandRow, Storage, meta_table
 from tapete.server.stored import fair_deal
 from tapete.server.stored import rebuild as rebuild
@@ -373,18 +374,64 @@ def create_app(settings: Settings | None = None) -> Starlette:
             return JSONResponse({"error": exc.to_json()}, status_code=400)
         return JSONResponse({"table": table_id, "url": f"/t/{table_id}"}, status_code=201)
 
-    async def room_ws(ws: WebSocket) -> None:
+    async def table_ws(ws: WebSocket) -> None:
+        """The one door of every table, served by one :class:`Session` per connection:
+        ``/ws/t/{table_id}`` (a room table, a home game, a tournament's table) and ``/ws``,
+        the alias of the person's own practice table (or sit-and-go), their lobby while they
+        have none."""
+        # a browser's page must be this server's own (its Host checked by HostCheck)
         if not _same_origin(ws.headers):
             await ws.close(code=4403)
             return
         pid = ws.session.get("pid") if "session" in ws.scope else None
-        table_id = str(ws.path_params["table_id"])
-        running = room.get(table_id)
+        table_id = ws.path_params.get("table_id")
+        running = room.get(str(table_id)) if table_id is not None else None
+        person = hub.player(pid, create=True) if table_id is None and isinstance(pid, str) \
+            and pid else None
         await ws.accept()
-        if not isinstance(pid, str) or not pid:
+        if not isinstance(pid, str) or not pid or table_id is None and person is None:
             await ws.send_text(error_message("no_identity", t(NO_IDENTITY)))
             await ws.close(code=4401)
             return
+        if table_id is None:
+            assert person is not None
+            await _practice_door(ws, person)
+        else:
+            await _room_door(ws, str(table_id), pid, running)
+
+    async def _practice_door(ws: WebSocket, p: Player) -> None:
+        if node is not None and p.game is None:  # several nodes: their practice table's
+            try:
+                where = await node.practice_route(p.id)
+            except Exception as exc:  # the database out of reach: try again later
+                if not await _unavailable(ws, node, exc, "practice"):
+                    raise
+                return
+            if isinstance(where, str):
+                await _moved(ws, where)
+                return
+            if where is not None:
+                again = hub.player(p.id, create=True)  # sits at it again (restored here)
+                assert again is not None
+                p = again
+        if len(p.sessions) >= limits.max_tabs:
+            await ws.send_text(error_message("too_many_tabs", t(TOO_MANY_TABS)))
+            await ws.close(code=CLOSE_POLICY)
+            return
+        session = Session(Outbox(limits), p.id, person=p)
+        p.attach(session)
+        if node is not None:
+            node.fanout.changed()
+        try:
+            await serve(ws, session.box, lambda raw: session.handle(raw), session.sent)
+        finally:
+            p.detach(session)
+            hub.forget(p)
+            if node is not None:
+                node.fanout.changed()
+
+    async def _room_door(ws: WebSocket, table_id: str, pid: str,
+                         running: Running | None) -> None:
         query = ws.query_params
         if node is not None and running is None and query.get("watch") == "1" \
                 and query.get("records") == "1":  # a spectator watching from here
@@ -422,11 +469,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
             after = 0
         box = Outbox(limits, batch=query.get("batch") == "1")
         await hub.load(pid)  # a stored player, loaded once for the states
-        conn = Connection(room, running, box, pid, records=query.get("records") == "1",
-                          every_state=query.get("states") != "turn")
+        conn = Session(box, pid, room=room, running=running,
+                       records=query.get("records") == "1",
+                       every_state=query.get("states") != "turn")
+        table_run = running
 
         def subscribe() -> None:  # a client that asks for no records is sent none of the past
-            table = running.table
+            table = table_run.table
             table.subscribe(conn, after if conn.records else table.seq)
 
         try:
@@ -464,53 +513,6 @@ def create_app(settings: Settings | None = None) -> Starlette:
             if room.tables.get(table_id) is running:
                 with contextlib.suppress(Exception):
                     await running.owner.call(running.table.unsubscribe, conn)
-
-    async def ws_endpoint(ws: WebSocket) -> None:
-        # a browser's page must be this server's own (its Host checked by HostCheck)
-        if not _same_origin(ws.headers):
-            await ws.close(code=4403)
-            return
-        pid = ws.session.get("pid") if "session" in ws.scope else None
-        p = hub.player(pid, create=True) if isinstance(pid, str) and pid else None
-        await ws.accept()
-        if p is None:
-            await ws.send_text(error_message("no_identity", t(NO_IDENTITY)))
-            await ws.close(code=4401)
-            return
-        if node is not None and p.game is None:  # several nodes: their practice table's
-            try:
-                where = await node.practice_route(p.id)
-            except Exception as exc:  # the database out of reach: try again later
-                if not await _unavailable(ws, node, exc, "practice"):
-                    raise
-                return
-            if isinstance(where, str):
-                await _moved(ws, where)
-                return
-            if where is not None:
-                p = hub.player(p.id, create=True)  # sits at it again (restored here)
-                assert p is not None
-        if len(p.outboxes) >= limits.max_tabs:
-            await ws.send_text(error_message("too_many_tabs", t(TOO_MANY_TABS)))
-            await ws.close(code=CLOSE_POLICY)
-            return
-        box = Outbox(limits)
-        player = p
-
-        def sent(stamp: float | None) -> None:
-            if stamp is not None and player.game is not None:
-                player.game.latencies.append(_now() - stamp)
-
-        p.attach(box)
-        if node is not None:
-            node.fanout.changed()
-        try:
-            await serve(ws, box, lambda raw: player.handle(box, raw), sent)
-        finally:
-            p.detach(box)
-            hub.forget(p)
-            if node is not None:
-                node.fanout.changed()
 
     async def node_info(request: Request) -> Response:
         """This node: its tables (counted; the ids of those anyone may know of, every id for
@@ -562,7 +564,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/hands/{hand_id}.json", hand_json),
         *replay_routes(WEB_DIR),  # the web replayer: /replay, /api/replay/...
         *analysis_routes(),  # its tournament equity: /api/icm
-        WebSocketRoute("/ws", ws_endpoint),
+        WebSocketRoute("/ws", table_ws),  # the person's practice table: the same door
         Route("/room", room_page),
         Route("/api/room/tables", room_tables, methods=["GET", "POST"]),
         *room_exports.routes(room),  # a table's ledger and hand histories
@@ -570,7 +572,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/room/node", node_info),
         Route("/api/room/presence", presence),
         Route("/t/{table_id}", room_table_page),
-        WebSocketRoute("/ws/t/{table_id}", room_ws),
+        WebSocketRoute("/ws/t/{table_id}", table_ws),
         Mount("/web", StaticFiles(directory=WEB_DIR), name="web"),
     ]
     middleware = [Middleware(Sockets, send_buffer=limits.send_buffer),  # outermost
@@ -672,8 +674,3 @@ async def _tend_heap(warm: threading.Thread) -> None:
         await asyncio.sleep(FULL_COLLECTION_S)
         gc.collect()
 
-
-def _now() -> float:
-    import time
-
-    return time.perf_counter()

@@ -1,15 +1,17 @@
-"""The room: anonymous players with their bankrolls, their tables, and the message protocol.
+r"""The people: anonymous players with their bankrolls, their practice tables and their lobby.
 
-Messages from the browser are decoded at the edge into the models of
-:mod:`tapete.server.protocol` (``docs/protocol.md`` lists every message and field). Anything
-else (bad JSON, an unknown type or field, a wrong type, an action out of turn or for an
-earlier decision, a seat that is not yours) is answered with
-``{"type": "error", "code": ..., "message": {"en": ..., "es": ...}}`` and changes nothing.
+A person's tabs at the practice door (``/ws``) are :class:`~tapete.server.session.Session`\ s,
+the one session every table's WebSocket is served by: it parses each message into the models
+of :mod:`tapete.server.protocol` (``docs/protocol.md`` lists every message and field) and
+refuses anything else with ``{"type": "error", "code": ..., "message": {"en": ..., "es":
+...}}``, changing nothing. What only the practice door has is here (:meth:`Player.command`):
+the lobby's messages (sit, reset, a sit-and-go) and the practice table's policy, which checks
+each command at the table and hands it to the table's owner as a job.
 
-The server sends ``state`` (the whole table as this seat sees it, with ``me``: the money, see
-:meth:`Player.me`; a newer state replaces one not yet sent), ``hands`` (the hand list: whole
-with ``reset: true`` when a tab connects, then each new hand once, ``reset: false``),
-``error`` and ``pong``.
+The person's tabs are sent ``state`` (the whole table as this seat sees it, with ``me``: the
+money, see :meth:`Player.me`; a newer state replaces one not yet sent), ``hands`` (the hand
+list: whole with ``reset: true`` when a tab connects, then each new hand once, ``reset:
+false``), ``error`` and ``pong``.
 """
 
 from __future__ import annotations
@@ -17,16 +19,13 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import time
 from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from tapete import words
 from tapete.core.catalog import N_, t
-from tapete.core.hand import HandError
 from tapete.core.text import Text
-from tapete.room.errors import Refused as RoomRefused
 from tapete.room.log import VARIANTS
 from tapete.room.names import clean_name
 from tapete.server.config import Settings
@@ -42,34 +41,26 @@ from tapete.server.game import (
 from tapete.server.money import Purse
 from tapete.server.practice import PracticeBots, PracticeTable, open_table
 from tapete.server.protocol import (
-    Act,
     AddChips,
     ClientMessage,
     Coach,
     Deal,
     DealAnswer,
-    Leave,
-    Next,
-    Ping,
-    Pre,
     Reset,
+    RoomMessage,
     Sit,
-    SitIn,
-    SitOut,
     Sng,
     malformed,
-    parse,
 )
 from tapete.server.sitngo import MORE_OPPONENTS, SngTable, open_sng
 from tapete.server.storage import PlayerRow, Storage
 
 if TYPE_CHECKING:
-    from tapete.server.rooms import Room
+    from tapete.server.rooms import Room, Running
+    from tapete.server.session import Job, Session
 
 HANDS_KEPT = 50  # hands listed on the page
-_LAST_TRACEBACK = [-1e9]  # when a failed message's traceback was last logged
 log = logging.getLogger("tapete.server")
-PONG = json.dumps({"type": "pong"})
 LOBBY_MONEY = words.money_format()  # how the lobby writes amounts: whole chips
 
 DEFAULT_NAME = N_("Hero")  # a player who gives no name
@@ -82,7 +73,7 @@ def chosen_name(raw: str, lang: str) -> str:
         return t(DEFAULT_NAME).in_lang(lang)
     try:
         return clean_name(raw)
-    except RoomRefused as exc:
+    except Refused as exc:
         raise malformed(exc.message) from None
 
 
@@ -100,11 +91,15 @@ class Player:
         self.purse = Purse(hub.storage, row.id, row.bankroll,
                            hub.storage.ledger_length(row.id) if stored else 0)
         self.stored = stored
-        self.outboxes: set[Outbox] = set()
+        self.sessions: set[Session] = set()  # its open tabs at the practice door
         self.game: PracticeTable | None = None
         self.notice: Text | None = None
         # the newest hands first: sent once to each tab, then one message per new hand
         self.hands: list[dict[str, Any]] = hands or []
+
+    @property
+    def outboxes(self) -> set[Outbox]:
+        return {s.box for s in self.sessions}
 
     @property
     def bankroll(self) -> int:
@@ -162,124 +157,84 @@ class Player:
         for box in self.outboxes:
             send(box, data)
 
-    def attach(self, box: Outbox) -> None:
-        self.outboxes.add(box)
-        send(box, json.dumps({"type": "hands", "reset": True, "hands": self.hands},
-                             separators=(",", ":")))
+    def attach(self, session: Session) -> None:
+        self.sessions.add(session)
+        box = session.box
+        box.put(json.dumps({"type": "hands", "reset": True, "hands": self.hands},
+                           separators=(",", ":")))
         if self.game is not None:
             self.game.outboxes.add(box)
             self.game.wake()
         self.send_state()
 
-    def detach(self, box: Outbox) -> None:
-        self.outboxes.discard(box)
+    def detach(self, session: Session) -> None:
+        self.sessions.discard(session)
         if self.game is not None:
-            self.game.outboxes.discard(box)
+            self.game.outboxes.discard(session.box)
             self.game.wake()
 
-    # ------------------------------------------------------------------ messages
-    def handle(self, box: Outbox, raw: str) -> None:
-        stamp = time.perf_counter()
-        timed: float | None = None  # only actions are timed (click -> answer)
-        try:
-            msg = parse(raw)
-            if isinstance(msg, Act):
-                timed = stamp
-            self._dispatch(msg, stamp)
-        except HandError as exc:  # the engine or the table said no: nothing changed
-            self._error(box, Refused("illegal", exc.message), timed)
-        except Refused as exc:
-            self._error(box, exc, timed)
-        except Exception as exc:  # a bug: one line, with a traceback at most every 10 s
-            now = time.monotonic()
-            if now - _LAST_TRACEBACK[0] >= 10.0:
-                _LAST_TRACEBACK[0] = now
-                log.exception("message %.200r failed", raw)
-            else:
-                log.error("message %.200r failed: %s", raw, type(exc).__name__)
-            self._error(box, Refused("internal", t("The server could not handle that message.")),
-                        timed)
-
-    def _error(self, box: Outbox, exc: Refused, timed: float | None) -> None:
-        err = {"type": "error", "code": exc.code, "message": exc.message.to_json(),
-               "seq": self.game.seq if self.game is not None else None}
-        send(box, json.dumps(err), timed)
-
-    def _need_game(self) -> PracticeTable:
+    def need_game(self) -> PracticeTable:
         if self.game is None:
-            raise Refused("not_seated", t("You are not at a table."))
+            raise Refused(t("You are not at a table."), "not_seated")
         return self.game
 
-    def _dispatch(self, msg: ClientMessage, stamp: float) -> None:
-        if isinstance(msg, Act):
-            game = self._need_game()
-            game._stamp = stamp
-            try:
-                game.act(msg.seq, msg.action,
-                         None if msg.amount is msgspec.UNSET else msg.amount)
-            finally:
-                game._stamp = None
-        elif isinstance(msg, Ping):
-            for box in self.outboxes:
-                send(box, PONG)
-        elif isinstance(msg, Sit):
-            self._sit(msg)
-        elif isinstance(msg, Reset):
+    def command(self, msg: ClientMessage | RoomMessage, stamp: float) -> tuple[Running, Job] | None:
+        """A message of the practice door's (:class:`~tapete.server.session.Session` parsed
+        it): the lobby's done here; a command at the practice table returned as the job its
+        owner runs (None: nothing for the table to do)."""
+        if isinstance(msg, Sit):
+            return self._sit(msg)
+        if isinstance(msg, Reset):
             if self.game is not None:
-                raise Refused("seated", t("Leave the table first, then reset your bankroll."))
+                raise Refused(t("Leave the table first, then reset your bankroll."), "seated")
             self._store()
             self.notice = None
             self._then_state(self.purse.reset(self.hub.settings.starting_bankroll))
-        elif isinstance(msg, Pre):
-            self._need_game().set_pre_action(msg.value)
-        elif isinstance(msg, AddChips):
-            game = self._need_game()
-            if msg.amount <= 0:
-                raise malformed(t("Add a positive amount."))
-            game.add_chips(msg.amount, self.bankroll)
-        elif isinstance(msg, SitOut):
-            self._need_game().sit_out()
-        elif isinstance(msg, SitIn):
-            self._need_game().sit_in(msg.post)
-        elif isinstance(msg, Leave):
-            self._need_game().leave()
-            self.send_state()
-        elif isinstance(msg, Next):
-            self._need_game().next_hand()
-        elif isinstance(msg, Coach):
-            self._need_game().set_coach(msg.on)
         elif isinstance(msg, Sng):
             self._sng(msg)
+        elif isinstance(msg, Coach):
+            self.need_game().set_coach(msg.on)
         elif isinstance(msg, Deal):
             self._need_sng().propose_deal(msg.kind)
         elif isinstance(msg, DealAnswer):
             self._need_sng().answer_deal(msg.yes)
+        else:  # the table's commands: the practice table's policy checks and completes them
+            game = self.need_game()
+            if isinstance(msg, AddChips) and msg.amount <= 0:
+                raise malformed(t("Add a positive amount."))
+            job = game.job(msg, stamp, self.bankroll)
+            return None if job is None else (game.running, job)
+        return None
 
     def _need_sng(self) -> SngTable:
-        game = self._need_game()
+        game = self.need_game()
         if not isinstance(game, SngTable):
-            raise Refused("no_deal", t("Deals are made at a sit-and-go."))
+            raise Refused(t("Deals are made at a sit-and-go."), "no_deal")
         return game
 
     def _sng(self, msg: Sng) -> None:
         """A practice sit-and-go (server/sitngo.py): the buy-in from the bankroll."""
         if self.game is not None:
-            raise Refused("seated", t("You are already at a table."))
+            raise Refused(t("You are already at a table."), "seated")
         chosen = "" if msg.name is msgspec.UNSET else msg.name
         name = chosen_name(chosen, msg.lang)
         if name.casefold() in {n.casefold() for n, _ in (*_opponents(), *MORE_OPPONENTS)}:
             name = t("{name} (you)", name=name).in_lang(msg.lang)
         self._store()
-        self.game = open_sng(self.hub.room, self.id, self.hub.settings, name, msg.seats,
-                             msg.speed, msg.buy_in, on_close=self._closed)
-        self.game.extra_state = self._extra
-        self.game.outboxes = set(self.outboxes)
-        self.notice = None
-        self.game.wake()
+        self._seat(open_sng(self.hub.room, self.id, self.hub.settings, name, msg.seats,
+                            msg.speed, msg.buy_in, on_close=self._closed))
 
-    def _sit(self, msg: Sit) -> None:
+    def _seat(self, game: PracticeTable) -> None:
+        """The person's practice table is theirs: every tab of theirs shows it."""
+        self.game = game
+        game.extra_state = self._extra
+        game.outboxes = set(self.outboxes)
+        self.notice = None
+        game.wake()
+
+    def _sit(self, msg: Sit) -> tuple[Running, Job]:
         if self.game is not None:
-            raise Refused("seated", t("You are already at a table."))
+            raise Refused(t("You are already at a table."), "seated")
         structure = msg.structure
         blinds = msg.blinds
         if structure not in STRUCTURES:
@@ -290,9 +245,9 @@ class Player:
         buy_in = MAX_BUY_IN_BB * bb if msg.buy_in is msgspec.UNSET else msg.buy_in
         buy_in = max(MIN_BUY_IN_BB * bb, min(buy_in, MAX_BUY_IN_BB * bb, self.bankroll))
         if buy_in > self.bankroll or buy_in < MIN_BUY_IN_BB * bb:
-            raise Refused("no_bankroll", t(
+            raise Refused(t(
                 "These blinds need at least {amount} chips: choose smaller blinds or reset your"
-                " bankroll to 10,000.", amount=MIN_BUY_IN_BB * bb))
+                " bankroll to 10,000.", amount=MIN_BUY_IN_BB * bb), "no_bankroll")
         lang = msg.lang
         chosen = "" if msg.name is msgspec.UNSET else msg.name
         name = chosen_name(chosen, lang)
@@ -302,12 +257,10 @@ class Player:
         self._store()
         # a room table of the person's own (server/practice.py): the buy-in is a move of
         # the room's, stored in order with the person's other moves
-        self.game = open_table(hub.room, self.id, hub.settings, name, structure, blinds,
-                               buy_in, msg.variant, on_close=self._closed)
-        self.game.extra_state = self._extra
-        self.game.outboxes = set(self.outboxes)
-        self.notice = None
-        self.game.wake()
+        game, begin = open_table(hub.room, self.id, hub.settings, name, structure, blinds,
+                                 buy_in, msg.variant, on_close=self._closed)
+        self._seat(game)
+        return game.running, begin
 
     def _then_state(self, stored: asyncio.Future[None]) -> None:
         """Show the state once a change of money is stored (whatever the outcome)."""
@@ -333,12 +286,11 @@ class Player:
                              on_close=self._closed) if sng is None else \
             SngTable(sng, self.hub.room, running, kit, self.id, self.hub.settings,
                      on_close=self._closed)
-        game.extra_state = self._extra
-        game.outboxes = set(self.outboxes)
-        self.game = game
+        notice = self.notice
+        self._seat(game)
+        self.notice = notice
         if isinstance(game, SngTable):
             game.resumed()
-        game.wake()
 
 
 def _opponents() -> tuple[tuple[str, str], ...]:

@@ -17,7 +17,9 @@ person's tabs:
 - while the person sits out with a tab open, the bots play on at ``idle_pace``; with no tab
   open, or with no chips and not sitting out, the table stops dealing;
 - the coach's equity and pot odds for each of the person's decisions, in a worker thread;
-- pre-actions (check/fold, call any), played when the person's turn comes;
+- the person's commands, checked by the practice table's rules and run by the table's owner
+  like every table's (:meth:`PracticeTable.job`; their tabs are the one
+  :class:`~tapete.server.session.Session` every table has, whose pre-actions they share);
 - the page's ``state`` message, the one the room's tables send too (``server/rooms.py``).
 
 The person's chips come from their bankroll through the room's bankroll (``RoomBankroll``:
@@ -41,11 +43,9 @@ from tapete.core import events as ev
 from tapete.core.actions import Action
 from tapete.core.cards import Deck, format_card
 from tapete.core.catalog import t
-from tapete.core.errors import MalformedAction
 from tapete.core.hand import Hand, HandError
 from tapete.core.table import Table
 from tapete.core.text import Text
-from tapete.room.errors import Refused as RoomRefused
 from tapete.room.log import Game as GameKind
 from tapete.room.log import OnCrash, TableConfig
 from tapete.room.table import Agent, RoomTable
@@ -67,7 +67,9 @@ from tapete.server.game import (
     send,
 )
 from tapete.server.money import BOT_PREFIX, is_bot
+from tapete.server.protocol import Act, AddChips, Leave, Next, SitIn, SitOut
 from tapete.server.rooms import Running, decision_json
+from tapete.server.session import Job, play_pre, table_job
 from tapete.server.transport import Outbox
 from tapete.server.views import hand_view
 
@@ -168,21 +170,28 @@ def practice_config(settings: Settings, structure: str, blinds: int, variant: st
 
 def open_table(room: Room, person: str, settings: Settings, name: str, structure: str,
                blinds: int, buy_in: int, variant: str,
-               on_close: Callable[[PracticeTable], None]) -> PracticeTable:
-    """A new practice table for ``person``, seated with ``buy_in`` from their bankroll and
-    the five bots; refused (``Refused``: the table is gone again) when the seat is."""
+               on_close: Callable[[PracticeTable], None]) -> tuple[PracticeTable, Job]:
+    """A new practice table for ``person``, and the job its owner runs to seat them with
+    ``buy_in`` from their bankroll and the five bots; refused (``Refused``: the table is
+    gone again, the person back in the lobby) when the seat is."""
     config = practice_config(settings, structure, blinds, variant)
     table_id = secrets.token_urlsafe(12)
     kit = PracticeBots(table_id, settings, room.bankroll)
     running = room.open(config, table_id, kit)
     game = PracticeTable(room, running, kit, person, settings, on_close)
-    try:
-        game.begin(name, buy_in)
-    except Refused:
-        room.close(table_id)
-        raise
     room.practice[person] = (running, kit)
-    return game
+
+    def begin() -> None:
+        try:
+            game.begin(name, buy_in)
+        except Exception:
+            game.closed = True
+            loop = asyncio.get_running_loop()
+            loop.call_soon(room.close, table_id)
+            loop.call_soon(game.on_close, game)
+            raise
+
+    return game, begin
 
 
 class PracticeTable:
@@ -210,7 +219,6 @@ class PracticeTable:
         self.coach_advice: dict[int, dict[str, Any]] = {}
         self._coaching: set[int] = set()
         self.reader: coach.Reader | None = coach.Reader(settings.deck_seed or 0)
-        self.pre_action: str | None = None
         self.frames: list[dict[str, Any]] = []
         self.frame: dict[str, Any] | None = None
         self.frame_events = 0
@@ -316,7 +324,14 @@ class PracticeTable:
         return s.sitting_out or s.sit_out_after_hand or s.waiting_for_big_blind
 
     def wake(self) -> None:
-        """Something changed (a tab opened or closed, the person came back): deal or not."""
+        """Something changed (a tab opened or closed, the person came back): the table's
+        owner decides whether to deal (:meth:`_wake`)."""
+        self.running.owner.submit(self._wake)
+
+    def _wake(self) -> None:
+        """Deal or not, and go on after a restart once the page is back (in the owner's
+        command: the table's scheduling fields, grouped here, are what a practice table's
+        policy decides)."""
         rt = self.rt
         if rt.held and self.outboxes:  # restored after a restart, and the page is back: the
             rt.held = False            # hand goes on now, the clock afresh with the grace
@@ -336,12 +351,12 @@ class PracticeTable:
 
     # ------------------------------------------------------------------ starting
     def begin(self, name: str, buy_in: int) -> None:
-        """Seat the person (seat 0) and the five bots; the first hand is dealt once all sit."""
+        """Seat the person (seat 0) and the five bots; the first hand is dealt once all sit
+        (the owner's command)."""
         rt = self.rt
-        self._do(lambda: rt.sit(self.player_id, name, buy_in, HUMAN_SEAT,
-                                wait_for_big_blind=False))
+        rt.sit(self.player_id, name, buy_in, HUMAN_SEAT, wait_for_big_blind=False)
         self._seat_bots()
-        self.wake()
+        self._wake()
 
     def _seat_bots(self) -> None:
         rt = self.rt
@@ -405,7 +420,7 @@ class PracticeTable:
         players = rt.hand_players if rt.hand is not None else rt.last_players
         pid = players[e.player]
         if pid == self.player_id:
-            self.pre_action = None
+            self.running.pre.pop(pid, None)  # played: a pre-action was for this decision
             if e.timed_out and not self.leaving:
                 self.sat_out_reason = t("You ran out of time: your hand was checked or folded"
                                         " and you are sitting out.")
@@ -427,7 +442,7 @@ class PracticeTable:
             return
         rt.auto_start = False
         self._between = True
-        self.pre_action = None
+        self.running.pre.pop(self.player_id, None)
         hi = rt.last_players.index(self.player_id) if self.player_id in rt.last_players \
             else None
         boards = [i for i in self._batch if isinstance(hand.events[i], ev.BoardDealt)]
@@ -464,7 +479,7 @@ class PracticeTable:
         rt.pause_ms = int(pause * 1000)
         rt.ended_at = rt.clock.now_ms()
         self._between = False
-        self.wake()
+        self._wake()
         self._schedule()
 
     def _learn(self, hand: Hand, hi: int | None) -> None:
@@ -555,94 +570,97 @@ class PracticeTable:
 
     # ------------------------------------------------------------------ the person's messages
     def _do(self, fn: Callable[[], Any]) -> Any:
-        """Run a command of the person's on the table now (the table never awaits, so this
-        is one command at a time like the owner's), then have the owner look at its timers
-        (a bot to play, a hand to deal)."""
+        """Run a command on the table now: for the sit-and-go's coordinator
+        (server/sitngo.py), whose steps run in order inside its own calls; then have the
+        owner look at its timers (a bot to play, a hand to deal)."""
         try:
             out = fn()
-        except RoomRefused as exc:
-            raise Refused(exc.code, exc.message) from None
         except HandError as exc:
-            raise Refused("illegal", exc.message) from None
+            raise Refused(exc.message, "illegal") from None
         self._poke()
         return out
 
-    def act(self, seq: Any, action: Any, amount: Any) -> None:
-        rt = self.rt
+    def job(self, msg: Any, stamp: float, bankroll: int) -> Job | None:
+        """The person's command at this table, checked by the practice table's rules and
+        completed with what follows it here: the owner's job (None: nothing to do)."""
+        if isinstance(msg, Act):
+            return self.act(msg, stamp)
+        if isinstance(msg, SitOut):
+            return self.sit_out()
+        if isinstance(msg, SitIn):
+            return self.sit_in(msg.post)
+        if isinstance(msg, AddChips):
+            return self.add_chips(msg.amount, bankroll)
+        if isinstance(msg, Leave):
+            return self.leave()
+        if isinstance(msg, Next):
+            return self.next_hand()
+        raise Refused(t("Unknown message type {kind}.", kind=repr(type(msg).__name__)),
+                      "malformed")  # pragma: no cover - the door knows only the above
+
+    def _then(self, job: Job, *after: Callable[[], Any]) -> Job:
+        def run() -> Any:
+            out = job()
+            for fn in after:
+                fn()
+            return out
+
+        return run
+
+    def act(self, msg: Act, stamp: float | None = None) -> Job:
         now = self.decision
         if now is None:
-            raise Refused("not_your_turn", t("It is not your turn to act."))
-        if seq != now:
-            raise Refused("stale", t("That action was for an earlier decision; the table has"
-                                     " moved on."))
-        try:  # the page's action, read by the one codec (an amount only for a bet or raise)
-            move = Action.from_wire({"action": action} if amount is None
-                                    else {"action": action, "amount": amount})
-        except MalformedAction as exc:
-            raise Refused("malformed", exc.message) from None
-        turn = rt.turn_seq
+            raise Refused(t("It is not your turn to act."), "not_your_turn")
+        if msg.seq != now:
+            raise Refused(t("That action was for an earlier decision; the table has"
+                            " moved on."), "stale")
+        turn = self.rt.turn_seq
         assert turn is not None
-        self._do(lambda: rt.act(self.player_id, turn, move))
-        self._answer_stamp = self._stamp  # the state it brings answers the click
 
-    def set_pre_action(self, value: Any) -> None:
-        if value not in (None, "check_fold", "call_any"):
-            raise Refused("malformed", t("Pre-actions are check/fold and call any."))
-        self.pre_action = value
-        self._schedule()
+        def answered() -> None:
+            self._answer_stamp = stamp  # the state it brings answers the click
 
-    def _play_pre_action(self) -> None:
-        """The person's turn came with a pre-action chosen (or after they asked to leave):
-        played at once, check/fold checking when free."""
-        rt = self.rt
-        hand = rt.hand
-        pre = self.pre_action
-        if pre is None or self.decision is None or hand is None or rt.turn_seq is None:
-            return
-        self.pre_action = None
-        legal = hand.legal()
-        move = Action.check_or_call(legal) if pre == "call_any" else \
-            Action.check() if legal.check else Action.fold()
-        turn = rt.turn_seq
-        self._do(lambda: rt.act(self.player_id, turn, move))
+        return self._then(table_job(self.running, self.player_id, msg, turn), answered)
 
-    def sit_out(self) -> None:
-        self._do(lambda: self.rt.sit_out(self.player_id))
-        self.wake()
+    def sit_out(self) -> Job:
+        return self._then(table_job(self.running, self.player_id, SitOut()), self._wake)
 
-    def sit_in(self, post: bool = False) -> None:
+    def sit_in(self, post: bool = False) -> Job:
         """Come back. Blinds missed while sitting out are owed: by default the person waits
         for the big blind; ``post`` posts them (a live big blind and a dead small blind) and
         is dealt in at the next hand."""
         s = self.table.seats[HUMAN_SEAT]
         if s is None:
-            raise Refused("no_seat", t("You are not seated."))
+            raise Refused(t("You are not seated."), "no_seat")
         if s.chips + s.pending_chips <= 0:
-            raise Refused("no_chips", t("Add chips first."))
-        self._do(lambda: self.rt.sit_in(self.player_id, post))
-        self.sat_out_reason = None
-        self.wake()
-        self._schedule()
+            raise Refused(t("Add chips first."), "no_chips")
 
-    def add_chips(self, amount: int, bankroll: int) -> int:
-        """Take up to ``amount`` from the bankroll to the table; returns the chips taken."""
+        def back() -> None:
+            self.sat_out_reason = None
+
+        return self._then(table_job(self.running, self.player_id, SitIn(post=post)), back,
+                          self._wake, self._schedule)
+
+    def add_chips(self, amount: int, bankroll: int) -> Job:
+        """Take up to ``amount`` from the bankroll to the table."""
         amount = min(amount, bankroll)
         if amount <= 0:
-            raise Refused("no_bankroll", t("Your bankroll is empty: reset it to 10,000."))
-        taken: int = self._do(lambda: self.rt.add_chips(self.player_id, amount))
-        self.wake()
-        self._schedule()
-        return taken
+            raise Refused(t("Your bankroll is empty: reset it to 10,000."), "no_bankroll")
+        return self._then(table_job(self.running, self.player_id, AddChips(amount=amount)),
+                          self._wake, self._schedule)
 
-    def leave(self) -> None:
+    def leave(self) -> Job | None:
         """Leave: at once when not in the hand, else after it (a decision pending is checked
         or folded at once)."""
         if self.leaving or self.closed:
-            return
+            return None
         self.leaving = True
-        self.rt.auto_start = False
-        self._do(lambda: self.rt.leave(self.player_id))
-        self._schedule()
+
+        def stop() -> None:
+            self.rt.auto_start = False
+
+        return self._then(stop, table_job(self.running, self.player_id, Leave()),
+                          self._schedule)
 
     def set_coach(self, on: bool) -> None:
         self.coach_on = on
@@ -650,12 +668,14 @@ class PracticeTable:
             self._coach()
         self._schedule()
 
-    def next_hand(self) -> None:
+    def next_hand(self) -> Job:
         """Skip the pause after a result."""
-        rt = self.rt
-        if rt.hand is None and not self._between:
-            rt.ended_at = rt.clock.now_ms() - rt.pause_ms
-            self._poke()
+        def skip() -> None:
+            rt = self.rt
+            if rt.hand is None and not self._between:
+                rt.ended_at = rt.clock.now_ms() - rt.pause_ms
+
+        return skip
 
     def _coach(self) -> None:
         """Work out the advice for the decision in a worker thread: once per decision,
@@ -703,17 +723,22 @@ class PracticeTable:
             self._scheduled = True
             asyncio.get_running_loop().call_soon(self._send_state)
 
+    def changed(self) -> None:
+        """Something the page shows changed (a pre-action chosen): every tab is told."""
+        self._schedule()
+
     def _send_state(self) -> None:
         self._scheduled = False
-        if self.decision is not None and self.pre_action is not None:
-            try:
-                self._play_pre_action()
-                return  # its records bring the next state
-            except Refused:
-                pass
+        if self.decision is not None and play_pre(self.running, self.player_id,
+                                                  self._pre_played):
+            return  # its records bring the next state
         if self.decision is not None and self.coach_on:
             self._coach()
         self.broadcast()
+
+    def _pre_played(self, future: asyncio.Future[Any]) -> None:
+        if future.cancelled() or future.exception() is not None:
+            self._schedule()  # refused: the state as it is
 
     def state(self) -> dict[str, Any]:
         rt = self.rt
@@ -769,7 +794,7 @@ class PracticeTable:
             "live": hand is not None or self.frame is not None,
             "log": log_lines,
             "decision": decision,
-            "pre_action": self.pre_action,
+            "pre_action": self.running.pre.get(self.player_id),
             "coach_on": self.coach_on,
             "coach": self.coach_advice.get(seq) if seq is not None and self.coach_on
             else None,

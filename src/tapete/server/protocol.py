@@ -23,7 +23,7 @@ import msgspec
 
 from tapete.core.catalog import t
 from tapete.core.text import Text
-from tapete.server.game import Refused
+from tapete.room.errors import Refused
 
 MAX_MESSAGE = 4096  # characters of one message
 MAX_DEPTH = 8  # brackets and braces open at once (messages are flat objects)
@@ -188,7 +188,7 @@ _room_decoder = msgspec.json.Decoder(RoomMessage)
 
 
 def malformed(message: Text) -> Refused:
-    return Refused("malformed", message)
+    return Refused(message, "malformed")
 
 
 def parse(raw: str) -> ClientMessage:
@@ -254,8 +254,8 @@ def explain(raw: str, messages: dict[str, type[_Message]] | None = None) -> Refu
         if key == "type":
             continue
         if key in FORGED:
-            return Refused("forged", t("You can only act for your own seat; messages do not name"
-                                       " a seat."))
+            return Refused(t("You can only act for your own seat; messages do not name"
+                               " a seat."), "forged")
         field = fields.get(key)
         if field is None:
             return malformed(t("Unexpected field {key} in {kind}.", key=repr(key),

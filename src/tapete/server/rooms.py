@@ -11,10 +11,11 @@ anyone is told. This module plugs the room into the server:
 - :class:`Room`: the tables of this process, created, listed for the lobby, restored from
   their logs when the server starts (a hand a crash interrupted goes on, or is voided, by the
   table's rule), bot seats filled and emptied between hands;
-- :class:`Connection`: one browser tab or client at one table. It sends ``state`` (the whole
-  table as its viewer sees it, the same message the practice table sends, with ``room``) and,
-  when the client asks for them (``?records=1``), every ``record`` of the table's log as the
-  viewer may see it, numbered gap-free by ``seq`` (resume with ``?after=SEQ``).
+- :func:`state`: the table as one viewer sees it (the same message the practice table
+  sends, with ``room``); every client at a table is a :class:`~tapete.server.session.Session`
+  (server/session.py), the one session of every kind of table, which also sends, when the
+  client asks for them (``?records=1``), every ``record`` of the table's log as the viewer
+  may see it, numbered gap-free by ``seq`` (resume with ``?after=SEQ``).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import random
 import secrets
 import time
 import traceback
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -43,61 +44,37 @@ from tapete.core.errors import BooksError, HandError
 from tapete.core.events import Event
 from tapete.core.hand import Hand, Phase
 from tapete.core.setup import HandSetup
-from tapete.core.text import Text
 from tapete.room.errors import Refused as RoomRefused
 from tapete.room.errors import Unavailable
 from tapete.room.log import EventLog, TableConfig, storage_down
 from tapete.room.table import Agent, RoomTable, TableOwner, rebuild, restore
-from tapete.server.game import Refused, rules_json, send
+from tapete.server.game import rules_json, send
 from tapete.server.money import BOT_PREFIX, is_bot, seat_chips
-from tapete.server.protocol import (
-    Act,
-    AddChips,
-    Chat,
-    HostAction,
-    Leave,
-    Ping,
-    Pre,
-    Propose,
-    SitIn,
-    SitOut,
-    Straddle,
-    TakeSeat,
-    Vote,
-    parse_room,
-)
 from tapete.server.stored import hand_row
 from tapete.server.supervise import expected
-from tapete.server.transport import Outbox
 from tapete.server.views import hand_view
 from tapete.words.room import decided_line, host_line, vote_line
 
 if TYPE_CHECKING:
     from tapete.server.cluster import Node
     from tapete.server.hub import Hub
+    from tapete.server.session import Session
 
 log = logging.getLogger("tapete.server")
 BOT_STYLES = ("tag", "lag", "nit", "station", "maniac")
 BOT_NAMES = ("Ana", "Bruno", "Carla", "Diego", "Elena", "Fede", "Gala", "Hugo")
-PONG = json.dumps({"type": "pong"})
 # what every record and state is written with: msgspec's encoder, five to ten times the speed
 # of json.dumps on a table's state (it was an eighth of the server's time at 40 tables)
 _JSON = msgspec.json.Encoder()
-# the last record message encoded, and its text (see Connection.send)
-_encoded: list[Any] = [None, ""]
 # what a person chooses when opening a table (the rest are the room's)
 CHOSEN = ("game", "variant", "small_blind", "big_blind", "min_buy_in", "max_buy_in", "seats",
           "act_ms", "bank_ms", "bots", "public", "spectators", "fair", "auto_approve", "chat",
           "spectator_chat", "straddle", "restraddle", "bomb_every", "bomb_ante", "bomb_vote",
           "double_board", "bounty_72", "run_it")
-# what a host's message may carry, by field of the protocol's HostAction
-HOST_ARGS = ("request", "seat_number", "on", "now", "chips", "changes", "allowed", "chat")
 MAX_SETTING = 10**9
 MAX_TABLES = 2000  # tables in one process
 NO_TABLE = N_("There is no such table: check the link.")
 _EMPTY = msgspec.Raw(b"[]")
-NO_SPECTATORS = N_("The host has closed the table to spectators.")
-CLOSE_NO_SPECTATORS = 4403
 TABLE_CLOSED = N_("This table was closed after an error: every chip at it is back in its"
                   " owner's bankroll.")
 CLOSE_TABLE_CLOSED = 4410
@@ -179,7 +156,7 @@ class Running:
     table: RoomTable
     owner: TableOwner
     task: asyncio.Task[None] | None = None
-    connections: set[Connection] = field(default_factory=set)
+    connections: set[Session] = field(default_factory=set)
     bots: dict[str, str] = field(default_factory=dict)  # bot player id -> style
     # each person's pre-action (check/fold, call any), whichever tab chose it: played once
     # when their turn comes, by whichever tab's state comes first, and kept across reconnects
@@ -198,13 +175,13 @@ class Running:
     # since when (time.monotonic()) no person has been seated, as Room.sweep last saw it
     idle_since: float | None = field(default_factory=time.monotonic)
 
-    def join(self, conn: Connection) -> None:
+    def join(self, conn: Session) -> None:
         if conn not in self.connections:
             self.connections.add(conn)
             self.tabs[conn.player or ""] += 1
         self.joined += 1
 
-    def part(self, conn: Connection) -> None:
+    def part(self, conn: Session) -> None:
         if conn in self.connections:
             self.connections.discard(conn)
             self.tabs[conn.player or ""] -= 1
@@ -861,226 +838,6 @@ class Room:
         if running is None or running.table.config.practice:
             return None
         return running
-
-
-class Connection:
-    """One client at one table: a :class:`~tapete.room.table.Subscriber` whose messages go
-    to its outbox. ``player`` is its identity (a spectator's too: watching, it has no seat)."""
-
-    def __init__(self, room: Room, running: Running, box: Outbox, player: str, *,
-                 records: bool = False, every_state: bool = True) -> None:
-        self.room = room
-        self.running = running
-        self.box = box
-        self._player = player
-        self.records = records
-        # False (``?records=1&states=turn``): the records tell the client what happens, and a
-        # state comes only where it concerns the viewer (see _concerns)
-        self.every_state = every_state or not records
-        self._scheduled = False
-        self._shown: tuple[RoomTable, int] | None = None  # the table and seq of its last state
-        # records wait here until the outbox has room: a client that comes back after
-        # hundreds of records (or reads the whole log, after=0) gets them all, in order,
-        # without filling its outbox (drain); None once the backlog is sent
-        self._backlog: deque[str] | None = deque() if records else None
-
-    @property
-    def player(self) -> str | None:
-        return self._player
-
-    # the table calls this for every record, inside its command: the state follows once
-    def send(self, message: dict[str, Any]) -> None:
-        if message["kind"] in ("end", "void"):  # a pre-action was for the hand that ended
-            self.running.pre.pop(self._player, None)
-        if self.records:
-            # the table hands the subscribers that see a record alike the same message:
-            # encoded once for all of them
-            if _encoded[0] is message:
-                data = _encoded[1]
-            else:
-                data = _JSON.encode({"type": "record", **message}).decode()
-                _encoded[:] = message, data
-            if self._backlog is not None:
-                self._backlog.append(data)
-                self.box.held()  # made now: it counts while a write waits (transport.py)
-            else:
-                send(self.box, data)
-        if message["kind"] == "host" and message["data"]["action"] == "spectators" and \
-                not message["data"]["allowed"] and \
-                self.running.table.seat_of(self._player) is None:
-            # the host closed the table to spectators: this one is told and let go
-            send(self.box, json.dumps({"type": "error", "code": "no_spectators",
-                                       "message": t(NO_SPECTATORS).to_json(), "seq": None}))
-            self.box.close(CLOSE_NO_SPECTATORS, "no spectators", flush=True)
-            return
-        if self.every_state or self._concerns(message):
-            self.schedule_state()
-
-    def _concerns(self, message: dict[str, Any]) -> bool:
-        """A record after which a client that asked for ``states=turn`` is sent a state: its
-        own decision (a ``turn`` at its seat), a hand's end (or void), a record about its
-        seat (``yours``)."""
-        kind = message["kind"]
-        if kind in ("end", "void"):
-            return True
-        data = message["data"]
-        if kind == "turn":
-            return bool(data["seat"] == self.running.table.seat_of(self._player))
-        return bool(data.get("yours"))
-
-    async def drain(self) -> None:
-        """Send the backlog of records as fast as the client reads them, then every record
-        as it comes."""
-        backlog = self._backlog
-        if backlog is None:
-            return
-        room = max(1, self.box.limits.max_pending // 2)
-        while backlog:
-            while self.box.pending >= room and not self.box.closing:
-                await asyncio.sleep(0.005)
-            if self.box.closing:
-                return
-            while backlog and self.box.pending < room:
-                self.box.put(backlog.popleft(), fresh=False)  # counted when it was made
-        self._backlog = None
-
-    def schedule_state(self) -> None:
-        if not self._scheduled:
-            self._scheduled = True
-            asyncio.get_running_loop().call_soon(self._send_state)
-
-    def _send_state(self) -> None:
-        self._scheduled = False
-        if self.box.closing:
-            return
-        self._shown = (self.running.table, self.running.table.seq)
-        send(self.box, _JSON.encode(state(self.running, self._player, self.room)).decode(),
-             state=True)
-        self._pre_act()
-
-    def _pre_act(self) -> None:
-        """A pre-action chosen before the turn is played when the turn comes (check/fold:
-        check when free, else fold; call any: check or call whatever it costs)."""
-        rt = self.running.table
-        hand = rt.hand
-        chosen = self.running.pre.get(self._player)
-        if chosen is None or hand is None or hand.actor is None \
-                or rt.turn_seq is None or rt.hand_players[hand.actor] != self._player:
-            return
-        legal = hand.legal()
-        if chosen == "call_any":
-            action = Action.check_or_call(legal)
-        else:
-            action = Action.check() if legal.check else Action.fold()
-        del self.running.pre[self._player]
-        pid, seq = self._player, rt.turn_seq
-        future = self.running.owner.submit(lambda: rt.act(pid, seq, action))
-        if future is not None:
-            future.add_done_callback(lambda f: self._done(f, seq))
-
-    # ------------------------------------------------------------------ messages
-    def handle(self, raw: str) -> None:
-        """A message from the client: decoded here, run by the table's owner, in order."""
-        try:
-            msg = parse_room(raw)
-        except Refused as exc:
-            self._error(exc.code, exc.message)
-            return
-        if isinstance(msg, Ping):
-            send(self.box, PONG)
-            return
-        if isinstance(msg, Pre):
-            if msg.value is None or self.running.table.seat_of(self._player) is None:
-                self.running.pre.pop(self._player, None)  # a spectator keeps none
-            else:
-                self.running.pre[self._player] = msg.value
-            for conn in self.running.connections:  # every tab of the person shows it
-                if conn.player == self._player:
-                    conn.schedule_state()
-            return
-        # each job reads the table when it runs: a command queued while the table was
-        # rebuilt from its log runs at the rebuilt one
-        running = self.running
-        pid = self._player
-        job: Any
-        if isinstance(msg, TakeSeat):
-            seat = None if msg.seat_number is msgspec.UNSET else msg.seat_number
-            name = msg.name
-
-            def job() -> None:
-                running.table.sit(pid, name, msg.buy_in, seat)
-        elif isinstance(msg, Act):
-            try:
-                action = Action.from_wire({"action": msg.action} if msg.amount is msgspec.UNSET
-                                          else {"action": msg.action, "amount": msg.amount})
-            except HandError as exc:
-                self._error("malformed", exc.message, msg.seq)
-                return
-
-            def job() -> None:
-                running.table.act(pid, msg.seq, action)
-        elif isinstance(msg, AddChips):
-            def job() -> None:
-                running.table.add_chips(pid, msg.amount)
-        elif isinstance(msg, SitOut):
-            def job() -> None:
-                running.table.sit_out(pid)
-        elif isinstance(msg, SitIn):
-            def job() -> None:
-                running.table.sit_in(pid, msg.post)
-        elif isinstance(msg, Leave):
-            def job() -> None:
-                running.table.leave(pid)
-        elif isinstance(msg, HostAction):
-            args = {("seat" if k == "seat_number" else k): getattr(msg, k) for k in HOST_ARGS
-                    if getattr(msg, k) is not msgspec.UNSET}
-
-            def job() -> None:
-                running.table.host_command(pid, msg.action, args)
-        elif isinstance(msg, Chat):
-            def job() -> None:
-                running.table.say(pid, msg.text)
-        elif isinstance(msg, Vote):
-            def job() -> None:
-                running.table.vote(pid, msg.vote, msg.yes)
-        elif isinstance(msg, Propose):
-            def job() -> None:
-                running.table.propose(pid, msg.kind)
-        elif isinstance(msg, Straddle):
-            def job() -> None:
-                running.table.ask_straddle(pid, msg.on)
-        else:  # pragma: no cover - the decoder knows only the messages above
-            return
-        seq = msg.seq if isinstance(msg, Act) else None
-        future = self.running.owner.submit(job)
-        if future is None:
-            self._error("busy", t("The table is busy: try again in a moment."),
-                        seq)
-            return
-        future.add_done_callback(lambda f: self._done(f, seq))
-
-    def _done(self, future: asyncio.Future[Any], seq: int | None) -> None:
-        if future.cancelled():
-            return
-        exc = future.exception()
-        if exc is None:
-            # a command that stored records has had its state sent already (each record
-            # schedules one): the same again would be one more message for nothing
-            rt = self.running.table
-            if self._shown != (rt, rt.seq):
-                self.schedule_state()
-        elif isinstance(exc, RoomRefused):
-            self._error(exc.code, exc.message, seq)
-        elif isinstance(exc, HandError):
-            self._error("illegal", exc.message, seq)
-        else:
-            log.error("a room command failed: %s", type(exc).__name__, exc_info=exc)
-            self._error("internal", t("The server could not handle that message."), seq)
-
-    def _error(self, code: str, message: Text, seq: int | None = None) -> None:
-        send(self.box, json.dumps({"type": "error", "code": code,
-                                   "message": message.to_json(), "seq": seq}))
-        self.schedule_state()
 
 
 # ---------------------------------------------------------------------------- the state

@@ -33,17 +33,16 @@ from __future__ import annotations
 
 import logging
 import secrets
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from tapete.core.catalog import t
 from tapete.core.errors import BooksError
-from tapete.room.errors import Refused as RoomRefused
+from tapete.room.errors import Refused
 from tapete.room.log import OnCrash, Record, TableConfig
 from tapete.room.money import ChipAccount
 from tapete.room.table import restore
 from tapete.server import bots as botmod
 from tapete.server.config import Settings
-from tapete.server.game import Refused
 from tapete.server.practice import PracticeBots, PracticeTable
 from tapete.server.tournaments import tournament_info
 from tapete.tournament import deals, rulings
@@ -70,7 +69,7 @@ log = logging.getLogger("tapete.server")
 
 def sng_rules(seats: int, speed: str, buy_in: int) -> TournamentRules:
     if seats not in (6, 9) or speed not in SPEEDS:
-        raise Refused("malformed", t("A sit-and-go has 6 or 9 seats, regular or turbo."))
+        raise Refused(t("A sit-and-go has 6 or 9 seats, regular or turbo."), "malformed")
     levels = tuple(Level(sb, bb, a, SPEEDS[speed]) for sb, bb, a in SNG_LEVELS)
     return TournamentRules(Schedule(levels, by="hands"), starting_stack=SNG_STACK, seats=seats,
                            buy_in=buy_in)
@@ -344,15 +343,15 @@ class SngTable(PracticeTable):
         sng = self.sng
         live = sng.live
         if kind not in DEAL_KINDS:
-            raise Refused("malformed", t("A deal is an ICM deal or a chip chop."))
+            raise Refused(t("A deal is an ICM deal or a chip chop."), "malformed")
         me = live.entrants[self.player_id]
         if live.over or me.place:
-            raise Refused("no_deal", t("Only a player still in may propose a deal."))
+            raise Refused(t("Only a player still in may propose a deal."), "no_deal")
         if not rulings.may_propose(len(live.left()), live.prizes()):
-            raise Refused("no_deal", t("A deal may be proposed with three players left or"
-                                       " fewer, all of them in the money."))
+            raise Refused(t("A deal may be proposed with three players left or"
+                            " fewer, all of them in the money."), "no_deal")
         if (sng.deal is not None and sng.deal["open"]) or sng.deal_pending is not None:
-            raise Refused("no_deal", t("A deal is proposed already: answer it."))
+            raise Refused(t("A deal is proposed already: answer it."), "no_deal")
         now = self.rt.hand is None and 1 in live.playing()
         self._store("deal", {"kind": kind, "now": now})
         if now:  # between hands: the next one waits
@@ -364,7 +363,7 @@ class SngTable(PracticeTable):
         sng = self.sng
         deal = sng.deal
         if deal is None or not deal["open"]:
-            raise Refused("no_deal", t("There is no deal to answer."))
+            raise Refused(t("There is no deal to answer."), "no_deal")
         self._store("answer", {"yes": bool(yes)})
         self._apply(sng.answer(bool(yes)))
 
@@ -381,18 +380,18 @@ class SngTable(PracticeTable):
     def human_money(self) -> tuple[int, int]:
         return 0, 0  # tournament chips are not the bankroll's
 
-    def sit_out(self) -> None:
-        raise Refused("tournament", t("A tournament player is dealt in until out."))
+    def sit_out(self) -> NoReturn:
+        raise Refused(t("A tournament player is dealt in until out."), "tournament")
 
-    def add_chips(self, amount: int, bankroll: int) -> int:
-        raise Refused("tournament", t("A tournament player is dealt in until out."))
+    def add_chips(self, amount: int, bankroll: int) -> NoReturn:
+        raise Refused(t("A tournament player is dealt in until out."), "tournament")
 
     def leave(self) -> None:
         """Once the person is out (or the tournament is over): back to the lobby. Before:
         refused (a tournament player is dealt in until out)."""
         sng = self.sng
         if not (sng.live.over or sng.live.entrants[self.player_id].place):
-            raise Refused("tournament", t("A tournament player is dealt in until out."))
+            raise Refused(t("A tournament player is dealt in until out."), "tournament")
         if self.closed:
             return
         self.closed = True
@@ -418,11 +417,11 @@ def open_sng(room: Room, person: str, settings: Settings, name: str, seats: int,
     """A new sit-and-go for ``person``: its stream created, the buy-in taken from their
     bankroll, the table seated by the draw, the first hand called."""
     if type(buy_in) is not int or not MIN_BUY_IN <= buy_in <= MAX_BUY_IN:
-        raise Refused("malformed", t("A buy-in is {smallest} to {largest} chips.",
-                                     smallest=MIN_BUY_IN, largest=MAX_BUY_IN))
+        raise Refused(t("A buy-in is {smallest} to {largest} chips.",
+                        smallest=MIN_BUY_IN, largest=MAX_BUY_IN), "malformed")
     rules = sng_rules(seats, speed, buy_in)
     if room.bankroll.balance(person) < buy_in:
-        raise Refused("no_bankroll", t("Your bankroll does not hold the buy-in."))
+        raise Refused(t("Your bankroll does not hold the buy-in."), "no_bankroll")
     table_id = secrets.token_urlsafe(12)
     config = TableConfig(seats=seats, small_blind=10, big_blind=20, min_buy_in=20,
                          max_buy_in=SNG_STACK * seats, act_ms=max(100, int(
@@ -438,12 +437,12 @@ def open_sng(room: Room, person: str, settings: Settings, name: str, seats: int,
     sng.seq = 1
     if not room.bankroll.take(person, buy_in, f"{table_id}:sng-buy-in"):
         room.log.close_table(sng.stream)
-        raise Refused("no_bankroll", t("Your bankroll does not hold the buy-in."))
+        raise Refused(t("Your bankroll does not hold the buy-in."), "no_bankroll")
     try:
         running = room.open(config, table_id, kit)
         game = SngTable(sng, room, running, kit, person, settings, on_close)
         game.begin(name, buy_in)
-    except (Refused, RoomRefused, TournamentError):
+    except (Refused, TournamentError):
         room.close(table_id)
         _refund(room, sng, buy_in, f"{table_id}:sng-refund")
         raise

@@ -211,7 +211,7 @@ class Outbox:
 
     def held(self) -> None:
         """A message made for this connection that waits elsewhere (a record behind a
-        backlog, :class:`~tapete.server.rooms.Connection`): counted as :meth:`put` counts."""
+        backlog, :class:`~tapete.server.session.Session`): counted as :meth:`put` counts."""
         if self.close_code is None and self.writing:
             self.behind += 1
             if self.behind > self.limits.max_behind:
