@@ -14,7 +14,7 @@ from tapete.core import events as ev
 from tapete.core.catalog import N_
 from tapete.core.game import GAMES
 from tapete.core.rules import Rules, Structure
-from tapete.core.text import Text
+from tapete.server.protocol import Refused as Refused  # re-exported: its home was here
 from tapete.server.transport import Outbox as Outbox  # re-exported: hub imports it from here
 
 log = logging.getLogger("tapete.server")
@@ -42,15 +42,6 @@ def rules_json(r: Rules) -> dict[str, Any]:
             "currency": r.currency}
 
 
-
-
-class Refused(Exception):
-    """A message the table will not carry out; nothing changed. ``code`` is for programs."""
-
-    def __init__(self, code: str, message: Text) -> None:
-        super().__init__(message.en)
-        self.code = code
-        self.message = message
 
 
 def send(box: Outbox, data: str, stamp: float | None = None, state: bool = False) -> None:
