@@ -163,3 +163,49 @@ def test_a_field_the_models_do_not_describe_fails() -> None:
         protocol.check_sent({**msg, "hint": "x"})
     with pytest.raises(msgspec.ValidationError):
         protocol.check_sent({**msg, "message": "x"})
+
+
+def test_a_hands_view_carries_last_actions_when_ended_and_the_engines_pot_after_call() -> None:
+    """The page reads what seats did and the pot after calling from the wire: the view of
+    an ended hand keeps each seat's last action on its last street, and the legal options
+    carry the engine's own ``pot_after_call`` and whether the limit is fixed."""
+    from tapete.core.cards import Deck
+    from tapete.core.hand import Hand
+    from tapete.core.rules import Rules, Structure
+    from tapete.server.views import hand_view
+
+    hand = Hand(Rules(small_blind=1, big_blind=2), [100, 100, 100], button=2, deck=Deck(seed=1))
+    lg = hand_view(hand, 2)["legal"]
+    assert (lg["pot_after_call"], lg["fixed_limit"]) == (hand.legal().pot_after_call, False)
+    assert lg["pot_after_call"] == 3 + 2  # the blinds, and the button's call of 2
+    hand.raise_to(6)
+    hand.fold()
+    hand.fold()
+    view = hand_view(hand, None)
+    assert hand.done and [p["last_action"] for p in view["players"]] == [
+        {"action": "fold", "amount": 0, "all_in": False},
+        {"action": "fold", "amount": 0, "all_in": False},
+        {"action": "raise", "amount": 6, "all_in": False}]
+    protocol.check_sent({"type": "state", **_state_around(view)})
+    fl = Hand(Rules(small_blind=1, big_blind=2, structure=Structure.FIXED_LIMIT), [100, 100],
+              button=0, deck=Deck(seed=1))
+    assert hand_view(fl, fl.actor)["legal"]["fixed_limit"] is True
+
+
+def _state_around(view: dict[str, Any]) -> dict[str, Any]:
+    """A spectator's table state with ``view`` as its hand: just enough to check the hand's
+    model."""
+    words = {"en": "", "es": ""}
+    fmt = {"group": ",", "decimal": ".", "minus": "-", "decimals": 0, "before": "",
+           "after": "", "percent_before": "", "percent_after": "%"}
+    return {"lobby": False, "seq": None, "rules": {
+        "structure": "no-limit", "variant": "holdem", "hole_cards": 2, "small_blind": 1,
+        "big_blind": 2, "small_bet": 2, "big_bet": 4, "ante": 0, "decimals": 0, "currency": "",
+        "key": "nl", "blinds": 0}, "seats": [], "button_seat": None, "sb_seat": None,
+        "bb_seat": None, "hand": view, "live": False, "log": [words], "decision": None,
+        "pre_action": None, "coach_on": False, "coach": None, "last_result": None,
+        "sitting_out": False, "owes_blinds": False, "waiting_for_big_blind": False,
+        "sat_out_reason": None, "waiting": False, "leaving": False, "time_bank": 0.0,
+        "notice": None, "money": {"en": fmt, "es": fmt}, "me": {
+            "bankroll": 0, "at_table": 0, "in_pot": 0, "total": 0, "starting": 0,
+            "version": 0}}

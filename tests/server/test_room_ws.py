@@ -763,3 +763,45 @@ def test_a_table_that_fails_the_same_way_twice_is_closed_with_every_chip_back(
     assert info["room"]["closed_failing"] == 1 and info["room"]["faults"] == 2
     told = [r for r in caplog.records if "failed twice the same way" in r.getMessage()]
     assert len(told) == 1 and table in told[0].getMessage()
+
+
+def test_the_ended_hand_carries_each_seats_last_action_and_legal_its_pot_after_call(
+        tmp_path: Path) -> None:
+    """What the page shows it reads from the wire (docs/protocol.md): the legal options carry
+    the engine's pot after calling and whether the limit is fixed, and the hand that ended
+    carries each seat's last action on its last street, as the hand in play does (the page
+    parsed them from the English log before). The result stays up until the test ends."""
+    with LiveServer(create_app(settings(tmp_path, result_pause=600))) as srv:
+        _ended_hand(srv)
+
+
+def _ended_hand(srv: LiveServer) -> None:
+    a, b = identity(srv), identity(srv)
+    table = open_table(srv, a, seats=2, game="fl")
+    with ws(srv, table, a) as wa, ws(srv, table, b) as wb:
+        wa.send(json.dumps({"type": "take_seat", "buy_in": 200, "name": "Ana"}))
+        wb.send(json.dumps({"type": "take_seat", "buy_in": 200, "name": "Bea"}))
+        s = until(wa, lambda m: m["type"] == "state" and m["live"])
+        first, other = wa, wb
+        if s["decision"] is None:  # heads-up, the button acts first: Bea's turn
+            first, other = wb, wa
+            s = until(wb, lambda m: m["type"] == "state" and m["decision"] is not None)
+        h, lg = s["hand"], s["hand"]["legal"]
+        assert lg["pot_after_call"] == h["pot"] + lg["call"] and lg["fixed_limit"] is True
+        assert lg["min_to"] == lg["max_to"]
+        raiser = h["you"]
+        first.send(json.dumps({"type": "act", "seq": s["seq"], "action": "raise",
+                               "amount": lg["min_to"]}))
+        s = until(other, lambda m: m["type"] == "state" and m["decision"] is not None)
+        folder = s["hand"]["you"]
+        assert s["hand"]["players"][raiser]["last_action"] == {
+            "action": "raise", "amount": lg["min_to"], "all_in": False}
+        other.send(json.dumps({"type": "act", "seq": s["seq"], "action": "fold"}))
+        for w in (wa, wb):
+            ended = until(w, lambda m: m["type"] == "state" and not m["live"]
+                          and m["hand"] is not None)["hand"]
+            assert ended["phase"] == "done"
+            assert ended["players"][raiser]["last_action"] == {
+                "action": "raise", "amount": lg["min_to"], "all_in": False}
+            assert ended["players"][folder]["last_action"] == {
+                "action": "fold", "amount": 0, "all_in": False}

@@ -27,7 +27,7 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType, NoneType, UnionType
-from typing import Any, Literal, Union, get_args, get_origin
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 import msgspec
 import pytest
@@ -149,8 +149,9 @@ def resolves(path: str, models: ModuleType = protocol) -> bool:
                 continue
             for model in _structs(tp):
                 for f in msgspec.structs.fields(model):
-                    if f.encode_name == step:
-                        nxt.append(f.type)
+                    if f.encode_name == step:  # its type, without its doc (Annotated)
+                        nxt.append(get_args(f.type)[0] if get_origin(f.type) is Annotated
+                                   else f.type)
                 tag = model.__struct_config__.tag_field
                 if tag == step:
                     nxt.append(str)

@@ -77,6 +77,7 @@ from tapete.core.catalog import N_, t
 from tapete.core.errors import BooksError
 from tapete.room.errors import Refused as RoomRefused
 from tapete.room.log import CLOSED, LEASES, TABLES, Lease, create_all, now_ms
+from tapete.server import protocol
 from tapete.server.fanout import PRESENCE_KEY, TABLE_CHANNEL, Fanout
 from tapete.server.money import seat_chips
 from tapete.server.storage import move_once_in
@@ -915,8 +916,7 @@ class Node:
 
 
 def moved_message(url: str | None) -> str:
-    return json.dumps({"type": "error", "code": "moved", "message": t(MOVED).to_json(),
-                       "seq": None, "url": url or None})
+    return protocol.error("moved", t(MOVED), url=url or None)
 
 
 class DrainingServer(uvicorn.Server):

@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 from tapete.core.catalog import N_, t
 from tapete.room.log import Record
 from tapete.room.table import visible
+from tapete.server import protocol
 from tapete.server.game import send
 from tapete.server.supervise import REDIS, Backoff
 from tapete.server.transport import Outbox, error_message
@@ -370,13 +371,10 @@ class Fanout:
                     now = time.monotonic()
                     if unfed is None:
                         unfed = now
-                        send(w.box, json.dumps({"type": "error", "code": "unavailable",
-                                                "message": t(UNAVAILABLE).to_json(),
-                                                "seq": w.last}))
+                        send(w.box, protocol.error("unavailable", t(UNAVAILABLE), w.last))
                     elif now - unfed > UNFED_S:
-                        send(w.box, json.dumps({"type": "error", "code": "unavailable",
-                                                "message": t(UNFED, seq=str(w.last)).to_json(),
-                                                "seq": w.last}))
+                        send(w.box, protocol.error("unavailable", t(UNFED, seq=str(w.last)),
+                                                   w.last))
                         w.box.close(CLOSE_TRY_AGAIN, "try again", flush=True)
                         return
                     # the log is read again after the backoff; what is relayed meanwhile
@@ -431,7 +429,8 @@ class Fanout:
         if int(message["seq"]) != w.last + 1:
             return False
         w.last = int(message["seq"])
-        send(w.box, json.dumps({"type": "record", **message}, separators=(",", ":")))
+        send(w.box, protocol.record(message["table"], w.last, message["kind"],
+                                    message["data"]))
         return True
 
     @staticmethod

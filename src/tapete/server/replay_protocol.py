@@ -17,14 +17,14 @@ written :class:`~tapete.server.protocol.Money`, as in the table's messages.
 
 from __future__ import annotations
 
-from typing import Literal, cast
+from typing import Annotated, Literal, cast
 
 import msgspec
 
 from tapete.core import events as ev
 from tapete.core.fair import Status, Verdict
 from tapete.core.text import Text
-from tapete.server.protocol import Money, Words
+from tapete.server.protocol import Money, Words, doc
 
 
 class _Answer(msgspec.Struct, forbid_unknown_fields=True):
@@ -45,71 +45,77 @@ class _Event(_Answer, tag_field="type"):
 
 
 class PostedEvent(_Event, tag="Posted"):
-    player: int
-    amount: int
-    kind: str
-    all_in: bool
+    player: Annotated[int, doc("who posted")]
+    amount: Annotated[int, doc("the chips")]
+    kind: Annotated[str, doc(
+        "`ante`, `small blind`, `big blind`, `straddle`, `dead` (a dead blind), `bomb` (a bomb "
+        "pot's ante, a live bet) or `blind` (another live blind)")]
+    all_in: Annotated[bool, doc("it put the player all-in")]
 
 
 class HoleDealtEvent(_Event, tag="HoleDealt"):
-    player: int
-    cards: list[int] | None
+    player: Annotated[int, doc("to whom")]
+    cards: Annotated[list[int] | None, doc(
+        "the cards (null: dealt face down, unknown to the record) (card numbers)")]
 
 
 class BoardDealtEvent(_Event, tag="BoardDealt"):
-    street: int
-    cards: list[int]
-    run: int
+    street: Annotated[int, doc("1 flop, 2 turn, 3 river")]
+    cards: Annotated[list[int], doc("the cards (card numbers)")]
+    run: Annotated[int, doc("which board, when it is run more than once (0: the first)")]
 
 
 class ActedEvent(_Event, tag="Acted"):
-    player: int
-    action: Literal["fold", "check", "call", "bet", "raise"]
-    to: int
-    added: int
-    all_in: bool
-    timed_out: bool
+    player: Annotated[int, doc("who acted")]
+    action: Annotated[Literal["fold", "check", "call", "bet", "raise"], doc(
+        "`fold`, `check`, `call`, `bet` or `raise`")]
+    to: Annotated[int, doc("the player's street total after it")]
+    added: Annotated[int, doc("the chips it put in")]
+    all_in: Annotated[bool, doc("it put the player all-in")]
+    timed_out: Annotated[bool, doc("the clock acted for the player")]
 
 
 class ReturnedEvent(_Event, tag="Returned"):
-    player: int
-    amount: int
+    player: Annotated[int, doc("to whom")]
+    amount: Annotated[int, doc("the chips given back (uncalled)")]
 
 
 class RunsChosenEvent(_Event, tag="RunsChosen"):
-    runs: int
+    runs: Annotated[int, doc("how many times the board is run")]
 
 
 class ShownEvent(_Event, tag="Shown"):
-    player: int
-    cards: list[int]
+    player: Annotated[int, doc("who showed")]
+    cards: Annotated[list[int], doc("the cards (card numbers)")]
 
 
 class MuckedEvent(_Event, tag="Mucked"):
-    player: int
+    player: Annotated[int, doc("who mucked")]
 
 
 class AwardedEvent(_Event, tag="Awarded"):
-    pot: int
-    player: int
-    amount: int
-    run: int
-    half: str
+    pot: Annotated[int, doc("0 the main pot, then the side pots")]
+    player: Annotated[int, doc("who won")]
+    amount: Annotated[int, doc("the chips")]
+    run: Annotated[int, doc("which board (0: the first)")]
+    half: Annotated[str, doc(
+        'which half of a high-low pot: `"high"`, `"low"`, or `""` for the whole pot (every '
+        "high-only game, and a pot one player takes alone)")]
 
 
 class RakedEvent(_Event, tag="Raked"):
-    pot: int
-    amount: int
+    pot: Annotated[int, doc("the pot")]
+    amount: Annotated[int, doc("the rake taken from it")]
 
 
 class BountyPaidEvent(_Event, tag="BountyPaid"):
-    payer: int
-    player: int
-    amount: int
+    payer: Annotated[int, doc("who pays")]
+    player: Annotated[int, doc("who showed the 7-2 and won")]
+    amount: Annotated[int, doc("the bounty, or what the payer had left when less")]
 
 
 class EndedEvent(_Event, tag="Ended"):
-    stacks: list[int]
+    stacks: Annotated[list[int], doc("every player's stack at the end")]
 
 
 Event = (PostedEvent | HoleDealtEvent | BoardDealtEvent | ActedEvent | ReturnedEvent
@@ -131,91 +137,110 @@ def event(e: ev.Event) -> Event:
 # ---------------------------------------------------------------------------- a frame
 
 class FramePot(_Answer):
-    amount: int
-    eligible: list[int]
+    amount: Annotated[int, doc("chips in the pot")]
+    eligible: Annotated[list[int], doc("the players who may win it")]
 
 
 class FrameLegal(_Answer):
-    player: int
-    fold: bool
-    check: bool
-    call: int
-    call_to: int
-    call_all_in: bool
-    min_to: int | None
-    max_to: int | None
-    is_bet: bool
-    summary: Words
-    why: list[Words]
+    player: Annotated[int, doc("the player to act")]
+    fold: Annotated[bool, doc("folding is possible (there is a bet to face)")]
+    check: Annotated[bool, doc("checking is possible")]
+    call: Annotated[int, doc("the chips a call adds (0 when checking is possible)")]
+    call_to: Annotated[int, doc("the street total after calling")]
+    call_all_in: Annotated[bool, doc("calling takes every chip left")]
+    min_to: Annotated[int | None, doc(
+        "the smallest bet or raise, as a street total (null: no bet or raise possible)")]
+    max_to: Annotated[int | None, doc("the largest")]
+    is_bet: Annotated[bool, doc("a bet (nobody has bet this street) rather than a raise")]
+    summary: Annotated[Words, doc('the options in one line ("fold, call 10, raise to 20–138")')]
+    why: Annotated[list[Words], doc(
+        "why the bounds are what they are (why no raise is possible; why the smallest; why the "
+        "largest)")]
 
 
 class FrameEquity(_Answer):
-    exact: bool
-    values: list[float | None]
-    unknown: list[int]
+    exact: Annotated[bool, doc(
+        "every live hand is known and the figure is exact (else Monte Carlo against any two "
+        "cards for the hands not known)")]
+    values: Annotated[list[float | None], doc(
+        "each player's share of the pot, 0 to 1 (null for a player not live)")]
+    unknown: Annotated[list[int], doc("the live players whose cards are not known")]
 
 
 class Insurance(_Answer):
-    leader: int
-    outs: list[str]
-    unseen: int
-    stake: int
-    premium: int | None
-    cash_out: int
-    text: Words
+    leader: Annotated[int, doc("the player ahead")]
+    outs: Annotated[list[str], doc('the cards after which they collect less (cards as `"As"`)')]
+    unseen: Annotated[int, doc("the cards not seen")]
+    stake: Annotated[int, doc("what they collect if no out comes")]
+    premium: Annotated[int | None, doc(
+        "what covering the stake costs (null: the room sells no insurance for so many outs, or "
+        "there are none)")]
+    cash_out: Annotated[int, doc("their equity in chips now, after the room's 1 % fee")]
+    text: Annotated[Words, doc("all of it in words")]
 
 
 class Frame(_Answer):
     """The hand as it stands after one event (the first frame: before any)."""
 
-    i: int
-    event: Event | None
-    text: Words
-    street: int
-    phase: Literal["deal", "betting", "showdown", "done"]
-    stacks: list[int]
-    bets: list[int]
-    totals: list[int]
-    folded: list[bool]
-    all_in: list[bool]
-    mucked: list[int]
-    shown: list[int]
-    boards: list[list[str]]
-    pots: list[FramePot]
-    pot_total: int
-    returned: list[int]
-    awarded: list[int]
-    rake: int
-    actor: int | None
-    legal: FrameLegal | None
-    next: Words | None
-    strength: list[Words | None]
-    equity: FrameEquity | None
-    insurance: Insurance | None
+    i: Annotated[int, doc("the frame's number, from 0")]
+    event: Annotated[Event | None, doc(
+        "the event this frame shows (null: the first frame); one of the `...Event` models "
+        "below, by its `type`")]
+    text: Annotated[Words, doc('the event in words ("Ana raises to 60")')]
+    street: Annotated[int, doc("0 preflop, 1 flop, 2 turn, 3 river")]
+    phase: Annotated[Literal["deal", "betting", "showdown", "done"], doc(
+        "`deal`, `betting`, `showdown` or `done`")]
+    stacks: Annotated[list[int], doc("chips behind")]
+    bets: Annotated[list[int], doc("chips in front on this street")]
+    totals: Annotated[list[int], doc("chips put in this hand")]
+    folded: Annotated[list[bool], doc("folded")]
+    all_in: Annotated[list[bool], doc("all-in")]
+    mucked: Annotated[list[int], doc("the players who mucked their cards")]
+    shown: Annotated[list[int], doc("the players who showed their cards")]
+    boards: Annotated[list[list[str]], doc(
+        'the board (several when it is run more than once); cards as `"As"`, `"Td"`')]
+    pots: Annotated[list[FramePot], doc(
+        "the main pot and the side pots, as the engine has them now")]
+    pot_total: Annotated[int, doc("every chip put in")]
+    returned: Annotated[list[int], doc("chips given back to each player (uncalled) so far")]
+    awarded: Annotated[list[int], doc("chips each player has won so far")]
+    rake: Annotated[int, doc("the rake taken so far")]
+    actor: Annotated[int | None, doc("the player to act (null: nobody, betting is not on)")]
+    legal: Annotated[FrameLegal | None, doc("the options of the player to act")]
+    next: Annotated[Words | None, doc("at a decision: what the player did next, in words")]
+    strength: Annotated[list[Words | None], doc(
+        'each player\'s hand, when known ("AKs" before the flop, then "pair of queens"); null: '
+        "not known, or folded")]
+    equity: Annotated[FrameEquity | None, doc(
+        "each live player's share of the pot (null: the hand is over, or fewer than two live)")]
+    insurance: Annotated[Insurance | None, doc(
+        "once the betting is over on the flop or the turn with every live hand known: the "
+        "insurance and cash-out the player ahead could take")]
 
 
 # ---------------------------------------------------------------------------- the result
 
 class BreakdownPot(_Answer, tag_field="kind", tag="pot"):
-    index: int
-    amount: int
-    rake: int
-    eligible: list[int]
-    winners: list[int]
-    shares: list[tuple[int, int]]
-    text: Words
+    index: Annotated[int, doc("0 the main pot, then the side pots")]
+    amount: Annotated[int, doc("the pot, after rake")]
+    rake: Annotated[int, doc("the rake taken from it")]
+    eligible: Annotated[list[int], doc("the players who could win it")]
+    winners: Annotated[list[int], doc("who won it")]
+    shares: Annotated[list[tuple[int, int]], doc("what each winner took (each `[player, chips]`)")]
+    text: Annotated[Words, doc('the line ("Ana wins the main pot, 300, with a pair of aces")')]
 
 
 class BreakdownReturn(_Answer, tag_field="kind", tag="returned"):
-    player: int
-    amount: int
-    text: Words
+    player: Annotated[int, doc("to whom")]
+    amount: Annotated[int, doc("the chips given back")]
+    text: Annotated[Words, doc('the line ("Carla takes back 200 (uncalled)")')]
 
 
 class Breakdown(_Answer):
-    items: list[BreakdownPot | BreakdownReturn]
-    text: Words
-    rake: int
+    items: Annotated[list[BreakdownPot | BreakdownReturn], doc(
+        "one item per pot, then one per return")]
+    text: Annotated[Words, doc("the whole result in one text")]
+    rake: Annotated[int, doc("the rake of every pot")]
 
 
 # ---------------------------------------------------------------------------- fair dealing
@@ -224,10 +249,18 @@ class Fairness(_Answer):
     """A hand's commitment to its deck and whether the hand verifies against it
     (:func:`tapete.core.fair.verify`, on the server: the page only shows it)."""
 
-    status: Literal["verified", "rejected", "not-revealed"]
-    commitment: str
-    summary: Words
-    reasons: list[Words]
+    status: Annotated[Literal["verified", "rejected", "not-revealed"], doc(
+        "`verified` (the deck and the secret give the commitment, and every card dealt is the "
+        "deck's at its place), `rejected` (see `reasons`) or `not-revealed` (the deck or the "
+        "secret is not given)")]
+    commitment: Annotated[str, doc(
+        "the commitment published before the hand, as the record gives it (a SHA-256 in "
+        "lowercase hex when it is one)")]
+    summary: Annotated[Words, doc(
+        'the verdict in words ("verified: the cards dealt are the committed deck\'s, in order", '
+        '"not verified")')]
+    reasons: Annotated[list[Words], doc(
+        "why the hand is rejected, one sentence each (empty otherwise)")]
 
 
 def fairness(verdict: Verdict) -> Fairness | None:
@@ -243,72 +276,88 @@ def fairness(verdict: Verdict) -> Fairness | None:
 # ---------------------------------------------------------------------------- the answers
 
 class ReplayPlayer(_Answer):
-    name: str
-    seat: int
-    start: int
-    cards: list[str] | None
+    name: Annotated[str, doc("the player's name")]
+    seat: Annotated[int, doc("the seat in the file (or at the practice table)")]
+    start: Annotated[int, doc("the stack at the start of the hand")]
+    cards: Annotated[list[str] | None, doc(
+        "the hole cards, once known (dealt face up or shown at any point of the record); null: "
+        'never known (cards as `"As"`)')]
 
 
 class Timeline(_Answer):
     """A hand's frames (``/api/replay/hand/{id}``, ``/api/replay/link``)."""
 
-    title: str
-    source: str
-    hand_id: str
-    game: Words
-    decimals: int
-    currency: str
-    money: Money
-    big_blind: int
-    button: int
-    players: list[ReplayPlayer]
-    frames: list[Frame]
-    streets: list[int | None]
-    result: Breakdown | None
-    error: Words | None
-    partial: bool
-    note: Words | None
-    share: str | None
-    street_names: list[tuple[str, str]]
-    mismatches: list[Words]
-    fairness: Fairness | None = None
+    title: Annotated[str, doc(
+        'what the page shows as the hand\'s title (`"#123"`, `"file.txt #4"`)')]
+    source: Annotated[str, doc("where the hand comes from (`tapete`, the file's name, its site)")]
+    hand_id: Annotated[str, doc("the hand's id, or empty")]
+    game: Annotated[Words, doc('the rules in words ("No-limit hold\'em, blinds 1/2")')]
+    decimals: Annotated[int, doc("decimal digits of the smallest unit")]
+    currency: Annotated[str, doc("the currency symbol, or empty for chips")]
+    money: Annotated[Money, doc("how amounts are written, per language")]
+    big_blind: Annotated[int, doc("the big blind")]
+    button: Annotated[int, doc("the player on the button")]
+    players: Annotated[list[ReplayPlayer], doc("the players dealt in, in seat order")]
+    frames: Annotated[list[Frame], doc("the frames, in order (at most 1,500 events)")]
+    streets: Annotated[list[int | None], doc(
+        "the first frame of each street (preflop, flop, turn, river); null: not reached (4 of "
+        "them)")]
+    result: Annotated[Breakdown | None, doc(
+        "the finished hand's pots (null: the hand does not finish)")]
+    error: Annotated[Words | None, doc(
+        "an illegal action stopped the hand: the engine's reason (the frames stop before it)")]
+    partial: Annotated[bool, doc("the record stops before the hand is over")]
+    note: Annotated[Words | None, doc("why the hand is partial, when known")]
+    share: Annotated[str | None, doc(
+        "the code of a shared link to this hand (`/replay#h=CODE`); null: none (an illegal "
+        "hand)")]
+    street_names: Annotated[list[tuple[str, str]], doc(
+        "the streets' names (each `[english, spanish]`)")]
+    mismatches: Annotated[list[Words], doc(
+        "a PokerStars file: what its summary says that the replay does not give")]
+    fairness: Annotated[Fairness | None, doc(
+        "the hand's commitment to its deck and whether it verifies (null: the hand carries no "
+        "commitment)")] = None
 
 
 class ListedHand(_Answer):
-    index: int
-    label: str
-    players: int | msgspec.UnsetType = msgspec.UNSET
-    error: Words | msgspec.UnsetType = msgspec.UNSET
+    index: Annotated[int, doc("its place in the file, from 0 (`hand=` asks for it)")]
+    label: Annotated[str, doc("its id or name")]
+    players: Annotated[int | msgspec.UnsetType, doc(
+        "how many players (a hand that could be read)")] = msgspec.UNSET
+    error: Annotated[Words | msgspec.UnsetType, doc(
+        "why it cannot be read (where in the file)")] = msgspec.UNSET
 
 
 class FileAnswer(_Answer):
     """A file's hands and the timeline of one (``/api/replay/upload``,
     ``/api/replay/file/{key}``)."""
 
-    name: str
-    hands: list[ListedHand]
-    selected: int
-    timeline: Timeline | None
-    error: Words | msgspec.UnsetType = msgspec.UNSET
+    name: Annotated[str, doc("the file's name")]
+    hands: Annotated[list[ListedHand], doc("its hands, in order (5,000 at most)")]
+    selected: Annotated[int, doc("the hand replayed (the one asked for, or 0)")]
+    timeline: Annotated[Timeline | None, doc("its timeline (null: that hand cannot be read)")]
+    error: Annotated[Words | msgspec.UnsetType, doc(
+        "only when `timeline` is null: why")] = msgspec.UNSET
 
 
 class IcmPlayer(_Answer):
-    before: str
-    after: str
-    change: str
+    before: Annotated[str, doc('the stack\'s worth before the hand (`"42.00"`)')]
+    after: Annotated[str, doc("after it")]
+    change: Annotated[str, doc('the difference, signed (`"+12.00"`)')]
 
 
 class IcmAnswer(_Answer):
     """Each player's tournament equity before and after the hand (``/api/icm``)."""
 
-    prizes: list[str]
-    players: list[IcmPlayer]
+    prizes: Annotated[list[str], doc("the prizes still to be won, first place first")]
+    players: Annotated[list[IcmPlayer], doc("one per stack asked about, in order")]
 
 
 class ErrorAnswer(_Answer):
     """Any refusal of these routes (a status other than 200)."""
 
-    error: Words
+    error: Annotated[Words, doc("what went wrong")]
 
 
 def error(message: Text) -> ErrorAnswer:

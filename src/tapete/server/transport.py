@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import socket
 import time
@@ -55,6 +54,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from tapete.core.catalog import N_, t
 from tapete.core.text import Text
+from tapete.server import protocol
 
 log = logging.getLogger("tapete.server")
 
@@ -112,8 +112,8 @@ BATCH_CHARS = 60_000  # characters of one frame of several messages, at most
 
 
 def error_message(code: str, message: Text) -> str:
-    return json.dumps({"type": "error", "code": code, "message": message.to_json(),
-                       "seq": None})
+    """An ``error`` (:class:`~tapete.server.protocol.Error`) with no decision number."""
+    return protocol.error(code, message)
 
 
 # ------------------------------------------------------------------------------ the outbox

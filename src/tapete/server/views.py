@@ -12,12 +12,17 @@ from typing import Any
 
 from tapete.core.cards import format_card
 from tapete.core.hand import Hand, Phase
+from tapete.core.rules import Structure
+from tapete.server.game import last_actions
 
 
 def hand_view(hand: Hand, viewer: int | None) -> dict[str, Any]:
     """What the hand seat ``viewer`` may see (None: a spectator): another seat's hole cards
-    only once they are shown; the legal options only for the seat to act."""
+    only once they are shown; each seat's last action on the street (the hand in play's and
+    the ended hand's alike); the legal options only for the seat to act, with the pot after
+    calling and whether the limit is fixed, as the engine's answer has them."""
     shown = hand.shown
+    lasts = last_actions(hand.n, hand.events)
     players = []
     for p in range(hand.n):
         hole = hand.hole[p]
@@ -32,6 +37,7 @@ def hand_view(hand: Hand, viewer: int | None) -> dict[str, Any]:
             "all_in": hand.all_in[p],
             "cards": [format_card(c) for c in hole] if visible and hole else None,
             "has_cards": hand.dealt[p] and not hand.folded[p] and p not in hand.mucked,
+            "last_action": lasts[p],
         })
     out: dict[str, Any] = {
         "hand_id": hand.hand_id,
@@ -51,6 +57,8 @@ def hand_view(hand: Hand, viewer: int | None) -> dict[str, Any]:
             "fold": lg.fold, "check": lg.check, "call": lg.call, "call_to": lg.call_to,
             "call_all_in": lg.call_all_in,
             "min_to": lg.min_to, "max_to": lg.max_to, "is_bet": lg.is_bet,
+            "pot_after_call": lg.pot_after_call,
+            "fixed_limit": hand.rules.structure is Structure.FIXED_LIMIT,
             "min_reason": lg.explain_min().to_json(),
             "max_reason": lg.explain_max().to_json(),
         }

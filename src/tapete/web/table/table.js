@@ -207,40 +207,10 @@ function styleName(style) {
 }
 
 // ------------------------------------------------------------------ what each seat did
-// Each seat's last action on this street. The server may send it (hand.players[i].last_action:
-// {action, amount, all_in}); until it does, it is read from the hand's log, whose English
-// lines the server writes as "<name> checks", "<name> calls 40", "<name> raises to 120
-// (all-in)", and "Flop: 8s Qh Ks" when a street begins.
-const ACTED = /^(folds|checks|calls ([\d,]+)|bets ([\d,]+)|raises to ([\d,]+))( \(all-in\))?( \(out of time\))?$/;
-const STREET = /^(Flop|Turn|River): ([2-9TJQKA][cdhs] ?)+$/;
-
-function readAction(rest) {
-  const m = ACTED.exec(rest);
-  if (!m) return null;
-  const num = (x) => Number(x.replace(/,/g, ""));
-  const allIn = !!m[5];
-  if (m[1] === "folds") return { action: "fold", amount: 0, all_in: false };
-  if (m[1] === "checks") return { action: "check", amount: 0, all_in: false };
-  if (m[2] != null) return { action: "call", amount: num(m[2]), all_in: allIn };
-  if (m[3] != null) return { action: "bet", amount: num(m[3]), all_in: allIn };
-  return { action: "raise", amount: num(m[4]), all_in: allIn };
-}
-
-function lastActions(h, log) {
-  if (h.players.some((p) => "last_action" in p)) return h.players.map((p) => p.last_action || null);
-  const last = h.players.map(() => null);
-  // the longest name first: "Ana" must not take the lines of a player called "Ana María"
-  const names = h.players.map((p, i) => [p.name, i]).sort((a, b) => b[0].length - a[0].length);
-  for (const line of log || []) {
-    const en = (line && line.en) || "";
-    if (STREET.test(en)) { last.fill(null); continue; }
-    for (const [name, i] of names) {
-      if (!en.startsWith(name + " ")) continue;
-      const a = readAction(en.slice(name.length + 1));
-      if (a) { last[i] = a; break; }
-    }
-  }
-  return last;
+// Each seat's last action on this street comes with the hand (hand.players[i].last_action:
+// {action, amount, all_in}, or null), as the server reads it from the hand's events.
+function lastActions(h) {
+  return h.players.map((p) => p.last_action || null);
 }
 
 /** "all-in" inside a sentence: "Call 80 (all-in)". */
@@ -335,7 +305,7 @@ function renderRoom(s) {
   const shown = {};
   const lr = s.last_result;
   if (done && lr && h && lr.hand_id === h.hand_id) for (const x of lr.shown) shown[x.seat] = x;
-  const acted = live && h.phase === "betting" ? lastActions(h, s.log) : [];
+  const acted = live && h.phase === "betting" ? lastActions(h) : [];
   document.body.dataset.phase = h ? h.phase : "none";
   document.body.dataset.handId = h ? h.hand_id : "";
   document.body.dataset.seq = s.seq == null ? "" : String(s.seq);
@@ -644,18 +614,16 @@ function mine() {
   return h && h.you != null ? h.players[h.you] : null;
 }
 
-function potAfterCall(h, lg) {
-  return h.pot + lg.call;
-}
-
-function presetAmount(kind, h, lg) {
+// A pot-fraction preset: the street total after calling plus that fraction of the pot after
+// calling (the engine's pot_after_call; a bet, with nothing to call: of the pot).
+function presetAmount(kind, lg) {
   if (lg.min_to == null) return null;
   let to;
   if (kind === "min") to = lg.min_to;
   else if (kind === "max") to = lg.max_to;
   else {
     const f = Number(kind);
-    to = lg.is_bet ? Math.round(h.pot * f) : Math.round(lg.call_to + potAfterCall(h, lg) * f);
+    to = Math.round(lg.call_to + lg.pot_after_call * f);
   }
   return Math.max(lg.min_to, Math.min(lg.max_to, to));
 }
@@ -726,7 +694,7 @@ function renderActions(s, h) {
     $("btn-call").disabled = waitingSent;
     const canRaise = lg.min_to != null;
     // one amount only (fixed-limit, or nothing but all-in): the button says it, no sizing
-    const single = canRaise && (lg.min_to === lg.max_to || (s.rules && s.rules.key === "fl"));
+    const single = canRaise && (lg.min_to === lg.max_to || lg.fixed_limit);
     $("btn-raise").hidden = !canRaise;
     $("btn-raise").disabled = waitingSent;
     $("sizing").hidden = !canRaise || single;
@@ -747,7 +715,7 @@ function renderActions(s, h) {
       inp.max = String(lg.max_to);
       if (amountSeq !== s.seq) { amountSeq = s.seq; setAmount(lg.min_to); }
       for (const b of document.querySelectorAll("[data-preset]")) {
-        const x = presetAmount(b.dataset.preset, h, lg);
+        const x = presetAmount(b.dataset.preset, lg);
         b.title = x == null ? "" : chips(x);
       }
       updateRaiseLabel();
@@ -1075,7 +1043,7 @@ function wire() {
   for (const b of document.querySelectorAll("[data-preset]")) {
     b.onclick = () => {
       const lg = legalNow();
-      if (lg) setAmount(presetAmount(b.dataset.preset, state.hand, lg));
+      if (lg) setAmount(presetAmount(b.dataset.preset, lg));
     };
   }
   $("bounds-info").onclick = () => {
@@ -1119,7 +1087,7 @@ function wire() {
     else if (k === "r" || k === "b" || k === "enter") { if (lg.min_to != null) act("raise"); }
     else if ("12345".includes(k) && k.length === 1 && lg.min_to != null) {
       const kinds = ["min", "0.5", "0.75", "1", "max"];
-      setAmount(presetAmount(kinds[Number(k) - 1], state.hand, lg));
+      setAmount(presetAmount(kinds[Number(k) - 1], lg));
     } else if ((k === "arrowup" || k === "arrowdown") && lg.min_to != null) {
       const step = state.rules.big_blind;
       setAmount(currentAmount() + (k === "arrowup" ? step : -step));
