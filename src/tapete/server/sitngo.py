@@ -246,7 +246,7 @@ def open_sng(room: Room, person: str, settings: Settings, name: str, seats: int,
     sng = _plug(room, SitAndGo.created(table_id, created), kit)
     room.log.create_stream(sng.stream, {"kind": STREAM, "id": table_id})
     sng.store("created", created)
-    if not room.bankroll.take(person, buy_in, sng.buy_in_key(person, 1)):
+    if not room.bankroll.take(person, buy_in, sng.key("buy-in", person, 1)):
         room.log.close_table(sng.stream)
         raise Refused("no_bankroll", t("Your bankroll does not hold the buy-in."))
     try:
@@ -255,7 +255,7 @@ def open_sng(room: Room, person: str, settings: Settings, name: str, seats: int,
         game.begin(name, buy_in)
     except (Refused, RoomRefused, TournamentError):
         room.close(table_id)
-        sng.refund(person, buy_in, sng.refund_key(person, 1))
+        sng.refund(person, buy_in, sng.key("refund", person, 1))
         room.log.close_table(sng.stream)
         raise
     room.practice[person] = (running, kit)

@@ -217,7 +217,7 @@ class Tournaments:
             raise Refused(t("your bankroll does not hold that many chips"))
         n = tour.register(player, name)
         if tour.rules.buy_in and not bankroll.take(player, tour.rules.buy_in,
-                                                   tour.buy_in_key(player, n)):
+                                                   tour.key("buy-in", player, n)):
             tour.unregister(player, refund=False)
             raise Refused(t("your bankroll does not hold that many chips"))
         if len(tour.people) + tour.bot_count >= tour.max_players:

@@ -57,17 +57,13 @@ class StreamLog(Protocol):
 
     def append(self, table_id: str, first_seq: int,
                records: list[tuple[str, dict[str, Any]]]) -> Any: ...
-
     def close_table(self, table_id: str) -> None: ...
 
 
 class Bankroll(Protocol):
     """The people's money: each move keyed, so asked for twice it is made once."""
 
-    def balance(self, player: str) -> int: ...
-
     def take(self, player: str, amount: int, key: str) -> bool: ...
-
     def give(self, player: str, amount: int, key: str) -> None: ...
 
 
@@ -77,9 +73,7 @@ class Chips(Protocol):
     restoring: bool
 
     def issue(self, player: str, amount: int) -> None: ...
-
     def settle(self, chips: dict[str, int], issued: int, on_tables: int) -> None: ...
-
     def off_tables(self) -> int: ...
 
 
@@ -91,69 +85,39 @@ class Table(Protocol):
     """A tournament's table as its coordinator drives it (a room table in tournament mode:
     each call a logged command of the table)."""
 
+    hand_no: int
+    next_level: dict[str, Any] | None
+    players: dict[int, str]
+
     @property
     def hand(self) -> object | None: ...
-
-    @property
-    def hand_no(self) -> int: ...
-
-    @property
-    def next_level(self) -> dict[str, Any] | None: ...
-
-    @property
-    def players(self) -> dict[int, str]: ...
-
     @property
     def table(self) -> Seats: ...
-
     def seat_of(self, player: str) -> int | None: ...
-
     def tournament_seat(self, player: str, name: str, seat: int, chips: int, *,
                         dealt_in: bool = True) -> None: ...
-
     def tournament_unseat(self, player: str) -> int: ...
-
     def tournament_deal(self, small_blind: int, big_blind: int, ante: int = 0, *,
                         big_blind_ante: bool = True, level: int = 0) -> None: ...
-
     def tournament_hold(self) -> None: ...
-
     def tournament_stacks(self) -> dict[str, int]: ...
-
     def table_chips(self) -> int: ...
 
 
 class Tables(Protocol):
-    """The coordinator's hands on its tables: the server's adapter."""
+    """The coordinator's hands on its tables, by number (the server's adapter): ``open`` a
+    new one (empty) or ``close`` one the director closed; give ``dst`` a player's ``agent``
+    (table ``src``'s, else the bots'); tell a player's tabs they ``moved``; ``poke`` a
+    table's owner (look at the timers now: a deal, a bot's turn); ``stepped``: a step is
+    over, the viewers are due a state."""
 
-    def table(self, number: int) -> Table:
-        """Table ``number``, open now."""
-        ...
-
-    def open(self, number: int, table_id: str) -> None:
-        """Open table ``number`` (a new table of the log, empty)."""
-        ...
-
-    def close(self, number: int, table_id: str) -> None:
-        """The director closed table ``number``: gone."""
-        ...
-
-    def agent(self, player: str, src: int | None, dst: int) -> None:
-        """Table ``dst`` gets ``player``'s agent, where they have one (table ``src``'s, else
-        the tournament's bots')."""
-        ...
-
-    def moved(self, player: str, src: int, dst: int) -> None:
-        """``player`` was moved from table ``src`` to ``dst``: their tabs follow."""
-        ...
-
-    def poke(self, number: int) -> None:
-        """Have the table's owner look at its timers now (a deal, a bot's turn)."""
-        ...
-
-    def stepped(self) -> None:
-        """A step is over: the tables' viewers are due a state."""
-        ...
+    def table(self, number: int) -> Table: ...
+    def open(self, number: int, table_id: str) -> None: ...
+    def close(self, number: int, table_id: str) -> None: ...
+    def agent(self, player: str, src: int | None, dst: int) -> None: ...
+    def moved(self, player: str, src: int, dst: int) -> None: ...
+    def poke(self, number: int) -> None: ...
+    def stepped(self) -> None: ...
 
 
 # ---------------------------------------------------------------------------- the view
@@ -234,6 +198,9 @@ class Coordinator:
     STREAM: ClassVar[str] = "tournament"
     KIND: ClassVar[str] = "mtt"
     PAYS_AT_ONCE: ClassVar[bool] = False  # a person out is paid then (else at the end)
+    KEYS: ClassVar[dict[str, str]] = {"buy-in": "{id}:buy-in:{player}:{n}",
+                                      "refund": "{id}:refund:{player}:{n}",
+                                      "prize": "{id}:prize:{player}"}
 
     id: str
     rules: TournamentRules
@@ -290,14 +257,10 @@ class Coordinator:
                                self.deal, proposing=self.deal_pending is not None)
 
     # ------------------------------------------------------------------ its records' shapes
-    def buy_in_key(self, player: str, n: int) -> str:
-        return f"{self.id}:buy-in:{player}:{n}"
-
-    def refund_key(self, player: str, n: int) -> str:
-        return f"{self.id}:refund:{player}:{n}"
-
-    def prize_key(self, player: str) -> str:
-        return f"{self.id}:prize:{player}"
+    def key(self, move: str, player: str, n: int = 0) -> str:
+        """The bankroll key of a ``move`` ("buy-in", "refund", "prize") of ``player``'s
+        (``n``: their entry's number)."""
+        return self.KEYS[move].format(id=self.id, player=player, n=n)
 
     def _started_record(self, seating: list[Seating], by: str) -> dict[str, Any]:
         return {"by": by, "tables": {str(k): v for k, v in self.ids.items()},
@@ -351,7 +314,7 @@ class Coordinator:
         del self.people[player]
         if refund and self.rules.buy_in:
             assert self.bankroll is not None
-            self.bankroll.give(player, self.rules.buy_in, self.refund_key(player, n))
+            self.bankroll.give(player, self.rules.buy_in, self.key("refund", player, n))
 
     # ------------------------------------------------------------------ the start
     def draw(self) -> LiveTournament:
@@ -416,14 +379,17 @@ class Coordinator:
         bb = rt.table.big_blind_seat
         self.store("hand_over", self._hand_over_record(number, stacks, bb))
         orders = live.hand_over(number, stacks, bb)
-        opened = False
-        if not orders.finished and self.deal_pending is not None and \
-                number in orders.deal_now:  # a deal proposed during the hand opens now
-            live.pause(number)
-            self.open_deal(self.deal_pending)
-            self.deal_pending = None
-            opened = True
-        self.apply(orders, opened)
+        self.apply(orders, self._open_pending(number, orders))
+
+    def _open_pending(self, number: int, orders: Orders) -> bool:
+        """A deal proposed during the hand opens now (the next hand waits): whether it did."""
+        if orders.finished or self.deal_pending is None or number not in orders.deal_now:
+            return False
+        assert self.live is not None
+        self.live.pause(number)
+        self.open_deal(self.deal_pending)
+        self.deal_pending = None
+        return True
 
     def apply(self, orders: Orders, opened: bool = False) -> None:
         """The director's orders, applied to the tables (each a logged command of one)."""
@@ -460,7 +426,7 @@ class Coordinator:
             self.store("prize", self._payment_record(player, prize))
             self.paid[player] = prize
         if player in self.paid and self.bankroll is not None:
-            self.bankroll.give(player, self.paid[player], self.prize_key(player))
+            self.bankroll.give(player, self.paid[player], self.key("prize", player))
 
     def pay(self) -> None:
         """The end: each person's prize (one paid when out must agree with the end's)."""
@@ -550,13 +516,8 @@ class Coordinator:
             if self.live is None:
                 raise BooksError(f"tournament {self.id}: a hand before the start")
             number = p.get("table", 1)
-            orders = self.live.hand_over(number, p["stacks"], p["big_blind_seat"],
-                                         p.get("elapsed_s", 0))
-            if not orders.finished and self.deal_pending is not None and \
-                    number in orders.deal_now:
-                self.live.pause(number)
-                self.open_deal(self.deal_pending)
-                self.deal_pending = None
+            self._open_pending(number, self.live.hand_over(
+                number, p["stacks"], p["big_blind_seat"], p.get("elapsed_s", 0)))
         elif r.kind == "deal":
             self._propose(p["kind"], p["now"])
         elif r.kind == "answer":
@@ -579,17 +540,17 @@ class Coordinator:
         bankroll = self.bankroll
         if self.rules.buy_in:
             for pid, n in self.registrations(records):
-                if not bankroll.take(pid, self.rules.buy_in, self.buy_in_key(pid, n)) and \
+                if not bankroll.take(pid, self.rules.buy_in, self.key("buy-in", pid, n)) and \
                         pid in self.people:  # never taken, and not there now
                     self.never_taken(pid, n)
         for r in records:
             p = r.payload
             if r.kind == "unregistered" and p["refund"] and self.rules.buy_in:
-                bankroll.give(p["player"], self.rules.buy_in, self.refund_key(p["player"],
-                                                                               p["n"]))
+                bankroll.give(p["player"], self.rules.buy_in,
+                              self.key("refund", p["player"], p["n"]))
             elif r.kind == "prize":
                 pid = self._payee(p)
-                bankroll.give(pid, p["amount"], self.prize_key(pid))
+                bankroll.give(pid, p["amount"], self.key("prize", pid))
             elif r.kind == "refund":
                 bankroll.give(self._payee(p), p["amount"], p["key"])
 
@@ -681,7 +642,7 @@ class Coordinator:
         if live is None or not live.started:
             for pid in self.people:
                 if self.rules.buy_in:
-                    owed[pid] = (self.rules.buy_in, self.refund_key(pid, self.entries[pid]))
+                    owed[pid] = (self.rules.buy_in, self.key("refund", pid, self.entries[pid]))
         else:
             if not live.over:
                 for tb in live.tables.values():
@@ -694,7 +655,7 @@ class Coordinator:
             for pid in self.people:
                 prize = live.entrants[pid].prize
                 if prize > 0:
-                    owed[pid] = (prize, self.prize_key(pid))
+                    owed[pid] = (prize, self.key("prize", pid))
         for pid, (amount, key) in owed.items():
             if pid in self.paid:
                 bankroll.give(pid, self.paid[pid], key)  # asked again: once per key
@@ -795,6 +756,8 @@ class SitAndGo(Coordinator):
     STREAM: ClassVar[str] = "sng"
     KIND: ClassVar[str] = "sng"
     PAYS_AT_ONCE: ClassVar[bool] = True
+    KEYS: ClassVar[dict[str, str]] = {"buy-in": "{id}:sng-buy-in", "refund": "{id}:sng-refund",
+                                      "prize": "{id}:sng-prize"}
 
     speed: str = "regular"
     person: str = ""
@@ -819,15 +782,6 @@ class SitAndGo(Coordinator):
     def name(self) -> Text:
         return t("Sit-and-go, {seats} seats, {speed}", seats=self.rules.seats,
                  speed=t("turbo") if self.speed == "turbo" else t("regular"))
-
-    def buy_in_key(self, player: str, n: int) -> str:
-        return f"{self.id}:sng-buy-in"
-
-    def refund_key(self, player: str, n: int) -> str:
-        return f"{self.id}:sng-refund"
-
-    def prize_key(self, player: str) -> str:
-        return f"{self.id}:sng-prize"
 
     def _started_record(self, seating: list[Seating], by: str) -> dict[str, Any]:
         names = {**self.people, **self.bots}
