@@ -2,31 +2,27 @@
 
 The person and 5 bots (6-max) or 8 bots (9-max), a starting stack of 1,500 and blinds from
 10/20, levels by hands (``regular``: 10 hands a level, ``turbo``: 5). The table is a room
-table in tournament mode (``TableConfig.tournament``, room/table.py): its chips come from the
-sit-and-go's :class:`~tapete.room.money.ChipAccount`, and :class:`SitAndGo` is its
-coordinator, over a :class:`~tapete.tournament.live.LiveTournament`: after each hand it
-unseats the players knocked out and calls the next hand at its level. The person's buy-in is
-taken from their bankroll when it starts (the bots' from the house) into the prize pool; at
-the end the person's prize is paid to their bankroll, the move keyed by the table so a crash
-pays it once. With 3 players or fewer left, the person still in, the person may propose a
-deal (an ICM deal or a chip chop, :mod:`tapete.tournament.deals`); the next hand waits, each
-bot answers by :func:`~tapete.tournament.deals.bot_accepts`, and the deal is made when the
-person and every bot say yes. The page's state gains ``tournament``
+table in tournament mode (``TableConfig.tournament``, room/table.py) whose chips come from
+the sit-and-go's :class:`~tapete.room.money.ChipAccount`; its coordinator is the one every
+tournament has (:class:`~tapete.tournament.coordinator.SitAndGo`): after each hand it unseats
+the players knocked out and calls the next hand at its level. :class:`SngTable` is the
+person's page of it and its hands on the table. The person's buy-in is taken from their
+bankroll when it starts (the bots' from the house) into the prize pool; the person's prize
+is paid to their bankroll once it is final (out, or the end), the move keyed by the table so
+a crash pays it once. With 3 players or fewer left, the person still in, the person may
+propose a deal (an ICM deal or a chip chop, :mod:`tapete.tournament.deals`); the next hand
+waits, each bot answers by :func:`~tapete.tournament.deals.bot_accepts`, and the deal is
+made when the person and every bot say yes. The page's state gains ``tournament``
 (:class:`~tapete.server.protocol.TournamentInfo`).
 
-A restart resumes a sit-and-go. Its coordinator's inputs are a stream of the room's log
-(``"sng:<table id>"``, room/log.py; tournament/coordinator.py says why a stream): ``created``
-(the person, their name, the seats, the speed, the buy-in, the seed: stored before the
-buy-in is taken), ``started`` (the seat draw), ``hand_over`` (the stacks and the big blind's
-seat after each hand), ``deal`` and ``answer`` (a deal proposed, and the person's answer)
-and ``prize`` (the person's, before it is paid), each stored before it is acted on.
-:func:`restore_all` (the room, at start-up) replays each stream into a new
-coordinator (the director is deterministic), asks the bankroll again for the buy-in
-and the prize (each once per key), restores the table against a new chip account derived
-from the director's stacks, and hands it to the person as a practice table is (held until
-their page is back: :meth:`SngTable.resumed` then applies what the last input's orders asked
-and a crash kept from the table, and the hands go on). A sit-and-go whose records cannot be
-replayed is refunded by the rule of docs/rules.md ("Tournaments"), keyed.
+A restart resumes a sit-and-go from its stream (``"sng:<table id>"``: the coordinator's
+docstring lists its records): :func:`restore_all` (the room, at start-up) replays it, asks
+the bankroll again for the buy-in and the prize (each once per key), restores the table
+against a new chip account derived from the director's stacks, and hands it to the person as
+a practice table is (held until their page is back: :meth:`SngTable.resumed` then applies
+what the last input's orders asked and a crash kept from the table, and the hands go on). A
+sit-and-go whose records cannot be replayed is refunded by the rule of docs/rules.md
+("Tournaments"), keyed.
 """
 
 from __future__ import annotations

@@ -347,8 +347,7 @@ class Coordinator:
             self.account.issue(s.player, s.chips)
             self._table(s.table).tournament_seat(s.player, live.entrants[s.player].name,
                                                  s.seat, s.chips, dealt_in=False)
-            port.poke(s.table)
-        for k in live.playing():
+        for k in live.playing():  # each poked: the first hand is dealt
             self._deal(k, live.next_level(k))
         self._stepped()
 
