@@ -23,6 +23,7 @@ from test_server import my_turn, next_state, settings, shove
 from tapete.room.log import EventLog
 from tapete.server import create_app, protocol
 from tapete.server.rooms import bot_agent
+from tapete.tournament.coordinator import RoomTournament
 from waiting import bound
 
 T = TypeVar("T")
@@ -181,21 +182,23 @@ def test_a_restart_mid_hand_goes_on(data: Path) -> None:
 def test_a_restart_after_a_hand_over_was_stored_and_before_its_moves(data: Path) -> None:
     c = running(data).__enter__()
     before = {p: bankroll(c, p) for p in PEOPLE}
-    tours = room(c).tournaments
     frozen: list[Any] = []
-    real = tours._apply
+    real = RoomTournament.apply
 
-    def apply(tour: Any, orders: Any) -> None:  # as if the process died right here
-        if frozen or orders.moves:
+    def apply(tour: Any, orders: Any, opened: bool = False) -> None:  # as if the process
+        if frozen or orders.moves:                                      # died right here
             frozen.append(orders)
             return
-        real(tour, orders)
+        real(tour, orders, opened)
 
-    tours._apply = apply
-    tid = register_both(c)
-    play_people(c, tid, [])
-    wait(c, lambda: bool(frozen))
-    c.__exit__(None, None, None)
+    RoomTournament.apply = apply  # type: ignore[method-assign]
+    try:
+        tid = register_both(c)
+        play_people(c, tid, [])
+        wait(c, lambda: bool(frozen))
+        c.__exit__(None, None, None)
+    finally:
+        RoomTournament.apply = real  # type: ignore[method-assign]
     assert frozen[0].moves
     stream = EventLog(settings(data).db_url()).read(f"tournament:{tid}")
     # the input with the moves is stored: its table is still the one a player sits at
