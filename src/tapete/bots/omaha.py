@@ -58,9 +58,9 @@ from tapete.core.catalog import N_, t, tn
 from tapete.core.game import GAMES, Game, HandForm
 from tapete.core.rules import Structure
 from tapete.core.text import Text
-from tapete.eval.evaluator import Category, category
-from tapete.eval.evaluator.low import LOW_BIT, NO_LOW, low_ranks, omaha_low_of_masks
-from tapete.eval.evaluator.omaha import BoardPart, best_of_parts, board_part, hole_part
+from tapete.ranking import Category, category
+from tapete.ranking.low import LOW_BIT, NO_LOW, low_ranks, omaha_low_of_masks
+from tapete.ranking.omaha import BoardPart, best_of_parts, board_part, hole_part
 from tapete.words.hands import name as hand_name
 from tapete.words.hands import rank_many
 
