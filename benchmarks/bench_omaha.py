@@ -5,9 +5,9 @@ brute-force check, in one run.
                                      [--rounds 5] [--json]
 
 1. Ranks ``--hands`` random Omaha hands (four hole cards, a board of five): tapete's bulk path
-   (:mod:`tapete.eval.evaluator.omaha_bulk`, numba) and scalar path
-   (:func:`~tapete.eval.evaluator.omaha.evaluate_omaha`,
-   :func:`~tapete.eval.evaluator.low.evaluate_omaha_low`), ``phevaluator.evaluate_omaha_cards``
+   (:mod:`tapete.ranking.omaha_bulk`, numba) and scalar path
+   (:func:`~tapete.ranking.omaha.evaluate_omaha`,
+   :func:`~tapete.ranking.low.evaluate_omaha_low`), ``phevaluator.evaluate_omaha_cards``
    and PokerKit's ``OmahaHoldemHand`` and ``OmahaEightOrBetterLowHand`` (the peers' per-hand
    calls for ``--seconds`` each), every peer checked for the same order as tapete's.
 2. ``--rounds`` times more, tapete's bulk high and ``phevaluator`` back to back (the bulk path's
@@ -15,7 +15,7 @@ brute-force check, in one run.
    the same load; the target line takes the median ratio. Single-threaded, both of them.
 3. Checks the bulk path against a brute force on ``--check`` other random hands (0: skip):
    every choice of two hole cards and three board cards (60 per hand), the high of each five
-   ranked by the hold'em five-card path (:func:`~tapete.eval.evaluator.bulk.evaluate_many`) and
+   ranked by the hold'em five-card path (:func:`~tapete.ranking.bulk.evaluate_many`) and
    the low of each five found from its ranks alone (five distinct ranks, all eight or lower,
    ace low; the lowest wins), the best kept. Prints the number of hands that differ (0).
 
@@ -38,10 +38,10 @@ import numpy.typing as npt
 
 from tapete.cli.bench import RANKS, SUITS, best_of, order_agrees
 from tapete.cli.bench import _timed_per_hand as timed_per_hand
-from tapete.eval.evaluator.bulk import evaluate_many, random_hands
-from tapete.eval.evaluator.low import evaluate_omaha_low, low_mask
-from tapete.eval.evaluator.omaha import evaluate_omaha
-from tapete.eval.evaluator.omaha_bulk import (
+from tapete.ranking.bulk import evaluate_many, random_hands
+from tapete.ranking.low import evaluate_omaha_low, low_mask
+from tapete.ranking.omaha import evaluate_omaha
+from tapete.ranking.omaha_bulk import (
     evaluate_omaha_low_many,
     evaluate_omaha_many,
     warm_up,

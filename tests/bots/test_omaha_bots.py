@@ -21,8 +21,8 @@ from tapete.core.cards import Deck, parse_cards
 from tapete.core.game import GAMES, OMAHA, OMAHA5, Game, HandForm
 from tapete.core.hand import Hand
 from tapete.core.rules import Rules, Structure
-from tapete.eval.evaluator.low import evaluate_omaha_low
-from tapete.eval.evaluator.omaha import evaluate_omaha
+from tapete.ranking.low import evaluate_omaha_low
+from tapete.ranking.omaha import evaluate_omaha
 
 NAMES = (*STYLES, "random", "caller")
 HILO = Game("omaha-hi-lo", 4, (3, 1, 1), HandForm.TWO_PLUS_THREE, high_low=True)

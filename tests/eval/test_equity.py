@@ -10,7 +10,7 @@ import pytest
 
 from tapete.core.cards import parse_cards
 from tapete.eval.equity import EquityError, equity, hand_vs_ranges
-from tapete.eval.evaluator.bulk import evaluate_many
+from tapete.ranking.bulk import evaluate_many
 
 
 def test_ahkh_vs_qsqd_preflop_exact() -> None:
@@ -237,7 +237,7 @@ def test_seconds_count_the_work_not_loading_the_kernels(monkeypatch: pytest.Monk
 WARM_THEN_ASK = """
 import json, numpy as np
 import tapete.eval.equity as E
-from tapete.eval.evaluator import bulk
+from tapete.ranking import bulk
 kernels = {"exact": E._exact, "monte_carlo": E._monte_carlo}
 E.warm_up()
 loaded = {k: len(d.signatures) for k, d in kernels.items()}

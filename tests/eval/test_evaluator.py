@@ -8,7 +8,7 @@ from itertools import combinations
 import pytest
 
 from tapete.core.cards import format_cards, parse_cards
-from tapete.eval.evaluator import (
+from tapete.ranking import (
     CLASSES,
     Category,
     best_five,
@@ -17,7 +17,7 @@ from tapete.eval.evaluator import (
     evaluate,
     ranks_of,
 )
-from tapete.eval.evaluator.tables import TABLES
+from tapete.ranking.tables import TABLES
 
 
 def ev(text: str) -> int:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tapete.eval.evaluator import Category, evaluate
-from tapete.eval.evaluator.bulk import (
+from tapete.ranking import Category, evaluate
+from tapete.ranking.bulk import (
     category_counts,
     enumerate_seven,
     evaluate_many,
@@ -82,7 +82,7 @@ def test_every_seven_card_hand() -> None:
 
 
 def test_rank_hash_is_perfect_and_small() -> None:
-    from tapete.eval.evaluator.tables import TABLES
+    from tapete.ranking.tables import TABLES
 
     for n, patterns in ((5, 6175), (6, 18_395), (7, 49_205)):
         offsets, values = rank_table(n)
@@ -99,7 +99,7 @@ def test_a_kernel_with_nowhere_to_cache_is_compiled_in_memory() -> None:
     the user's cache folder (a read-only install run by a user without a writable home): the
     kernels must still compile, once per process, instead of failing to import. A function
     with no source file has no cache folder either."""
-    from tapete.eval.evaluator._jit import njit
+    from tapete.ranking._jit import njit
 
     space: dict[str, object] = {}
     exec(compile("def twice(x):\n    return 2 * x\n", "<no source file>", "exec"), space)
@@ -120,7 +120,7 @@ def test_the_package_imports_where_no_cache_can_be_written() -> None:
         "impl = getattr(c, 'CacheImpl', None) or c._CacheImpl\n"
         "impl._locator_classes = []  # no folder numba may write its cache in\n"
         "import tapete.eval.equity as E\n"
-        "import tapete.eval.evaluator.bulk\n"
+        "import tapete.ranking.bulk\n"
         "print(type(E._exact._cache).__name__)\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -12,7 +12,7 @@ import numpy.typing as npt
 import pytest
 
 from tapete.cli.bench import order_agrees
-from tapete.eval.evaluator.bulk import evaluate_many, random_hands
+from tapete.ranking.bulk import evaluate_many, random_hands
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"

@@ -9,10 +9,10 @@ import pytest
 from test_omaha_eval import brute_force
 from test_omaha_low import _strength, brute_omaha_low
 
-from tapete.eval.evaluator.bulk import random_hands
-from tapete.eval.evaluator.low import evaluate_omaha_low
-from tapete.eval.evaluator.omaha import evaluate_omaha
-from tapete.eval.evaluator.omaha_bulk import (
+from tapete.ranking.bulk import random_hands
+from tapete.ranking.low import evaluate_omaha_low
+from tapete.ranking.omaha import evaluate_omaha
+from tapete.ranking.omaha_bulk import (
     AHEAD,
     CHUNK,
     evaluate_omaha_hilo_many,

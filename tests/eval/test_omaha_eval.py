@@ -20,8 +20,6 @@ from tapete.cli import main
 from tapete.core.cards import format_cards, parse_cards
 from tapete.core.game import HOLDEM, OMAHA, OMAHA5, best_hand
 from tapete.eval.equity import EquityError
-from tapete.eval.evaluator import Category, category, evaluate
-from tapete.eval.evaluator.omaha import evaluate_omaha
 from tapete.eval.omaha import (
     OmahaError,
     game_of,
@@ -30,6 +28,8 @@ from tapete.eval.omaha import (
     omaha_size,
 )
 from tapete.eval.omaha_ranges import omaha_range, range_size
+from tapete.ranking import Category, category, evaluate
+from tapete.ranking.omaha import evaluate_omaha
 
 Capsys = pytest.CaptureFixture[str]
 

@@ -15,7 +15,7 @@ from itertools import combinations
 import pytest
 
 from tapete.core.cards import parse_cards
-from tapete.eval.evaluator.low import (
+from tapete.ranking.low import (
     LOWS,
     NO_LOW,
     describe_low,

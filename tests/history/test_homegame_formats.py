@@ -432,7 +432,7 @@ def test_random_home_games_keep_every_chip_and_round_trip_through_phh(seed: int)
 
 
 def test_the_account_tells_the_bomb_the_boards_and_the_bounty_in_both_languages() -> None:
-    from tapete.history.replay import account
+    from tapete.words.account import account
 
     hand = Hand(BOUNTY, [200] * 3, button=2, bomb=10, double_board=True, names=NAMES[:3])
     deal(hand, "7c2h", "KsKd", "QsQc")

@@ -387,7 +387,8 @@ def test_writer_writes_unknown_cards_and_decimals() -> None:
 
 def test_mangled_files_never_raise() -> None:
     """Random damage to real files gives error lines, never an exception."""
-    from tapete.history.replay import account, dumps_json
+    from tapete.history.replay import dumps_json
+    from tapete.words.account import account
 
     rng = random.Random(3)
     files = sorted(DATA.rglob("*.phh*"))

@@ -467,6 +467,6 @@ def test_writer_for_one_hero_and_stars_wording() -> None:
 ])
 def test_stars_hand_words(cards: str, words: str) -> None:
     from tapete.core.cards import parse_cards
-    from tapete.eval.evaluator import evaluate
+    from tapete.ranking import evaluate
 
     assert ps.describe_stars(evaluate(parse_cards(cards))) == words

@@ -15,7 +15,8 @@ from tapete.core.rules import Rules
 from tapete.core.text import Text
 from tapete.history.formats import replay_any
 from tapete.history.record import HandRecord
-from tapete.history.replay import account, account_lines, dumps_json, replay
+from tapete.history.replay import dumps_json, replay
+from tapete.words.account import account, account_lines
 
 
 def test_records_with_the_button_anywhere_are_reported_in_phh_order() -> None:
@@ -93,10 +94,8 @@ def test_the_account_s_event_lines_are_the_narrator_s(path: Path) -> None:
 
 def test_the_account_is_the_narrator_s_in_every_line() -> None:
     """Every line of the account comes from tapete.words in both languages at once (Text), and
-    history/replay.py's account writes no words of its own and chooses no language."""
+    the account (words/account.py) writes no words of its own and chooses no language."""
     import ast
-
-    import tapete.history
 
     res = next(iter(replay_any(str(ACCOUNTED[0]))))
     lines = account_lines(res)
@@ -105,7 +104,7 @@ def test_the_account_is_the_narrator_s_in_every_line() -> None:
     assert lines[1].es.startswith("Fichas: ") and lines[-1].es.startswith("Fichas finales: ")
     # the source, not the module: compiled, its functions have none to inspect
     checked = 0
-    source = (Path(tapete.history.__file__).parent / "replay.py").read_text(encoding="utf-8")
+    source = (Path(words.__file__).parent / "account.py").read_text(encoding="utf-8")
     for tree in ast.parse(source).body:
         if not isinstance(tree, ast.FunctionDef) or tree.name not in ("account",
                                                                         "account_lines"):

@@ -158,7 +158,7 @@ from tapete.core.rules import Rules
 from tapete.server import coach
 from tapete.server.views import hand_view
 import tapete.eval.equity as E
-from tapete.eval.evaluator import bulk
+from tapete.ranking import bulk
 
 kernels = {"monte_carlo": E._monte_carlo, "rank_n": bulk._rank_n, "rank7": bulk._rank7}
 thread = coach.start_warm_up()

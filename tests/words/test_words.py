@@ -11,7 +11,7 @@ from tapete import words
 from tapete.core.cards import parse_cards
 from tapete.core.hand import Hand
 from tapete.core.rules import Rules, Structure
-from tapete.eval.evaluator import evaluate
+from tapete.ranking import evaluate
 
 NBSP = "\u00a0"
 

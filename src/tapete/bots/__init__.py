@@ -18,7 +18,8 @@ import random
 from typing import Protocol
 
 from tapete.bots.baselines import CallerBot, RandomBot
-from tapete.bots.strategy import STYLES, OpponentStats, Style, StyleBot
+from tapete.bots.strategy import StyleBot
+from tapete.bots.style import STYLES, OpponentStats, Style
 from tapete.bots.view import ActionSeen, Decision, SeatView
 
 __all__ = [

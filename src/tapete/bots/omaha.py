@@ -3,7 +3,7 @@
 :class:`~tapete.bots.strategy.StyleBot` plays hold'em with ranges of two-card combos; in an
 Omaha game the engine offers (:func:`offered`: four or five hole cards, exactly two of them
 with three of the board) it hands the decision to :func:`decide` here, with the same
-:class:`~tapete.bots.strategy.Style` numbers, so one style is one set of numbers in every game.
+:class:`~tapete.bots.style.Style` numbers, so one style is one set of numbers in every game.
 
 **Preflop.** :func:`shape` scores a hand from what makes Omaha hands strong (the points are
 :data:`PAIR_POINTS`, :data:`SUIT_POINTS`, :data:`GAP_POINTS` below):
@@ -46,10 +46,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
-from typing import TYPE_CHECKING, Final
+from typing import Final, Protocol
 
 from tapete.bots import ranges as R
 from tapete.bots.seats import open_width, players_behind, position_name
+from tapete.bots.style import OpponentStats, Style
 from tapete.bots.view import Decision, SeatView
 from tapete.core import events as ev
 from tapete.core.betting import Legal
@@ -58,19 +59,17 @@ from tapete.core.catalog import N_, t, tn
 from tapete.core.game import GAMES, Game, HandForm
 from tapete.core.rules import Structure
 from tapete.core.text import Text
-from tapete.eval.evaluator import Category, category
-from tapete.eval.evaluator.low import LOW_BIT, NO_LOW, low_ranks, omaha_low_of_masks
-from tapete.eval.evaluator.omaha import BoardPart, best_of_parts, board_part, hole_part
+from tapete.ranking import Category, category
+from tapete.ranking.low import LOW_BIT, NO_LOW, low_ranks, omaha_low_of_masks
+from tapete.ranking.omaha import BoardPart, best_of_parts, board_part, hole_part
 from tapete.words.hands import name as hand_name
 from tapete.words.hands import rank_many
-
-if TYPE_CHECKING:
-    from tapete.bots.strategy import StyleBot
 
 __all__ = [
     "OppRange",
     "Read",
     "Shape",
+    "StylePlayer",
     "decide",
     "equity",
     "offered",
@@ -726,7 +725,39 @@ def _share(me: int, theirs: list[int], my_low: int, lows: list[int]) -> float:
 
 # ---------------------------------------------------------------------------- deciding
 
-def decide(bot: StyleBot, view: SeatView, legal: Legal) -> Decision:
+class StylePlayer(Protocol):
+    """The bot an Omaha decision is made for: :class:`~tapete.bots.strategy.StyleBot`, which
+    hands its decisions in an Omaha game to :func:`decide`. Its style, its seeded generator and
+    its reads of the opponents, and the hold'em strategy's own ways to read, size and word an
+    action, so that one style plays alike in every game."""
+
+    style: Style
+    rng: random.Random
+    stats: dict[str, OpponentStats]
+
+    def _reads(self, view: SeatView, p: int) -> tuple[float, float, float]: ...
+
+    def _softness(self, view: SeatView, players: list[int]) -> float: ...
+
+    def _raise(self, view: SeatView, legal: Legal, to: int, why: Text) -> Decision: ...
+
+    def _call(self, view: SeatView, legal: Legal, why: Text) -> Decision: ...
+
+    def _fold(self, legal: Legal, why: Text) -> Decision: ...
+
+    def _commit(self, view: SeatView, legal: Legal, hand: str | Text, price: float, eq: float,
+                involved: list[int], versus: Text) -> Decision: ...
+
+    def _price_call(self, view: SeatView, legal: Legal, eq: float, need: float, eq_txt: Text,
+                    price: float) -> Decision: ...
+
+    def _bet_at(self, view: SeatView, opps: list[int]) -> tuple[float, float]: ...
+
+    def _bet(self, view: SeatView, legal: Legal, frac: float, info: R.BoardInfo,
+             eq_txt: Text, purpose: Text) -> Decision: ...
+
+
+def decide(bot: StylePlayer, view: SeatView, legal: Legal) -> Decision:
     """The style's answer in an Omaha game (preflop classes, then the nut-aware read)."""
     if view.street == 0:
         return _preflop(bot, view, legal)
@@ -737,13 +768,13 @@ def _pct(x: float) -> int:
     return round(100 * x)
 
 
-def _pot_raise(bot: StyleBot, view: SeatView, legal: Legal, frac: float, why: Text) -> Decision:
+def _pot_raise(bot: StylePlayer, view: SeatView, legal: Legal, frac: float, why: Text) -> Decision:
     """Raise (or bet) ``frac`` of the pot after calling, the legal maximum at most."""
     to = legal.call_to + round(frac * (view.pot + legal.call))
     return bot._raise(view, legal, to, why)
 
 
-def _preflop(bot: StyleBot, view: SeatView, legal: Legal) -> Decision:
+def _preflop(bot: StylePlayer, view: SeatView, legal: Legal) -> Decision:
     st = bot.style
     rng = bot.rng
     seat = view.seat
@@ -833,7 +864,7 @@ def _involved(view: SeatView) -> list[int]:
     return out or view.opponents()
 
 
-def _range(bot: StyleBot, view: SeatView, p: int) -> OppRange:
+def _range(bot: StylePlayer, view: SeatView, p: int) -> OppRange:
     loose = bot._reads(view, p)[0]
     st = bot.stats.get(view.names[p]) if bot.style.adapt else None
     if st is None:
@@ -842,7 +873,7 @@ def _range(bot: StyleBot, view: SeatView, p: int) -> OppRange:
     return opponent_range(view, p, loose, (st.bet_weak + BLUFFS * 6) / (st.bet_shown + 6))
 
 
-def _preflop_committed(bot: StyleBot, view: SeatView, legal: Legal, hand: Text,
+def _preflop_committed(bot: StylePlayer, view: SeatView, legal: Legal, hand: Text,
                        price: float) -> Decision:
     """A call that commits the stack: equity against the ranges of the players in."""
     involved = _involved(view)
@@ -852,7 +883,7 @@ def _preflop_committed(bot: StyleBot, view: SeatView, legal: Legal, hand: Text,
     return bot._commit(view, legal, hand, price, eq, involved, versus)
 
 
-def _postflop(bot: StyleBot, view: SeatView, legal: Legal) -> Decision:
+def _postflop(bot: StylePlayer, view: SeatView, legal: Legal) -> Decision:
     st = bot.style
     rng = bot.rng
     hl = view.rules.game.high_low

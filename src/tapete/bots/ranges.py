@@ -27,9 +27,9 @@ from tapete.core.catalog import N_, t
 from tapete.core.game import Game, HandForm
 from tapete.core.text import Text
 from tapete.eval.equity import hand_vs_ranges as _hand_vs_ranges
-from tapete.eval.evaluator import CLASSES, Category, category, evaluate
-from tapete.eval.evaluator.bulk import evaluate_many
 from tapete.eval.ranges import Range as _Range
+from tapete.ranking import CLASSES, Category, category, evaluate
+from tapete.ranking.bulk import evaluate_many
 
 # The 169 starting-hand classes, strongest first: ordered by a blend of all-in equity against
 # one and against three random hands (Monte Carlo, 30,000 and 12,000 deals per class).

@@ -53,7 +53,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def bench_enumerate() -> dict[str, Any]:
     """All seven-card hands: counts per category and the seconds it took (compiled code)."""
-    from tapete.eval.evaluator.bulk import category_counts, enumerate_seven
+    from tapete.ranking.bulk import category_counts, enumerate_seven
 
     enumerate_seven(warm_up=True)  # load or compile the kernel outside the timing
     started = clock()
@@ -187,8 +187,8 @@ def best_of(fn: Callable[[], object], runs: int = 3) -> float:
 
 def bench_evaluate(hands: int = 10_000_000, seconds: float = 1.0, seed: int = 1) -> dict[str, Any]:
     """Hands per second of tapete's bulk and scalar paths and of each installed peer."""
-    from tapete.eval.evaluator import evaluate
-    from tapete.eval.evaluator.bulk import evaluate_many, random_hands
+    from tapete.ranking import evaluate
+    from tapete.ranking.bulk import evaluate_many, random_hands
 
     cards = random_hands(hands, 7, seed)
     out = np.empty(hands, np.uint16)

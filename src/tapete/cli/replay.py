@@ -22,7 +22,6 @@ from tapete.history.formats import replay_any
 from tapete.history.replay import (
     HISTORY_SUFFIXES,
     ReplayResult,
-    account,
     dumps_json,
     iter_paths,
 )
@@ -142,6 +141,8 @@ def _replay_all(args: argparse.Namespace, files: list[str], lang: str,
                     obj["icm"] = _icm(res, prizes)
                 out.write(dumps_json(obj) + "\n")
             else:
+                from tapete.words.account import account  # the narrator: not for --json
+
                 text = account(res, lang)
                 if prizes is not None:
                     text += _icm_lines(res, prizes, lang)

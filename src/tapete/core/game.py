@@ -19,7 +19,7 @@ structure is the rules' (``Rules.structure``), so pot-limit Omaha is
 - here, a ``Game`` value in :data:`GAMES`; the engine deals, ends the streets and settles from
   it, and ``Rules.to_json`` carries it;
 - for a new way to rank hands, :func:`best_hand` (the high) and :func:`best_low` (the
-  eight-or-better low, from ``tapete.eval.evaluator.low``);
+  eight-or-better low, from ``tapete.ranking.low``);
 - outside the core, every place that deals with hole cards asks ``rules.game``: the bots
   (``tapete.bots.omaha`` for Omaha's games), the coach and the replayer's equity (hold'em's
   kernels, or ``tapete.eval.omaha``), the hand-history readers and writers (PHH's variant
@@ -168,10 +168,10 @@ _evaluate_omaha_low: Callable[[Sequence[int], Sequence[int]], int] | None = None
 
 
 def evaluator() -> Callable[[Sequence[int]], int]:
-    """The evaluator of five to seven cards (:func:`tapete.eval.evaluator.evaluate`)."""
+    """The evaluator of five to seven cards (:func:`tapete.ranking.evaluate`)."""
     global _evaluate
     if _evaluate is None:
-        from tapete.eval.evaluator import evaluate
+        from tapete.ranking import evaluate
 
         _evaluate = evaluate
     return _evaluate
@@ -179,10 +179,10 @@ def evaluator() -> Callable[[Sequence[int]], int]:
 
 def omaha_evaluator() -> Callable[[Sequence[int], Sequence[int]], int]:
     """The evaluator of two hole cards and three board cards
-    (:func:`tapete.eval.evaluator.omaha.evaluate_omaha`)."""
+    (:func:`tapete.ranking.omaha.evaluate_omaha`)."""
     global _evaluate_omaha
     if _evaluate_omaha is None:
-        from tapete.eval.evaluator.omaha import evaluate_omaha
+        from tapete.ranking.omaha import evaluate_omaha
 
         _evaluate_omaha = evaluate_omaha
     return _evaluate_omaha
@@ -203,11 +203,11 @@ def best_hand(game: Game, hole: Sequence[int], board: Sequence[int]) -> int:
 
 def low_evaluators() -> tuple[Callable[[Sequence[int]], int],
                               Callable[[Sequence[int], Sequence[int]], int]]:
-    """The eight-or-better low evaluators (:mod:`tapete.eval.evaluator.low`): of any five of
+    """The eight-or-better low evaluators (:mod:`tapete.ranking.low`): of any five of
     five to seven cards, and of exactly two hole cards and three board cards."""
     global _evaluate_low, _evaluate_omaha_low
     if _evaluate_low is None or _evaluate_omaha_low is None:
-        from tapete.eval.evaluator.low import evaluate_low, evaluate_omaha_low
+        from tapete.ranking.low import evaluate_low, evaluate_omaha_low
 
         _evaluate_low, _evaluate_omaha_low = evaluate_low, evaluate_omaha_low
     return _evaluate_low, _evaluate_omaha_low

@@ -9,7 +9,7 @@ reports a 95 % interval. Both run in numba kernels on the evaluator's tables.
 For bots, :func:`hand_vs_ranges` answers "how often does my hand win against these ranges on
 this board?" in tens of microseconds for a thousand samples.
 
-The kernels are compiled once and cached on disk (see :mod:`tapete.eval.evaluator._jit`); a new
+The kernels are compiled once and cached on disk (see :mod:`tapete.ranking._jit`); a new
 process still spends about half a second loading them at its first question, and the first run
 after installing spends tens of seconds compiling them. :func:`warm_up` does that ahead of time
 (a server calls it at start-up, in the background); :attr:`EquityResult.seconds` counts only
@@ -30,10 +30,10 @@ import numpy as np
 import numpy.typing as npt
 
 from tapete.core.cards import CardError, format_card, parse_cards
-from tapete.eval.evaluator._jit import below, njit, seed_state, uniform
-from tapete.eval.evaluator.bulk import CARD_BIT, CARD_KEY, FLUSH, rank_table
-from tapete.eval.evaluator.tables import RANK_KEY
 from tapete.eval.ranges import ALL_COMBOS, Range, RangeError, hand_or_range
+from tapete.ranking._jit import below, njit, seed_state, uniform
+from tapete.ranking.bulk import CARD_BIT, CARD_KEY, FLUSH, rank_table
+from tapete.ranking.tables import RANK_KEY
 
 I64 = npt.NDArray[np.int64]
 U16 = npt.NDArray[np.uint16]

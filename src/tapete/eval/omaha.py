@@ -3,8 +3,8 @@ hand's share of the pot, exact or by Monte Carlo.
 
 Every player holds a known hand of four cards (Omaha) or five (five-card Omaha), all of the
 same size; a hand is the best five cards of exactly two of its own and three of the board
-(:mod:`tapete.eval.evaluator.omaha`), for the high and for the eight-or-better low alike
-(:mod:`tapete.eval.evaluator.low`). A player may hold an Omaha range instead
+(:mod:`tapete.ranking.omaha`), for the high and for the eight-or-better low alike
+(:mod:`tapete.ranking.low`). A player may hold an Omaha range instead
 (:mod:`tapete.eval.omaha_ranges`: ``"AAxx"``, ``"KQJTds"``, ``random``); equity with ranges is
 by Monte Carlo, each sample dealing every range one of its hands.
 
@@ -17,7 +17,7 @@ Exact enumeration deals every rest of the board; it is the default when the boar
 cards or more (at most a few thousand boards) or when few cards are unknown (at most
 :data:`EXACT_BOARDS` boards). Otherwise Monte Carlo samples boards with a seeded generator (the
 same seed gives the same answer) and reports a 95 % interval. Both run in a numba kernel on the
-bulk Omaha path (:mod:`tapete.eval.evaluator.omaha_bulk`): a flop takes about a millisecond,
+bulk Omaha path (:mod:`tapete.ranking.omaha_bulk`): a flop takes about a millisecond,
 every preflop board of a heads-up hand (1,086,008) about half a second.
 
 Mistakes (a hand of another size among Omaha hands, a range, a card twice) raise
@@ -42,15 +42,15 @@ from tapete.core.catalog import t
 from tapete.core.game import OMAHA, OMAHA5, Game
 from tapete.core.text import Text
 from tapete.eval.equity import EquityResult, PlayerEquity
-from tapete.eval.evaluator._jit import below, njit, seed_state
-from tapete.eval.evaluator.omaha_bulk import (
+from tapete.eval.omaha_ranges import OmahaError as OmahaError
+from tapete.eval.omaha_ranges import omaha_range, range_size
+from tapete.ranking._jit import below, njit, seed_state
+from tapete.ranking.omaha_bulk import (
     _high5_many,
     _low_many,
     evaluate_omaha_hilo_many,
     omaha_tables,
 )
-from tapete.eval.omaha_ranges import OmahaError as OmahaError
-from tapete.eval.omaha_ranges import omaha_range, range_size
 
 __all__ = [
     "EXACT_BOARDS",

@@ -935,7 +935,7 @@ _PLURAL = ("Deuces", "Threes", "Fours", "Fives", "Sixes", "Sevens", "Eights", "N
 
 def describe_stars(strength: int) -> str:
     """A hand as PokerStars words it: ``a pair of Queens``, ``a straight, Nine to King``."""
-    from tapete.eval.evaluator import Category, category, ranks_of
+    from tapete.ranking import Category, category, ranks_of
 
     cat = category(strength)
     r = ranks_of(strength)
@@ -964,7 +964,7 @@ def describe_stars(strength: int) -> str:
 
 def describe_stars_low(strength: int) -> str:
     """A low as PokerStars writes it after ``LO:``, highest card first: ``8,5,4,2,A``."""
-    from tapete.eval.evaluator.low import low_ranks
+    from tapete.ranking.low import low_ranks
 
     return ",".join("A" if r == 12 else str(r + 2) for r in low_ranks(strength))
 

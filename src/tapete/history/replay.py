@@ -4,7 +4,8 @@
 history is refereed by the same code that deals live hands: an illegal action stops the replay
 with the engine's own message (what was tried and what was legal). A record whose steps stop
 before the hand ends is a *partial* hand, reported as such, not an error. The result carries
-everything ``tapete replay --json`` prints and :func:`account` writes the readable version.
+everything ``tapete replay --json`` prints and :func:`tapete.words.account.account` writes the
+readable version.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any, Final, NamedTuple
 
 from tapete.core import events as ev
 from tapete.core.actions import Action
-from tapete.core.cards import Card, format_cards
+from tapete.core.cards import format_cards
 from tapete.core.catalog import t
 from tapete.core.errors import MalformedAction
 from tapete.core.hand import Hand, HandError, Phase
@@ -625,99 +626,6 @@ def _collect(res: ReplayResult, hand: Hand) -> None:
                     for r in hand.results]
     else:
         res.pots = [_new(PotOut, (p.amount, p.eligible, None, (), 0)) for p in hand.pots()]
-
-
-# ---------------------------------------------------------------------------- the account
-
-# the events whose lines the account leaves to others: the hole cards (one line of their own,
-# the cards the file knows), the awards and the rake (the pots' sentences), the end. The
-# boards and the choice to run the rest more than once are the streets' headings
-_UNTOLD: Final = (ev.HoleDealt, ev.Awarded, ev.Raked, ev.Ended)
-
-
-def account(res: ReplayResult, lang: str = "en") -> str:
-    """A readable account of a replayed hand, street by street, in English or Spanish (the
-    lines of :func:`account_lines`, each after the first indented)."""
-    return "\n  ".join([line.in_lang(lang) for line in account_lines(res)])
-
-
-def account_lines(res: ReplayResult) -> list[Text]:
-    """The account's lines in every language, all of them the narrator's
-    (:mod:`tapete.words`): the title, the stacks, the hole cards the file knows, each street
-    with its board and the lines of its events as the table's log writes them (an action the
-    file leaves out said as not in the file), then the pots as sentences and the finishing
-    stacks, or the error, or why a partial hand stops. Players are named by their PHH label
-    and their name ("p3 Tom Dwan")."""
-    from tapete import words  # the narrator (and its evaluator): not for --json
-    from tapete.words import account as say
-
-    title = res.source + (f" #{res.hand}" if res.hand else "")
-    hand = res.engine
-    if hand is None:
-        return [say.unreadable(title, res.error if res.error is not None else Text.join([]))]
-    rules = hand.rules
-    n = hand.n
-    names: list[str] = []
-    for p in range(n):
-        label = res.label(p)
-        names.append(label if hand.names[p] == label else f"{label} {hand.names[p]}")
-    out = [say.title(title, rules, n),
-           say.stacks([(names[p], hand.starting_stacks[p]) for p in range(n)], rules)]
-    told = [(k, e) for k, e in enumerate(hand.events) if not isinstance(e, _UNTOLD)]
-    said = dict(zip([k for k, _ in told],
-                    words.log_lines(hand, [e for _, e in told], names=names), strict=True))
-    inferred = set(res.inferred_at)
-    holes: list[tuple[str, Sequence[Card]]] = []
-    current: list[Text] = []
-    heading = say.street(0)
-    on_board = False  # the heading is a board's: said even when nobody was left to act
-    # boards dealt once the players chose to run the rest more than once are named, and
-    # those of a double board
-    runs = 2 if hand.double_board else 1
-
-    def flush() -> None:
-        if holes:
-            out.append(say.hole_cards(holes))
-            holes.clear()
-        if current or on_board:
-            out.append(say.street_line(heading, current))
-            current.clear()
-
-    for k, e in enumerate(hand.events):
-        if isinstance(e, ev.HoleDealt):
-            if e.cards is not None:
-                holes.append((names[e.player], e.cards))
-        elif isinstance(e, ev.BoardDealt):
-            if current or holes or on_board:
-                flush()
-            board = hand.boards[e.run][: 3 + max(0, e.street - 1)]
-            heading = say.street(e.street, board, e.run if runs > 1 else None)
-            on_board = True
-        elif isinstance(e, ev.RunsChosen):
-            runs = e.runs  # the boards' headings say it
-        elif k in said:
-            line = said[k]
-            current.append(words.not_in_file(line) if k in inferred else line)
-    flush()
-    if res.error is not None:
-        out.append(say.error(res.error))
-    elif res.partial:
-        out.append(say.partial(res.note if res.note is not None else Text.join([])))
-        for k, pot in enumerate(res.pots):
-            out.append(say.open_pot(k, len(res.pots), pot.amount,
-                                    [names[p] for p in pot.players], rules))
-    else:
-        for k, pot in enumerate(res.pots):
-            result = words.pot_result(hand, k, len(res.pots), pot.amount, pot.rake,
-                                      names=names)
-            out.append(say.settled_pot(result, [names[p] for p in pot.players]))
-        out.append(say.finishing_stacks([(names[p], x) for p, x in enumerate(hand.stacks)],
-                                        rules))
-        if res.stated_stacks_agree is False:
-            out.append(say.other_finishing_stacks())
-        for m in res.mismatches:
-            out.append(say.mismatch(m))
-    return out
 
 
 # ---------------------------------------------------------------------------- files

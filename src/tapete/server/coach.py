@@ -32,7 +32,7 @@ from tapete.core.catalog import N_, t
 from tapete.core.game import HOLDEM, Game
 from tapete.core.hand import Hand
 from tapete.core.text import Text
-from tapete.eval.evaluator import evaluate
+from tapete.ranking import evaluate
 
 if TYPE_CHECKING:
     from tapete.bots import SeatView
@@ -147,7 +147,7 @@ def _game_equity(hole: Sequence[Card], board: Sequence[Card], opponents: int, sa
     sampled deal's hands ranked in one call."""
     import numpy as np
 
-    from tapete.eval.evaluator.omaha_bulk import evaluate_omaha_hilo_many
+    from tapete.ranking.omaha_bulk import evaluate_omaha_hilo_many
 
     rng = random.Random(seed)
     used = set(hole) | set(board)
@@ -237,7 +237,7 @@ def warm_up(stop: threading.Event | None = None) -> float:
     start = time.perf_counter()
     from tapete.bots import make_bot
     from tapete.eval import equity as kernels
-    from tapete.eval.evaluator import bulk
+    from tapete.ranking import bulk
 
     steps = (lambda: make_bot("tag", 0),
              lambda: kernels.warm_up(exact=False),  # Monte Carlo only: the coach never enumerates

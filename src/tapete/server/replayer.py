@@ -82,7 +82,7 @@ def warm_up() -> float:
     import time
 
     from tapete.eval import equity, omaha
-    from tapete.eval.evaluator import bulk, omaha_bulk
+    from tapete.ranking import bulk, omaha_bulk
 
     started = time.perf_counter()
     equity.warm_up()

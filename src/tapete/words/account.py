@@ -1,23 +1,34 @@
-"""The headings and the frame of ``tapete replay``'s readable account: the hand's title, the
-stacks, the hole cards, each street's heading with its board, the pots, the finishing stacks
-and what the file states otherwise. The lines of the hand's events are the narrator's own
-(:func:`tapete.words.log_lines`); this module says only what a table's log has no line for.
+"""``tapete replay``'s readable account of a replayed hand (:func:`account`), and its headings
+and frame: the hand's title, the stacks, the hole cards, each street's heading with its board,
+the pots, the finishing stacks and what the file states otherwise. The lines of the hand's
+events are the narrator's own (:func:`tapete.words.log_lines`); this module says only what a
+table's log has no line for.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
+from tapete.core import events as ev
 from tapete.core.cards import Card, format_cards
 from tapete.core.text import Text
 from tapete.words.catalog import t
-from tapete.words.lines import and_list, players_count, pot_name, sentences
+from tapete.words.lines import (
+    and_list,
+    log_lines,
+    not_in_file,
+    players_count,
+    pot_name,
+    pot_result,
+    sentences,
+)
 from tapete.words.money import money_text
 from tapete.words.rules import describe
 
 if TYPE_CHECKING:
     from tapete.core.rules import Rules
+    from tapete.history.replay import ReplayResult
 
 
 def title(hand: str, rules: Rules, players: int) -> Text:
@@ -113,3 +124,91 @@ def other_finishing_stacks() -> Text:
 def mismatch(what: Text) -> Text:
     """A figure of the file's own summary the replay does not reproduce, both figures given."""
     return t("DOES NOT MATCH the file's summary: {what}", what=what)
+
+
+# ---------------------------------------------------------------------------- a replayed hand
+
+# the events whose lines the account leaves to others: the hole cards (one line of their own,
+# the cards the file knows), the awards and the rake (the pots' sentences), the end. The
+# boards and the choice to run the rest more than once are the streets' headings
+_UNTOLD: Final = (ev.HoleDealt, ev.Awarded, ev.Raked, ev.Ended)
+
+
+def account(res: ReplayResult, lang: str = "en") -> str:
+    """A readable account of a replayed hand, street by street, in English or Spanish (the
+    lines of :func:`account_lines`, each after the first indented)."""
+    return "\n  ".join([line.in_lang(lang) for line in account_lines(res)])
+
+
+def account_lines(res: ReplayResult) -> list[Text]:
+    """The account's lines in every language, all of them the narrator's
+    (:mod:`tapete.words`): the title, the stacks, the hole cards the file knows, each street
+    with its board and the lines of its events as the table's log writes them (an action the
+    file leaves out said as not in the file), then the pots as sentences and the finishing
+    stacks, or the error, or why a partial hand stops. Players are named by their PHH label
+    and their name ("p3 Tom Dwan")."""
+    source = res.source + (f" #{res.hand}" if res.hand else "")
+    hand = res.engine
+    if hand is None:
+        return [unreadable(source, res.error if res.error is not None else Text.join([]))]
+    rules = hand.rules
+    n = hand.n
+    names: list[str] = []
+    for p in range(n):
+        label = res.label(p)
+        names.append(label if hand.names[p] == label else f"{label} {hand.names[p]}")
+    out = [title(source, rules, n),
+           stacks([(names[p], hand.starting_stacks[p]) for p in range(n)], rules)]
+    told = [(k, e) for k, e in enumerate(hand.events) if not isinstance(e, _UNTOLD)]
+    said = dict(zip([k for k, _ in told],
+                    log_lines(hand, [e for _, e in told], names=names), strict=True))
+    inferred = set(res.inferred_at)
+    holes: list[tuple[str, Sequence[Card]]] = []
+    current: list[Text] = []
+    heading = street(0)
+    on_board = False  # the heading is a board's: said even when nobody was left to act
+    # boards dealt once the players chose to run the rest more than once are named, and
+    # those of a double board
+    runs = 2 if hand.double_board else 1
+
+    def flush() -> None:
+        if holes:
+            out.append(hole_cards(holes))
+            holes.clear()
+        if current or on_board:
+            out.append(street_line(heading, current))
+            current.clear()
+
+    for k, e in enumerate(hand.events):
+        if isinstance(e, ev.HoleDealt):
+            if e.cards is not None:
+                holes.append((names[e.player], e.cards))
+        elif isinstance(e, ev.BoardDealt):
+            if current or holes or on_board:
+                flush()
+            board = hand.boards[e.run][: 3 + max(0, e.street - 1)]
+            heading = street(e.street, board, e.run if runs > 1 else None)
+            on_board = True
+        elif isinstance(e, ev.RunsChosen):
+            runs = e.runs  # the boards' headings say it
+        elif k in said:
+            line = said[k]
+            current.append(not_in_file(line) if k in inferred else line)
+    flush()
+    if res.error is not None:
+        out.append(error(res.error))
+    elif res.partial:
+        out.append(partial(res.note if res.note is not None else Text.join([])))
+        for k, pot in enumerate(res.pots):
+            out.append(open_pot(k, len(res.pots), pot.amount,
+                                [names[p] for p in pot.players], rules))
+    else:
+        for k, pot in enumerate(res.pots):
+            result = pot_result(hand, k, len(res.pots), pot.amount, pot.rake, names=names)
+            out.append(settled_pot(result, [names[p] for p in pot.players]))
+        out.append(finishing_stacks([(names[p], x) for p, x in enumerate(hand.stacks)], rules))
+        if res.stated_stacks_agree is False:
+            out.append(other_finishing_stacks())
+        for m in res.mismatches:
+            out.append(mismatch(m))
+    return out

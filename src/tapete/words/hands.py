@@ -1,7 +1,7 @@
 """Hands in words: what a hand makes ("a pair of fives"), with the kicker when the kicker
 decides ("a pair of fives, ace kicker"), and one line of why when a kicker or a tie decides.
 
-Strengths are the evaluator's (:mod:`tapete.eval.evaluator`): its ranks say which cards name a
+Strengths are the evaluator's (:mod:`tapete.ranking`): its ranks say which cards name a
 hand and which are kickers. Spanish agrees in gender ("escalera a la reina", "reinas llenas"),
 so each use of a rank is its own message context.
 """
@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from tapete.core.cards import Card, format_card
 from tapete.core.game import HOLDEM, Game, best_hand
 from tapete.core.text import Text
-from tapete.eval.evaluator.tables import TABLES
+from tapete.ranking.tables import TABLES
 from tapete.words.catalog import N_, NC_, t, tc
 
 _ONE = (N_("two"), N_("three"), N_("four"), N_("five"), N_("six"), N_("seven"), N_("eight"),
@@ -108,7 +108,7 @@ def deciding_kicker(strength: int, other: int) -> int | None:
 def low_name(strength: int) -> Text:
     """An eight-or-better low (:func:`tapete.core.game.best_low`'s strength) as dealers read
     it, highest card first: "8-6-4-2-A low" ("bajo 8-6-4-2-A")."""
-    from tapete.eval.evaluator.low import describe_low
+    from tapete.ranking.low import describe_low
 
     return Text(describe_low(strength, "en"), describe_low(strength, "es"))
 

@@ -1,6 +1,6 @@
 """The bulk path: rank numpy arrays of hands and enumerate every seven-card hand, in numba.
 
-Same tables and strength scale as :func:`tapete.eval.evaluator.evaluate` (1..7462, higher is
+Same tables and strength scale as :func:`tapete.ranking.evaluate` (1..7462, higher is
 better). Input hands are an integer array of shape ``(N, 5)``, ``(N, 6)`` or ``(N, 7)``
 holding cards ``rank * 4 + suit`` (``2c`` = 0 ... ``As`` = 51), ideally ``uint8`` and
 C-contiguous (anything else is converted once). Cards within a row must be distinct; that is
@@ -28,9 +28,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from tapete.eval.evaluator import Category
-from tapete.eval.evaluator._jit import below, njit, seed_state
-from tapete.eval.evaluator.tables import CATEGORY_SIZES, TABLES
+from tapete.ranking import Category
+from tapete.ranking._jit import below, njit, seed_state
+from tapete.ranking.tables import CATEGORY_SIZES, TABLES
 
 U8 = npt.NDArray[np.uint8]
 U16 = npt.NDArray[np.uint16]

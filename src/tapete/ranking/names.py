@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from tapete.eval.evaluator.tables import CLASSES, TABLES
+from tapete.ranking.tables import CLASSES, TABLES
 
 EN_ONE: Final = (
     "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",

@@ -2,7 +2,7 @@
 
 * the scalar path here (:func:`evaluate`) is plain Python for the game engine's showdowns:
   about a quarter of a microsecond for seven cards, no compiler to warm up;
-* the bulk path (:mod:`tapete.eval.evaluator.bulk`, numba: ``evaluate_many``, ``enumerate_seven``,
+* the bulk path (:mod:`tapete.ranking.bulk`, numba: ``evaluate_many``, ``enumerate_seven``,
   ``random_hands``) ranks numpy arrays of hands and enumerates boards for equity, on the same
   tables and strength scale. It is a separate module so that the game never imports numba.
 
@@ -19,8 +19,8 @@ from enum import IntEnum
 from itertools import combinations
 from typing import Final
 
-from tapete.eval.evaluator.names import describe
-from tapete.eval.evaluator.tables import CLASSES, FLUSH_BITS, RANK_SHIFT, SUIT_BIAS, TABLES
+from tapete.ranking.names import describe
+from tapete.ranking.tables import CLASSES, FLUSH_BITS, RANK_SHIFT, SUIT_BIAS, TABLES
 
 __all__ = [
     "CLASSES",

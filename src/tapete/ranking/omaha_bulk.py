@@ -1,13 +1,13 @@
 """The bulk Omaha path: rank numpy arrays of Omaha hands, high and low, in numba.
 
-Same strengths as the scalar path: high as :func:`tapete.eval.evaluator.omaha.evaluate_omaha`
+Same strengths as the scalar path: high as :func:`tapete.ranking.omaha.evaluate_omaha`
 (1..7462, exactly two hole cards and three board cards), low as
-:func:`tapete.eval.evaluator.low.evaluate_omaha_low` (0 = no low, 1..56). Input is two integer
+:func:`tapete.ranking.low.evaluate_omaha_low` (0 = no low, 1..56). Input is two integer
 arrays of cards (``rank * 4 + suit``), ``holes`` of shape ``(N, 2..5)`` and ``boards`` of shape
 ``(N, 3..5)``, one row per hand, ideally ``uint8`` and C-contiguous (anything else is converted
 once). Cards must be distinct within a row (not checked) and 0..51 (checked).
 
-High runs on the hold'em bulk path's tables (:mod:`tapete.eval.evaluator.bulk`). On a board of
+High runs on the hold'em bulk path's tables (:mod:`tapete.ranking.bulk`). On a board of
 five cards (every showdown, and every board equity deals) it takes one lookup per pair of hole
 cards: the board's sum of :data:`BOARD_RANK_KEY` (keys for five ranks only, so the sum stays
 below 2**19) hashes to a row of the board-best table, which holds for each of the 91 pairs of
@@ -20,9 +20,9 @@ the rank keys of every pair and every triple are summed and each sum goes throug
 five-card rank table's hash. Flushes are looked up in the 13-bit flush table only for two hole
 cards of a suit the board has three of, the way the scalar path does. Low is one lookup in a
 65,536-entry table of (hole low-rank mask, board low-rank mask), filled from the scalar low
-evaluator (:func:`~tapete.eval.evaluator.low.omaha_low_of_masks`) at first use.
+evaluator (:func:`~tapete.ranking.low.omaha_low_of_masks`) at first use.
 
-As in :mod:`~tapete.eval.evaluator.bulk`, the hot loop (four hole cards on five board cards) is
+As in :mod:`~tapete.ranking.bulk`, the hot loop (four hole cards on five board cards) is
 written out in its kernel: a jitted helper taking arrays costs numba reference counting, even
 inlined (measured: half the speed). The kernels are compiled once and cached on disk; the
 equity kernel of :mod:`tapete.eval.omaha` calls them once per board, on
@@ -38,9 +38,9 @@ from typing import Final, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from tapete.eval.evaluator._jit import njit, njit_inline, prefetch
-from tapete.eval.evaluator.bulk import CARD_BIT, CARD_KEY, FLUSH, _pack_rows, rank_table
-from tapete.eval.evaluator.low import LOW_BIT, omaha_low_of_masks
+from tapete.ranking._jit import njit, njit_inline, prefetch
+from tapete.ranking.bulk import CARD_BIT, CARD_KEY, FLUSH, _pack_rows, rank_table
+from tapete.ranking.low import LOW_BIT, omaha_low_of_masks
 
 __all__ = [
     "OmahaTables",

@@ -2,7 +2,7 @@
 
 A hand of four hole cards has 6 pairs, a board of five cards 10 triples: 60 five-card hands to
 rank (100 with five hole cards, 10 pairs). Each is ranked on the evaluator's five-card tables
-(the same strength scale as :func:`tapete.eval.evaluator.evaluate`: 1 to 7462, higher is
+(the same strength scale as :func:`tapete.ranking.evaluate`: 1 to 7462, higher is
 better), in two parts: the ranks of every pair and triple are summed as rank keys (one lookup
 per five cards), and a flush is looked up only for a suited pair and a triple of its suit.
 
@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import Final
 
-from tapete.eval.evaluator.tables import RANK_SHIFT, TABLES
+from tapete.ranking.tables import RANK_SHIFT, TABLES
 
 __all__ = ["BoardPart", "HolePart", "best_of_parts", "board_part", "evaluate_omaha", "hole_part"]
 
