@@ -60,9 +60,11 @@ KNOWN_SERVER_CYCLE_EDGES: frozenset[tuple[str, str]] = frozenset({
     ("tapete.server.rooms", "tapete.server.hub"),  # Hub, type-only
     ("tapete.server.sitngo", "tapete.server.practice"),  # the practice table, at the top
     ("tapete.server.sitngo", "tapete.server.rooms"),  # Room, Running, type-only
-    ("tapete.server.sitngo", "tapete.server.tournaments"),  # tournament_info, at the top
-    ("tapete.server.tournaments", "tapete.server.hub"),  # Hub, type-only
-    ("tapete.server.tournaments", "tapete.server.rooms"),  # bot_agent at the top, Room type-only
+    ("tapete.server.hub", "tapete.server.session"),  # Job, Session, type-only
+    ("tapete.server.practice", "tapete.server.session"),  # type-only
+    ("tapete.server.rooms", "tapete.server.session"),  # Session, type-only
+    ("tapete.server.session", "tapete.server.hub"),  # Player, type-only
+    ("tapete.server.session", "tapete.server.rooms"),  # Room, Running type-only; state lazily
 })
 
 
