@@ -207,11 +207,6 @@ class SngTable(PracticeTable):
         self.room.close(self.rt.table_id)
         self.on_close(self)
 
-    def state(self) -> dict[str, Any]:
-        out = super().state()
-        out["tournament"] = self.info()
-        return out
-
     def info(self) -> dict[str, Any] | None:
         sng = self.sng
         return sng.info(sng.name, 1, self.player_id, self.rt.hand is not None)
