@@ -189,13 +189,15 @@ class Player:
             self.notice = None
             self._then_state(self.purse.reset(self.hub.settings.starting_bankroll))
         elif isinstance(msg, Sng):
-            self._sng(msg)
+            return self._sng(msg)
         elif isinstance(msg, Coach):
             self.need_game().set_coach(msg.on)
         elif isinstance(msg, Deal):
-            self._need_sng().propose_deal(msg.kind)
+            sng = self._need_sng()
+            return sng.running, sng.propose_deal(msg.kind)
         elif isinstance(msg, DealAnswer):
-            self._need_sng().answer_deal(msg.yes)
+            sng = self._need_sng()
+            return sng.running, sng.answer_deal(msg.yes)
         else:  # the table's commands: the practice table's policy checks and completes them
             game = self.need_game()
             if isinstance(msg, AddChips) and msg.amount <= 0:
@@ -210,7 +212,7 @@ class Player:
             raise Refused(t("Deals are made at a sit-and-go."), "no_deal")
         return game
 
-    def _sng(self, msg: Sng) -> None:
+    def _sng(self, msg: Sng) -> tuple[Running, Job]:
         """A practice sit-and-go (server/sitngo.py): the buy-in from the bankroll."""
         if self.game is not None:
             raise Refused(t("You are already at a table."), "seated")
@@ -219,8 +221,10 @@ class Player:
         if name.casefold() in {n.casefold() for n, _ in (*_opponents(), *MORE_OPPONENTS)}:
             name = t("{name} (you)", name=name).in_lang(msg.lang)
         self._store()
-        self._seat(open_sng(self.hub.room, self.id, self.hub.settings, name, msg.seats,
-                            msg.speed, msg.buy_in, on_close=self._closed))
+        game, begin = open_sng(self.hub.room, self.id, self.hub.settings, name, msg.seats,
+                               msg.speed, msg.buy_in, on_close=self._closed)
+        self._seat(game)
+        return game.running, begin
 
     def _seat(self, game: PracticeTable) -> None:
         """The person's practice table is theirs: every tab of theirs shows it."""
@@ -283,12 +287,10 @@ class Player:
         game = PracticeTable(self.hub.room, running, kit, self.id, self.hub.settings,
                              on_close=self._closed) if sng is None else \
             SngTable(sng, self.hub.room, running, kit, self.id, self.hub.settings,
-                     on_close=self._closed)
+                     on_close=self._closed, resumed=True)
         notice = self.notice
         self._seat(game)
         self.notice = notice
-        if isinstance(game, SngTable):
-            game.resumed()
 
 
 def _opponents() -> tuple[tuple[str, str], ...]:

@@ -43,7 +43,7 @@ from tapete.core import events as ev
 from tapete.core.actions import Action
 from tapete.core.cards import Deck, format_card
 from tapete.core.catalog import t
-from tapete.core.hand import Hand, HandError
+from tapete.core.hand import Hand
 from tapete.core.table import Table
 from tapete.core.text import Text
 from tapete.room.log import Game as GameKind
@@ -558,17 +558,6 @@ class PracticeTable:
         self.frame, self.frames = None, []
 
     # ------------------------------------------------------------------ the person's messages
-    def _do(self, fn: Callable[[], Any]) -> Any:
-        """Run a command on the table now: for the sit-and-go's coordinator
-        (server/sitngo.py), whose steps run in order inside its own calls; then have the
-        owner look at its timers (a bot to play, a hand to deal)."""
-        try:
-            out = fn()
-        except HandError as exc:
-            raise Refused(exc.message, "illegal") from None
-        self._poke()
-        return out
-
     def job(self, msg: Any, stamp: float, bankroll: int) -> Job | None:
         """The person's command at this table, checked by the practice table's rules and
         completed with what follows it here: the owner's job (None: nothing to do)."""
