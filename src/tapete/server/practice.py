@@ -41,7 +41,7 @@ from tapete import words
 from tapete.bots import SeatView
 from tapete.core import events as ev
 from tapete.core.actions import Action
-from tapete.core.cards import Deck, format_card
+from tapete.core.cards import Deck
 from tapete.core.catalog import t
 from tapete.core.hand import Hand
 from tapete.core.table import Table
@@ -66,7 +66,7 @@ from tapete.server.money import BOT_PREFIX, is_bot
 from tapete.server.protocol import Act, AddChips, Leave, Next, SitIn, SitOut, TableState
 from tapete.server.rooms import Running
 from tapete.server.session import Job, play_pre, table_job
-from tapete.server.state import PracticePart, result_json, table_state
+from tapete.server.state import PracticePart, result_json, runout_frame, table_state
 from tapete.server.views import hand_view
 
 if TYPE_CHECKING:
@@ -449,7 +449,7 @@ class PracticeTable:
         self._learn(hand, hi)
         if boards:
             cuts = [boards[0]] + [i + 1 for i in boards]
-            self.frames = [self._frame(hand, k, hi) for k in cuts]
+            self.frames = [runout_frame(hand, k, hi) for k in cuts]
             self.frame = self.frames.pop(0)
             self.frame_events = int(self.frame.pop("_events", 0))
             self._frames = asyncio.get_running_loop().create_task(
@@ -524,19 +524,6 @@ class PracticeTable:
             self.room.close(rt.table_id)
 
     # ------------------------------------------------------------------ run-outs
-    def _frame(self, hand: Hand, upto: int, hi: int | None) -> dict[str, Any]:
-        setup = hand.setup
-        part = Hand.from_events(setup.rules, setup.stacks, hand.events[:upto],
-                                **setup.hand_args())
-        view = hand_view(part, hi)
-        # the hands that will be shown are tabled for the run-out (all-in: cards face up)
-        for p, cards in hand.shown.items():
-            view["players"][p]["cards"] = [format_card(c) for c in cards]
-        view["phase"] = "runout"
-        view["_events"] = upto
-        view.pop("legal", None)
-        return view
-
     async def _play_frames(self, hand: Hand, hi: int | None, result: dict[str, Any]) -> None:
         try:
             while self.frames:

@@ -232,6 +232,22 @@ def result_json(hand: Hand, you: int | None, number: int,
     }
 
 
+def runout_frame(hand: Hand, upto: int, you: int | None) -> dict[str, Any]:
+    """A practice table's all-in run-out, shown street by street after the hand: the hand as
+    it stood after its first ``upto`` events, as hand seat ``you`` sees it, the hands that
+    will be shown tabled (all-in: cards face up); ``_events``: ``upto``, for its log."""
+    setup = hand.setup
+    part = Hand.from_events(setup.rules, setup.stacks, hand.events[:upto],
+                            **setup.hand_args())
+    view = hand_view(part, you)
+    for p, cards in hand.shown.items():
+        view["players"][p]["cards"] = [format_card(c) for c in cards]
+    view["phase"] = "runout"
+    view["_events"] = upto
+    view.pop("legal", None)
+    return view
+
+
 def chat_lines(rt: RoomTable) -> list[dict[str, Any]]:
     """The table's last chat messages, host actions and votes, oldest first."""
     out: list[dict[str, Any]] = []
