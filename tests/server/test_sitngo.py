@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from owned import commands_outside
 from starlette.testclient import TestClient
 from test_server import my_turn, next_state, settings, shove
 
@@ -19,11 +20,14 @@ Msg = dict[str, Any]
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
+def client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
+    """The app; every command of its tables checked, at the end, to have run in the table's
+    owner's task (the coordinator's steps, the deals, the first seating included)."""
     app = create_app(settings(tmp_path))
-    with TestClient(app) as c:
+    with commands_outside(monkeypatch) as outside, TestClient(app) as c:
         c.get("/")
         yield c
+    assert outside == [], "commands run outside their table's owner"
 
 
 def start(ws: Any, **kw: Any) -> tuple[Msg, int]:

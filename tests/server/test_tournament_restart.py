@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
+from owned import commands_outside
 from starlette.testclient import TestClient
 from test_server import my_turn, next_state, settings, shove
 
@@ -270,7 +271,19 @@ def play(ws: Any, until: Callable[[dict[str, Any]], bool], limit: int = 20_000,
     raise AssertionError("the sit-and-go did not get there")
 
 
-def test_a_sit_and_go_goes_on_after_a_restart_mid_hand(data: Path) -> None:
+def test_a_sit_and_go_goes_on_after_a_restart_mid_hand(data: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    with commands_outside(monkeypatch) as outside:
+        prize, sng_id = _sng_across_a_restart(data)
+    # the first seating, the hands, the reconciling after the restart: each table's owner's
+    assert outside == [], "commands run outside their table's owner"
+    moves = room_moves(data)
+    assert moves[f"{sng_id}:sng-buy-in"] == -100
+    assert moves.get(f"{sng_id}:sng-prize", 0) == prize
+    assert sum(v for k, v in moves.items() if k.startswith(sng_id)) == prize - 100
+
+
+def _sng_across_a_restart(data: Path) -> tuple[int, str]:
     c = running(data).__enter__()
     c.get("/")
     cookies = dict(c.cookies)
@@ -302,8 +315,5 @@ def test_a_sit_and_go_goes_on_after_a_restart_mid_hand(data: Path) -> None:
         assert end["me"]["bankroll"] == start - 100 + prize
         sng_id = next(k for k in room(c).tables if room(c).tables[k].table.config.tournament)
     c.__exit__(None, None, None)
-    moves = room_moves(data)
-    assert moves[f"{sng_id}:sng-buy-in"] == -100
-    assert moves.get(f"{sng_id}:sng-prize", 0) == prize
-    assert sum(v for k, v in moves.items() if k.startswith(sng_id)) == prize - 100
+    return prize, sng_id
 

@@ -17,7 +17,6 @@ false``), ``error`` and ``pong``.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +27,7 @@ from tapete.core.catalog import N_, t
 from tapete.core.text import Text
 from tapete.room.log import VARIANTS
 from tapete.room.names import clean_name
+from tapete.server import protocol
 from tapete.server.config import Settings
 from tapete.server.game import (
     BLINDS,
@@ -46,6 +46,7 @@ from tapete.server.protocol import (
     Coach,
     Deal,
     DealAnswer,
+    LobbyState,
     Reset,
     RoomMessage,
     Sit,
@@ -53,6 +54,7 @@ from tapete.server.protocol import (
     malformed,
 )
 from tapete.server.sitngo import MORE_OPPONENTS, SngTable, open_sng
+from tapete.server.state import lobby_state
 from tapete.server.storage import PlayerRow, Storage
 
 if TYPE_CHECKING:
@@ -61,9 +63,20 @@ if TYPE_CHECKING:
 
 HANDS_KEPT = 50  # hands listed on the page
 log = logging.getLogger("tapete.server")
-LOBBY_MONEY = words.money_format()  # how the lobby writes amounts: whole chips
+# how the lobby writes amounts (whole chips), and what a ``sit`` may choose: encoded once
+LOBBY_MONEY = msgspec.Raw(msgspec.json.encode(words.money_format()))
+LOBBY_OPTIONS = msgspec.Raw(msgspec.json.encode({
+    "structures": list(STRUCTURES), "variants": list(VARIANTS),
+    "blinds": [list(b) for b in BLINDS], "min_buy_in_bb": MIN_BUY_IN_BB,
+    "max_buy_in_bb": MAX_BUY_IN_BB}))
 
 DEFAULT_NAME = N_("Hero")  # a player who gives no name
+
+
+def _hands(reset: bool, hands: list[dict[str, Any]]) -> str:
+    """A ``hands`` message, encoded: the whole list (``reset``) or new hands to put first."""
+    listed: Any = hands  # each a HandSummary, as the storage keeps it
+    return protocol.encode(protocol.Hands(type="hands", reset=reset, hands=listed))
 
 
 def chosen_name(raw: str, lang: str) -> str:
@@ -121,56 +134,41 @@ class Player:
             self.stored = True
             self.hub.players[self.id] = self
 
-    def state(self) -> dict[str, Any]:
-        if self.game is not None:
-            return {**self.game.state(), **self._extra()}
-        return self.lobby_state()
-
-    def _extra(self) -> dict[str, Any]:
-        return {"me": self.me()}
-
-    def lobby_state(self) -> dict[str, Any]:
-        return {
-            "type": "state", "lobby": True, "me": self.me(),
-            "options": {"structures": list(STRUCTURES), "variants": list(VARIANTS),
-                        "blinds": [list(b) for b in BLINDS],
-                        "min_buy_in_bb": MIN_BUY_IN_BB, "max_buy_in_bb": MAX_BUY_IN_BB},
-            "notice": self.notice.to_json() if self.notice else None,
-            "money": LOBBY_MONEY,  # the bankroll is whole chips
-        }
+    def lobby_state(self) -> LobbyState:
+        return lobby_state(self.me(), LOBBY_OPTIONS, self.notice, LOBBY_MONEY)
 
     def send_state(self) -> None:
+        """Every tab of the person is sent the state (their practice table's, or the
+        lobby's), made and encoded once for all of them."""
         if self.game is not None:
             self.game.broadcast()
             return
-        data = json.dumps(self.lobby_state(), separators=(",", ":"))
-        for box in self.outboxes:
-            send(box, data, state=True)
+        data = protocol.encode(self.lobby_state())
+        for session in list(self.sessions):
+            session.send_state(data)
 
     def hand_added(self, summary: dict[str, Any]) -> None:
         """A hand of the player's was stored: every tab gets it (the list is sent whole only
         when a tab opens)."""
         self.hands.insert(0, summary)
         del self.hands[HANDS_KEPT:]
-        data = json.dumps({"type": "hands", "reset": False, "hands": [summary]},
-                          separators=(",", ":"))
+        data = _hands(False, [summary])
         for box in self.outboxes:
             send(box, data)
 
     def attach(self, session: Session) -> None:
         self.sessions.add(session)
         box = session.box
-        box.put(json.dumps({"type": "hands", "reset": True, "hands": self.hands},
-                           separators=(",", ":")))
+        box.put(_hands(True, self.hands))
         if self.game is not None:
-            self.game.outboxes.add(box)
+            self.game.sessions.add(session)
             self.game.wake()
         self.send_state()
 
     def detach(self, session: Session) -> None:
         self.sessions.discard(session)
         if self.game is not None:
-            self.game.outboxes.discard(session.box)
+            self.game.sessions.discard(session)
             self.game.wake()
 
     def need_game(self) -> PracticeTable:
@@ -191,13 +189,15 @@ class Player:
             self.notice = None
             self._then_state(self.purse.reset(self.hub.settings.starting_bankroll))
         elif isinstance(msg, Sng):
-            self._sng(msg)
+            return self._sng(msg)
         elif isinstance(msg, Coach):
             self.need_game().set_coach(msg.on)
         elif isinstance(msg, Deal):
-            self._need_sng().propose_deal(msg.kind)
+            sng = self._need_sng()
+            return sng.running, sng.propose_deal(msg.kind)
         elif isinstance(msg, DealAnswer):
-            self._need_sng().answer_deal(msg.yes)
+            sng = self._need_sng()
+            return sng.running, sng.answer_deal(msg.yes)
         else:  # the table's commands: the practice table's policy checks and completes them
             game = self.need_game()
             if isinstance(msg, AddChips) and msg.amount <= 0:
@@ -212,7 +212,7 @@ class Player:
             raise Refused(t("Deals are made at a sit-and-go."), "no_deal")
         return game
 
-    def _sng(self, msg: Sng) -> None:
+    def _sng(self, msg: Sng) -> tuple[Running, Job]:
         """A practice sit-and-go (server/sitngo.py): the buy-in from the bankroll."""
         if self.game is not None:
             raise Refused(t("You are already at a table."), "seated")
@@ -221,14 +221,16 @@ class Player:
         if name.casefold() in {n.casefold() for n, _ in (*_opponents(), *MORE_OPPONENTS)}:
             name = t("{name} (you)", name=name).in_lang(msg.lang)
         self._store()
-        self._seat(open_sng(self.hub.room, self.id, self.hub.settings, name, msg.seats,
-                            msg.speed, msg.buy_in, on_close=self._closed))
+        game, begin = open_sng(self.hub.room, self.id, self.hub.settings, name, msg.seats,
+                               msg.speed, msg.buy_in, on_close=self._closed)
+        self._seat(game)
+        return game.running, begin
 
     def _seat(self, game: PracticeTable) -> None:
         """The person's practice table is theirs: every tab of theirs shows it."""
         self.game = game
-        game.extra_state = self._extra
-        game.outboxes = set(self.outboxes)
+        game.money = self.me
+        game.sessions = set(self.sessions)
         self.notice = None
         game.wake()
 
@@ -285,12 +287,10 @@ class Player:
         game = PracticeTable(self.hub.room, running, kit, self.id, self.hub.settings,
                              on_close=self._closed) if sng is None else \
             SngTable(sng, self.hub.room, running, kit, self.id, self.hub.settings,
-                     on_close=self._closed)
+                     on_close=self._closed, resumed=True)
         notice = self.notice
         self._seat(game)
         self.notice = notice
-        if isinstance(game, SngTable):
-            game.resumed()
 
 
 def _opponents() -> tuple[tuple[str, str], ...]:

@@ -20,7 +20,8 @@ person's tabs:
 - the person's commands, checked by the practice table's rules and run by the table's owner
   like every table's (:meth:`PracticeTable.job`; their tabs are the one
   :class:`~tapete.server.session.Session` every table has, whose pre-actions they share);
-- the page's ``state`` message, the one the room's tables send too (``server/rooms.py``).
+- the page's ``state`` message: the one state builder's (``server/state.py``), with a
+  practice table's sections, sent to every tab of the person through its session.
 
 The person's chips come from their bankroll through the room's bankroll (``RoomBankroll``:
 ``Purse.room``), in order with every other move of their money; when the person leaves, the
@@ -32,7 +33,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import json
 import logging
 import secrets
 from typing import TYPE_CHECKING, Any
@@ -41,19 +41,18 @@ from tapete import words
 from tapete.bots import SeatView
 from tapete.core import events as ev
 from tapete.core.actions import Action
-from tapete.core.cards import Deck, format_card
+from tapete.core.cards import Deck
 from tapete.core.catalog import t
-from tapete.core.hand import Hand, HandError
+from tapete.core.hand import Hand
 from tapete.core.table import Table
 from tapete.core.text import Text
 from tapete.room.log import Game as GameKind
 from tapete.room.log import OnCrash, TableConfig
 from tapete.room.table import Agent, RoomTable
 from tapete.server import bots as botmod
-from tapete.server import coach
+from tapete.server import coach, protocol
 from tapete.server.config import Settings
 from tapete.server.game import (
-    BLINDS,
     BOT_REBUY_BELOW_BB,
     HUMAN_SEAT,
     MAX_BUY_IN_BB,
@@ -61,16 +60,13 @@ from tapete.server.game import (
     REASONS_HIDDEN,
     SEATS,
     Refused,
-    last_actions,
     make_rules,
-    rules_json,
-    send,
 )
 from tapete.server.money import BOT_PREFIX, is_bot
-from tapete.server.protocol import Act, AddChips, Leave, Next, SitIn, SitOut
-from tapete.server.rooms import Running, decision_json
+from tapete.server.protocol import Act, AddChips, Leave, Next, SitIn, SitOut, TableState
+from tapete.server.rooms import Running
 from tapete.server.session import Job, play_pre, table_job
-from tapete.server.transport import Outbox
+from tapete.server.state import PracticePart, result_json, runout_frame, table_state
 from tapete.server.views import hand_view
 
 if TYPE_CHECKING:
@@ -78,6 +74,7 @@ if TYPE_CHECKING:
 
     from tapete.room.money import Bankroll
     from tapete.server.rooms import Room
+    from tapete.server.session import Session
 
 log = logging.getLogger("tapete.server")
 HOUSE = 10**15  # what the house holds for the bots: more than they ever take
@@ -206,8 +203,8 @@ class PracticeTable:
         self.player_id = person
         self.settings = settings
         self.on_close = on_close
-        self.outboxes: set[Outbox] = set()
-        self.extra_state: Callable[[], dict[str, Any]] = dict
+        self.sessions: set[Session] = set()  # the person's tabs
+        self.money: Callable[[], dict[str, Any]] = dict  # the person's (``Me``): the hub's
         rt = running.table
         self.rules = rt.rules
         self.structure = rt.config.game.value
@@ -238,6 +235,7 @@ class PracticeTable:
         self.latencies: list[float] = []
         self._stamp: float | None = None  # when the action being handled came (the hub's)
         self._answer_stamp: float | None = None
+        self.part = PracticePart(self)  # its sections of the state (server/state.py)
         rt.subscribe(self, after=rt.seq)
         self.wake()
 
@@ -284,7 +282,7 @@ class PracticeTable:
     def player(self) -> str | None:
         """The subscriber's viewer: the person while a tab of theirs is open (with none, the
         table gives them the disconnect grace when their turn comes)."""
-        return self.player_id if self.outboxes else None
+        return self.player_id if self.sessions else None
 
     def human_money(self) -> tuple[int, int]:
         """The person's chips as the page shows them: (at the table, in the pot), the stack
@@ -311,7 +309,7 @@ class PracticeTable:
         if s is None or self.closed or self.leaving or self.table.ready_count() < 2:
             return False
         if s.sitting_out:
-            return bool(self.outboxes)
+            return bool(self.sessions)
         return s.chips + s.pending_chips > 0
 
     def _idle(self) -> bool:
@@ -333,7 +331,7 @@ class PracticeTable:
         command: the table's scheduling fields, grouped here, are what a practice table's
         policy decides)."""
         rt = self.rt
-        if rt.held and self.outboxes:  # restored after a restart, and the page is back: the
+        if rt.held and self.sessions:  # restored after a restart, and the page is back: the
             rt.held = False            # hand goes on now, the clock afresh with the grace
             rt.turn_at = rt.clock.now_ms()
             if rt.turn_seq is not None:
@@ -342,7 +340,7 @@ class PracticeTable:
         rt.auto_start = not self._between and self._can_deal()
         if rt.hand is None and rt.auto_start:
             self._poke()
-        if not self.outboxes:
+        if not self.sessions:
             rt._note_presence()
 
     def _poke(self) -> None:
@@ -451,7 +449,7 @@ class PracticeTable:
         self._learn(hand, hi)
         if boards:
             cuts = [boards[0]] + [i + 1 for i in boards]
-            self.frames = [self._frame(hand, k, hi) for k in cuts]
+            self.frames = [runout_frame(hand, k, hi) for k in cuts]
             self.frame = self.frames.pop(0)
             self.frame_events = int(self.frame.pop("_events", 0))
             self._frames = asyncio.get_running_loop().create_task(
@@ -499,20 +497,11 @@ class PracticeTable:
 
     def _result(self, hand: Hand, hi: int | None) -> dict[str, Any]:
         hidden = t(REASONS_HIDDEN).to_json()
-        return {
-            "hand_id": hand.hand_id, "number": self.rt.hand_no,
-            "played": hi is not None,  # False: a hand the person watched, not one of theirs
-            "pots": words.pot_lines(hand), "breakdown": words.breakdown(hand).to_json(),
-            "shown": words.shown_hands(hand),
-            "board": [format_card(c) for c in hand.board],
-            "net": hand.net()[hi] if hi is not None else 0,
-            # the bots' reasons, only for the hands that were shown: a reason ("a bluff",
-            # "for value") tells a hand's strength as surely as its cards
-            "explanations": [
-                e if e["player"] in hand.shown else {**e, "why": hidden, "hidden": True}
-                for e in self.explanations],
-            "log": [line.to_json() for line in words.log_lines(hand)],
-        }
+        # the bots' reasons, only for the hands that were shown: a reason ("a bluff", "for
+        # value") tells a hand's strength as surely as its cards
+        return result_json(hand, hi, self.rt.hand_no, [
+            e if e["player"] in hand.shown else {**e, "why": hidden, "hidden": True}
+            for e in self.explanations])
 
     def _left(self) -> None:
         """The person's seat emptied (their chips are on their way back): the bots stand
@@ -535,19 +524,6 @@ class PracticeTable:
             self.room.close(rt.table_id)
 
     # ------------------------------------------------------------------ run-outs
-    def _frame(self, hand: Hand, upto: int, hi: int | None) -> dict[str, Any]:
-        setup = hand.setup
-        part = Hand.from_events(setup.rules, setup.stacks, hand.events[:upto],
-                                **setup.hand_args())
-        view = hand_view(part, hi)
-        # the hands that will be shown are tabled for the run-out (all-in: cards face up)
-        for p, cards in hand.shown.items():
-            view["players"][p]["cards"] = [format_card(c) for c in cards]
-        view["phase"] = "runout"
-        view["_events"] = upto
-        view.pop("legal", None)
-        return view
-
     async def _play_frames(self, hand: Hand, hi: int | None, result: dict[str, Any]) -> None:
         try:
             while self.frames:
@@ -569,17 +545,6 @@ class PracticeTable:
         self.frame, self.frames = None, []
 
     # ------------------------------------------------------------------ the person's messages
-    def _do(self, fn: Callable[[], Any]) -> Any:
-        """Run a command on the table now: for the sit-and-go's coordinator
-        (server/sitngo.py), whose steps run in order inside its own calls; then have the
-        owner look at its timers (a bot to play, a hand to deal)."""
-        try:
-            out = fn()
-        except HandError as exc:
-            raise Refused(exc.message, "illegal") from None
-        self._poke()
-        return out
-
     def job(self, msg: Any, stamp: float, bankroll: int) -> Job | None:
         """The person's command at this table, checked by the practice table's rules and
         completed with what follows it here: the owner's job (None: nothing to do)."""
@@ -740,90 +705,25 @@ class PracticeTable:
         if future.cancelled() or future.exception() is not None:
             self._schedule()  # refused: the state as it is
 
-    def state(self) -> dict[str, Any]:
-        rt = self.rt
-        table = rt.table
-        hand = rt.hand
-        hi = self.human_index
-        view: dict[str, Any] | None = None
-        log_lines: list[dict[str, str]] | None = None
-        shown = rt.last_hand if self.frame is not None else hand
-        if shown is not None:
-            view = hand_view(shown, hi) if self.frame is None else \
-                {**self.frame, "players": list(self.frame["players"])}
-            if self.decision is None:
-                view.pop("legal", None)
-            upto = self.frame_events if self.frame is not None else len(shown.events)
-            log_lines = [x.to_json() for x in words.log_lines(shown, shown.events[:upto])]
-            for p, last in enumerate(last_actions(shown.n, shown.events[:upto])):
-                view["players"][p] = {**view["players"][p], "last_action": last}
-        elif self.last_view is not None:
-            view = self.last_view
-        seats: list[dict[str, Any] | None] = []
-        for i, s in enumerate(table.seats):
-            if s is None:
-                seats.append(None)
-                continue
-            pid = rt.players.get(i, "")
-            seats.append({"seat": i, "name": s.name, "bot": is_bot(pid),
-                          "style": self.practice_bots.styles.get(pid),
-                          "chips": s.chips + s.pending_chips,
-                          "sitting_out": s.sitting_out or s.sit_out_after_hand,
-                          "leaving": i in rt.leaving, "you": i == HUMAN_SEAT})
-        seq = self.decision
-        decision: dict[str, Any] | None = None
-        me = table.seats[HUMAN_SEAT]
-        bank_now = 0.0
-        if self.player_id in rt.banks:
-            pool = rt._pool(hand) if hand is not None else "pre"
-            bank_now = rt.banks[self.player_id][pool] / 1000
-        if seq is not None and hand is not None:
-            decision = decision_json(rt, hand, self.player_id, seq)
-        r = self.last_result
-        return {
-            "type": "state",
-            "lobby": False,
-            "seq": seq,
-            "rules": {**rules_json(self.rules), "key": self.structure,
-                      "blinds": self._blinds_index()},
-            "seats": seats,
-            "button_seat": table.button_seat,
-            "sb_seat": table.small_blind_seat,
-            "bb_seat": table.big_blind_seat,
-            "hand": view,
-            "live": hand is not None or self.frame is not None,
-            "log": log_lines,
-            "decision": decision,
-            "pre_action": self.running.pre.get(self.player_id),
-            "coach_on": self.coach_on,
-            "coach": self.coach_advice.get(seq) if seq is not None and self.coach_on
-            else None,
-            # the bots' reasons only while the coach is on
-            "last_result": r if r is None or self.coach_on else {**r, "explanations": []},
-            "sitting_out": bool(me and (me.sitting_out or me.sit_out_after_hand)),
-            # blinds missed while sitting out: come back at the big blind, or post them
-            "owes_blinds": bool(me and (me.missed_big or me.missed_small)),
-            "waiting_for_big_blind": bool(me and me.waiting_for_big_blind and not me.post_now),
-            "sat_out_reason": self.sat_out_reason.to_json() if self.sat_out_reason else None,
-            "waiting": hand is None and self.frame is None and not self._between
-            and not self._can_deal(),
-            "leaving": self.leaving,
-            "time_bank": bank_now,
-            "notice": self.notice.to_json() if self.notice else None,
-            # how amounts are written, per language, for the page's live amounts (the slider)
-            "money": words.money_format(self.rules.decimals, self.rules.currency),
-        }
+    def state(self) -> TableState:
+        """The table as the person sees it: the one state builder's (server/state.py), with
+        a practice table's sections."""
+        return table_state(self.running, self.player_id, self.part)
 
-    def _blinds_index(self) -> int:
-        pair = (self.rules.small_blind, self.rules.big_blind)
-        return BLINDS.index(pair) if pair in BLINDS else 0
+    def me(self) -> dict[str, Any]:
+        """The person's money (``Me``): their bankroll's, set by the hub."""
+        return self.money()
+
+    def info(self) -> dict[str, Any] | None:
+        """The tournament, at a sit-and-go's table (None here)."""
+        return None
 
     def broadcast(self) -> None:
-        """Send the current state to every tab of the person (only their seat's view)."""
-        if not self.outboxes or self.closed:  # a table the person left tells them nothing
+        """Send the current state to every tab of the person (only their seat's view): made
+        and encoded once for all of them, each sent through its session."""
+        if not self.sessions or self.closed:  # a table the person left tells them nothing
             return
-        extra = self.extra_state()
-        data = json.dumps({**self.state(), **extra}, separators=(",", ":"))
+        data = protocol.encode(self.state())
         stamp, self._answer_stamp = self._answer_stamp, None
-        for box in self.outboxes:
-            send(box, data, stamp, state=True)
+        for session in list(self.sessions):
+            session.send_state(data, stamp)

@@ -11,18 +11,18 @@ anyone is told. This module plugs the room into the server:
 - :class:`Room`: the tables of this process, created, listed for the lobby, restored from
   their logs when the server starts (a hand a crash interrupted goes on, or is voided, by the
   table's rule), bot seats filled and emptied between hands;
-- :func:`state`: the table as one viewer sees it (the same message the practice table
-  sends, with ``room``); every client at a table is a :class:`~tapete.server.session.Session`
-  (server/session.py), the one session of every kind of table, which also sends, when the
-  client asks for them (``?records=1``), every ``record`` of the table's log as the viewer
-  may see it, numbered gap-free by ``seq`` (resume with ``?after=SEQ``).
+- :func:`state`: the table as one viewer sees it (the one state builder's, server/state.py,
+  with a room table's sections: ``room``); every client at a table is a
+  :class:`~tapete.server.session.Session` (server/session.py), the one session of every kind
+  of table, which also sends, when the client asks for them (``?records=1``), every
+  ``record`` of the table's log as the viewer may see it, numbered gap-free by ``seq``
+  (resume with ``?after=SEQ``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import random
 import secrets
@@ -33,27 +33,26 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import msgspec
-
 from tapete import words
 from tapete.bots import SeatView, make_bot
 from tapete.core.actions import Action
-from tapete.core.cards import Deck, format_card
+from tapete.core.cards import Deck
 from tapete.core.catalog import N_, t
 from tapete.core.errors import BooksError, HandError
 from tapete.core.events import Event
-from tapete.core.hand import Hand, Phase
+from tapete.core.hand import Hand
 from tapete.core.setup import HandSetup
 from tapete.room.errors import Refused as RoomRefused
 from tapete.room.errors import Unavailable
 from tapete.room.log import EventLog, TableConfig, storage_down
 from tapete.room.table import Agent, RoomTable, TableOwner, rebuild, restore
-from tapete.server.game import rules_json, send
+from tapete.server import protocol
+from tapete.server.game import send
 from tapete.server.money import BOT_PREFIX, is_bot, seat_chips
+from tapete.server.protocol import TableState
+from tapete.server.state import RoomPart, TableViews, table_state
 from tapete.server.stored import hand_row
 from tapete.server.supervise import expected
-from tapete.server.views import hand_view
-from tapete.words.room import decided_line, host_line, vote_line
 
 if TYPE_CHECKING:
     from tapete.server.cluster import Node
@@ -63,9 +62,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("tapete.server")
 BOT_STYLES = ("tag", "lag", "nit", "station", "maniac")
 BOT_NAMES = ("Ana", "Bruno", "Carla", "Diego", "Elena", "Fede", "Gala", "Hugo")
-# what every record and state is written with: msgspec's encoder, five to ten times the speed
-# of json.dumps on a table's state (it was an eighth of the server's time at 40 tables)
-_JSON = msgspec.json.Encoder()
 # what a person chooses when opening a table (the rest are the room's)
 CHOSEN = ("game", "variant", "small_blind", "big_blind", "min_buy_in", "max_buy_in", "seats",
           "act_ms", "bank_ms", "bots", "public", "spectators", "fair", "auto_approve", "chat",
@@ -74,7 +70,6 @@ CHOSEN = ("game", "variant", "small_blind", "big_blind", "min_buy_in", "max_buy_
 MAX_SETTING = 10**9
 MAX_TABLES = 2000  # tables in one process
 NO_TABLE = N_("There is no such table: check the link.")
-_EMPTY = msgspec.Raw(b"[]")
 TABLE_CLOSED = N_("This table was closed after an error: every chip at it is back in its"
                   " owner's bankroll.")
 CLOSE_TABLE_CLOSED = 4410
@@ -161,13 +156,8 @@ class Running:
     # each person's pre-action (check/fold, call any), whichever tab chose it: played once
     # when their turn comes, by whichever tab's state comes first, and kept across reconnects
     pre: dict[str, str] = field(default_factory=dict)
-    # what every viewer is shown alike, made and encoded once per change of the table
-    _shared: _Shared | None = None
-    _results: dict[tuple[str, int | None], msgspec.Raw] = field(default_factory=dict)
-    _config: msgspec.Raw | None = None
-    _config_of: TableConfig | None = None
-    _chat: tuple[Any, msgspec.Raw, msgspec.Raw] = ((), _EMPTY, _EMPTY)
-    _spectators: tuple[tuple[Any, ...], int] = ((), 0)  # (the table, seq, version), count
+    # what its states share, made again only when it changes (server/state.py)
+    views: TableViews = field(default_factory=TableViews)
     joined: int = 0  # the connections' version: one more each time one comes or goes
     # each person's connections here: a new one is checked and counted without going
     # through them all (a connection's own work does not grow with the table's)
@@ -188,59 +178,6 @@ class Running:
             if self.tabs[conn.player or ""] <= 0:
                 del self.tabs[conn.player or ""]
         self.joined += 1
-
-    def config_json(self) -> msgspec.Raw:
-        if self._config is None or self._config_of is not self.table.config:
-            self._config_of = self.table.config  # a host changes it (a new one each time)
-            config = self.table.config.to_json()
-            config.pop("practice", None)  # the server's own: no room table is one
-            self._config = msgspec.Raw(_JSON.encode(config))
-        return self._config
-
-    def shared(self) -> _Shared:
-        """What every viewer of the table as it stands is shown alike (made once per record
-        stored, whoever asks first)."""
-        rt = self.table
-        hand = rt.hand
-        key = (rt.seq, rt.hand_no, len(hand.events) if hand is not None else -1)
-        sh = self._shared
-        if sh is None or sh.table is not rt or sh.key != key:
-            sh = self._shared = _Shared(self, key)
-        return sh
-
-    def chat(self) -> tuple[msgspec.Raw, msgspec.Raw]:
-        """The chat lines as a spectator sees them and as the seated do, encoded once per
-        line added (not once per record)."""
-        rt = self.table
-        key = (rt, rt.chat[-1]["seq"] if rt.chat else 0, rt.rules)
-        if self._chat[0] != key:
-            lines = chat_lines(rt)
-            everyone = msgspec.Raw(_JSON.encode(lines))
-            seated = msgspec.Raw(_JSON.encode([x for x in lines if not x["spectator"]])) \
-                if any(x["spectator"] for x in lines) else everyone
-            self._chat = (key, everyone, seated)
-        return self._chat[1], self._chat[2]
-
-    def spectators(self) -> int:
-        """People watching without a seat (counted once per change of the seats or of the
-        connections)."""
-        key = (self.table, self.table.seq, self.joined)
-        if self._spectators[0] != key:
-            seated = set(self.table.players.values())
-            self._spectators = (key, len(self.connections)
-                                - sum(self.tabs.get(p, 0) for p in seated))
-        return self._spectators[1]
-
-    def result(self, hand: Hand, you: int | None, number: int) -> msgspec.Raw:
-        """The last hand's result as seat ``you`` is shown it (made and encoded once per
-        seat)."""
-        key = (hand.hand_id, you)
-        got = self._results.get(key)
-        if got is None:
-            if self._results and next(iter(self._results))[0] != hand.hand_id:
-                self._results.clear()
-            got = self._results[key] = msgspec.Raw(_JSON.encode(_result(hand, you, number)))
-        return got
 
     def hands_per_hour(self) -> int:
         """Hands an hour over the last hands (0 until two were dealt)."""
@@ -287,6 +224,7 @@ class Room:
         # rebuilt from their logs after a fault; stores refused because the database was
         # down (each table rebuilt once it is back); tables closed for failing the same way
         # twice (every chip back to its owner), and those that could not even be closed
+        self.part = RoomPart(self)  # a room table's sections of its states (server/state.py)
         self.counts = {"faults": 0, "outages": 0, "closed_failing": 0, "close_failed": 0,
                        "restore_failed": 0}
 
@@ -387,8 +325,7 @@ class Room:
                   " back in its owner's bankroll", tid, _cause(failure), where, line,
                   exc_info=failure)
         running.table = running.owner.table = table
-        message = json.dumps({"type": "error", "code": "closed",
-                              "message": t(TABLE_CLOSED).to_json(), "seq": None})
+        message = protocol.error("closed", t(TABLE_CLOSED))
         for conn in list(running.connections):
             send(conn.box, message)
             conn.box.close(CLOSE_TABLE_CLOSED, "closed", flush=True)
@@ -440,7 +377,7 @@ class Room:
         subscribers, and each player's clock and connection, kept)."""
         table = rebuild(running.table)
         running.table = running.owner.table = table
-        running._shared, running._results = None, {}
+        running.views.forget()
         for conn in running.connections:
             conn.schedule_state()
 
@@ -627,8 +564,7 @@ class Room:
             if not future.done():
                 future.set_exception(RoomRefused(gone, code="no_table"))
         for conn in list(running.connections):
-            send(conn.box, json.dumps({"type": "error", "code": "no_table",
-                                       "message": gone.to_json(), "seq": None}))
+            send(conn.box, protocol.error("no_table", gone))
             conn.box.close(4404, "closed", flush=True)
         self.close(table_id)
         if self.node is not None:
@@ -840,7 +776,7 @@ class Room:
         return running
 
 
-# ---------------------------------------------------------------------------- the state
+# ---------------------------------------------------------------------------- faults
 def _where(exc: BaseException) -> tuple[str, str, int]:
     """A fault's kind and where it was raised (its last frame): two faults alike are the
     same fault."""
@@ -857,236 +793,7 @@ def _cause(exc: BaseException) -> str:
     return f"{type(cause).__name__}: {text[:160]}"
 
 
-def _result(hand: Hand, you: int | None, number: int) -> dict[str, Any]:
-    net = hand.net()[you] if you is not None else 0
-    return {
-        "hand_id": hand.hand_id, "number": number, "played": you is not None,
-        "pots": words.pot_lines(hand), "breakdown": words.breakdown(hand).to_json(),
-        "shown": words.shown_hands(hand), "board": [format_card(c) for c in hand.board],
-        "net": net, "explanations": [],
-        "log": [line.to_json() for line in words.log_lines(hand)],
-    }
-
-
-_NULL = msgspec.Raw(b"null")
-
-
-class _Shared:
-    """The parts of a table's state every viewer is shown alike, each encoded once (a
-    :class:`msgspec.Raw` goes into each viewer's message as it is): the rules, the seats, the
-    hand with every hole card hidden that is not shown, its story so far. A viewer's own are
-    added to them in :func:`state`: its seat marked ``you``, its own hole cards, its decision,
-    its money."""
-
-    __slots__ = ("table", "key", "rules", "money", "log", "seats", "seats_you", "players",
-                 "view", "legal", "ended", "revealed", "chat", "chat_seated")
-
-    def __init__(self, running: Running, key: tuple[int, int, int]) -> None:
-        rt = self.table = running.table
-        self.key = key
-        c = rt.config
-        enc = _JSON.encode
-        self.rules = msgspec.Raw(enc({**rules_json(rt.rules), "key": c.game.value, "blinds": 0}))
-        self.money = msgspec.Raw(enc(words.money_format(rt.rules.decimals, rt.rules.currency)))
-        # the last hand's fair deal, revealed (its 52 cards written once, not once a viewer)
-        self.revealed = msgspec.Raw(enc(rt.last_deal.to_json())) if rt.last_deal else _NULL
-        # the chat as a spectator sees it, and as the seated do (without the spectators')
-        self.chat, self.chat_seated = running.chat()
-        self.seats: list[msgspec.Raw] = []
-        self.seats_you: list[msgspec.Raw] = []  # the same, as its own player sees it
-        for i, s in enumerate(rt.table.seats):
-            if s is None:
-                self.seats.append(_NULL)
-                self.seats_you.append(_NULL)
-                continue
-            pid = rt.players.get(i, "")
-            seat = {"seat": i, "name": s.name, "bot": is_bot(pid),
-                    "style": running.bots.get(pid), "chips": s.chips + s.pending_chips,
-                    "sitting_out": s.sitting_out or s.sit_out_after_hand,
-                    "leaving": i in rt.leaving, "you": False}
-            self.seats.append(msgspec.Raw(enc(seat)))
-            seat["you"] = True
-            self.seats_you.append(msgspec.Raw(enc(seat)))
-        hand = rt.hand
-        self.log: msgspec.Raw = _NULL
-        self.players: list[msgspec.Raw] = []
-        self.view: dict[str, Any] = {}
-        self.legal: dict[str, Any] | None = None
-        self.ended: dict[int | None, msgspec.Raw] = {}  # the last hand, by hand seat
-        if hand is not None:
-            from tapete.server.game import last_actions
-
-            self.log = msgspec.Raw(enc([x.to_json() for x in words.log_lines(hand)]))
-            view = hand_view(hand, None)  # nobody's hole cards but the ones shown
-            for p, last in enumerate(last_actions(hand.n, hand.events)):
-                view["players"][p]["last_action"] = last
-            self.players = [msgspec.Raw(enc(p)) for p in view["players"]]
-            self.view = view
-
-    def hand(self, hand: Hand, you: int | None, decides: bool) -> dict[str, Any]:
-        """The hand in play as hand seat ``you`` sees it (its own hole cards; the legal
-        options when ``decides``): :func:`~tapete.server.views.hand_view`'s, made once for
-        every viewer and then given each viewer's own cards."""
-        view = dict(self.view)
-        players = self.players
-        if you is not None:
-            players = list(players)
-            hole = hand.hole[you]
-            if hole is not None and you not in hand.shown:
-                mine = dict(view["players"][you])
-                mine["cards"] = [format_card(c) for c in hole] if hole else None
-                players[you] = msgspec.Raw(_JSON.encode(mine))
-        view["players"] = players
-        view["you"] = you
-        if decides and hand.phase is Phase.BETTING:
-            if self.legal is None:
-                self.legal = hand_view(hand, hand.actor)["legal"]
-            view["legal"] = self.legal
-        return view
-
-    def ended_hand(self, hand: Hand, you: int | None) -> msgspec.Raw:
-        """The hand that ended last as hand seat ``you`` sees it (made once per seat)."""
-        got = self.ended.get(you)
-        if got is None:
-            got = self.ended[you] = msgspec.Raw(_JSON.encode(hand_view(hand, you)))
-        return got
-
-
-def chat_lines(rt: RoomTable) -> list[dict[str, Any]]:
-    """The table's last chat messages, host actions and votes, oldest first."""
-    out: list[dict[str, Any]] = []
-    for c in rt.chat:
-        kind = c["record"]
-        line: dict[str, Any] = {"seq": c["seq"], "kind": kind, "name": None, "text": None,
-                                "spectator": False, "words": None}
-        if kind == "chat":
-            line.update(name=c["name"] or None, text=c["text"], spectator=c["seat"] is None)
-        else:
-            words_ = host_line(c, rt.rules) if kind == "host" else \
-                vote_line(c) if kind == "vote" else decided_line(c)
-            line["words"] = words_.to_json()
-        out.append(line)
-    return out
-
-
-def home_json(rt: RoomTable, player: str | None) -> dict[str, Any]:
-    """The host's table and the home-game options as ``player`` sees them (HomeInfo)."""
-    now = rt.clock.now_ms()
-    host = player is not None and player == rt.host
-    requests = [{"request": rid, "kind": r["kind"],
-                 "name": r.get("name") or rt._name(r["seat"]), "chips": r["chips"],
-                 "seat_number": r["seat"]} for rid, r in sorted(rt.requests.items())
-                if host or r["player"] == player]
-    votes = [{"vote": vid, "kind": v["kind"], "runs": v.get("runs"), "seats": v["seats"],
-              "yes": sorted(s for s, p in rt.players.items() if p in v["yes"]),
-              "no": sorted(s for s, p in rt.players.items() if p in v["no"]),
-              "mine": player in v["asked"] and player not in v["yes"] and player not in v["no"],
-              "seconds_left": max(0, v["opened"] + v["ms"] - now) / 1000}
-             for vid, v in sorted(rt.votes.items())]
-    return {"hosted": rt.host is not None, "host": host,
-            "host_seat": rt.seat_of(rt.host) if rt.host is not None else None,
-            "paused": rt.paused, "over": rt.over, "auto_approve": rt.config.auto_approve,
-            "requests": requests, "muted": player in rt.muted,
-            "muted_seats": sorted(s for s, p in rt.players.items() if p in rt.muted),
-            "next": rt.changes, "straddling": player in rt.straddlers,
-            "bomb_next": rt.bomb_next, "votes": votes}
-
-
-def decision_json(rt: RoomTable, hand: Hand, player: str, seq: int) -> dict[str, Any]:
-    """The decision ``player`` is to take, as a state carries it (``seq``: its number on
-    the page): the time to act left (with any grace), then the street's time bank, and what
-    is legal in words."""
-    now = rt.clock.now_ms()
-    deadline = rt.deadline() or now
-    bank = rt.banks[player][rt._pool(hand)]
-    left_total = max(0, deadline - now)  # act time (and grace), then the bank
-    return {"seq": seq, "action_time": rt.config.act_ms / 1000,
-            "time_left": max(0, left_total - bank) / 1000,
-            "bank": min(bank, left_total) / 1000,
-            "summary": hand.legal().summary().to_json()}
-
-
-def state(running: Running, player: str | None, room: Room) -> dict[str, Any]:
-    """The table as ``player`` sees it: the practice table's ``state`` message (the same
-    page draws both), with ``room``: the table's settings and where the viewer stands. What
-    every viewer sees alike is :class:`_Shared`'s, made once per change."""
-    rt = running.table
-    table = rt.table
-    hand = rt.hand
-    sh = running.shared()
-    my_seat = rt.seat_of(player) if player else None
-    you: int | None = None
-    view: dict[str, Any] | msgspec.Raw | None = None
-    log_lines: msgspec.Raw | None = None
-    decision: dict[str, Any] | None = None
-    if hand is not None:
-        if my_seat is not None and my_seat in table.hand_seats:
-            you = table.hand_seats.index(my_seat)
-        log_lines = sh.log
-        if you is not None and hand.actor == you and rt.turn_seq is not None:
-            decision = decision_json(rt, hand, player or "", rt.turn_seq)
-        view = sh.hand(hand, you, decision is not None)
-    elif rt.last_hand is not None:
-        lp = rt.last_players
-        you = lp.index(player) if player in lp else None
-        view = sh.ended_hand(rt.last_hand, you)
-    seats: list[msgspec.Raw] = sh.seats
-    if my_seat is not None:
-        seats = list(seats)
-        seats[my_seat] = sh.seats_you[my_seat]
-    me = table.seats[my_seat] if my_seat is not None else None
-    # a stored player is in memory (the connection loaded them once); a visitor who only
-    # watches is kept nowhere and has the starting bankroll: no database read per state
-    person = room.hub.players.get(player) if player else None
-    at_table = in_pot = 0
-    if me is not None and not rt.config.tournament:  # tournament chips are not money
-        at_table = me.chips + me.pending_chips
-        if hand is not None and you is not None:
-            at_table = hand.stacks[you] + me.pending_chips
-            in_pot = hand.totals[you]
-    bankroll = person.bankroll if person is not None else \
-        room.hub.settings.starting_bankroll if player else 0
-    last_result = None
-    if rt.last_hand is not None:
-        lp = rt.last_players
-        last_result = running.result(rt.last_hand, lp.index(player) if player in lp else None,
-                                     rt.hand_no)
-    conn_pre = running.pre.get(player) if player else None
-    bank_now = 0.0
-    if player and player in rt.banks:
-        pool = rt._pool(hand) if hand is not None else "pre"
-        bank_now = rt.banks[player][pool] / 1000
-    return {
-        "type": "state", "lobby": False,
-        "seq": decision["seq"] if decision else None,
-        "rules": sh.rules,
-        "seats": seats,
-        "button_seat": table.button_seat, "sb_seat": table.small_blind_seat,
-        "bb_seat": table.big_blind_seat,
-        "hand": view, "live": hand is not None, "log": log_lines, "decision": decision,
-        "pre_action": conn_pre, "coach_on": False, "coach": None, "last_result": last_result,
-        "sitting_out": bool(me and (me.sitting_out or me.sit_out_after_hand)),
-        "owes_blinds": bool(me and (me.missed_big or me.missed_small)),
-        "waiting_for_big_blind": bool(me and me.waiting_for_big_blind and not me.post_now),
-        "sat_out_reason": None,
-        "waiting": hand is None and table.ready_count() < 2,
-        "leaving": my_seat is not None and my_seat in rt.leaving,
-        "time_bank": bank_now, "notice": None,
-        "money": sh.money,
-        "me": {"bankroll": bankroll, "at_table": at_table, "in_pot": in_pot,
-               "total": bankroll + at_table + in_pot,
-               "starting": room.hub.settings.starting_bankroll,
-               "version": person.purse.version if person is not None else 0},
-        "room": {"table": rt.table_id, "seq": rt.seq, "config": running.config_json(),
-                 "seated": my_seat is not None, "hand_no": rt.hand_no,
-                 "spectators": running.spectators(),
-                 # the fair deal: the hand's commitment; the last hand's, revealed
-                 "commitment": rt.deal.commitment if hand is not None and rt.deal else None,
-                 "revealed": sh.revealed,
-                 "at": int(time.time()),
-                 "chat": sh.chat if my_seat is None else sh.chat_seated,
-                 "home": home_json(rt, player)},
-        # a tournament's table (server/tournaments.py): the tournament as the viewer sees it
-        "tournament": room.tournaments.info(rt.table_id, player)
-        if rt.config.tournament and room.tournaments is not None else None,
-    }
+def state(running: Running, player: str | None, room: Room) -> TableState:
+    """The table as ``player`` sees it: the one state builder's (server/state.py), with a
+    room table's sections (``room``: the table's settings and where the viewer stands)."""
+    return table_state(running, player, room.part)

@@ -20,7 +20,6 @@ table, or their lobby while they have none). A session:
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from collections import deque
@@ -34,6 +33,7 @@ from tapete.core.catalog import N_, t
 from tapete.core.errors import HandError
 from tapete.core.text import Text
 from tapete.room.errors import Refused
+from tapete.server import protocol
 from tapete.server.protocol import (
     Act,
     AddChips,
@@ -61,8 +61,6 @@ if TYPE_CHECKING:
     from tapete.server.rooms import Room, Running
 
 log = logging.getLogger("tapete.server")
-PONG = json.dumps({"type": "pong"})
-_JSON = msgspec.json.Encoder()
 # the last record message encoded, and its text (see Session.send)
 _encoded: list[Any] = [None, ""]
 _LAST_TRACEBACK = [-1e9]  # when a failed message's traceback was last logged
@@ -184,7 +182,8 @@ class Session:
             if _encoded[0] is message:
                 data = _encoded[1]
             else:
-                data = _JSON.encode({"type": "record", **message}).decode()
+                data = protocol.record(message["table"], message["seq"], message["kind"],
+                                       message["data"])
                 _encoded[:] = message, data
             if self._backlog is not None:
                 self._backlog.append(data)
@@ -195,8 +194,7 @@ class Session:
                 not message["data"]["allowed"] and \
                 self.running.table.seat_of(self._player) is None:
             # the host closed the table to spectators: this one is told and let go
-            self.box.put(json.dumps({"type": "error", "code": "no_spectators",
-                                     "message": t(NO_SPECTATORS).to_json(), "seq": None}))
+            self.box.put(protocol.error("no_spectators", t(NO_SPECTATORS)))
             self.box.close(CLOSE_NO_SPECTATORS, "no spectators", flush=True)
             return
         if self.every_state or self._concerns(message):
@@ -241,18 +239,30 @@ class Session:
         self._scheduled = False
         if self.box.closing:
             return
-        if self.person is not None:  # the practice door: its table's policy tells its tabs
+        if self.person is not None:  # the practice door: every tab of the person is told
             self.person.send_state()
             return
-        from tapete.server.rooms import state
-
+        self.send_state()
         running = self.running
-        assert running is not None and self.room is not None
-        self._shown = (running.table, running.table.seq)
-        self.box.put(_JSON.encode(state(running, self._player, self.room)).decode(),
-                     state=True)
+        assert running is not None
         seq = running.table.turn_seq
         play_pre(running, self._player, lambda f: self._done(f, seq))
+
+    def send_state(self, data: str | None = None, stamp: float | None = None) -> None:
+        """Send the table's ``state`` as this session's viewer sees it: ``data`` when it was
+        made and encoded once for every tab of the viewer (the practice table's, the lobby's,
+        with ``stamp``: when the action it answers came), else made now by the one state
+        builder (server/state.py)."""
+        if self.box.closing:
+            return
+        if data is None:
+            from tapete.server.rooms import state
+
+            running = self.running
+            assert running is not None and self.room is not None
+            self._shown = (running.table, running.table.seq)
+            data = protocol.encode(state(running, self._player, self.room))
+        self.box.put(data, stamp, state=True)
 
     # ------------------------------------------------------------------ messages
     def handle(self, raw: str) -> None:
@@ -282,7 +292,7 @@ class Session:
         """One command: a ping answered, a pre-action kept, a practice lobby's message done,
         or the table's job queued for its owner."""
         if isinstance(msg, Ping):
-            self.box.put(PONG)
+            self.box.put(protocol.PONG)
             return
         if isinstance(msg, Pre):
             self._choose_pre(msg.value)
@@ -345,8 +355,7 @@ class Session:
         if self.person is not None:
             game = self.person.game
             seq = game.seq if game is not None else None
-        self.box.put(json.dumps({"type": "error", "code": code,
-                                 "message": message.to_json(), "seq": seq}))
+        self.box.put(protocol.error(code, message, seq))
         self.schedule_state()
 
     def sent(self, stamp: float | None) -> None:

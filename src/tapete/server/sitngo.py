@@ -27,6 +27,7 @@ sit-and-go whose records cannot be replayed is refunded by the rule of docs/rule
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 from collections.abc import Callable
@@ -42,6 +43,7 @@ from tapete.server import bots as botmod
 from tapete.server.config import Settings
 from tapete.server.practice import PracticeBots, PracticeTable
 from tapete.server.rooms import Room, Running
+from tapete.server.session import Job
 from tapete.tournament import rulings
 from tapete.tournament.coordinator import DEAL_KINDS, SNG_STACK, Coordinator, SitAndGo, sng_rules
 from tapete.tournament.model import TournamentError
@@ -124,9 +126,11 @@ class SngTable(PracticeTable):
     """The person's sit-and-go table: the practice table's page, the tournament's rules."""
 
     def __init__(self, sng: SitAndGo, room: Room, running: Running, bots: PracticeBots,
-                 person: str, settings: Settings, on_close: Callable[[PracticeTable], None]
-                 ) -> None:
+                 person: str, settings: Settings, on_close: Callable[[PracticeTable], None],
+                 *, resumed: bool = False) -> None:
         self.sng = sng
+        if resumed:  # first in its owner's queue: before the page's wake lets a hand be dealt
+            running.owner.submit(self._resumed)
         super().__init__(room, running, bots, person, settings, on_close)
         sng.port = _OneTable(self)
 
@@ -138,40 +142,54 @@ class SngTable(PracticeTable):
         self.rt.on_tournament = hand_over
 
     def begin(self, name: str, buy_in: int) -> None:  # the buy-in is taken by open_sng
+        """The seat draw, the seats and the first hand called (the owner's command)."""
         self._hook()
         sng = self.sng
         sng.start(lambda: sng.id)
 
-    def resumed(self) -> None:
-        """After a restart (the page is back): what the director's orders asked and a crash
-        kept from the table, applied now (each a logged command of the table), then on."""
+    def _resumed(self) -> None:
+        """After a restart (the owner's command, before any other of the page's): what the
+        director's orders asked and a crash kept from the table, applied now (each a logged
+        command of the table), then on."""
         self._hook()
         self.sng.reconcile()
 
     # ------------------------------------------------------------------ deals
-    def propose_deal(self, kind: str) -> None:
+    def propose_deal(self, kind: str) -> Job:
+        """The person proposes a deal: checked and stored by the table's owner, in order with
+        the hands (refused in words when it may not be)."""
         sng = self.sng
-        live = sng.live
-        assert live is not None
-        if kind not in DEAL_KINDS:
-            raise Refused(t("A deal is an ICM deal or a chip chop."), "malformed")
-        me = live.entrants[self.player_id]
-        if live.over or me.place:
-            raise Refused(t("Only a player still in may propose a deal."), "no_deal")
-        if not rulings.may_propose(len(live.left()), live.prizes()):
-            raise Refused(t("A deal may be proposed with three players left or"
-                            " fewer, all of them in the money."), "no_deal")
-        if (sng.deal is not None and sng.deal["open"]) or sng.deal_pending is not None:
-            raise Refused(t("A deal is proposed already: answer it."), "no_deal")
-        self._do(lambda: sng.propose(kind, self.rt.hand is None and 1 in live.playing()))
-        self._schedule()
 
-    def answer_deal(self, yes: bool) -> None:
+        def propose() -> None:
+            live = sng.live
+            assert live is not None
+            if kind not in DEAL_KINDS:
+                raise Refused(t("A deal is an ICM deal or a chip chop."), "malformed")
+            me = live.entrants[self.player_id]
+            if live.over or me.place:
+                raise Refused(t("Only a player still in may propose a deal."), "no_deal")
+            if not rulings.may_propose(len(live.left()), live.prizes()):
+                raise Refused(t("A deal may be proposed with three players left or"
+                                " fewer, all of them in the money."), "no_deal")
+            if (sng.deal is not None and sng.deal["open"]) or sng.deal_pending is not None:
+                raise Refused(t("A deal is proposed already: answer it."), "no_deal")
+            sng.propose(kind, self.rt.hand is None and 1 in live.playing())
+            self._schedule()
+
+        return propose
+
+    def answer_deal(self, yes: bool) -> Job:
+        """The person's answer to the deal open (the owner's command: the deal made, or the
+        hands go on)."""
         sng = self.sng
-        deal = sng.deal
-        if deal is None or not deal["open"]:
-            raise Refused(t("There is no deal to answer."), "no_deal")
-        sng.answer(self.player_id, bool(yes))
+
+        def answer() -> None:
+            deal = sng.deal
+            if deal is None or not deal["open"]:
+                raise Refused(t("There is no deal to answer."), "no_deal")
+            sng.answer(self.player_id, bool(yes))
+
+        return answer
 
     # ------------------------------------------------------------------ the page
     def _seat_bots(self) -> None:  # the tournament seats them, once
@@ -192,25 +210,26 @@ class SngTable(PracticeTable):
     def add_chips(self, amount: int, bankroll: int) -> NoReturn:
         raise Refused(t("A tournament player is dealt in until out."), "tournament")
 
-    def leave(self) -> None:
-        """Once the person is out (or the tournament is over): back to the lobby. Before:
-        refused (a tournament player is dealt in until out)."""
+    def leave(self) -> Job | None:
+        """Once the person is out (or the tournament is over): back to the lobby (the
+        owner's command). Before: refused (a tournament player is dealt in until out)."""
         live = self.sng.live
         assert live is not None
         if not (live.over or live.entrants[self.player_id].place):
             raise Refused(t("A tournament player is dealt in until out."), "tournament")
         if self.closed:
-            return
-        self.closed = True
-        self.rt.auto_start = False
-        self.rt.held = True
-        self.room.close(self.rt.table_id)
-        self.on_close(self)
+            return None
 
-    def state(self) -> dict[str, Any]:
-        out = super().state()
-        out["tournament"] = self.info()
-        return out
+        def go() -> None:
+            if self.closed:
+                return
+            self.closed = True
+            self.rt.auto_start = False
+            self.rt.held = True
+            self.room.close(self.rt.table_id)
+            self.on_close(self)
+
+        return go
 
     def info(self) -> dict[str, Any] | None:
         sng = self.sng
@@ -218,9 +237,10 @@ class SngTable(PracticeTable):
 
 
 def open_sng(room: Room, person: str, settings: Settings, name: str, seats: int, speed: str,
-             buy_in: int, on_close: Callable[[PracticeTable], None]) -> SngTable:
+             buy_in: int, on_close: Callable[[PracticeTable], None]) -> tuple[SngTable, Job]:
     """A new sit-and-go for ``person``: its stream created, the buy-in taken from their
-    bankroll, the table seated by the draw, the first hand called."""
+    bankroll; and the job its table's owner runs to seat the table by the draw and call the
+    first hand (refused: the buy-in back, the table closed)."""
     if type(buy_in) is not int or not MIN_BUY_IN <= buy_in <= MAX_BUY_IN:
         raise Refused(t("A buy-in is {smallest} to {largest} chips.",
                         smallest=MIN_BUY_IN, largest=MAX_BUY_IN), "malformed")
@@ -247,14 +267,26 @@ def open_sng(room: Room, person: str, settings: Settings, name: str, seats: int,
     try:
         running = room.open(config, table_id, kit)
         game = SngTable(sng, room, running, kit, person, settings, on_close)
-        game.begin(name, buy_in)
     except (Refused, TournamentError):
         room.close(table_id)
         sng.refund(person, buy_in, sng.key("refund", person, 1))
         room.log.close_table(sng.stream)
         raise
     room.practice[person] = (running, kit)
-    return game
+
+    def begin() -> None:
+        try:
+            game.begin(name, buy_in)
+        except (Refused, TournamentError):  # not seated: the buy-in back, the lobby
+            game.closed = True
+            sng.refund(person, buy_in, sng.key("refund", person, 1))
+            room.log.close_table(sng.stream)
+            loop = asyncio.get_running_loop()
+            loop.call_soon(room.close, table_id)
+            loop.call_soon(game.on_close, game)
+            raise
+
+    return game, begin
 
 
 # ---------------------------------------------------------------------------- a restart

@@ -25,7 +25,6 @@ tables are run by the node that runs the tournament).
 
 from __future__ import annotations
 
-import json
 import logging
 import random
 import secrets
@@ -40,6 +39,7 @@ from tapete.room.log import TableConfig
 from tapete.room.money import ChipAccount
 from tapete.room.names import clean_name
 from tapete.room.table import RoomTable, restore
+from tapete.server import protocol
 from tapete.server.game import send
 from tapete.server.money import BOT_PREFIX
 from tapete.server.rooms import BOT_STYLES, Room, Running, bot_agent
@@ -131,7 +131,7 @@ class RoomTables:
             self.table(dst).agents[player] = agent
 
     def moved(self, player: str, src: int, dst: int) -> None:
-        moved = json.dumps({"type": "moved", "table": self.tour.tables[dst]})
+        moved = protocol.moved(self.tour.tables[dst])
         for conn in list(self.running(src).connections):
             if conn.player == player:
                 send(conn.box, moved)
