@@ -65,6 +65,12 @@ KNOWN_SERVER_CYCLE_EDGES: frozenset[tuple[str, str]] = frozenset({
     ("tapete.server.rooms", "tapete.server.session"),  # Session, type-only
     ("tapete.server.session", "tapete.server.hub"),  # Player, type-only
     ("tapete.server.session", "tapete.server.rooms"),  # Room, Running type-only; state lazily
+    ("tapete.server.hub", "tapete.server.state"),
+    ("tapete.server.state", "tapete.server.rooms"),
+    ("tapete.server.practice", "tapete.server.state"),
+    ("tapete.server.state", "tapete.server.practice"),
+    ("tapete.server.rooms", "tapete.server.state"),
+    ("tapete.server.sitngo", "tapete.server.session"),
 })
 
 
