@@ -112,6 +112,7 @@ from tapete.room.errors import Refused, Unavailable
 from tapete.room.log import EventLog, OnCrash, Record, TableConfig, storage_down
 from tapete.room.money import Bankroll
 from tapete.room.names import clean_name
+from tapete.room.policy import TablePolicy, TournamentPolicy
 from tapete.room.shuffle import shuffle
 
 Batch = list[tuple[str, dict[str, Any]]]
@@ -168,13 +169,12 @@ class RoomTable:
     """One table of the room. Build a new one with :meth:`open`, or :func:`restore` it."""
 
     def __init__(self, log: EventLog, table_id: str, config: TableConfig, bankroll: Bankroll,
-                 *, clock: Clock | None = None, deck: Callable[[], Deck] | None = None,
-                 secret: Callable[[], bytes] | None = None, auto_start: bool = True,
+                 *, clock: Clock | None = None, policy: TablePolicy | None = None,
+                 secret: Callable[[], bytes] | None = None,
                  agents: dict[str, Agent] | None = None,
-                 think_ms: int = 0, pause_ms: int = 0,
                  on_hand: Callable[[RoomTable, Hand], None] | None = None,
                  snapshot_every: int = SNAPSHOT_EVERY, epoch: int | None = None,
-                 on_tournament: Callable[[RoomTable], None] | None = None) -> None:
+                 **plain: Any) -> None:
         self.log = log
         # the epoch of this node's lease of the table (several nodes, see room/log.py): every
         # write quotes it and is refused once another node claimed the table; None: one node
@@ -188,22 +188,21 @@ class RoomTable:
         self.config = config
         self.bankroll = bankroll
         self.clock: Clock = clock if clock is not None else SystemClock()
-        self.new_deck: Callable[[], Deck] = deck if deck is not None else Deck
+        # what its kind of table decides (room/policy.py); ``plain``: a plain policy's
+        # settings (``deck``, ``deals``, ``think_ms``, ``pause_ms``; ``on_tournament``: a
+        # tournament's), the tests' shorthand
+        self.policy = policy if policy is not None else _plain_policy(**plain)
         # each fair deal's secret (``TableConfig.fair``): the OS's CSPRNG unless a test gives
         # its own (:func:`tapete.room.shuffle.shuffle`)
         self.new_secret = secret
-        self.auto_start = auto_start
         # the players the table plays for (bot seats), by player id; their actions are stored
         # like anyone's, so restore needs no agent to rebuild what they did
         self.agents: dict[str, Agent] = dict(agents or {})
-        self.think_ms = think_ms  # how long an agent waits before it plays (people watch)
-        self.pause_ms = pause_ms  # between a hand's end and the next deal (its result shown)
         self.ended_at = 0  # when the last hand ended (clock ms)
         self.rules = config.rules()
         self.table = Table(self.rules, config.seats, min_buy_in=config.min_buy_in,
                            max_buy_in=config.max_buy_in, time_out_policy=TimeOutPolicy.SIT_OUT)
         # tournament mode (see "Tournament mode" below)
-        self.on_tournament = on_tournament  # told of each hand's end (never while replaying)
         self.next_level: dict[str, Any] | None = None  # the blinds of the one hand allowed next
         self.absent: set[str] = set()  # away or out of time: checked or folded at once
         if config.tournament:
@@ -232,9 +231,9 @@ class RoomTable:
         self.last_hand: Hand | None = None  # the hand that ended last, for its result
         self.deal: FairDeal | None = None  # the hand in play's fair deal, if the table has one
         self.last_deal: FairDeal | None = None  # the last hand's
-        # held: the timers wait (no time-out, no agent's move, no deal) until released: a
-        # practice table a restart restored waits for its person's page
-        self.held = False
+        # whether the policy held the timers when last asked (``TablePolicy.held``): once
+        # released, the player to act starts afresh
+        self._held = False
         self.last_players: list[str] = []  # its player of each hand seat
         # a host's table (see "The host" below)
         self.host: str | None = None
@@ -804,16 +803,17 @@ class RoomTable:
         """The timers: time the player to act out (or check or fold a player who is leaving),
         play for an agent whose turn it is, and start the next hand when two players are
         ready. One step per call; True when it took one (the owner polls again at once)."""
-        if self.held or self.paused == "now":
+        if self._holds() or self.paused == "now":
             return False
         now = self.clock.now_ms()
+        think = self.policy.think_ms(self)
         for vote, v in list(self.votes.items()):
             # a bot, or a player leaving, answers no (a bot once it has thought)
             for p in v["asked"]:
                 if p in v["yes"] or p in v["no"]:
                     continue
                 seat_p = self.seat_of(p)
-                if (p in self.agents and now >= v["opened"] + self.think_ms) or \
+                if (p in self.agents and now >= v["opened"] + think) or \
                         seat_p is None or seat_p in self.leaving:
                     self._run(self._voted, {"vote": vote, "player": p, "yes": False})
                     return True
@@ -833,7 +833,7 @@ class RoomTable:
             player = self.hand_players[hand.actor]
             agent = self.agents.get(player)
             if agent is not None and self.turn_seq is not None and \
-                    self.clock.now_ms() >= self.turn_at + self.think_ms:
+                    self.clock.now_ms() >= self.turn_at + think:
                 action = agent(hand.setup, hand.events_for(hand.actor), hand.actor)
                 try:
                     self.act(player, self.turn_seq, action)
@@ -843,29 +843,50 @@ class RoomTable:
                                           "used": self.banks[player][pool]})
                 return True
             return False
-        if hand is None and self._may_deal() and now >= self.ended_at + self.pause_ms:
+        if hand is None and self._may_deal() and now >= self.policy.deal_at(self):
             self.start_hand()
             return True
         return False
 
     def _may_deal(self) -> bool:
-        return self.auto_start and self.paused is None and not self.over \
+        return self.policy.deals(self) and self.paused is None and not self.over \
             and self.table.ready_count() >= 2 \
             and (not self.config.tournament or self.next_level is not None)
+
+    def _holds(self) -> bool:
+        """Whether the policy holds the timers; the poll after it released them starts the
+        turn's clock afresh, with the disconnect grace (the person was away)."""
+        if self.policy.held(self):
+            self._held = True
+            return True
+        if self._held:
+            self._held = False
+            self.turn_at = self.clock.now_ms()
+            if self.turn_seq is not None:
+                self.grace_turn = self.turn_seq
+        return False
+
+    def retire(self) -> None:
+        """This copy answers nothing more: a rebuilt copy replaced it, or another node owns
+        the table now."""
+        self.broken = True
 
     def due_ms(self) -> int | None:
         """Milliseconds until :meth:`poll` has something to do (0: now), None: nothing is
         timed (the table waits for a command)."""
-        if self.held or self.paused == "now":
+        if self.policy.held(self) or self.paused == "now":
             return None
+        if self._held:
+            return 0  # released: the clock starts afresh at the next poll
         hand = self.hand
         now = self.clock.now_ms()
+        think = self.policy.think_ms(self)
         due: list[int] = []
         for v in self.votes.values():
             waits = [p for p in v["asked"] if p not in v["yes"] and p not in v["no"]]
             soon = any(p in self.agents or self.seat_of(p) is None
                        or self.seat_of(p) in self.leaving for p in waits)
-            due.append(v["opened"] + (min(self.think_ms, v["ms"]) if soon else v["ms"]))
+            due.append(v["opened"] + (min(think, v["ms"]) if soon else v["ms"]))
         if hand is not None and hand.actor is not None and self.turn_seq is not None:
             deadline = self.deadline()
             if deadline is not None:
@@ -873,9 +894,9 @@ class RoomTable:
             if self.hand_players[hand.actor] in self.absent:
                 due.append(now)
             if self.hand_players[hand.actor] in self.agents:
-                due.append(self.turn_at + self.think_ms)
+                due.append(self.turn_at + think)
         elif hand is None and self._may_deal():
-            due.append(self.ended_at + self.pause_ms)
+            due.append(self.policy.deal_at(self))
         return max(0, min(due) - now) if due else None
 
     def start_hand(self) -> None:
@@ -883,7 +904,7 @@ class RoomTable:
             raise Refused(t("a hand is already in play"))
         if self.table.ready_count() < 2:
             raise Refused(t("two players are needed"))
-        command: dict[str, Any] = {"deck": list(self.new_deck().cards())}
+        command: dict[str, Any] = {"deck": list(self.policy.deck(self).cards())}
         if self.config.fair:  # the secret; the commitment is computed from both
             secret = self.new_secret() if self.new_secret is not None else None
             command["secret"] = shuffle(command["deck"], secret).secret.hex()
@@ -954,8 +975,8 @@ class RoomTable:
             if ended and self.on_hand is not None and self.last_hand is not None and \
                     any(r.kind == "end" for r in records):
                 self.on_hand(self, self.last_hand)
-            if ended and self.config.tournament and self.on_tournament is not None:
-                self.on_tournament(self)
+            if ended and self.config.tournament:
+                self.policy.hand_ended(self)
             if ended and self.snapshot_every and self.hand_no % self.snapshot_every == 0:
                 self._snapshot_due = True
             # a snapshot waits for the bankroll to have stored every move of the table (a
@@ -1527,6 +1548,15 @@ class RoomTable:
             self._replaying = self._replay_at = None
 
 
+def _plain_policy(*, deck: Callable[[], Deck] | None = None, auto_start: bool = True,
+                  think_ms: int = 0, pause_ms: int = 0,
+                  on_tournament: Callable[[RoomTable], None] | None = None) -> TablePolicy:
+    if on_tournament is not None:
+        return TournamentPolicy(on_tournament, deck=deck, deals=auto_start,
+                                think_ms=think_ms, pause_ms=pause_ms)
+    return TablePolicy(deck=deck, deals=auto_start, think_ms=think_ms, pause_ms=pause_ms)
+
+
 def money_moves(table_id: str, first_seq: int, batch: Batch) -> list[tuple[str, int, str]]:
     """The bankroll moves a batch stored from ``first_seq`` makes, as (player, chips to the
     bankroll: negative to the table, key): what :meth:`RoomTable._move_money` asks for."""
@@ -1613,6 +1643,7 @@ def restore(log: EventLog, table_id: str, bankroll: Bankroll, *, crash: bool = T
     # from when its record was stored (``_now`` while replaying), and fires at once if that
     # is past; the player to act has no connection yet: the disconnect grace
     table._note_presence()
+    table._held = table.policy.held(table)  # released later: the clock starts afresh then
     return table
 
 
@@ -1623,14 +1654,12 @@ def rebuild(old: RoomTable) -> RoomTable:
     deadline (:func:`restore`), and the player to act has the disconnect grace only if they
     had it already or have no connection (a player still connected is not given it)."""
     table = restore(old.log, old.table_id, old.bankroll, crash=False, clock=old.clock,
-                    deck=old.new_deck, secret=old.new_secret, auto_start=old.auto_start,
-                    agents=old.agents, think_ms=old.think_ms, pause_ms=old.pause_ms,
-                    on_hand=old.on_hand, snapshot_every=old.snapshot_every, epoch=old.epoch,
-                    on_tournament=old.on_tournament)
+                    policy=old.policy, secret=old.new_secret, agents=old.agents,
+                    on_hand=old.on_hand, snapshot_every=old.snapshot_every, epoch=old.epoch)
     table.subscribers = list(old.subscribers)
     table.grace_turn = old.grace_turn if old.grace_turn == table.turn_seq else None
     table._note_presence()
-    old.broken = True  # the old copy answers nothing more
+    old.retire()  # the old copy answers nothing more
     return table
 
 

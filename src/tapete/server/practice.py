@@ -48,6 +48,7 @@ from tapete.core.text import Text
 from tapete.room.errors import Refused as RoomRefused
 from tapete.room.log import Game as GameKind
 from tapete.room.log import OnCrash, TableConfig
+from tapete.room.policy import PracticePolicy
 from tapete.room.table import Agent, RoomTable
 from tapete.server import bots as botmod
 from tapete.server import coach
@@ -138,16 +139,12 @@ class PracticeBots:
 
         return decide
 
-    def deck(self, running: Running) -> Callable[[], Deck]:
+    def deck(self, table: RoomTable) -> Deck:
         """The table's decks: seeded by the hand's number when the server has a seed."""
         seed = self.settings.deck_seed
-
-        def deck() -> Deck:
-            if seed is None:
-                return Deck()
-            return Deck(seed=seed * 100_003 + running.table.hand_no + 1)
-
-        return deck
+        if seed is None:
+            return Deck()
+        return Deck(seed=seed * 100_003 + table.hand_no + 1)
 
 
 def practice_config(settings: Settings, structure: str, blinds: int, variant: str
@@ -230,6 +227,15 @@ class PracticeTable:
         self.latencies: list[float] = []
         self._stamp: float | None = None  # when the action being handled came (the hub's)
         self._answer_stamp: float | None = None
+        # what the table asks its policy (room/policy.py), decided here: the pause before the
+        # next deal, ends at (the table's clock; None: the room's pause after the hand), the
+        # bots' thinking time, and whether the table waits for the page (after a restart)
+        self._deal_at: int | None = None
+        self._think_ms: int | None = None
+        policy = rt.policy
+        assert isinstance(policy, PracticePolicy)
+        self._held = policy.held(rt)
+        policy.attach(self)
         rt.subscribe(self, after=rt.seq)
         self.wake()
 
@@ -315,17 +321,29 @@ class PracticeTable:
             return self.human_index is None
         return s.sitting_out or s.sit_out_after_hand or s.waiting_for_big_blind
 
+    # ------------------------------------------------------------------ the table's policy
+    def deals(self) -> bool:
+        return not self._between and self._can_deal()
+
+    def deal_at(self) -> int | None:
+        return self._deal_at
+
+    def think_ms(self) -> int | None:
+        return self._think_ms
+
+    def held(self) -> bool:
+        return self._held
+
+    def hand_ended(self, table: RoomTable) -> None:
+        return
+
     def wake(self) -> None:
         """Something changed (a tab opened or closed, the person came back): deal or not."""
         rt = self.rt
-        if rt.held and self.outboxes:  # restored after a restart, and the page is back: the
-            rt.held = False            # hand goes on now, the clock afresh with the grace
-            rt.turn_at = rt.clock.now_ms()
-            if rt.turn_seq is not None:
-                rt.grace_turn = rt.turn_seq
+        if self._held and self.outboxes:  # restored after a restart, and the page is back:
+            self._held = False  # the hand goes on now, the clock afresh with the grace
             self._poke()
-        rt.auto_start = not self._between and self._can_deal()
-        if rt.hand is None and rt.auto_start:
+        if rt.hand is None and self.deals():
             self._poke()
         if not self.outboxes:
             rt._note_presence()
@@ -380,7 +398,6 @@ class PracticeTable:
 
     def _start_hand(self) -> None:
         self._finish_frames()
-        rt = self.rt
         self._seen = 0
         self._batch = []
         self.explanations = []
@@ -389,7 +406,7 @@ class PracticeTable:
         think = self.settings.think_delay
         if self.human_index is None:  # the person is not in this hand: a watchable pace
             think = max(think, self.settings.idle_pace)
-        rt.think_ms = int(think * 1000)
+        self._think_ms = int(think * 1000)
 
     def _event(self) -> None:
         rt = self.rt
@@ -425,8 +442,7 @@ class PracticeTable:
         hand = rt.last_hand
         if hand is None:
             return
-        rt.auto_start = False
-        self._between = True
+        self._between = True  # no deal until the result is shown
         self.pre_action = None
         hi = rt.last_players.index(self.player_id) if self.player_id in rt.last_players \
             else None
@@ -461,8 +477,7 @@ class PracticeTable:
         pause = self.settings.result_pause
         if self._idle():
             pause = max(pause, self.settings.idle_pace)
-        rt.pause_ms = int(pause * 1000)
-        rt.ended_at = rt.clock.now_ms()
+        self._deal_at = rt.clock.now_ms() + int(pause * 1000)
         self._between = False
         self.wake()
         self._schedule()
@@ -504,8 +519,7 @@ class PracticeTable:
         up and the table closes once they have."""
         if self.closed:
             return
-        self.closed = True
-        self.rt.auto_start = False
+        self.closed = True  # deals no more
         self.running.owner.submit(self._bots_leave)
         # the lobby once the command is done (its hand, if one ended, listed first)
         asyncio.get_running_loop().call_soon(self.on_close, self)
@@ -639,8 +653,7 @@ class PracticeTable:
         or folded at once)."""
         if self.leaving or self.closed:
             return
-        self.leaving = True
-        self.rt.auto_start = False
+        self.leaving = True  # deals no more
         self._do(lambda: self.rt.leave(self.player_id))
         self._schedule()
 
@@ -654,7 +667,7 @@ class PracticeTable:
         """Skip the pause after a result."""
         rt = self.rt
         if rt.hand is None and not self._between:
-            rt.ended_at = rt.clock.now_ms() - rt.pause_ms
+            self._deal_at = rt.clock.now_ms()
             self._poke()
 
     def _coach(self) -> None:

@@ -53,6 +53,7 @@ from tapete.tournament.model import Level, Schedule, TournamentError, Tournament
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from tapete.room.table import RoomTable
     from tapete.server.rooms import Room, Running
 
 SNG_STACK = 1_500
@@ -243,7 +244,6 @@ class SngTable(PracticeTable):
 
     def begin(self, name: str, buy_in: int) -> None:  # the buy-in is taken by open_sng
         sng = self.sng
-        self.rt.on_tournament = lambda table: self._submit(self._coordinate)
         probe = SitAndGo(sng.id, sng.rules, sng.speed, sng.seed, sng.person, sng.person_name)
         seating = probe.start(dict(self.practice_bots.names))
         self._store("started", {"seating": [list(x) for x in seating]})
@@ -260,7 +260,6 @@ class SngTable(PracticeTable):
         sng = self.sng
         live = sng.live
         rt = self.rt
-        rt.on_tournament = lambda table: self._submit(self._coordinate)
         tb = live.tables.get(1)
         for seat, p in sorted(rt.players.items()):  # knocked out, not yet unseated
             if tb is None or seat >= len(tb.seats) or tb.seats[seat] is None or \
@@ -287,6 +286,9 @@ class SngTable(PracticeTable):
 
     def _seat(self, player: str, name: str, seat: int, chips: int) -> None:
         self._do(lambda: self.rt.tournament_seat(player, name, seat, chips, dealt_in=False))
+
+    def hand_ended(self, table: RoomTable) -> None:  # the table's policy tells the coordinator
+        self._submit(self._coordinate)
 
     def _submit(self, job: Callable[[], None]) -> None:
         self.running.owner.submit(job)
@@ -395,9 +397,8 @@ class SngTable(PracticeTable):
             raise Refused("tournament", t("A tournament player is dealt in until out."))
         if self.closed:
             return
-        self.closed = True
-        self.rt.auto_start = False
-        self.rt.held = True
+        self.closed = True  # deals no more
+        self._held = True  # and its timers wait (room/policy.py)
         self.room.close(self.rt.table_id)
         self.on_close(self)
 
@@ -517,17 +518,15 @@ def _restore_one(room: Room, settings: Settings, table_id: str, records: list[Re
         room.log.close_table(sng.stream)
         return
     sng.account.restoring = True
-    rt = restore(room.log, table_id, sng.account, agents=kit.agents, think_ms=room.think_ms,
-                 pause_ms=room.pause_ms, on_hand=room._hand_over)
+    # held until the person's page is back (SngTable.resumed), dealing nothing till then
+    rt = restore(room.log, table_id, sng.account, agents=kit.agents,
+                 policy=room.practice_policy(kit, restored=True), on_hand=room._hand_over)
     seated = set(rt.players.values())
     off = {s.player: s.chips for tb in sng.live.tables.values() for s in tb.seats
            if s is not None and s.player not in seated}
     sng.account.settle(off, len(sng.live.entrants) * sng.rules.starting_stack,
                        rt.table_chips())
     running = room._run(rt, dict(kit.styles))
-    rt.new_deck = kit.deck(running)
-    rt.auto_start = False  # until the person's page is back (SngTable.resumed)
-    rt.held = True
     room.practice[sng.person] = (running, kit)
 
 

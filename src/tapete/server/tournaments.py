@@ -58,6 +58,7 @@ from tapete.room.errors import Refused
 from tapete.room.log import TableConfig
 from tapete.room.money import ChipAccount
 from tapete.room.names import clean_name
+from tapete.room.policy import TournamentPolicy
 from tapete.room.table import RoomTable, restore
 from tapete.server.game import send
 from tapete.server.money import BOT_PREFIX
@@ -350,19 +351,32 @@ class Tournaments:
     def _new_table(self, tour: RoomTournament, number: int, table_id: str,
                    restored: bool = False) -> RoomTable:
         room = self.room
-        kwargs: dict[str, Any] = dict(
-            agents=dict(tour.agents), think_ms=room.think_ms, pause_ms=room.pause_ms,
-            on_hand=room._hand_over,
-            on_tournament=lambda table: self._hand_over(tour, number, table))
+        policy = TournamentPolicy(lambda table: self._hand_over(tour, number, table),
+                                  think_ms=room.think_ms, pause_ms=room.pause_ms,
+                                  table_deck=self._decks(tour, number),
+                                  held_back=room._held_back)
+        kwargs: dict[str, Any] = dict(agents=dict(tour.agents), on_hand=room._hand_over,
+                                      policy=policy)
         if restored:
             return restore(room.log, table_id, tour.account, **kwargs)
         return RoomTable(room.log, table_id, self._config(tour), tour.account, **kwargs)
 
-    def _attach(self, tour: RoomTournament, number: int, rt: RoomTable) -> str:
+    def _decks(self, tour: RoomTournament, number: int) -> Callable[[RoomTable], Deck] | None:
+        """Tests: the same decks every run, from the hand the table was at when it began
+        (or was restored): the first deal's number, less one."""
         seed = self.room.hub.settings.deck_seed
-        if seed is not None:  # tests: the same decks every run
-            decks = random.Random(f"{seed}:{tour.seed}:{number}:{rt.hand_no}")
-            rt.new_deck = lambda: Deck(seed=decks.randrange(2**32))
+        if seed is None:
+            return None
+        made: list[random.Random] = []
+
+        def deck(rt: RoomTable) -> Deck:
+            if not made:
+                made.append(random.Random(f"{seed}:{tour.seed}:{number}:{rt.hand_no}"))
+            return Deck(seed=made[0].randrange(2**32))
+
+        return deck
+
+    def _attach(self, tour: RoomTournament, number: int, rt: RoomTable) -> str:
         self.room._run(rt, {})
         self.where[rt.table_id] = (tour, number)
         return rt.table_id
