@@ -522,9 +522,10 @@ class RoomTable:
             raise Refused(t("this is not a tournament's table"))
 
     def tournament_seat(self, player: str, name: str, seat: int, chips: int, *,
-                        dealt_in: bool = True) -> None:
+                        dealt_in: bool = True, agent: Agent | None = None) -> None:
         """Seat ``player`` at ``seat`` with exactly ``chips`` from the chip account;
-        ``dealt_in``: dealt in from the next hand, owing no blind (a player moved in)."""
+        ``dealt_in``: dealt in from the next hand, owing no blind (a player moved in);
+        ``agent``: the bot that plays for them (never stored: a restore is given it)."""
         self._tournament_table()
         if not isinstance(player, str) or not player:
             raise Refused(t("a player is needed"))
@@ -540,6 +541,8 @@ class RoomTable:
             raise Refused(t("your bankroll does not hold that many chips"))
         self._run(self._tourney, {"action": "seat", "player": player, "name": name,
                                   "seat": seat, "chips": chips, "dealt_in": bool(dealt_in)})
+        if agent is not None:
+            self.agents[player] = agent
 
     def tournament_unseat(self, player: str) -> int:
         """Take ``player`` off the table between their hands (moved or knocked out): their

@@ -426,11 +426,9 @@ class Tournaments:
             src = self._running(tour, m.from_table)
             src.table.tournament_unseat(m.player)
             dst = self._running(tour, m.to_table)
-            agent = src.table.agents.get(m.player)
-            if agent is not None:
-                dst.table.agents[m.player] = agent
             dst.table.tournament_seat(m.player, live.entrants[m.player].name, m.to_seat,
-                                      m.chips, dealt_in=m.dealt_in)
+                                      m.chips, dealt_in=m.dealt_in,
+                                      agent=src.table.agents.get(m.player))
             moved = json.dumps({"type": "moved", "table": dst.table.table_id})
             for conn in list(src.connections):
                 if conn.player == m.player:
@@ -582,10 +580,8 @@ class Tournaments:
             for seat, s in enumerate(tb.seats):
                 if s is not None and rt.seat_of(s.player) is None:
                     e = live.entrants[s.player]
-                    agent = tour.agents.get(s.player)
-                    if agent is not None:
-                        rt.agents[s.player] = agent
-                    rt.tournament_seat(s.player, e.name, seat, s.chips, dealt_in=e.moves > 0)
+                    rt.tournament_seat(s.player, e.name, seat, s.chips, dealt_in=e.moves > 0,
+                                       agent=tour.agents.get(s.player))
         for k in [k for k in tour.tables if k not in live.tables]:  # closed by the director
             table_id = tour.tables.pop(k)
             self.where.pop(table_id, None)
