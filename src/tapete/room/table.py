@@ -96,7 +96,7 @@ import json
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from tapete.core import events as ev
 from tapete.core.actions import Action
@@ -105,17 +105,22 @@ from tapete.core.catalog import t
 from tapete.core.errors import BooksError, HandError
 from tapete.core.fair import FairDeal
 from tapete.core.hand import Hand
-from tapete.core.setup import HandSetup
 from tapete.core.table import Seat, Table, TimeOutPolicy
+from tapete.room.chat import ChatLog
 from tapete.room.clock import Clock, SystemClock
 from tapete.room.errors import Refused, Unavailable
+from tapete.room.host import Host
 from tapete.room.log import EventLog, OnCrash, Record, TableConfig, storage_down
 from tapete.room.money import Bankroll
 from tapete.room.names import clean_name
+from tapete.room.part import MOST_CHIPS, Batch
+from tapete.room.part import Agent as Agent  # the table's module names it too
 from tapete.room.policy import TablePolicy, TournamentPolicy
+from tapete.room.seating import Seating, no_tournament
 from tapete.room.shuffle import shuffle
+from tapete.room.straddles import Straddles
+from tapete.room.votes import Votes
 
-Batch = list[tuple[str, dict[str, Any]]]
 PRE, POST = "pre", "post"
 RECENT = 50  # the hands the lobby's average pot is taken over
 # hands between two snapshots of a table (a restart replays at most this many hands' records)
@@ -124,28 +129,24 @@ _log = logging.getLogger("tapete.room")
 # the records that start a batch: a command, run again on restore
 _COMMANDS = ("sat", "chips", "sit_out", "sit_in", "leave", "start", "event", "void",
              "host", "request", "chat", "straddle", "propose", "voted", "tourney", "closed")
-# a tournament's coordinator's commands (:meth:`RoomTable.tournament_command`), each a
-# ``tourney`` record
-TOURNEY_ACTIONS = ("seat", "unseat", "deal", "hold")
-# what the host may do (:meth:`RoomTable.host_command`), each a ``host`` record
-HOST_ACTIONS = ("host", "approve", "deny", "auto_approve", "pause", "resume", "settings",
-                "stack", "kick", "mute", "spectators", "end")
-# the settings the host may change; they apply from the next hand
-NEXT_HAND = ("game", "variant", "small_blind", "big_blind", "min_buy_in", "max_buy_in",
-             "act_ms", "straddle", "restraddle", "bomb_every", "bomb_ante", "bomb_vote",
-             "double_board", "bounty_72", "run_it")
-CHAT_MAX = 200  # characters in a chat message
-CHAT_BURST, CHAT_WINDOW_MS = 5, 10_000  # at most this many messages in this long
-CHAT_KEPT = 60  # the last chat messages and host actions a state shows
-BOMB_VOTE_MS = 30_000  # how long a bomb-pot vote stays open
-MOST_CHIPS = 10**12  # the largest stack a host may set
 ID_KEYS = ("player", "by")  # the payload keys that hold a player's id (never sent)
+T = TypeVar("T")
 
 
-Agent = Callable[[HandSetup, list[ev.Event], int], Action]
-"""A player the table plays for (a bot seat): given the hand's public setup, the events its
-hand seat may see (``hand.events_for``) and that hand seat, the action it takes. A bot wraps
-itself as ``lambda setup, events, p: bot.decide(SeatView.from_events(setup, events, p))``."""
+class _Field(Generic[T]):
+    """A part's field, read through the table (``table.host`` is ``table.hosting.host``);
+    assigning it is refused: a part's state changes by its commands."""
+
+    def __init__(self, part: str, name: str) -> None:
+        self.part, self.name = part, name
+
+    def __get__(self, table: object, owner: type | None = None) -> T:
+        value: T = getattr(getattr(table, self.part), self.name)
+        return value
+
+    def __set__(self, table: object, value: T) -> None:
+        raise AttributeError(f"{self.name} is the table's {self.part} part's: a command"
+                             " changes it")
 
 
 class Subscriber(Protocol):
@@ -167,6 +168,22 @@ def _norm(payload: dict[str, Any]) -> dict[str, Any]:
 
 class RoomTable:
     """One table of the room. Build a new one with :meth:`open`, or :func:`restore` it."""
+
+    host = _Field[str | None]("hosting", "host")
+    requests = _Field[dict[int, dict[str, Any]]]("hosting", "requests")
+    paused = _Field[str | None]("hosting", "paused")
+    paused_at = _Field[int]("hosting", "paused_at")
+    changes = _Field[dict[str, Any]]("hosting", "changes")
+    stack_edits = _Field[dict[int, int]]("hosting", "stack_edits")
+    kicked = _Field[set[str]]("hosting", "kicked")
+    muted = _Field[set[str]]("hosting", "muted")
+    over = _Field[bool]("hosting", "over")
+    votes = _Field[dict[int, dict[str, Any]]]("voting", "open")
+    bomb_next = _Field[bool]("voting", "bomb_next")
+    chat = _Field["deque[dict[str, Any]]"]("chat_log", "lines")
+    straddlers = _Field[set[str]]("straddling", "players")
+    next_level = _Field[dict[str, Any] | None]("seating", "next_level")
+    absent = _Field[set[str]]("seating", "absent")
 
     def __init__(self, log: EventLog, table_id: str, config: TableConfig, bankroll: Bankroll,
                  *, clock: Clock | None = None, policy: TablePolicy | None = None,
@@ -202,9 +219,6 @@ class RoomTable:
         self.rules = config.rules()
         self.table = Table(self.rules, config.seats, min_buy_in=config.min_buy_in,
                            max_buy_in=config.max_buy_in, time_out_policy=TimeOutPolicy.SIT_OUT)
-        # tournament mode (see "Tournament mode" below)
-        self.next_level: dict[str, Any] | None = None  # the blinds of the one hand allowed next
-        self.absent: set[str] = set()  # away or out of time: checked or folded at once
         if config.tournament:
             self.table.min_buy_in, self.table.max_buy_in = 1, MOST_CHIPS
         self.players: dict[int, str] = {}  # seat -> player id
@@ -235,21 +249,13 @@ class RoomTable:
         # released, the player to act starts afresh
         self._held = False
         self.last_players: list[str] = []  # its player of each hand seat
-        # a host's table (see "The host" below)
-        self.host: str | None = None
-        self.requests: dict[int, dict[str, Any]] = {}  # seat and rebuy requests, by seq
-        self.paused: str | None = None  # "next": no new hand; "now": the clock stopped too
-        self.paused_at = 0
-        self.changes: dict[str, Any] = {}  # settings from the next hand
-        self.stack_edits: dict[int, int] = {}  # seat -> its stack from the hand's end
-        self.kicked: set[str] = set()
-        self.muted: set[str] = set()
-        self.straddlers: set[str] = set()
-        self.votes: dict[int, dict[str, Any]] = {}  # open votes, by the seq that opened them
-        self.bomb_next = False  # a bomb pot the players voted for: the next hand
-        self.over = False  # the host ended the game
-        self.chat: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)  # chat and host actions
-        self._chatted: dict[str, deque[int]] = {}  # when each player last chatted (clock)
+        # the parts (room/part.py), each with its state, its steps and its snapshot piece;
+        # what they hold is read through the table too (``table.host``, ``table.votes``...)
+        self.hosting = Host(self)
+        self.voting = Votes(self)
+        self.chat_log = ChatLog(self)
+        self.straddling = Straddles(self)
+        self.seating = Seating(self)
 
     @classmethod
     def open(cls, log: EventLog, config: TableConfig, bankroll: Bankroll, *,
@@ -265,7 +271,7 @@ class RoomTable:
         """Make ``player`` the host of a table that has none yet (its creator)."""
         if self.host is not None:
             raise Refused(t("only the host can do that"), code="not_host")
-        self._run(self._host, {"action": "host", "by": player, "player": player})
+        self._run(self.hosting.step, {"action": "host", "by": player, "player": player})
 
     # ------------------------------------------------------------------ reading
     @property
@@ -369,15 +375,10 @@ class RoomTable:
             self.grace_turn = self.turn_seq
 
     def _message(self, r: Record, viewer: str | None, players: list[str]) -> dict[str, Any]:
-        data = {"hidden": True} if r.kind == "chat" and self._hides(r, viewer) \
+        data = {"hidden": True} if r.kind == "chat" and self.chat_log.hides(r, viewer) \
             else visible(r, viewer, players)
         return {"table": self.table_id, "seq": r.seq, "kind": r.kind, "data": data}
 
-    def _hides(self, r: Record, viewer: str | None) -> bool:
-        """The spectators' chat is the spectators' own: a seated viewer is sent only that
-        there was a message (the numbering stays gap-free), not what it said."""
-        return r.payload["seat"] is None and viewer is not None \
-            and self.seat_of(viewer) is not None
 
     # ------------------------------------------------------------------ commands
     def sit(self, player: str, name: str, buy_in: int, seat: int | None = None, *,
@@ -386,7 +387,7 @@ class RoomTable:
         host's table that approves seats, ask for it instead: None (a ``request``)."""
         if not isinstance(player, str) or not player:
             raise Refused(t("a player is needed"))
-        self._no_tournament()
+        no_tournament(self.config)
         if self.over:
             raise Refused(t("the host has ended the game"))
         if player in self.kicked:
@@ -412,13 +413,13 @@ class RoomTable:
             raise Refused(t("your bankroll does not hold that many chips"))
         command = {"seat": seat, "player": player, "name": name, "chips": buy_in,
                    "wait": bool(wait_for_big_blind)}
-        if self._asks(player):
+        if self.hosting.asks(player):
             if any(r["player"] == player and r["kind"] == "seat" for r in self.requests.values()):
                 raise Refused(t("you have asked for a seat already: the host will answer"))
             if any(r["kind"] == "seat" and r["name"].casefold() == name.casefold()
                    for r in self.requests.values()):
                 raise Refused(t("the name {name} is taken at this table", name=repr(name)))
-            self._run(self._request, {"kind": "seat", **command})
+            self.hosting.request({"kind": "seat", **command})
             return None
         self._run(self._sit, command)
         return seat
@@ -428,7 +429,7 @@ class RoomTable:
         maximum. Returns the chips taken from the bankroll (0: at a host's table that approves
         rebuys, asked for: a ``request``)."""
         seat = self._seated(player)
-        self._no_tournament()
+        no_tournament(self.config)
         if type(amount) is not int or amount <= 0:
             raise Refused(t("add a whole, positive number of chips"))
         s = self.table.seats[seat]
@@ -439,11 +440,11 @@ class RoomTable:
             raise Refused(t("your bankroll does not hold that many chips"))
         if self.over:
             raise Refused(t("the host has ended the game"))
-        if self._asks(player):
+        if self.hosting.asks(player):
             if any(r["player"] == player for r in self.requests.values()):
                 raise Refused(t("you have asked for chips already: the host will answer"))
-            self._run(self._request, {"kind": "chips", "seat": seat, "player": player,
-                                      "chips": amount})
+            self.hosting.request({"kind": "chips", "seat": seat, "player": player,
+                                  "chips": amount})
             return 0
         records = self._run(self._add_chips, {"seat": seat, "player": player, "asked": amount})
         taken: int = records[0].payload["taken"]
@@ -452,7 +453,7 @@ class RoomTable:
     def sit_out(self, player: str) -> None:
         """Sit out (after the hand, when in one)."""
         seat = self._seated(player)
-        self._no_tournament()
+        no_tournament(self.config)
         self._run(self._sit_out, {"seat": seat})
 
     def sit_in(self, player: str, post: bool = False) -> None:
@@ -472,7 +473,7 @@ class RoomTable:
     def leave(self, player: str) -> None:
         """Leave the table: the chips go back to the bankroll, once the hand is over."""
         seat = self._seated(player)
-        self._no_tournament()
+        no_tournament(self.config)
         if seat in self.leaving:
             raise Refused(t("you are already leaving"))
         self._run(self._leave, {"seat": seat, "player": player})
@@ -500,80 +501,34 @@ class RoomTable:
         self._run(self._act, {"seat": seat, "action": action.to_wire(), "timed_out": False,
                               "used": used})
 
-    # ------------------------------------------------------------------ tournament mode
-    # A tournament's table (``TableConfig.tournament``): its bankroll is the tournament's chip
-    # account (each entrant's chips off the tables), and its coordinator alone seats and
-    # unseats players, with exact stacks (a player moved in is ``dealt_in`` at once, TDA),
-    # and calls for each hand at the level it gives (:meth:`tournament_deal`: one hand; the
-    # table holds after it until the next call). Each is a ``tourney`` record, so a restore
-    # rebuilds them. A player cannot add chips, sit out, leave, straddle, host or vote (a
-    # ``Refused``, code ``tournament``). A player who is away or out of time stays dealt in
-    # and posts blinds and antes, and is checked or folded at once at their turn (the path a
-    # leaving player takes), until they act again or come back (:meth:`sit_in`). After each
-    # hand the table calls ``on_tournament`` (never while a restore replays).
-    def _no_tournament(self) -> None:
-        if self.config.tournament:
-            raise Refused(t("at a tournament table you cannot add chips, sit out, leave,"
-                            " rebuy, straddle, host or vote: the tournament seats and moves"
-                            " the players"), code="tournament")
-
-    def _tournament_table(self) -> None:
-        if not self.config.tournament:
-            raise Refused(t("this is not a tournament's table"))
-
+    # ------------------------------------------------------------------ the parts' commands
+    # Each feature is a part with its own state, steps and snapshot piece (room/part.py):
+    # the tournament's seating (room/seating.py), the host (room/host.py), the chat
+    # (room/chat.py), the straddles (room/straddles.py) and the votes (room/votes.py).
     def tournament_seat(self, player: str, name: str, seat: int, chips: int, *,
                         dealt_in: bool = True, agent: Agent | None = None) -> None:
         """Seat ``player`` at ``seat`` with exactly ``chips`` from the chip account;
         ``dealt_in``: dealt in from the next hand, owing no blind (a player moved in);
         ``agent``: the bot that plays for them (never stored: a restore is given it)."""
-        self._tournament_table()
-        if not isinstance(player, str) or not player:
-            raise Refused(t("a player is needed"))
-        if self.seat_of(player) is not None:
-            raise Refused(t("you already have a seat at this table"))
-        name = clean_name(name)
-        if type(seat) is not int or not 0 <= seat < len(self.table.seats) \
-                or self.table.seats[seat] is not None:
-            raise Refused(t("that seat is not free"))
-        if type(chips) is not int or not 0 < chips <= MOST_CHIPS:
-            raise Refused(t("add a whole, positive number of chips"))
-        if self.bankroll.balance(player) < chips:
-            raise Refused(t("your bankroll does not hold that many chips"))
-        self._run(self._tourney, {"action": "seat", "player": player, "name": name,
-                                  "seat": seat, "chips": chips, "dealt_in": bool(dealt_in)})
+        self.seating.seat(player, name, seat, chips, dealt_in)
         if agent is not None:
             self.agents[player] = agent
 
     def tournament_unseat(self, player: str) -> int:
         """Take ``player`` off the table between their hands (moved or knocked out): their
         chips go back to the chip account. Returns them."""
-        self._tournament_table()
-        seat = self._seated(player)
-        if self.table.player_of(seat) is not None:
-            raise Refused(t("a player in the hand in play cannot be moved"))
-        records = self._run(self._tourney, {"action": "unseat", "player": player,
-                                            "seat": seat})
-        chips: int = records[-1].payload["chips"]
-        return chips
+        return self.seating.unseat(player)
 
     def tournament_deal(self, small_blind: int, big_blind: int, ante: int = 0, *,
                         big_blind_ante: bool = True, level: int = 0) -> None:
         """Allow one hand, at these blinds and ante (``level``: the tournament's, from 1,
         shown); it is dealt when two players are ready."""
-        self._tournament_table()
-        if not all(type(x) is int for x in (small_blind, big_blind, ante, level)) or \
-                not 0 < small_blind <= big_blind or ante < 0 or level < 0:
-            raise Refused(t("blinds of at least one chip, the small one no larger than the"
-                            " big one"))
-        self._run(self._tourney, {"action": "deal", "small_blind": small_blind,
-                                  "big_blind": big_blind, "ante": ante,
-                                  "big_blind_ante": bool(big_blind_ante), "level": level})
+        self.seating.deal(small_blind, big_blind, ante, big_blind_ante, level)
 
     def tournament_hold(self) -> None:
         """Deal no hand until the next :meth:`tournament_deal` (hand-for-hand, a break, the
         end)."""
-        self._tournament_table()
-        self._run(self._tourney, {"action": "hold"})
+        self.seating.hold()
 
     def tournament_stacks(self) -> dict[str, int]:
         """Each seated player's chips (as they stood when the hand began, during one)."""
@@ -584,219 +539,31 @@ class RoomTable:
             out[player] = s.chips + s.pending_chips
         return out
 
-    def _tourney(self, c: dict[str, Any], batch: Batch) -> None:
-        action = c["action"]
-        if action not in TOURNEY_ACTIONS:
-            raise Refused(t("unknown tournament command"))
-        batch.append(("tourney", c))
-        if action == "seat":
-            try:
-                self.table.sit(c["seat"], c["name"], c["chips"], dealt_in=c["dealt_in"])
-            except HandError as exc:
-                raise Refused(exc.message) from None
-            self.players[c["seat"]] = c["player"]
-            self.banks.setdefault(c["player"],
-                                  {PRE: self.config.bank_ms, POST: self.config.bank_ms})
-            self.dealt.setdefault(c["player"], 0)
-            self.paid_in += c["chips"]
-            batch.append(("sat", {"seat": c["seat"], "player": c["player"], "name": c["name"],
-                                  "chips": c["chips"], "wait": False}))
-        elif action == "unseat":
-            self.absent.discard(c["player"])
-            self._empty(c["seat"], batch)
-        elif action == "deal":
-            self.next_level = {k: c[k] for k in ("small_blind", "big_blind", "ante",
-                                                 "big_blind_ante", "level")}
-        else:
-            self.next_level = None
-
-    # ------------------------------------------------------------------ the host
-    # A host's table (a private table a person opened): its host approves or denies the seats
-    # and rebuys asked for (unless ``auto_approve``), pauses and resumes (between hands, or
-    # now with the clock stopped), changes the settings from the next hand, sets a stack
-    # (from the bankroll of its player: no chip comes from nowhere), removes or mutes a
-    # player, lets spectators watch and chat or not, hands the role over and ends the game.
-    # Each is one ``host`` record, which every viewer sees.
-    def _asks(self, player: str) -> bool:
-        """Whether ``player``'s seat or chips wait for the host's approval."""
-        return self.host is not None and player != self.host \
-            and not self.config.auto_approve and player not in self.agents
-
     def host_command(self, player: str, action: str, args: dict[str, Any]) -> None:
-        """The host's ``action`` (one of :data:`HOST_ACTIONS`) with its ``args`` (the seat
-        it is about, by number; a request, by the seq of its ``request`` record)."""
-        self._no_tournament()
-        if self.host is None:
-            raise Refused(t("this table has no host"))
-        if player != self.host:
-            raise Refused(t("only the host can do that"), code="not_host")
-        if self.over:
-            raise Refused(t("the host has ended the game"))
-        if action not in HOST_ACTIONS:
-            raise Refused(t("{action} is not something a host does", action=repr(action)[:40]))
-        if not isinstance(args, dict):
-            raise Refused(t("a host's action needs its details"))
-        command: dict[str, Any] = {"action": action, "by": player}
-        if action in ("approve", "deny"):
-            rid = args.get("request")
-            req = self.requests.get(rid) if type(rid) is int else None
-            if req is None:
-                raise Refused(t("that request is not waiting (answered or withdrawn)"))
-            seat_now = self.seat_of(req["player"])
-            command.update(request=rid, player=req["player"], kind=req["kind"],
-                           chips=req["chips"], name=req["name"] if req["kind"] == "seat"
-                           else self._name(seat_now) if seat_now is not None else "")
-            if action == "approve":
-                command.update(self._approvable(req))
-        elif action in ("auto_approve", "pause"):
-            on = args.get("on" if action == "auto_approve" else "now")
-            if type(on) is not bool:
-                raise Refused(t("true or false is needed"))
-            if action == "pause" and (self.paused == "now" or self.paused == "next" and not on):
-                raise Refused(t("the game is paused already"))
-            command["on" if action == "auto_approve" else "now"] = on
-        elif action == "resume":
-            if self.paused is None:
-                raise Refused(t("the game is not paused"))
-        elif action == "settings":
-            command["changes"] = self._changes(args.get("changes"))
-        elif action == "spectators":
-            allowed, chat = args.get("allowed"), args.get("chat")
-            if type(allowed) is not bool or type(chat) is not bool:
-                raise Refused(t("true or false is needed"))
-            command.update(allowed=allowed, chat=chat)
-        elif action in ("stack", "kick", "mute", "host"):
-            seat = args.get("seat")
-            target = self.players.get(seat) if isinstance(seat, int) else None
-            if target is None or target in self.agents or not isinstance(seat, int):
-                raise Refused(t("there is no player in that seat"))
-            if target == player and action != "stack":
-                raise Refused(t("that is you"))
-            command.update(seat=seat, player=target, name=self._name(seat))
-            if action == "stack":
-                command["chips"] = self._stack_target(seat, target, args.get("chips"))
-            elif action == "mute":
-                on = args.get("on")
-                if type(on) is not bool:
-                    raise Refused(t("true or false is needed"))
-                command["on"] = on
-        self._run(self._host, command)
+        """The host's ``action`` (room/host.py's ``HOST_ACTIONS``) with its ``args``."""
+        no_tournament(self.config)
+        self.hosting.command(player, action, args)
 
-    def _approvable(self, req: dict[str, Any]) -> dict[str, Any]:
-        """Where an approved request goes (a free seat), or why it cannot be approved now."""
-        player = req["player"]
-        if self.bankroll.balance(player) < req["chips"]:
-            raise Refused(t("that player's bankroll no longer holds the chips asked for"))
-        if req["kind"] == "chips":
-            seat = self.seat_of(player)
-            if seat is None:
-                raise Refused(t("that player has left the table"))
-            return {"seat": seat}
-        free = [i for i, x in enumerate(self.table.seats) if x is None]
-        if not free:
-            raise Refused(t("the table is full"))
-        if any(x is not None and x.name.casefold() == req["name"].casefold()
-               for x in self.table.seats):
-            raise Refused(t("the name {name} is taken at this table", name=repr(req["name"])))
-        return {"seat": req["seat"] if req["seat"] in free else free[0]}
-
-    def _changes(self, changes: object) -> dict[str, Any]:
-        """The settings the host changes from the next hand, checked as a table's settings."""
-        if not isinstance(changes, dict) or not changes:
-            raise Refused(t("say which settings change"))
-        for key in changes:
-            if key not in NEXT_HAND:
-                raise Refused(t("{key} is not a setting the host changes",
-                                key=repr(str(key))[:40]))
-        merged = {**self.config.to_json(), **self.changes, **changes}
-        TableConfig.from_json(merged)  # a bad value is refused here, in words
-        return dict(changes)
-
-    def _stack_target(self, seat: int, player: str, chips: object) -> int:
-        """A stack the host sets: what it adds comes from the player's bankroll, what it takes
-        goes back to it (the ledger shows both), so a stack the bankroll cannot cover would
-        make chips from nothing and is refused."""
-        if type(chips) is not int or not 0 <= chips <= MOST_CHIPS:
-            raise Refused(t("a stack is a whole number of chips, 0 or more"))
-        s = self.table.seats[seat]
-        assert s is not None
-        have = self.bankroll.balance(player)
-        if chips - (s.chips + s.pending_chips) > have:
-            raise Refused(t("{name}'s bankroll holds {have} chips: a stack of {chips} would"
-                            " make chips from nothing", name=s.name, have=str(have),
-                            chips=str(chips)), code="no_chips")
-        return chips
-
-    # ------------------------------------------------------------------ players' own
     def say(self, player: str, text: str) -> None:
-        """Chat at the table: a seated player to everyone, a spectator to the spectators
-        (when the host allows). Plain text, at most :data:`CHAT_MAX` characters, at most
-        :data:`CHAT_BURST` messages in :data:`CHAT_WINDOW_MS`."""
-        c = self.config
-        if not c.chat:
-            raise Refused(t("chat is off at this table"))
-        if not isinstance(text, str):
-            raise Refused(t("a chat message is text"))
-        text = " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())
-        if not text:
-            raise Refused(t("a chat message needs some text"))
-        if len(text) > CHAT_MAX:
-            raise Refused(t("a chat message is at most {most} characters", most=CHAT_MAX),
-                          code="too_long")
-        seat = self.seat_of(player)
-        if seat is None and not (c.spectators and c.spectator_chat):
-            raise Refused(t("spectators do not chat at this table"))
-        if player in self.muted:
-            raise Refused(t("the host has muted you"), code="muted")
-        now = self.clock.now_ms()
-        sent = self._chatted.setdefault(player, deque(maxlen=CHAT_BURST))
-        if len(sent) == CHAT_BURST and now - sent[0] < CHAT_WINDOW_MS:
-            raise Refused(t("slow down: at most {n} messages in {s} seconds", n=CHAT_BURST,
-                            s=CHAT_WINDOW_MS // 1000), code="flood")
-        sent.append(now)
-        name = "" if seat is None else self._name(seat)
-        self._run(self._chat, {"player": player, "seat": seat, "name": name, "text": text})
+        """Chat at the table (room/chat.py)."""
+        self.chat_log.say(player, text)
 
     def ask_straddle(self, player: str, on: bool) -> None:
         """Straddle (or not) whenever the seat after the big blind is yours (re-straddle after
         another's straddle, where the table allows it)."""
         seat = self._seated(player)
-        self._no_tournament()
-        if not self.config.straddle:
-            raise Refused(t("this table plays no straddles"))
-        if type(on) is not bool:
-            raise Refused(t("true or false is needed"))
-        if on == (player in self.straddlers):
-            raise Refused(t("you straddle already") if on else t("you do not straddle"))
-        self._run(self._straddle, {"player": player, "seat": seat, "on": on})
+        no_tournament(self.config)
+        self.straddling.ask(player, on, seat)
 
     def propose(self, player: str, kind: str) -> None:
-        """Ask the table for a bomb pot next hand (``kind`` "bomb"): it is played when more
-        than half of the players seated vote for it."""
+        """Ask the table for a bomb pot next hand (``kind`` "bomb", room/votes.py)."""
         seat = self._seated(player)
-        self._no_tournament()
-        if kind != "bomb":
-            raise Refused(t("the table votes on bomb pots only"))
-        if not self.config.bomb_vote:
-            raise Refused(t("this table plays no bomb pots by vote"))
-        if self.bomb_next or any(v["kind"] == "bomb" for v in self.votes.values()):
-            raise Refused(t("a bomb pot is voted on or coming already"))
-        self._run(self._propose, {"player": player, "seat": seat, "kind": kind})
+        no_tournament(self.config)
+        self.voting.propose(player, kind, seat)
 
     def vote(self, player: str, vote: int, yes: bool) -> None:
         """Answer vote ``vote`` (the seq of the record that opened it)."""
-        v = self.votes.get(vote) if type(vote) is int else None
-        if v is None:
-            raise Refused(t("that vote is over"), code="stale")
-        if type(yes) is not bool:
-            raise Refused(t("true or false is needed"))
-        if player not in v["asked"]:
-            raise Refused(t("only the players in the hand vote on this")
-                          if v["kind"] == "runs" else t("only the players seated vote on this"),
-                          code="not_asked")
-        if player in v["yes"] or player in v["no"]:
-            raise Refused(t("you have voted already"))
-        self._run(self._voted, {"vote": vote, "player": player, "yes": yes})
+        self.voting.vote(player, vote, yes)
 
     def _name(self, seat: int) -> str:
         s = self.table.seats[seat]
@@ -810,19 +577,8 @@ class RoomTable:
             return False
         now = self.clock.now_ms()
         think = self.policy.think_ms(self)
-        for vote, v in list(self.votes.items()):
-            # a bot, or a player leaving, answers no (a bot once it has thought)
-            for p in v["asked"]:
-                if p in v["yes"] or p in v["no"]:
-                    continue
-                seat_p = self.seat_of(p)
-                if (p in self.agents and now >= v["opened"] + think) or \
-                        seat_p is None or seat_p in self.leaving:
-                    self._run(self._voted, {"vote": vote, "player": p, "yes": False})
-                    return True
-            if now >= v["opened"] + v["ms"]:  # time is up: whoever has not voted, did not agree
-                self._run(self._voted, {"vote": vote, "player": None, "yes": False})
-                return True
+        if self.voting.poll(now, think):
+            return True
         hand = self.hand
         if hand is not None and hand.actor is not None:
             seat = self.table.seat_of(hand.actor)
@@ -884,12 +640,7 @@ class RoomTable:
         hand = self.hand
         now = self.clock.now_ms()
         think = self.policy.think_ms(self)
-        due: list[int] = []
-        for v in self.votes.values():
-            waits = [p for p in v["asked"] if p not in v["yes"] and p not in v["no"]]
-            soon = any(p in self.agents or self.seat_of(p) is None
-                       or self.seat_of(p) in self.leaving for p in waits)
-            due.append(v["opened"] + (min(think, v["ms"]) if soon else v["ms"]))
+        due = self.voting.due(think)
         if hand is not None and hand.actor is not None and self.turn_seq is not None:
             deadline = self.deadline()
             if deadline is not None:
@@ -1016,18 +767,13 @@ class RoomTable:
             "hand_seats": list(tb.hand_seats), "button_seat": tb.button_seat,
             "small_blind_seat": tb.small_blind_seat, "big_blind_seat": tb.big_blind_seat,
             "last_dealt": sorted(tb.last_dealt), "hands_played": tb.hands_played,
-            # a host's table
-            "config": self.config.to_json(), "host": self.host,
-            "requests": {str(k): v for k, v in self.requests.items()},
-            "paused": self.paused, "changes": self.changes, "kicked": sorted(self.kicked),
-            "muted": sorted(self.muted), "straddlers": sorted(self.straddlers),
-            "votes": {str(k): {**v, "opened": self._to_wall(v["opened"])}
-                      for k, v in self.votes.items()}, "bomb_next": self.bomb_next,
-            "over": self.over, "chat": list(self.chat),
-            "tournament": {"next_level": self.next_level, "absent": sorted(self.absent)},
+            "config": self.config.to_json(),
+            # the parts' pieces (their timers in Unix ms, as the table's own)
+            **self.hosting.piece(self._to_wall), **self.straddling.piece(),
+            **self.voting.piece(self._to_wall), **self.chat_log.piece(),
+            **self.seating.piece(),
             # the timers, in Unix ms (a restore works them out on its own clock)
             "ended_wall": self._to_wall(self.ended_at),
-            "paused_wall": self._to_wall(self.paused_at),
         }
 
     def _load(self, state: dict[str, Any]) -> None:
@@ -1057,27 +803,19 @@ class RoomTable:
             tb.min_buy_in, tb.max_buy_in = self.config.min_buy_in, self.config.max_buy_in
             if self.config.tournament:
                 tb.min_buy_in, tb.max_buy_in = 1, MOST_CHIPS
-            self.host = state["host"]
-            self.requests = {int(k): v for k, v in state["requests"].items()}
-            self.paused, self.changes = state["paused"], dict(state["changes"])
-            self.kicked, self.muted = set(state["kicked"]), set(state["muted"])
-            self.straddlers = set(state["straddlers"])
-            self.votes = {int(k): v for k, v in state["votes"].items()}
-            if "ended_wall" in state:  # the votes' opening in Unix ms (older: on a clock gone)
-                for v in self.votes.values():
-                    v["opened"] = self._from_wall(int(v["opened"]))
-            else:
-                for v in self.votes.values():
-                    v["opened"] = self.clock.now_ms()
-            self.bomb_next, self.over = bool(state["bomb_next"]), bool(state["over"])
-            self.chat.extend(state["chat"])
+            self.hosting.load(state)
+            self.straddling.load(state)
+            # the votes' opening in Unix ms (older snapshots: on a clock gone, now)
+            self.voting.load(state, self._from_wall if "ended_wall" in state
+                             else lambda _: self.clock.now_ms())
+            self.chat_log.load(state)
         if "tournament" in state:
-            self.next_level = state["tournament"]["next_level"]
-            self.absent = set(state["tournament"]["absent"])
+            self.seating.load(state)
+        now = self.clock.now_ms()
         self.ended_at = self._from_wall(int(state["ended_wall"])) if "ended_wall" in state \
-            else self.clock.now_ms()
-        self.paused_at = self._from_wall(int(state.get("paused_wall", 0))) \
-            if "paused_wall" in state else self.clock.now_ms()
+            else now
+        self.hosting.paused_at = self._from_wall(int(state["paused_wall"])) \
+            if "paused_wall" in state else now
         self.check_books()
 
     def _within(self, batch: Batch) -> Callable[[Any], None] | None:
@@ -1110,7 +848,7 @@ class RoomTable:
             made: dict[object, dict[str, Any]] = {}
             for sub in list(self.subscribers):
                 kind = viewer_kind(r, sub.player, players)
-                if r.kind == "chat" and self._hides(r, sub.player):
+                if r.kind == "chat" and self.chat_log.hides(r, sub.player):
                     kind = "hidden"
                 message = made.get(kind)
                 if message is None:
@@ -1121,9 +859,13 @@ class RoomTable:
         return self.seq + len(batch) + 1
 
     # ------------------------------------------------------------------ steps
-    def _sit(self, c: dict[str, Any], batch: Batch) -> None:
+    def _sit(self, c: dict[str, Any], batch: Batch, dealt_in: bool | None = None) -> None:
+        """A seat taken (``dealt_in``: a tournament's, room/seating.py)."""
         try:
-            self.table.sit(c["seat"], c["name"], c["chips"], wait_for_big_blind=c["wait"])
+            if dealt_in is None:
+                self.table.sit(c["seat"], c["name"], c["chips"], wait_for_big_blind=c["wait"])
+            else:
+                self.table.sit(c["seat"], c["name"], c["chips"], dealt_in=dealt_in)
         except HandError as exc:
             raise Refused(exc.message) from None
         self.players[c["seat"]] = c["player"]
@@ -1146,7 +888,7 @@ class RoomTable:
 
     def _sit_in(self, c: dict[str, Any], batch: Batch) -> None:
         if self.config.tournament:
-            self.absent.discard(self.players[c["seat"]])
+            self.seating.absent.discard(self.players[c["seat"]])
         else:
             self.table.sit_in(c["seat"], post_dead=c["post"])
         batch.append(("sit_in", c))
@@ -1173,7 +915,7 @@ class RoomTable:
     def _start(self, c: dict[str, Any], batch: Batch) -> None:
         if self.changes:  # the host's changes, from this hand on
             self.config = TableConfig.from_json({**self.config.to_json(), **self.changes})
-            self.changes = {}
+            self.hosting.changes = {}
             self.rules = self.table.rules = self.config.rules()
             self.table.min_buy_in = self.config.min_buy_in
             self.table.max_buy_in = self.config.max_buy_in
@@ -1185,12 +927,12 @@ class RoomTable:
                 self.config.rules(), small_blind=lv["small_blind"],
                 big_blind=lv["big_blind"], ante=lv["ante"],
                 big_blind_ante=lv["big_blind_ante"] and lv["ante"] > 0)
-            self.next_level = None
+            self.seating.next_level = None
         self.hand_no += 1
         cfg = self.config
         bomb = cfg.bomb_ante if self.bomb_next or (
             cfg.bomb_every and self.hand_no % cfg.bomb_every == 0) else 0
-        self.bomb_next = False
+        self.voting.bomb_next = False
         deck = Deck.stacked(tuple(c["deck"]))
         hand = self.table.start_hand(
             deck, hand_id=f"{self.table_id}-{self.hand_no}",
@@ -1231,9 +973,9 @@ class RoomTable:
                 s = self.table.seats[c["seat"]]
                 assert s is not None
                 s.sit_out_after_hand = False
-                self.absent.add(player)
+                self.seating.absent.add(player)
             else:
-                self.absent.discard(player)
+                self.seating.absent.discard(player)
         self.banks[player][pool] -= c["used"]
         self._hand_events(hand, before, batch, bank={"pool": pool, "used": c["used"]})
 
@@ -1262,19 +1004,19 @@ class RoomTable:
             batch.append(("turn", {"seat": self.table.seat_of(hand.actor)}))
         elif hand.needs_runs():  # all in with cards to come: run it more than once?
             live = [p for p in range(hand.n) if not hand.folded[p]]
-            self._open_vote("runs", [self.hand_players[p] for p in live], self.config.act_ms,
-                            batch, runs=min(self.config.run_it, hand.max_runs()),  # the deck's
-                            seats=[self.table.hand_seats[p] for p in live])
+            self.voting.start("runs", [self.hand_players[p] for p in live], self.config.act_ms,
+                              batch, runs=min(self.config.run_it, hand.max_runs()),  # deck's
+                              seats=[self.table.hand_seats[p] for p in live])
 
     def _after_hand(self, refused: dict[int, int], batch: Batch) -> None:
         for seat, chips in sorted(refused.items()):
             self.paid_out += chips
             batch.append(("refund", {"seat": seat, "player": self.players[seat],
                                      "chips": chips}))
-        for seat, chips in sorted(self.stack_edits.items()):
+        for seat, chips in sorted(self.hosting.stack_edits.items()):
             if seat in self.players and seat not in self.leaving:
                 self._set_stack(seat, chips, batch)
-        self.stack_edits = {}
+        self.hosting.stack_edits = {}
         for seat in sorted(self.leaving | (set(self.players) if self.over else set())):
             self._empty(seat, batch)
         self.hand_players = []
@@ -1288,7 +1030,7 @@ class RoomTable:
         assert hand is not None
         batch.append(("void", c))
         # what was pending in the hand goes with it: its run-it-twice vote (one record each)
-        self._close_votes(batch, ("runs",))
+        self.voting.close(batch, ("runs",))
         refused: dict[int, int] = {}
         top = self.config.max_buy_in
         for seat in self.table.hand_seats:
@@ -1306,71 +1048,10 @@ class RoomTable:
         self.turn_seq = None
         self._after_hand(refused, batch)
 
-    # ------------------------------------------------------------------ the host's steps
-    def _request(self, c: dict[str, Any], batch: Batch) -> None:
-        self.requests[self._next_seq(batch)] = c
-        batch.append(("request", c))
-
-    def _host(self, c: dict[str, Any], batch: Batch) -> None:
-        a = c["action"]
-        batch.append(("host", c))
-        self._note(batch)
-        if a == "host":
-            self.host = c["player"]
-        elif a == "approve":
-            req = self.requests[c["request"]]
-            if req["kind"] == "seat":
-                self._sit({k: req[k] for k in ("player", "name", "chips", "wait")}
-                          | {"seat": c["seat"]}, batch)
-            else:
-                self._add_chips({"seat": c["seat"], "player": req["player"],
-                                 "asked": req["chips"]}, batch)
-            del self.requests[c["request"]]
-        elif a == "deny":
-            del self.requests[c["request"]]
-        elif a == "auto_approve":
-            self.config = dataclasses.replace(self.config, auto_approve=c["on"])
-        elif a == "pause":
-            self.paused = "now" if c["now"] and self.hand is not None else "next"
-            self.paused_at = self._now()
-        elif a == "resume":
-            if self.paused == "now":  # the clock goes on where it stopped
-                stopped = max(0, self._now() - self.paused_at)
-                self.turn_at += stopped
-                for v in self.votes.values():
-                    v["opened"] += stopped
-            self.paused = None
-        elif a == "settings":
-            self.changes.update(c["changes"])
-        elif a == "stack":
-            if self.hand is not None and c["seat"] in self.table.hand_seats:
-                self.stack_edits[c["seat"]] = c["chips"]  # when the hand ends
-            else:
-                self._set_stack(c["seat"], c["chips"], batch)
-        elif a == "kick":
-            self.kicked.add(c["player"])
-            self._drop(c["player"])
-            if self.table.player_of(c["seat"]) is not None:
-                self.leaving.add(c["seat"])  # folded at its turn, gone at the hand's end
-            else:
-                self._empty(c["seat"], batch)
-        elif a == "mute":
-            (self.muted.add if c["on"] else self.muted.discard)(c["player"])
-        elif a == "spectators":
-            self.config = dataclasses.replace(self.config, spectators=c["allowed"],
-                                              spectator_chat=c["chat"])
-        elif a == "end":
-            self.over = True
-            self.requests.clear()
-            for seat in sorted(self.players):
-                if self.table.player_of(seat) is None:
-                    self._empty(seat, batch)  # the others at the hand's end
-
     def _drop(self, player: str) -> None:
-        """A player gone: their requests, straddle and votes go with them."""
-        self.straddlers.discard(player)
-        for rid in [k for k, r in self.requests.items() if r["player"] == player]:
-            del self.requests[rid]
+        """A player gone: their requests and straddle go with them."""
+        self.straddling.players.discard(player)
+        self.hosting.drop(player)
 
     def _set_stack(self, seat: int, chips: int, batch: Batch) -> None:
         """The host's stack for ``seat``: the chips it adds come from the player's bankroll,
@@ -1383,9 +1064,11 @@ class RoomTable:
         have = s.chips + s.pending_chips
         delta = chips - have
         if delta > 0:
-            stored = self._stored_at(batch)
-            delta = stored["delta"] if stored is not None else \
-                min(delta, self.bankroll.balance(player))
+            # while a restore replays: the stored record's (the bankroll is read once)
+            replaying = self._replaying
+            delta = replaying[len(batch)].payload["delta"] \
+                if replaying is not None and len(batch) < len(replaying) \
+                else min(delta, self.bankroll.balance(player))
         s.chips, s.pending_chips = have + delta, 0
         if delta > 0:
             self.paid_in += delta
@@ -1394,92 +1077,16 @@ class RoomTable:
         batch.append(("stack", {"seat": seat, "player": player, "delta": delta,
                                 "chips": s.chips}))
 
-    def _stored_at(self, batch: Batch) -> dict[str, Any] | None:
-        """While a restore replays: the stored payload of the record about to be built."""
-        if self._replaying is None or len(batch) >= len(self._replaying):
-            return None
-        payload: dict[str, Any] = self._replaying[len(batch)].payload
-        return payload
-
     def _note(self, batch: Batch) -> None:
-        """The record just built, among the chat's lines (the host's actions and the votes
-        are shown with the messages)."""
-        kind, payload = batch[-1]
-        self.chat.append({**payload, "seq": self._next_seq(batch) - 1, "record": kind})
+        self.chat_log.note(batch)
 
-    def _chat(self, c: dict[str, Any], batch: Batch) -> None:
-        batch.append(("chat", c))
-        self._note(batch)
+    def _muted(self, player: str) -> bool:
+        return player in self.hosting.muted
 
-    def _straddle(self, c: dict[str, Any], batch: Batch) -> None:
-        (self.straddlers.add if c["on"] else self.straddlers.discard)(c["player"])
-        batch.append(("straddle", c))
-
-    def _propose(self, c: dict[str, Any], batch: Batch) -> None:
-        batch.append(("propose", c))
-        asked = [p for seat, p in sorted(self.players.items()) if p not in self.agents
-                 and seat not in self.leaving]
-        self._open_vote("bomb", asked, BOMB_VOTE_MS, batch, name=self._name(c["seat"]),
-                        seats=sorted(seat for seat, p in self.players.items() if p in asked))
-        self._voted({"vote": self.seq + len(batch), "player": c["player"], "yes": True},
-                    batch)
-
-    def _open_vote(self, kind: str, asked: list[str], ms: int, batch: Batch,
-                   **shown: Any) -> None:
-        vote = self._next_seq(batch)
-        self.votes[vote] = {"kind": kind, "asked": asked, "yes": [], "no": [], "ms": ms,
-                            "opened": self._now(), **shown}
-        batch.append(("vote", {"kind": kind, "ms": ms, **shown}))
-        self._note(batch)
-
-    def _close_votes(self, batch: Batch, kinds: tuple[str, ...]) -> None:
-        """Close the open votes of ``kinds`` undecided (the hand they were about was called
-        off, or the table closed): a ``decided`` record each, ``closed``, nothing passed."""
-        for vote in sorted(self.votes):
-            v = self.votes[vote]
-            if v["kind"] not in kinds:
-                continue
-            del self.votes[vote]
-            replaying = self._replaying
-            if replaying is not None and (len(batch) >= len(replaying)
-                                          or replaying[len(batch)].kind != "decided"):
-                continue  # a log of an older version, which left the vote open: closed now
-            batch.append(("decided", {"vote": vote, "kind": v["kind"], "passed": False,
-                                      "closed": True}))
-            self._note(batch)
-
-    def _voted(self, c: dict[str, Any], batch: Batch) -> None:
-        """A vote (``player`` None: time ran out), and the result once it is known: a run-out
-        needs everyone in the hand; a bomb pot, more than half of the players seated."""
-        v = self.votes[c["vote"]]
-        player = c["player"]
-        if player is not None:
-            (v["yes"] if c["yes"] else v["no"]).append(player)
-        seat = self.seat_of(player) if player is not None else None
-        batch.append(("voted", {**c, "seat": seat}))
-        n, yes, no = len(v["asked"]), len(v["yes"]), len(v["no"])
-        if v["kind"] == "runs":
-            passed = yes == n if no == 0 and player is not None else False
-            decided = passed or no > 0 or player is None
-        else:
-            passed = 2 * yes > n
-            decided = passed or 2 * no >= n or player is None
-        if not decided:
-            return
-        del self.votes[c["vote"]]
-        result = {"vote": c["vote"], "kind": v["kind"], "passed": passed}
-        if v["kind"] == "runs":
-            result["runs"] = v["runs"] if passed else 1
-        batch.append(("decided", result))
-        self._note(batch)
-        if v["kind"] == "runs":
-            hand = self.hand
-            assert hand is not None
-            before = len(hand.events)
-            hand.set_runs(v["runs"] if passed else 1)
-            self._hand_events(hand, before, batch)
-        else:
-            self.bomb_next = passed
+    def _clock_stopped(self, ms: int) -> None:
+        """The clock stood still ``ms`` (paused): the turn's and the votes' with it."""
+        self.turn_at += ms
+        self.voting.stopped(ms)
 
     # ------------------------------------------------------------------ closing for good
     def shut(self, why: str = "failed") -> None:
@@ -1494,12 +1101,13 @@ class RoomTable:
 
     def _shut(self, c: dict[str, Any], batch: Batch) -> None:
         batch.append(("closed", c))
-        self.over = True  # no new hand, no seat, no chips
-        self.requests.clear()
-        self.stack_edits = {}
-        self.paused = None
-        self._close_votes(batch, ("bomb",))  # the hand's own close with it
-        self.bomb_next = False
+        h = self.hosting
+        h.over = True  # no new hand, no seat, no chips
+        h.requests.clear()
+        h.stack_edits = {}
+        h.paused = None
+        self.voting.close(batch, ("bomb",))  # the hand's own close with it
+        self.voting.bomb_next = False
         if self.hand is not None:
             self._void({"hand_no": self.hand_no}, batch)  # every seat empties at its end
         else:
@@ -1520,10 +1128,10 @@ class RoomTable:
         steps: dict[str, Callable[[dict[str, Any], Batch], None]] = {
             "sat": self._sit, "chips": self._add_chips, "sit_out": self._sit_out,
             "sit_in": self._sit_in, "leave": self._leave, "start": self._start,
-            "event": self._act, "void": self._void, "host": self._host,
-            "request": self._request, "chat": self._chat, "straddle": self._straddle,
-            "propose": self._propose, "voted": self._voted, "tourney": self._tourney,
-            "closed": self._shut}
+            "event": self._act, "void": self._void, "host": self.hosting.step,
+            "request": self.hosting.request_step, "chat": self.chat_log.step,
+            "straddle": self.straddling.step, "propose": self.voting.propose_step,
+            "voted": self.voting.voted, "tourney": self.seating.step, "closed": self._shut}
         try:
             while self._replaying:
                 r = self._replaying[0]
@@ -1664,9 +1272,6 @@ def rebuild(old: RoomTable) -> RoomTable:
     table._note_presence()
     old.retire()  # the old copy answers nothing more
     return table
-
-
-T = TypeVar("T")
 
 
 class TableOwner:

@@ -1,0 +1,84 @@
+"""What a table's parts (host, votes, chat, straddles, tournament seating) ask of the table.
+
+:class:`~tapete.room.table.RoomTable` keeps the seats, the hand, the turn, the clock and the
+money, and runs every command through one batch (``_run``: built, stored, then published).
+Each feature is a small part with its own state, its own commands' steps and its own piece of
+the table's snapshot: :mod:`~tapete.room.host`, :mod:`~tapete.room.votes`,
+:mod:`~tapete.room.chat`, :mod:`~tapete.room.straddles`, :mod:`~tapete.room.seating`. A part
+reaches the table through :class:`Table`, the few things of it a part reads or calls, so no
+part imports the table's module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from tapete.core import events as ev
+from tapete.core.actions import Action
+from tapete.core.hand import Hand
+from tapete.core.setup import HandSetup
+from tapete.core.table import Table as EngineTable
+from tapete.room.clock import Clock
+from tapete.room.log import Record, TableConfig
+from tapete.room.money import Bankroll
+
+Batch = list[tuple[str, dict[str, Any]]]
+Step = Callable[[dict[str, Any], Batch], None]
+MOST_CHIPS = 10**12  # the largest stack a host or a tournament may set
+
+Agent = Callable[[HandSetup, list[ev.Event], int], Action]
+"""A player the table plays for (a bot seat): given the hand's public setup, the events its
+hand seat may see (``hand.events_for``) and that hand seat, the action it takes. A bot wraps
+itself as ``lambda setup, events, p: bot.decide(SeatView.from_events(setup, events, p))``."""
+
+
+class Table(Protocol):
+    """The table as its parts see it."""
+
+    table_id: str
+    config: TableConfig
+    clock: Clock
+    bankroll: Bankroll
+    table: EngineTable
+    players: dict[int, str]
+    leaving: set[int]
+    agents: dict[str, Agent]
+    hand_players: list[str]
+    seq: int
+    turn_at: int
+    _replaying: list[Record] | None
+
+    @property
+    def hand(self) -> Hand | None: ...
+
+    def seat_of(self, player: str) -> int | None: ...
+
+    def _seated(self, player: str) -> int: ...
+
+    def _name(self, seat: int) -> str: ...
+
+    def _muted(self, player: str) -> bool: ...
+
+    def _now(self) -> int: ...
+
+    def _run(self, step: Step, command: dict[str, Any]) -> list[Record]: ...
+
+    def _next_seq(self, batch: Batch) -> int: ...
+
+    def _note(self, batch: Batch) -> None: ...
+
+    def _hand_events(self, hand: Hand, before: int, batch: Batch,
+                     bank: dict[str, Any] | None = None) -> None: ...
+
+    def _sit(self, c: dict[str, Any], batch: Batch, dealt_in: bool | None = None) -> None: ...
+
+    def _add_chips(self, c: dict[str, Any], batch: Batch) -> None: ...
+
+    def _set_stack(self, seat: int, chips: int, batch: Batch) -> None: ...
+
+    def _empty(self, seat: int, batch: Batch) -> None: ...
+
+    def _drop(self, player: str) -> None: ...
+
+    def _clock_stopped(self, ms: int) -> None: ...
