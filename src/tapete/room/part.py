@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from tapete.core import events as ev
 from tapete.core.actions import Action
+from tapete.core.cards import Deck
 from tapete.core.hand import Hand
 from tapete.core.setup import HandSetup
 from tapete.core.table import Table as EngineTable
@@ -24,6 +25,7 @@ from tapete.room.log import Record, TableConfig
 from tapete.room.money import Bankroll
 
 Batch = list[tuple[str, dict[str, Any]]]
+PRE, POST = "pre", "post"  # the time banks: preflop's, postflop's
 Step = Callable[[dict[str, Any], Batch], None]
 MOST_CHIPS = 10**12  # the largest stack a host or a tournament may set
 
@@ -31,6 +33,30 @@ Agent = Callable[[HandSetup, list[ev.Event], int], Action]
 """A player the table plays for (a bot seat): given the hand's public setup, the events its
 hand seat may see (``hand.events_for``) and that hand seat, the action it takes. A bot wraps
 itself as ``lambda setup, events, p: bot.decide(SeatView.from_events(setup, events, p))``."""
+
+
+class Policy(Protocol):
+    """What the table asks its kind's policy (room/policy.py)."""
+
+    def deals(self, table: Table) -> bool: ...
+
+    def deal_at(self, table: Table) -> int: ...
+
+    def think_ms(self, table: Table) -> int: ...
+
+    def deck(self, table: Table) -> Deck: ...
+
+    def held(self, table: Table) -> bool: ...
+
+    def hand_ended(self, table: Table) -> None: ...
+
+
+class VoteTimers(Protocol):
+    """What the timers ask of the votes (room/votes.py)."""
+
+    def poll(self, now: int, think_ms: int) -> bool: ...
+
+    def due(self, think_ms: int) -> list[int]: ...
 
 
 class Table(Protocol):
@@ -46,11 +72,40 @@ class Table(Protocol):
     agents: dict[str, Agent]
     hand_players: list[str]
     seq: int
+    hand_no: int
+    turn_seq: int | None
     turn_at: int
+    grace_turn: int | None
+    ended_at: int
+    banks: dict[str, dict[str, int]]
     _replaying: list[Record] | None
 
     @property
     def hand(self) -> Hand | None: ...
+
+    @property
+    def policy(self) -> Policy: ...
+
+    @property
+    def voting(self) -> VoteTimers: ...
+
+    @property
+    def paused(self) -> str | None: ...
+
+    @property
+    def over(self) -> bool: ...
+
+    @property
+    def absent(self) -> set[str]: ...
+
+    @property
+    def next_level(self) -> dict[str, Any] | None: ...
+
+    def act(self, player: str, seq: int, action: Action) -> None: ...
+
+    def start_hand(self) -> None: ...
+
+    def _act(self, c: dict[str, Any], batch: Batch) -> None: ...
 
     def seat_of(self, player: str) -> int | None: ...
 

@@ -24,12 +24,10 @@ on its side and pokes the table's owner: no one outside ``room/`` assigns a tabl
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol
+from typing import Any, Protocol
 
 from tapete.core.cards import Deck
-
-if TYPE_CHECKING:
-    from tapete.room.table import RoomTable
+from tapete.room.part import Table as RoomTable  # what a policy reads of its table
 
 
 class TablePolicy:
@@ -82,7 +80,7 @@ class TournamentPolicy(TablePolicy):
 
     kind = "tournament"
 
-    def __init__(self, coordinate: Callable[[RoomTable], None], **kwargs: object) -> None:
+    def __init__(self, coordinate: Callable[[Any], None], **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.coordinate = coordinate
 
@@ -108,8 +106,8 @@ class PracticeGame(Protocol):
     def held(self) -> bool:
         """Whether the table waits for the person's page (a table a restart restored)."""
 
-    def hand_ended(self, table: RoomTable) -> None:
-        """A sit-and-go's hand ended: its coordinator's turn."""
+    def hand_ended(self, table: Any) -> None:
+        """A sit-and-go's hand ended (``table``: the RoomTable): its coordinator's turn."""
 
 
 class PracticePolicy(TablePolicy):

@@ -113,15 +113,15 @@ from tapete.room.host import Host
 from tapete.room.log import EventLog, OnCrash, Record, TableConfig, storage_down
 from tapete.room.money import Bankroll
 from tapete.room.names import clean_name
-from tapete.room.part import MOST_CHIPS, Batch
+from tapete.room.part import MOST_CHIPS, POST, PRE, Batch
 from tapete.room.part import Agent as Agent  # the table's module names it too
 from tapete.room.policy import TablePolicy, TournamentPolicy
 from tapete.room.seating import Seating, no_tournament
 from tapete.room.shuffle import shuffle
 from tapete.room.straddles import Straddles
+from tapete.room.timers import Timers, pool
 from tapete.room.votes import Votes
 
-PRE, POST = "pre", "post"
 RECENT = 50  # the hands the lobby's average pot is taken over
 # hands between two snapshots of a table (a restart replays at most this many hands' records)
 SNAPSHOT_EVERY = 20
@@ -169,6 +169,7 @@ def _norm(payload: dict[str, Any]) -> dict[str, Any]:
 class RoomTable:
     """One table of the room. Build a new one with :meth:`open`, or :func:`restore` it."""
 
+    _pool = staticmethod(pool)  # the time bank a decision draws on (room/timers.py)
     host = _Field[str | None]("hosting", "host")
     requests = _Field[dict[int, dict[str, Any]]]("hosting", "requests")
     paused = _Field[str | None]("hosting", "paused")
@@ -245,9 +246,6 @@ class RoomTable:
         self.last_hand: Hand | None = None  # the hand that ended last, for its result
         self.deal: FairDeal | None = None  # the hand in play's fair deal, if the table has one
         self.last_deal: FairDeal | None = None  # the last hand's
-        # whether the policy held the timers when last asked (``TablePolicy.held``): once
-        # released, the player to act starts afresh
-        self._held = False
         self.last_players: list[str] = []  # its player of each hand seat
         # the parts (room/part.py), each with its state, its steps and its snapshot piece;
         # what they hold is read through the table too (``table.host``, ``table.votes``...)
@@ -256,6 +254,7 @@ class RoomTable:
         self.chat_log = ChatLog(self)
         self.straddling = Straddles(self)
         self.seating = Seating(self)
+        self.timers = Timers(self)
 
     @classmethod
     def open(cls, log: EventLog, config: TableConfig, bankroll: Bankroll, *,
@@ -306,23 +305,6 @@ class RoomTable:
     def connected(self, player: str) -> bool:
         return any(s.player == player for s in self.subscribers)
 
-    def deadline(self) -> int | None:
-        """When the player to act runs out of time (clock milliseconds), or None."""
-        hand = self.hand
-        if hand is None or hand.actor is None or self.turn_seq is None:
-            return None
-        player = self.hand_players[hand.actor]
-        bank = self.banks[player][self._pool(hand)]
-        grace = self.grace_ms() if self.grace_turn == self.turn_seq else 0
-        return self.turn_at + self.config.act_ms + grace + bank
-
-    def grace_ms(self) -> int:
-        """The disconnect grace for the hand in play: scaled to the pot."""
-        hand = self.hand
-        pot = hand.pot_total() if hand is not None else 0
-        c = self.config
-        return min(c.grace_max_ms, c.grace_base_ms + c.grace_per_bb_ms * (pot // c.big_blind))
-
     def _from_wall(self, wall: int) -> int:
         """A moment stamped in Unix ms (a record's ``at``), on this table's clock; one that
         is later than now (another node's clock ahead of this one's) is now."""
@@ -336,10 +318,6 @@ class RoomTable:
         stored (its records' stamp, on this clock): every deadline it started (a turn, a vote,
         the pause before the next hand) is the one it started then, however long ago."""
         return self.clock.now_ms() if self._replay_at is None else self._replay_at
-
-    @staticmethod
-    def _pool(hand: Hand) -> str:
-        return PRE if hand.street == 0 else POST
 
     # ------------------------------------------------------------------ subscribing
     def subscribe(self, sub: Subscriber, after: int = 0) -> None:
@@ -496,7 +474,7 @@ class RoomTable:
                           code="stale")
         if self.table.seat_of(hand.actor) != seat:
             raise Refused(t("it is not your turn: {who} is to act", who=hand.names[hand.actor]))
-        used = self._bank_used(hand, self.clock.now_ms())
+        used = self.timers.bank_used(hand, self.clock.now_ms())
         # an illegal action raises in the hand before anything changes (Hand.apply)
         self._run(self._act, {"seat": seat, "action": action.to_wire(), "timed_out": False,
                               "used": used})
@@ -570,88 +548,24 @@ class RoomTable:
         return s.name if s is not None else ""
 
     def poll(self) -> bool:
-        """The timers: time the player to act out (or check or fold a player who is leaving),
-        play for an agent whose turn it is, and start the next hand when two players are
-        ready. One step per call; True when it took one (the owner polls again at once)."""
-        if self._holds() or self.paused == "now":
-            return False
-        now = self.clock.now_ms()
-        think = self.policy.think_ms(self)
-        if self.voting.poll(now, think):
-            return True
-        hand = self.hand
-        if hand is not None and hand.actor is not None:
-            seat = self.table.seat_of(hand.actor)
-            deadline = self.deadline()
-            if seat in self.leaving or self.hand_players[hand.actor] in self.absent or (
-                    deadline is not None and self.clock.now_ms() >= deadline):
-                pool = self._pool(hand)
-                self._run(self._act, {"seat": seat, "action": None, "timed_out": True,
-                                      "used": self.banks[self.hand_players[hand.actor]][pool]})
-                return True
-            player = self.hand_players[hand.actor]
-            agent = self.agents.get(player)
-            if agent is not None and self.turn_seq is not None and \
-                    self.clock.now_ms() >= self.turn_at + think:
-                action = agent(hand.setup, hand.events_for(hand.actor), hand.actor)
-                try:
-                    self.act(player, self.turn_seq, action)
-                except Refused:  # an agent that answers wrong runs out of time at once
-                    pool = self._pool(hand)
-                    self._run(self._act, {"seat": seat, "action": None, "timed_out": True,
-                                          "used": self.banks[player][pool]})
-                return True
-            return False
-        if hand is None and self._may_deal() and now >= self.policy.deal_at(self):
-            self.start_hand()
-            return True
-        return False
+        """One step of the timers (room/timers.py): True when they took one."""
+        return self.timers.poll()
 
-    def _may_deal(self) -> bool:
-        return self.policy.deals(self) and self.paused is None and not self.over \
-            and self.table.ready_count() >= 2 \
-            and (not self.config.tournament or self.next_level is not None)
+    def due_ms(self) -> int | None:
+        """Milliseconds until :meth:`poll` has something to do (0: now), or None."""
+        return self.timers.due_ms()
 
-    def _holds(self) -> bool:
-        """Whether the policy holds the timers; the poll after it released them starts the
-        turn's clock afresh, with the disconnect grace (the person was away)."""
-        if self.policy.held(self):
-            self._held = True
-            return True
-        if self._held:
-            self._held = False
-            self.turn_at = self.clock.now_ms()
-            if self.turn_seq is not None:
-                self.grace_turn = self.turn_seq
-        return False
+    def deadline(self) -> int | None:
+        """When the player to act runs out of time (clock milliseconds), or None."""
+        return self.timers.deadline()
+
+    def grace_ms(self) -> int:
+        return self.timers.grace_ms()
 
     def retire(self) -> None:
         """This copy answers nothing more: a rebuilt copy replaced it, or another node owns
         the table now."""
         self.broken = True
-
-    def due_ms(self) -> int | None:
-        """Milliseconds until :meth:`poll` has something to do (0: now), None: nothing is
-        timed (the table waits for a command)."""
-        if self.policy.held(self) or self.paused == "now":
-            return None
-        if self._held:
-            return 0  # released: the clock starts afresh at the next poll
-        hand = self.hand
-        now = self.clock.now_ms()
-        think = self.policy.think_ms(self)
-        due = self.voting.due(think)
-        if hand is not None and hand.actor is not None and self.turn_seq is not None:
-            deadline = self.deadline()
-            if deadline is not None:
-                due.append(deadline)
-            if self.hand_players[hand.actor] in self.absent:
-                due.append(now)
-            if self.hand_players[hand.actor] in self.agents:
-                due.append(self.turn_at + think)
-        elif hand is None and self._may_deal():
-            due.append(self.policy.deal_at(self))
-        return max(0, min(due) - now) if due else None
 
     def start_hand(self) -> None:
         if self.hand is not None:
@@ -669,12 +583,6 @@ class RoomTable:
         if seat is None:
             raise Refused(t("you have no seat at this table"))
         return seat
-
-    def _bank_used(self, hand: Hand, now: int) -> int:
-        player = self.hand_players[hand.actor] if hand.actor is not None else ""
-        grace = self.grace_ms() if self.grace_turn == self.turn_seq else 0
-        over = now - self.turn_at - self.config.act_ms - grace
-        return max(0, min(over, self.banks[player][self._pool(hand)]))
 
     # ------------------------------------------------------------------ the batch
     def _run(self, step: Callable[[dict[str, Any], Batch], None],
@@ -960,7 +868,7 @@ class RoomTable:
         assert hand is not None and hand.actor is not None
         player = self.hand_players[hand.actor]
         before = len(hand.events)
-        pool = self._pool(hand)
+        bank = pool(hand)
         try:
             if c["timed_out"]:
                 self.table.time_out()
@@ -976,8 +884,8 @@ class RoomTable:
                 self.seating.absent.add(player)
             else:
                 self.seating.absent.discard(player)
-        self.banks[player][pool] -= c["used"]
-        self._hand_events(hand, before, batch, bank={"pool": pool, "used": c["used"]})
+        self.banks[player][bank] -= c["used"]
+        self._hand_events(hand, before, batch, bank={"pool": bank, "used": c["used"]})
 
     def _hand_events(self, hand: Hand, before: int, batch: Batch,
                      bank: dict[str, Any] | None = None) -> None:
@@ -1254,7 +1162,7 @@ def restore(log: EventLog, table_id: str, bankroll: Bankroll, *, crash: bool = T
     # from when its record was stored (``_now`` while replaying), and fires at once if that
     # is past; the player to act has no connection yet: the disconnect grace
     table._note_presence()
-    table._held = table.policy.held(table)  # released later: the clock starts afresh then
+    table.timers.held = table.policy.held(table)  # released later: the clock afresh then
     return table
 
 
