@@ -59,6 +59,14 @@ class VoteTimers(Protocol):
     def due(self, think_ms: int) -> list[int]: ...
 
 
+class HostRequests(Protocol):
+    """What the seats ask of the host (room/host.py)."""
+
+    def asks(self, player: str) -> bool: ...
+
+    def request(self, command: dict[str, Any]) -> None: ...
+
+
 class Table(Protocol):
     """The table as its parts see it."""
 
@@ -78,6 +86,9 @@ class Table(Protocol):
     grace_turn: int | None
     ended_at: int
     banks: dict[str, dict[str, int]]
+    dealt: dict[str, int]
+    paid_in: int
+    paid_out: int
     _replaying: list[Record] | None
 
     @property
@@ -88,6 +99,15 @@ class Table(Protocol):
 
     @property
     def voting(self) -> VoteTimers: ...
+
+    @property
+    def hosting(self) -> HostRequests: ...
+
+    @property
+    def requests(self) -> dict[int, dict[str, Any]]: ...
+
+    @property
+    def kicked(self) -> set[str]: ...
 
     @property
     def paused(self) -> str | None: ...

@@ -112,11 +112,11 @@ from tapete.room.errors import Refused, Unavailable
 from tapete.room.host import Host
 from tapete.room.log import EventLog, OnCrash, Record, TableConfig, storage_down
 from tapete.room.money import Bankroll
-from tapete.room.names import clean_name
-from tapete.room.part import MOST_CHIPS, POST, PRE, Batch
+from tapete.room.part import MOST_CHIPS, Batch
 from tapete.room.part import Agent as Agent  # the table's module names it too
 from tapete.room.policy import TablePolicy, TournamentPolicy
 from tapete.room.seating import Seating, no_tournament
+from tapete.room.seats import Seats
 from tapete.room.shuffle import shuffle
 from tapete.room.straddles import Straddles
 from tapete.room.timers import Timers, pool
@@ -255,6 +255,7 @@ class RoomTable:
         self.straddling = Straddles(self)
         self.seating = Seating(self)
         self.timers = Timers(self)
+        self.seats = Seats(self)
 
     @classmethod
     def open(cls, log: EventLog, config: TableConfig, bankroll: Bankroll, *,
@@ -363,98 +364,25 @@ class RoomTable:
             wait_for_big_blind: bool = True) -> int | None:
         """Take a seat (the first free one unless ``seat``), buying in for ``buy_in``. At a
         host's table that approves seats, ask for it instead: None (a ``request``)."""
-        if not isinstance(player, str) or not player:
-            raise Refused(t("a player is needed"))
-        no_tournament(self.config)
-        if self.over:
-            raise Refused(t("the host has ended the game"))
-        if player in self.kicked:
-            raise Refused(t("the host has removed you from this table"))
-        if self.seat_of(player) is not None:
-            raise Refused(t("you already have a seat at this table"))
-        name = clean_name(name)
-        if any(s is not None and s.name.casefold() == name.casefold()
-               for s in self.table.seats):
-            raise Refused(t("the name {name} is taken at this table", name=repr(name)))
-        free = [i for i, s in enumerate(self.table.seats) if s is None]
-        if not free:
-            raise Refused(t("the table is full"))
-        if seat is None:
-            seat = free[0]
-        elif type(seat) is not int or seat not in free:
-            raise Refused(t("that seat is not free"))
-        c = self.config
-        if type(buy_in) is not int or not c.min_buy_in <= buy_in <= c.max_buy_in:
-            raise Refused(t("a buy-in is {smallest} to {largest} chips",
-                            smallest=str(c.min_buy_in), largest=str(c.max_buy_in)))
-        if self.bankroll.balance(player) < buy_in:
-            raise Refused(t("your bankroll does not hold that many chips"))
-        command = {"seat": seat, "player": player, "name": name, "chips": buy_in,
-                   "wait": bool(wait_for_big_blind)}
-        if self.hosting.asks(player):
-            if any(r["player"] == player and r["kind"] == "seat" for r in self.requests.values()):
-                raise Refused(t("you have asked for a seat already: the host will answer"))
-            if any(r["kind"] == "seat" and r["name"].casefold() == name.casefold()
-                   for r in self.requests.values()):
-                raise Refused(t("the name {name} is taken at this table", name=repr(name)))
-            self.hosting.request({"kind": "seat", **command})
-            return None
-        self._run(self._sit, command)
-        return seat
+        return self.seats.sit(player, name, buy_in, seat, wait_for_big_blind)
 
     def add_chips(self, player: str, amount: int) -> int:
         """Add chips (now between hands, at the hand's end during one), up to the table
         maximum. Returns the chips taken from the bankroll (0: at a host's table that approves
         rebuys, asked for: a ``request``)."""
-        seat = self._seated(player)
-        no_tournament(self.config)
-        if type(amount) is not int or amount <= 0:
-            raise Refused(t("add a whole, positive number of chips"))
-        s = self.table.seats[seat]
-        assert s is not None
-        if s.chips + s.pending_chips >= self.config.max_buy_in:
-            raise Refused(t("you already have the table maximum"))
-        if self.bankroll.balance(player) < amount:
-            raise Refused(t("your bankroll does not hold that many chips"))
-        if self.over:
-            raise Refused(t("the host has ended the game"))
-        if self.hosting.asks(player):
-            if any(r["player"] == player for r in self.requests.values()):
-                raise Refused(t("you have asked for chips already: the host will answer"))
-            self.hosting.request({"kind": "chips", "seat": seat, "player": player,
-                                  "chips": amount})
-            return 0
-        records = self._run(self._add_chips, {"seat": seat, "player": player, "asked": amount})
-        taken: int = records[0].payload["taken"]
-        return taken
+        return self.seats.add_chips(player, amount)
 
     def sit_out(self, player: str) -> None:
         """Sit out (after the hand, when in one)."""
-        seat = self._seated(player)
-        no_tournament(self.config)
-        self._run(self._sit_out, {"seat": seat})
+        self.seats.sit_out(player)
 
     def sit_in(self, player: str, post: bool = False) -> None:
         """Come back: ``post`` the missed blinds now, or wait for the big blind."""
-        seat = self._seated(player)
-        if self.config.tournament:  # back at the table: played for no more
-            if player not in self.absent:
-                raise Refused(t("you are not away"))
-            self._run(self._sit_in, {"seat": seat, "post": False})
-            return
-        s = self.table.seats[seat]
-        assert s is not None
-        if not (s.sitting_out or s.sit_out_after_hand):
-            raise Refused(t("you are not sitting out"))
-        self._run(self._sit_in, {"seat": seat, "post": bool(post)})
+        self.seats.sit_in(player, post)
 
     def leave(self, player: str) -> None:
         """Leave the table: the chips go back to the bankroll, once the hand is over."""
-        seat = self._seated(player)
-        no_tournament(self.config)
-        if seat in self.leaving:
-            raise Refused(t("you are already leaving"))
-        self._run(self._leave, {"seat": seat, "player": player})
+        self.seats.leave(player)
 
     def act(self, player: str, seq: int, action: Action) -> None:
         """Play ``action`` for ``player``'s seat at the decision numbered ``seq`` (the ``turn``
@@ -767,59 +695,6 @@ class RoomTable:
         return self.seq + len(batch) + 1
 
     # ------------------------------------------------------------------ steps
-    def _sit(self, c: dict[str, Any], batch: Batch, dealt_in: bool | None = None) -> None:
-        """A seat taken (``dealt_in``: a tournament's, room/seating.py)."""
-        try:
-            if dealt_in is None:
-                self.table.sit(c["seat"], c["name"], c["chips"], wait_for_big_blind=c["wait"])
-            else:
-                self.table.sit(c["seat"], c["name"], c["chips"], dealt_in=dealt_in)
-        except HandError as exc:
-            raise Refused(exc.message) from None
-        self.players[c["seat"]] = c["player"]
-        self.banks.setdefault(c["player"], {PRE: self.config.bank_ms, POST: self.config.bank_ms})
-        self.dealt.setdefault(c["player"], 0)
-        self.paid_in += c["chips"]
-        batch.append(("sat", c))
-
-    def _add_chips(self, c: dict[str, Any], batch: Batch) -> None:
-        try:
-            taken = self.table.add_chips(c["seat"], c["asked"])
-        except HandError as exc:
-            raise Refused(exc.message) from None
-        self.paid_in += taken
-        batch.append(("chips", {**c, "taken": taken}))
-
-    def _sit_out(self, c: dict[str, Any], batch: Batch) -> None:
-        self.table.sit_out(c["seat"])
-        batch.append(("sit_out", c))
-
-    def _sit_in(self, c: dict[str, Any], batch: Batch) -> None:
-        if self.config.tournament:
-            self.seating.absent.discard(self.players[c["seat"]])
-        else:
-            self.table.sit_in(c["seat"], post_dead=c["post"])
-        batch.append(("sit_in", c))
-
-    def _leave(self, c: dict[str, Any], batch: Batch) -> None:
-        batch.append(("leave", c))
-        if self.table.player_of(c["seat"]) is not None:
-            self.leaving.add(c["seat"])  # after the hand
-        else:
-            self._empty(c["seat"], batch)
-
-    def _empty(self, seat: int, batch: Batch) -> None:
-        s = self.table.seats[seat]
-        assert s is not None
-        chips = s.chips + s.pending_chips
-        s.pending_chips = 0
-        self.table.leave(seat)
-        player = self.players.pop(seat)
-        self.leaving.discard(seat)
-        self._drop(player)
-        self.paid_out += chips
-        batch.append(("left", {"seat": seat, "player": player, "chips": chips}))
-
     def _start(self, c: dict[str, Any], batch: Batch) -> None:
         if self.changes:  # the host's changes, from this hand on
             self.config = TableConfig.from_json({**self.config.to_json(), **self.changes})
@@ -956,34 +831,22 @@ class RoomTable:
         self.turn_seq = None
         self._after_hand(refused, batch)
 
+    def _sit(self, c: dict[str, Any], batch: Batch, dealt_in: bool | None = None) -> None:
+        self.seats.sit_step(c, batch, dealt_in)
+
+    def _add_chips(self, c: dict[str, Any], batch: Batch) -> None:
+        self.seats.chips_step(c, batch)
+
+    def _empty(self, seat: int, batch: Batch) -> None:
+        self.seats.empty(seat, batch)
+
+    def _set_stack(self, seat: int, chips: int, batch: Batch) -> None:
+        self.seats.set_stack(seat, chips, batch)
+
     def _drop(self, player: str) -> None:
         """A player gone: their requests and straddle go with them."""
         self.straddling.players.discard(player)
         self.hosting.drop(player)
-
-    def _set_stack(self, seat: int, chips: int, batch: Batch) -> None:
-        """The host's stack for ``seat``: the chips it adds come from the player's bankroll,
-        those it takes go back (a ``stack`` record: ``delta``). What the bankroll cannot
-        cover now (it was checked when the host asked) is not added: the bankroll is read
-        here, so a restore reads the stored record instead."""
-        s = self.table.seats[seat]
-        assert s is not None
-        player = self.players[seat]
-        have = s.chips + s.pending_chips
-        delta = chips - have
-        if delta > 0:
-            # while a restore replays: the stored record's (the bankroll is read once)
-            replaying = self._replaying
-            delta = replaying[len(batch)].payload["delta"] \
-                if replaying is not None and len(batch) < len(replaying) \
-                else min(delta, self.bankroll.balance(player))
-        s.chips, s.pending_chips = have + delta, 0
-        if delta > 0:
-            self.paid_in += delta
-        else:
-            self.paid_out -= delta
-        batch.append(("stack", {"seat": seat, "player": player, "delta": delta,
-                                "chips": s.chips}))
 
     def _note(self, batch: Batch) -> None:
         self.chat_log.note(batch)
@@ -1034,8 +897,9 @@ class RoomTable:
     def _replay(self, records: list[Record]) -> None:
         self._replaying = list(records)
         steps: dict[str, Callable[[dict[str, Any], Batch], None]] = {
-            "sat": self._sit, "chips": self._add_chips, "sit_out": self._sit_out,
-            "sit_in": self._sit_in, "leave": self._leave, "start": self._start,
+            "sat": self._sit, "chips": self._add_chips, "sit_out": self.seats.sit_out_step,
+            "sit_in": self.seats.sit_in_step, "leave": self.seats.leave_step,
+            "start": self._start,
             "event": self._act, "void": self._void, "host": self.hosting.step,
             "request": self.hosting.request_step, "chat": self.chat_log.step,
             "straddle": self.straddling.step, "propose": self.voting.propose_step,
