@@ -11,13 +11,16 @@ part imports the table's module.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable
 from typing import Any, Protocol
 
 from tapete.core import events as ev
 from tapete.core.actions import Action
 from tapete.core.cards import Deck
+from tapete.core.fair import FairDeal
 from tapete.core.hand import Hand
+from tapete.core.rules import Rules
 from tapete.core.setup import HandSetup
 from tapete.core.table import Table as EngineTable
 from tapete.room.clock import Clock
@@ -89,6 +92,14 @@ class Table(Protocol):
     dealt: dict[str, int]
     paid_in: int
     paid_out: int
+    raked: int
+    rules: Rules
+    deal: FairDeal | None
+    last_deal: FairDeal | None
+    last_hand: Hand | None
+    last_players: list[str]
+    recent_pots: deque[int]
+    new_secret: Callable[[], bytes] | None
     _replaying: list[Record] | None
 
     @property
@@ -126,6 +137,8 @@ class Table(Protocol):
     def start_hand(self) -> None: ...
 
     def _act(self, c: dict[str, Any], batch: Batch) -> None: ...
+
+    def check_books(self) -> None: ...
 
     def seat_of(self, player: str) -> int | None: ...
 

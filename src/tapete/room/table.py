@@ -102,22 +102,24 @@ from tapete.core import events as ev
 from tapete.core.actions import Action
 from tapete.core.cards import Deck
 from tapete.core.catalog import t
-from tapete.core.errors import BooksError, HandError
+from tapete.core.errors import BooksError
 from tapete.core.fair import FairDeal
 from tapete.core.hand import Hand
 from tapete.core.table import Seat, Table, TimeOutPolicy
 from tapete.room.chat import ChatLog
 from tapete.room.clock import Clock, SystemClock
+from tapete.room.dealer import Dealer
 from tapete.room.errors import Refused, Unavailable
 from tapete.room.host import Host
 from tapete.room.log import EventLog, OnCrash, Record, TableConfig, storage_down
 from tapete.room.money import Bankroll
 from tapete.room.part import MOST_CHIPS, Batch
-from tapete.room.part import Agent as Agent  # the table's module names it too
+from tapete.room.part import POST as POST  # named here too (the time banks, a bot)
+from tapete.room.part import PRE as PRE
+from tapete.room.part import Agent as Agent
 from tapete.room.policy import TablePolicy, TournamentPolicy
 from tapete.room.seating import Seating, no_tournament
 from tapete.room.seats import Seats
-from tapete.room.shuffle import shuffle
 from tapete.room.straddles import Straddles
 from tapete.room.timers import Timers, pool
 from tapete.room.votes import Votes
@@ -256,6 +258,8 @@ class RoomTable:
         self.seating = Seating(self)
         self.timers = Timers(self)
         self.seats = Seats(self)
+        self.dealer = Dealer(self, self.hosting, self.voting, self.seating, self.straddling,
+                             self.timers)
 
     @classmethod
     def open(cls, log: EventLog, config: TableConfig, bankroll: Bankroll, *,
@@ -387,25 +391,10 @@ class RoomTable:
     def act(self, player: str, seq: int, action: Action) -> None:
         """Play ``action`` for ``player``'s seat at the decision numbered ``seq`` (the ``turn``
         record's). Two tabs acting on one decision: the first wins, the second is stale."""
-        if not isinstance(action, Action):
-            raise Refused(t("an action is needed"))
-        seat = self._seated(player)
-        if self.paused == "now":
-            raise Refused(t("the host has paused the game: wait for it to resume"),
-                          code="paused")
-        hand = self.hand
-        if hand is None or hand.actor is None or self.turn_seq is None:
-            raise Refused(t("nobody is to act now"))
-        if type(seq) is not int or seq != self.turn_seq:
-            raise Refused(t("decision {seq} is over (already played, perhaps from another tab):"
-                            " the decision now is {now}", seq=str(seq), now=str(self.turn_seq)),
-                          code="stale")
-        if self.table.seat_of(hand.actor) != seat:
-            raise Refused(t("it is not your turn: {who} is to act", who=hand.names[hand.actor]))
-        used = self.timers.bank_used(hand, self.clock.now_ms())
-        # an illegal action raises in the hand before anything changes (Hand.apply)
-        self._run(self._act, {"seat": seat, "action": action.to_wire(), "timed_out": False,
-                              "used": used})
+        self.dealer.act(player, seq, action)
+
+    def start_hand(self) -> None:
+        self.dealer.start_hand()
 
     # ------------------------------------------------------------------ the parts' commands
     # Each feature is a part with its own state, steps and snapshot piece (room/part.py):
@@ -494,17 +483,6 @@ class RoomTable:
         """This copy answers nothing more: a rebuilt copy replaced it, or another node owns
         the table now."""
         self.broken = True
-
-    def start_hand(self) -> None:
-        if self.hand is not None:
-            raise Refused(t("a hand is already in play"))
-        if self.table.ready_count() < 2:
-            raise Refused(t("two players are needed"))
-        command: dict[str, Any] = {"deck": list(self.policy.deck(self).cards())}
-        if self.config.fair:  # the secret; the commitment is computed from both
-            secret = self.new_secret() if self.new_secret is not None else None
-            command["secret"] = shuffle(command["deck"], secret).secret.hex()
-        self._run(self._start, command)
 
     def _seated(self, player: str) -> int:
         seat = self.seat_of(player)
@@ -612,48 +590,6 @@ class RoomTable:
             "ended_wall": self._to_wall(self.ended_at),
         }
 
-    def _load(self, state: dict[str, Any]) -> None:
-        """The state :meth:`snapshot` gave, into a table just built (no record replayed)."""
-        tb = self.table
-        if self.seq or len(state["seats"]) != len(tb.seats):
-            raise BooksError(f"table {self.table_id}: the snapshot does not fit this table")
-        self.seq, self.hand_no = int(state["seq"]), int(state["hand_no"])
-        self.players = {int(k): str(v) for k, v in state["players"].items()}
-        self.banks = {str(p): {str(k): int(v) for k, v in b.items()}
-                      for p, b in state["banks"].items()}
-        self.dealt = {str(k): int(v) for k, v in state["dealt"].items()}
-        self.paid_in, self.paid_out = int(state["paid_in"]), int(state["paid_out"])
-        self.raked = int(state["raked"])
-        self.recent_pots.extend(int(x) for x in state["recent_pots"])
-        self.hand_starts.extend(int(x) for x in state["hand_starts"])
-        tb.seats = [None if x is None else Seat(**x) for x in state["seats"]]
-        tb.hand_seats = [int(x) for x in state["hand_seats"]]
-        tb.button_seat = state["button_seat"]
-        tb.small_blind_seat = state["small_blind_seat"]
-        tb.big_blind_seat = state["big_blind_seat"]
-        tb.last_dealt = {int(x) for x in state["last_dealt"]}
-        tb.hands_played = int(state["hands_played"])
-        if "config" in state:  # a host's table (snapshots before it had none)
-            self.config = TableConfig.from_json(state["config"])
-            self.rules = tb.rules = self.config.rules()
-            tb.min_buy_in, tb.max_buy_in = self.config.min_buy_in, self.config.max_buy_in
-            if self.config.tournament:
-                tb.min_buy_in, tb.max_buy_in = 1, MOST_CHIPS
-            self.hosting.load(state)
-            self.straddling.load(state)
-            # the votes' opening in Unix ms (older snapshots: on a clock gone, now)
-            self.voting.load(state, self._from_wall if "ended_wall" in state
-                             else lambda _: self.clock.now_ms())
-            self.chat_log.load(state)
-        if "tournament" in state:
-            self.seating.load(state)
-        now = self.clock.now_ms()
-        self.ended_at = self._from_wall(int(state["ended_wall"])) if "ended_wall" in state \
-            else now
-        self.hosting.paused_at = self._from_wall(int(state["paused_wall"])) \
-            if "paused_wall" in state else now
-        self.check_books()
-
     def _within(self, batch: Batch) -> Callable[[Any], None] | None:
         """The bankroll moves of ``batch`` as a step of the transaction that stores it, for
         a bankroll that makes its moves so (several nodes: ``moves_within``); else None (the
@@ -695,141 +631,19 @@ class RoomTable:
         return self.seq + len(batch) + 1
 
     # ------------------------------------------------------------------ steps
+    # the steps the parts and a restore run (room/dealer.py, room/seats.py)
     def _start(self, c: dict[str, Any], batch: Batch) -> None:
-        if self.changes:  # the host's changes, from this hand on
-            self.config = TableConfig.from_json({**self.config.to_json(), **self.changes})
-            self.hosting.changes = {}
-            self.rules = self.table.rules = self.config.rules()
-            self.table.min_buy_in = self.config.min_buy_in
-            self.table.max_buy_in = self.config.max_buy_in
-        if self.config.tournament:  # the coordinator's level, for this hand only
-            lv = self.next_level
-            if lv is None:
-                raise Refused(t("the tournament has not called for a hand at this table"))
-            self.rules = self.table.rules = dataclasses.replace(
-                self.config.rules(), small_blind=lv["small_blind"],
-                big_blind=lv["big_blind"], ante=lv["ante"],
-                big_blind_ante=lv["big_blind_ante"] and lv["ante"] > 0)
-            self.seating.next_level = None
-        self.hand_no += 1
-        cfg = self.config
-        bomb = cfg.bomb_ante if self.bomb_next or (
-            cfg.bomb_every and self.hand_no % cfg.bomb_every == 0) else 0
-        self.voting.bomb_next = False
-        deck = Deck.stacked(tuple(c["deck"]))
-        hand = self.table.start_hand(
-            deck, hand_id=f"{self.table_id}-{self.hand_no}",
-            straddlers={s for s, p in self.players.items() if p in self.straddlers},
-            restraddle=cfg.restraddle, bomb=bomb, double_board=bool(bomb) and cfg.double_board,
-            run_once=cfg.run_it == 1)
-        self.hand_players = [self.players[s] for s in self.table.hand_seats]
-        for p in self.hand_players:
-            self.dealt[p] += 1
-            if self.dealt[p] % cfg.bank_every == 0:
-                self.banks[p] = {k: min(cfg.bank_max_ms, b + cfg.bank_add_ms)
-                                 for k, b in self.banks[p].items()}
-        start: dict[str, Any] = {"hand_no": self.hand_no, "deck": c["deck"],
-                                 "setup": hand.setup.to_json(), "players": self.hand_players}
-        self.deal = None
-        if "secret" in c:
-            self.deal = FairDeal.make(c["deck"], bytes.fromhex(c["secret"]))
-            start["secret"] = c["secret"]
-            start["commitment"] = self.deal.commitment
-        batch.append(("start", start))
-        self._hand_events(hand, 0, batch)
+        self.dealer.start(c, batch)
 
     def _act(self, c: dict[str, Any], batch: Batch) -> None:
-        hand = self.hand
-        assert hand is not None and hand.actor is not None
-        player = self.hand_players[hand.actor]
-        before = len(hand.events)
-        bank = pool(hand)
-        try:
-            if c["timed_out"]:
-                self.table.time_out()
-            else:
-                hand.apply(Action.from_wire(c["action"]))
-        except HandError as exc:
-            raise Refused(exc.message, code="illegal") from None
-        if self.config.tournament:  # never sat out: away, dealt in, played for at once
-            if c["timed_out"]:
-                s = self.table.seats[c["seat"]]
-                assert s is not None
-                s.sit_out_after_hand = False
-                self.seating.absent.add(player)
-            else:
-                self.seating.absent.discard(player)
-        self.banks[player][bank] -= c["used"]
-        self._hand_events(hand, before, batch, bank={"pool": bank, "used": c["used"]})
+        self.dealer.act_step(c, batch)
+
+    def _void(self, c: dict[str, Any], batch: Batch) -> None:
+        self.dealer.void(c, batch)
 
     def _hand_events(self, hand: Hand, before: int, batch: Batch,
                      bank: dict[str, Any] | None = None) -> None:
-        for e in hand.events[before:]:
-            payload: dict[str, Any] = {"event": ev.to_json(e)}
-            if isinstance(e, ev.Acted) and bank is not None:
-                payload["bank"] = bank
-            batch.append(("event", payload))
-        if hand.done:
-            self.turn_seq = None
-            self.raked += sum(e.amount for e in hand.events if isinstance(e, ev.Raked))
-            self.recent_pots.append(hand.pot_total())
-            self.last_hand, self.last_players = hand, list(self.hand_players)
-            self.last_deal = self.deal
-            self.ended_at = self._now()
-            refused = self.table.end_hand()
-            end: dict[str, Any] = {"hand_no": self.hand_no}
-            if self.deal is not None:  # revealed: anyone can check the hand against it now
-                end.update(self.deal.to_json())
-            batch.append(("end", end))
-            self._after_hand(refused, batch)
-        elif hand.actor is not None:
-            self.turn_seq = self._next_seq(batch)
-            batch.append(("turn", {"seat": self.table.seat_of(hand.actor)}))
-        elif hand.needs_runs():  # all in with cards to come: run it more than once?
-            live = [p for p in range(hand.n) if not hand.folded[p]]
-            self.voting.start("runs", [self.hand_players[p] for p in live], self.config.act_ms,
-                              batch, runs=min(self.config.run_it, hand.max_runs()),  # deck's
-                              seats=[self.table.hand_seats[p] for p in live])
-
-    def _after_hand(self, refused: dict[int, int], batch: Batch) -> None:
-        for seat, chips in sorted(refused.items()):
-            self.paid_out += chips
-            batch.append(("refund", {"seat": seat, "player": self.players[seat],
-                                     "chips": chips}))
-        for seat, chips in sorted(self.hosting.stack_edits.items()):
-            if seat in self.players and seat not in self.leaving:
-                self._set_stack(seat, chips, batch)
-        self.hosting.stack_edits = {}
-        for seat in sorted(self.leaving | (set(self.players) if self.over else set())):
-            self._empty(seat, batch)
-        self.hand_players = []
-        self.check_books()
-
-    def _void(self, c: dict[str, Any], batch: Batch) -> None:
-        """Call off the hand in play: the seats keep the stacks they had when it began (the
-        table applies a hand's stacks only at its end), chips added during it join them up
-        to the maximum, and whoever was to sit out or leave does."""
-        hand = self.hand
-        assert hand is not None
-        batch.append(("void", c))
-        # what was pending in the hand goes with it: its run-it-twice vote (one record each)
-        self.voting.close(batch, ("runs",))
-        refused: dict[int, int] = {}
-        top = self.config.max_buy_in
-        for seat in self.table.hand_seats:
-            s = self.table.seats[seat]
-            assert s is not None
-            room = max(0, min(s.pending_chips, top - s.chips))
-            if room < s.pending_chips:
-                refused[seat] = s.pending_chips - room
-            s.chips += room
-            s.pending_chips = 0
-            if s.sit_out_after_hand:
-                s.sitting_out, s.sit_out_after_hand = True, False
-        self.table.hand = None
-        self.table.hands_played += 1
-        self.turn_seq = None
-        self._after_hand(refused, batch)
+        self.dealer.events(hand, before, batch, bank)
 
     def _sit(self, c: dict[str, Any], batch: Batch, dealt_in: bool | None = None) -> None:
         self.seats.sit_step(c, batch, dealt_in)
@@ -894,42 +708,6 @@ class RoomTable:
                              f" rake {self.raked}, on the table {on_table}")
 
     # ------------------------------------------------------------------ restore
-    def _replay(self, records: list[Record]) -> None:
-        self._replaying = list(records)
-        steps: dict[str, Callable[[dict[str, Any], Batch], None]] = {
-            "sat": self._sit, "chips": self._add_chips, "sit_out": self.seats.sit_out_step,
-            "sit_in": self.seats.sit_in_step, "leave": self.seats.leave_step,
-            "start": self._start,
-            "event": self._act, "void": self._void, "host": self.hosting.step,
-            "request": self.hosting.request_step, "chat": self.chat_log.step,
-            "straddle": self.straddling.step, "propose": self.voting.propose_step,
-            "voted": self.voting.voted, "tourney": self.seating.step, "closed": self._shut}
-        try:
-            while self._replaying:
-                r = self._replaying[0]
-                p = r.payload
-                self._replay_at = self._from_wall(r.at)  # when the command was stored
-                if r.kind not in _COMMANDS:
-                    raise BooksError(f"seq {r.seq}: a {r.kind!r} record starts no command")
-                if r.kind == "event":  # a betting action (the others follow from one)
-                    e = p["event"]
-                    if e.get("type") != "Acted":
-                        raise BooksError(f"seq {r.seq}: a hand event no action caused")
-                    seat = self.table.seat_of(e["player"])
-                    timed_out = bool(e.get("timed_out"))
-                    action = None if timed_out else Action.sized(e["action"], e["to"]).to_wire() \
-                        if e["action"] in (ev.BET, ev.RAISE) else {"action": e["action"]}
-                    command: dict[str, Any] = {"seat": seat, "action": action,
-                                               "timed_out": timed_out,
-                                               "used": p["bank"]["used"]}
-                elif r.kind == "chips":
-                    command = {k: p[k] for k in ("seat", "player", "asked")}
-                else:
-                    command = p
-                self._run(steps[r.kind], command)
-        finally:
-            self._replaying = self._replay_at = None
-
 
 def _plain_policy(*, deck: Callable[[], Deck] | None = None, auto_start: bool = True,
                   think_ms: int = 0, pause_ms: int = 0,
@@ -1000,6 +778,89 @@ def viewer_kind(r: Record, viewer: str | None, players: list[str]) -> object:
     return None
 
 
+def _load(table: RoomTable, state: dict[str, Any]) -> None:
+    """The state :meth:`RoomTable.snapshot` gave, into a table just built (no record
+    replayed): the table's own, then each part's piece."""
+    tb = table.table
+    if table.seq or len(state["seats"]) != len(tb.seats):
+        raise BooksError(f"table {table.table_id}: the snapshot does not fit this table")
+    table.seq, table.hand_no = int(state["seq"]), int(state["hand_no"])
+    table.players = {int(k): str(v) for k, v in state["players"].items()}
+    table.banks = {str(p): {str(k): int(v) for k, v in b.items()}
+                   for p, b in state["banks"].items()}
+    table.dealt = {str(k): int(v) for k, v in state["dealt"].items()}
+    table.paid_in, table.paid_out = int(state["paid_in"]), int(state["paid_out"])
+    table.raked = int(state["raked"])
+    table.recent_pots.extend(int(x) for x in state["recent_pots"])
+    table.hand_starts.extend(int(x) for x in state["hand_starts"])
+    tb.seats = [None if x is None else Seat(**x) for x in state["seats"]]
+    tb.hand_seats = [int(x) for x in state["hand_seats"]]
+    tb.button_seat = state["button_seat"]
+    tb.small_blind_seat = state["small_blind_seat"]
+    tb.big_blind_seat = state["big_blind_seat"]
+    tb.last_dealt = {int(x) for x in state["last_dealt"]}
+    tb.hands_played = int(state["hands_played"])
+    if "config" in state:  # a host's table (snapshots before it had none)
+        table.config = TableConfig.from_json(state["config"])
+        table.rules = tb.rules = table.config.rules()
+        tb.min_buy_in, tb.max_buy_in = table.config.min_buy_in, table.config.max_buy_in
+        if table.config.tournament:
+            tb.min_buy_in, tb.max_buy_in = 1, MOST_CHIPS
+        table.hosting.load(state)
+        table.straddling.load(state)
+        # the votes' opening in Unix ms (older snapshots: on a clock gone, now)
+        table.voting.load(state, table._from_wall if "ended_wall" in state
+                          else lambda _: table.clock.now_ms())
+        table.chat_log.load(state)
+    if "tournament" in state:
+        table.seating.load(state)
+    now = table.clock.now_ms()
+    table.ended_at = table._from_wall(int(state["ended_wall"])) if "ended_wall" in state \
+        else now
+    table.hosting.paused_at = table._from_wall(int(state["paused_wall"])) \
+        if "paused_wall" in state else now
+    table.check_books()
+
+
+def _replay(table: RoomTable, records: list[Record]) -> None:
+    """Run every stored command of ``records`` again (a record that starts a batch), each
+    checked against the records stored after it (``RoomTable._run``)."""
+    table._replaying = list(records)
+    steps: dict[str, Callable[[dict[str, Any], Batch], None]] = {
+        "sat": table._sit, "chips": table._add_chips, "sit_out": table.seats.sit_out_step,
+        "sit_in": table.seats.sit_in_step, "leave": table.seats.leave_step,
+        "start": table._start,
+        "event": table._act, "void": table._void, "host": table.hosting.step,
+        "request": table.hosting.request_step, "chat": table.chat_log.step,
+        "straddle": table.straddling.step, "propose": table.voting.propose_step,
+        "voted": table.voting.voted, "tourney": table.seating.step, "closed": table._shut}
+    try:
+        while table._replaying:
+            r = table._replaying[0]
+            p = r.payload
+            table._replay_at = table._from_wall(r.at)  # when the command was stored
+            if r.kind not in _COMMANDS:
+                raise BooksError(f"seq {r.seq}: a {r.kind!r} record starts no command")
+            if r.kind == "event":  # a betting action (the others follow from one)
+                e = p["event"]
+                if e.get("type") != "Acted":
+                    raise BooksError(f"seq {r.seq}: a hand event no action caused")
+                seat = table.table.seat_of(e["player"])
+                timed_out = bool(e.get("timed_out"))
+                action = None if timed_out else Action.sized(e["action"], e["to"]).to_wire() \
+                    if e["action"] in (ev.BET, ev.RAISE) else {"action": e["action"]}
+                command: dict[str, Any] = {"seat": seat, "action": action,
+                                           "timed_out": timed_out,
+                                           "used": p["bank"]["used"]}
+            elif r.kind == "chips":
+                command = {k: p[k] for k in ("seat", "player", "asked")}
+            else:
+                command = p
+            table._run(steps[r.kind], command)
+    finally:
+        table._replaying = table._replay_at = None
+
+
 def restore(log: EventLog, table_id: str, bankroll: Bankroll, *, crash: bool = True,
             **kwargs: Any) -> RoomTable:
     """Rebuild table ``table_id`` from its stored records alone (see the module docstring),
@@ -1018,8 +879,8 @@ def restore(log: EventLog, table_id: str, bankroll: Bankroll, *, crash: bool = T
     after = 0
     if snap is not None:
         after, state = snap
-        table._load(state)
-    table._replay(log.read(table_id, after=after))
+        _load(table, state)
+    _replay(table, log.read(table_id, after=after))
     if table.hand is not None and config.on_crash is OnCrash.VOID and crash:
         table._run(table._void, {"hand_no": table.hand_no})
     # every timer (the turn's clock and time bank, the votes, a pause, the next deal) runs
