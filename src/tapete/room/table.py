@@ -10,6 +10,16 @@ the timers). :class:`RoomTable` itself never awaits, sleeps or reads the wall cl
 stamps its records with the time, for bookkeeping only), so a table is deterministic given
 its clock, its decks and its commands, and tests drive it directly.
 
+The table is made of parts (room/part.py), each with its own state, steps and piece of the
+snapshot: the seats' commands (room/seats.py), the hand in play (room/dealer.py), the timers
+(room/timers.py), the host (room/host.py), the votes (room/votes.py), the chat
+(room/chat.py), the straddles (room/straddles.py) and a tournament's seating
+(room/seating.py). :class:`RoomTable` keeps the seats, the hand, the turn, the clock and the
+money, runs every command through one batch and delegates the rest. What a kind of table
+decides that its records do not (when to deal, the pauses, the bots' pace, the decks,
+holding the timers for a person away) is its :class:`~tapete.room.policy.TablePolicy`, given
+when it is built: nothing outside ``room/`` assigns a table's fields.
+
 Each command either raises :class:`~tapete.room.errors.Refused` (in English and Spanish) having
 changed nothing and stored nothing, or produces a batch of records that is
 
@@ -209,7 +219,7 @@ class RoomTable:
         self.bankroll = bankroll
         self.clock: Clock = clock if clock is not None else SystemClock()
         # what its kind of table decides (room/policy.py); ``plain``: a plain policy's
-        # settings (``deck``, ``deals``, ``think_ms``, ``pause_ms``; ``on_tournament``: a
+        # settings (``deck``, ``auto_start``, ``think_ms``, ``pause_ms``; ``on_tournament``: a
         # tournament's), the tests' shorthand
         self.policy = policy if policy is not None else _plain_policy(**plain)
         # each fair deal's secret (``TableConfig.fair``): the OS's CSPRNG unless a test gives
