@@ -221,6 +221,8 @@ class RoomTable:
         # what its kind of table decides (room/policy.py); ``plain``: a plain policy's
         # settings (``deck``, ``auto_start``, ``think_ms``, ``pause_ms``; ``on_tournament``: a
         # tournament's), the tests' shorthand
+        if policy is not None and plain:
+            raise TypeError(f"a policy or its settings, not both: {sorted(plain)}")
         self.policy = policy if policy is not None else _plain_policy(**plain)
         # each fair deal's secret (``TableConfig.fair``): the OS's CSPRNG unless a test gives
         # its own (:func:`tapete.room.shuffle.shuffle`)
