@@ -370,7 +370,7 @@ class RoomTable:
             self.grace_turn = self.turn_seq
 
     def _message(self, r: Record, viewer: str | None, players: list[str]) -> dict[str, Any]:
-        data = {"hidden": True} if r.kind == "chat" and self.chat_log.hides(r, viewer) \
+        data = {"hidden": True} if r.kind == "chat" and self._hides(r, viewer) \
             else visible(r, viewer, players)
         return {"table": self.table_id, "seq": r.seq, "kind": r.kind, "data": data}
 
@@ -632,7 +632,7 @@ class RoomTable:
             made: dict[object, dict[str, Any]] = {}
             for sub in list(self.subscribers):
                 kind = viewer_kind(r, sub.player, players)
-                if r.kind == "chat" and self.chat_log.hides(r, sub.player):
+                if r.kind == "chat" and self._hides(r, sub.player):
                     kind = "hidden"
                 message = made.get(kind)
                 if message is None:
@@ -673,6 +673,9 @@ class RoomTable:
         """A player gone: their requests and straddle go with them."""
         self.straddling.players.discard(player)
         self.hosting.drop(player)
+
+    def _hides(self, r: Record, viewer: str | None) -> bool:
+        return self.chat_log.hides(r, viewer)
 
     def _note(self, batch: Batch) -> None:
         self.chat_log.note(batch)
