@@ -14,6 +14,7 @@ from tapete.core.actions import Action
 from tapete.room.errors import Refused
 from tapete.room.log import OnCrash, TableConfig
 from tapete.room.table import RoomTable
+from tapete.room.votes import Votes
 
 STEPS = 1500
 
@@ -244,7 +245,7 @@ def test_a_log_that_left_a_voided_hands_vote_open_is_restored(
     room = Room(seed=5, config=TableConfig(on_crash=OnCrash.VOID, run_it=2), players=3)
     _to_a_runs_vote(room)
     with monkeypatch.context() as m:  # the older version's void: the vote stays open
-        m.setattr(RoomTable, "_close_votes", lambda self, batch, kinds: None)
+        m.setattr(Votes, "close", lambda self, batch, kinds: None)
         room.restart()
     assert room.table.votes  # as the older version left it
     assert "decided" not in [r.kind for r in room.log.read(room.table.table_id)]

@@ -149,7 +149,7 @@ def test_pause_between_hands_and_now_with_the_clock_stopped() -> None:
     home = Home(act_ms=1_000, bank_ms=0, bank_add_ms=0)
     home.seat(A)
     t = home.table
-    t.auto_start = True
+    t.policy.dealing = True
     assert t.poll() and t.hand is not None  # dealt
     home.host("pause", now=False)
     home.play_out()
@@ -408,7 +408,7 @@ def test_the_7_2_bounty_is_paid_at_a_table_that_plays_it() -> None:
     t.sit(B, "Bob", 200)
     # each player is dealt both hole cards in turn from the seat after the button: a
     # 7-2 for whoever is dealt first, aces for nobody, a board that pairs the seven
-    t.new_deck = lambda: Deck.stacked("7c 2d Kd Ks Qh Qs 7d 7h 3s 8c 9d Jc 4h")
+    t.policy.new_deck = lambda: Deck.stacked("7c 2d Kd Ks Qh Qs 7d 7h 3s 8c 9d Jc 4h")
     t.start_hand()
     hand = t.hand
     assert hand is not None

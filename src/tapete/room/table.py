@@ -10,6 +10,16 @@ the timers). :class:`RoomTable` itself never awaits, sleeps or reads the wall cl
 stamps its records with the time, for bookkeeping only), so a table is deterministic given
 its clock, its decks and its commands, and tests drive it directly.
 
+The table is made of parts (room/part.py), each with its own state, steps and piece of the
+snapshot: the seats' commands (room/seats.py), the hand in play (room/dealer.py), the timers
+(room/timers.py), the host (room/host.py), the votes (room/votes.py), the chat
+(room/chat.py), the straddles (room/straddles.py) and a tournament's seating
+(room/seating.py). :class:`RoomTable` keeps the seats, the hand, the turn, the clock and the
+money, runs every command through one batch and delegates the rest. What a kind of table
+decides that its records do not (when to deal, the pauses, the bots' pace, the decks,
+holding the timers for a person away) is its :class:`~tapete.room.policy.TablePolicy`, given
+when it is built: nothing outside ``room/`` assigns a table's fields.
+
 Each command either raises :class:`~tapete.room.errors.Refused` (in English and Spanish) having
 changed nothing and stored nothing, or produces a batch of records that is
 
@@ -96,26 +106,34 @@ import json
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from tapete.core import events as ev
 from tapete.core.actions import Action
 from tapete.core.cards import Deck
 from tapete.core.catalog import t
-from tapete.core.errors import BooksError, HandError
+from tapete.core.errors import BooksError
 from tapete.core.fair import FairDeal
 from tapete.core.hand import Hand
-from tapete.core.setup import HandSetup
 from tapete.core.table import Seat, Table, TimeOutPolicy
+from tapete.room.chat import ChatLog
 from tapete.room.clock import Clock, SystemClock
+from tapete.room.dealer import Dealer
 from tapete.room.errors import Refused, Unavailable
+from tapete.room.host import Host
 from tapete.room.log import EventLog, OnCrash, Record, TableConfig, storage_down
 from tapete.room.money import Bankroll
-from tapete.room.names import clean_name
-from tapete.room.shuffle import shuffle
+from tapete.room.part import MOST_CHIPS, Batch
+from tapete.room.part import POST as POST  # named here too (the time banks, a bot)
+from tapete.room.part import PRE as PRE
+from tapete.room.part import Agent as Agent
+from tapete.room.policy import TablePolicy, TournamentPolicy
+from tapete.room.seating import Seating, no_tournament
+from tapete.room.seats import Seats
+from tapete.room.straddles import Straddles
+from tapete.room.timers import Timers, pool
+from tapete.room.votes import Votes
 
-Batch = list[tuple[str, dict[str, Any]]]
-PRE, POST = "pre", "post"
 RECENT = 50  # the hands the lobby's average pot is taken over
 # hands between two snapshots of a table (a restart replays at most this many hands' records)
 SNAPSHOT_EVERY = 20
@@ -123,28 +141,24 @@ _log = logging.getLogger("tapete.room")
 # the records that start a batch: a command, run again on restore
 _COMMANDS = ("sat", "chips", "sit_out", "sit_in", "leave", "start", "event", "void",
              "host", "request", "chat", "straddle", "propose", "voted", "tourney", "closed")
-# a tournament's coordinator's commands (:meth:`RoomTable.tournament_command`), each a
-# ``tourney`` record
-TOURNEY_ACTIONS = ("seat", "unseat", "deal", "hold")
-# what the host may do (:meth:`RoomTable.host_command`), each a ``host`` record
-HOST_ACTIONS = ("host", "approve", "deny", "auto_approve", "pause", "resume", "settings",
-                "stack", "kick", "mute", "spectators", "end")
-# the settings the host may change; they apply from the next hand
-NEXT_HAND = ("game", "variant", "small_blind", "big_blind", "min_buy_in", "max_buy_in",
-             "act_ms", "straddle", "restraddle", "bomb_every", "bomb_ante", "bomb_vote",
-             "double_board", "bounty_72", "run_it")
-CHAT_MAX = 200  # characters in a chat message
-CHAT_BURST, CHAT_WINDOW_MS = 5, 10_000  # at most this many messages in this long
-CHAT_KEPT = 60  # the last chat messages and host actions a state shows
-BOMB_VOTE_MS = 30_000  # how long a bomb-pot vote stays open
-MOST_CHIPS = 10**12  # the largest stack a host may set
 ID_KEYS = ("player", "by")  # the payload keys that hold a player's id (never sent)
+T = TypeVar("T")
 
 
-Agent = Callable[[HandSetup, list[ev.Event], int], Action]
-"""A player the table plays for (a bot seat): given the hand's public setup, the events its
-hand seat may see (``hand.events_for``) and that hand seat, the action it takes. A bot wraps
-itself as ``lambda setup, events, p: bot.decide(SeatView.from_events(setup, events, p))``."""
+class _Field(Generic[T]):
+    """A part's field, read through the table (``table.host`` is ``table.hosting.host``);
+    assigning it is refused: a part's state changes by its commands."""
+
+    def __init__(self, part: str, name: str) -> None:
+        self.part, self.name = part, name
+
+    def __get__(self, table: object, owner: type | None = None) -> T:
+        value: T = getattr(getattr(table, self.part), self.name)
+        return value
+
+    def __set__(self, table: object, value: T) -> None:
+        raise AttributeError(f"{self.name} is the table's {self.part} part's: a command"
+                             " changes it")
 
 
 class Subscriber(Protocol):
@@ -167,14 +181,30 @@ def _norm(payload: dict[str, Any]) -> dict[str, Any]:
 class RoomTable:
     """One table of the room. Build a new one with :meth:`open`, or :func:`restore` it."""
 
+    _pool = staticmethod(pool)  # the time bank a decision draws on (room/timers.py)
+    host = _Field[str | None]("hosting", "host")
+    requests = _Field[dict[int, dict[str, Any]]]("hosting", "requests")
+    paused = _Field[str | None]("hosting", "paused")
+    paused_at = _Field[int]("hosting", "paused_at")
+    changes = _Field[dict[str, Any]]("hosting", "changes")
+    stack_edits = _Field[dict[int, int]]("hosting", "stack_edits")
+    kicked = _Field[set[str]]("hosting", "kicked")
+    muted = _Field[set[str]]("hosting", "muted")
+    over = _Field[bool]("hosting", "over")
+    votes = _Field[dict[int, dict[str, Any]]]("voting", "open")
+    bomb_next = _Field[bool]("voting", "bomb_next")
+    chat = _Field["deque[dict[str, Any]]"]("chat_log", "lines")
+    straddlers = _Field[set[str]]("straddling", "players")
+    next_level = _Field[dict[str, Any] | None]("seating", "next_level")
+    absent = _Field[set[str]]("seating", "absent")
+
     def __init__(self, log: EventLog, table_id: str, config: TableConfig, bankroll: Bankroll,
-                 *, clock: Clock | None = None, deck: Callable[[], Deck] | None = None,
-                 secret: Callable[[], bytes] | None = None, auto_start: bool = True,
+                 *, clock: Clock | None = None, policy: TablePolicy | None = None,
+                 secret: Callable[[], bytes] | None = None,
                  agents: dict[str, Agent] | None = None,
-                 think_ms: int = 0, pause_ms: int = 0,
                  on_hand: Callable[[RoomTable, Hand], None] | None = None,
                  snapshot_every: int = SNAPSHOT_EVERY, epoch: int | None = None,
-                 on_tournament: Callable[[RoomTable], None] | None = None) -> None:
+                 **plain: Any) -> None:
         self.log = log
         # the epoch of this node's lease of the table (several nodes, see room/log.py): every
         # write quotes it and is refused once another node claimed the table; None: one node
@@ -188,24 +218,22 @@ class RoomTable:
         self.config = config
         self.bankroll = bankroll
         self.clock: Clock = clock if clock is not None else SystemClock()
-        self.new_deck: Callable[[], Deck] = deck if deck is not None else Deck
+        # what its kind of table decides (room/policy.py); ``plain``: a plain policy's
+        # settings (``deck``, ``auto_start``, ``think_ms``, ``pause_ms``; ``on_tournament``: a
+        # tournament's), the tests' shorthand
+        if policy is not None and plain:
+            raise TypeError(f"a policy or its settings, not both: {sorted(plain)}")
+        self.policy = policy if policy is not None else _plain_policy(**plain)
         # each fair deal's secret (``TableConfig.fair``): the OS's CSPRNG unless a test gives
         # its own (:func:`tapete.room.shuffle.shuffle`)
         self.new_secret = secret
-        self.auto_start = auto_start
         # the players the table plays for (bot seats), by player id; their actions are stored
         # like anyone's, so restore needs no agent to rebuild what they did
         self.agents: dict[str, Agent] = dict(agents or {})
-        self.think_ms = think_ms  # how long an agent waits before it plays (people watch)
-        self.pause_ms = pause_ms  # between a hand's end and the next deal (its result shown)
         self.ended_at = 0  # when the last hand ended (clock ms)
         self.rules = config.rules()
         self.table = Table(self.rules, config.seats, min_buy_in=config.min_buy_in,
                            max_buy_in=config.max_buy_in, time_out_policy=TimeOutPolicy.SIT_OUT)
-        # tournament mode (see "Tournament mode" below)
-        self.on_tournament = on_tournament  # told of each hand's end (never while replaying)
-        self.next_level: dict[str, Any] | None = None  # the blinds of the one hand allowed next
-        self.absent: set[str] = set()  # away or out of time: checked or folded at once
         if config.tournament:
             self.table.min_buy_in, self.table.max_buy_in = 1, MOST_CHIPS
         self.players: dict[int, str] = {}  # seat -> player id
@@ -232,25 +260,18 @@ class RoomTable:
         self.last_hand: Hand | None = None  # the hand that ended last, for its result
         self.deal: FairDeal | None = None  # the hand in play's fair deal, if the table has one
         self.last_deal: FairDeal | None = None  # the last hand's
-        # held: the timers wait (no time-out, no agent's move, no deal) until released: a
-        # practice table a restart restored waits for its person's page
-        self.held = False
         self.last_players: list[str] = []  # its player of each hand seat
-        # a host's table (see "The host" below)
-        self.host: str | None = None
-        self.requests: dict[int, dict[str, Any]] = {}  # seat and rebuy requests, by seq
-        self.paused: str | None = None  # "next": no new hand; "now": the clock stopped too
-        self.paused_at = 0
-        self.changes: dict[str, Any] = {}  # settings from the next hand
-        self.stack_edits: dict[int, int] = {}  # seat -> its stack from the hand's end
-        self.kicked: set[str] = set()
-        self.muted: set[str] = set()
-        self.straddlers: set[str] = set()
-        self.votes: dict[int, dict[str, Any]] = {}  # open votes, by the seq that opened them
-        self.bomb_next = False  # a bomb pot the players voted for: the next hand
-        self.over = False  # the host ended the game
-        self.chat: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)  # chat and host actions
-        self._chatted: dict[str, deque[int]] = {}  # when each player last chatted (clock)
+        # the parts (room/part.py), each with its state, its steps and its snapshot piece;
+        # what they hold is read through the table too (``table.host``, ``table.votes``...)
+        self.hosting = Host(self)
+        self.voting = Votes(self)
+        self.chat_log = ChatLog(self)
+        self.straddling = Straddles(self)
+        self.seating = Seating(self)
+        self.timers = Timers(self)
+        self.seats = Seats(self)
+        self.dealer = Dealer(self, self.hosting, self.voting, self.seating, self.straddling,
+                             self.timers)
 
     @classmethod
     def open(cls, log: EventLog, config: TableConfig, bankroll: Bankroll, *,
@@ -266,7 +287,7 @@ class RoomTable:
         """Make ``player`` the host of a table that has none yet (its creator)."""
         if self.host is not None:
             raise Refused(t("only the host can do that"), code="not_host")
-        self._run(self._host, {"action": "host", "by": player, "player": player})
+        self._run(self.hosting.step, {"action": "host", "by": player, "player": player})
 
     # ------------------------------------------------------------------ reading
     @property
@@ -301,23 +322,6 @@ class RoomTable:
     def connected(self, player: str) -> bool:
         return any(s.player == player for s in self.subscribers)
 
-    def deadline(self) -> int | None:
-        """When the player to act runs out of time (clock milliseconds), or None."""
-        hand = self.hand
-        if hand is None or hand.actor is None or self.turn_seq is None:
-            return None
-        player = self.hand_players[hand.actor]
-        bank = self.banks[player][self._pool(hand)]
-        grace = self.grace_ms() if self.grace_turn == self.turn_seq else 0
-        return self.turn_at + self.config.act_ms + grace + bank
-
-    def grace_ms(self) -> int:
-        """The disconnect grace for the hand in play: scaled to the pot."""
-        hand = self.hand
-        pot = hand.pot_total() if hand is not None else 0
-        c = self.config
-        return min(c.grace_max_ms, c.grace_base_ms + c.grace_per_bb_ms * (pot // c.big_blind))
-
     def _from_wall(self, wall: int) -> int:
         """A moment stamped in Unix ms (a record's ``at``), on this table's clock; one that
         is later than now (another node's clock ahead of this one's) is now."""
@@ -331,10 +335,6 @@ class RoomTable:
         stored (its records' stamp, on this clock): every deadline it started (a turn, a vote,
         the pause before the next hand) is the one it started then, however long ago."""
         return self.clock.now_ms() if self._replay_at is None else self._replay_at
-
-    @staticmethod
-    def _pool(hand: Hand) -> str:
-        return PRE if hand.street == 0 else POST
 
     # ------------------------------------------------------------------ subscribing
     def subscribe(self, sub: Subscriber, after: int = 0) -> None:
@@ -374,204 +374,68 @@ class RoomTable:
             else visible(r, viewer, players)
         return {"table": self.table_id, "seq": r.seq, "kind": r.kind, "data": data}
 
-    def _hides(self, r: Record, viewer: str | None) -> bool:
-        """The spectators' chat is the spectators' own: a seated viewer is sent only that
-        there was a message (the numbering stays gap-free), not what it said."""
-        return r.payload["seat"] is None and viewer is not None \
-            and self.seat_of(viewer) is not None
 
     # ------------------------------------------------------------------ commands
     def sit(self, player: str, name: str, buy_in: int, seat: int | None = None, *,
             wait_for_big_blind: bool = True) -> int | None:
         """Take a seat (the first free one unless ``seat``), buying in for ``buy_in``. At a
         host's table that approves seats, ask for it instead: None (a ``request``)."""
-        if not isinstance(player, str) or not player:
-            raise Refused(t("a player is needed"))
-        self._no_tournament()
-        if self.over:
-            raise Refused(t("the host has ended the game"))
-        if player in self.kicked:
-            raise Refused(t("the host has removed you from this table"))
-        if self.seat_of(player) is not None:
-            raise Refused(t("you already have a seat at this table"))
-        name = clean_name(name)
-        if any(s is not None and s.name.casefold() == name.casefold()
-               for s in self.table.seats):
-            raise Refused(t("the name {name} is taken at this table", name=repr(name)))
-        free = [i for i, s in enumerate(self.table.seats) if s is None]
-        if not free:
-            raise Refused(t("the table is full"))
-        if seat is None:
-            seat = free[0]
-        elif type(seat) is not int or seat not in free:
-            raise Refused(t("that seat is not free"))
-        c = self.config
-        if type(buy_in) is not int or not c.min_buy_in <= buy_in <= c.max_buy_in:
-            raise Refused(t("a buy-in is {smallest} to {largest} chips",
-                            smallest=str(c.min_buy_in), largest=str(c.max_buy_in)))
-        if self.bankroll.balance(player) < buy_in:
-            raise Refused(t("your bankroll does not hold that many chips"))
-        command = {"seat": seat, "player": player, "name": name, "chips": buy_in,
-                   "wait": bool(wait_for_big_blind)}
-        if self._asks(player):
-            if any(r["player"] == player and r["kind"] == "seat" for r in self.requests.values()):
-                raise Refused(t("you have asked for a seat already: the host will answer"))
-            if any(r["kind"] == "seat" and r["name"].casefold() == name.casefold()
-                   for r in self.requests.values()):
-                raise Refused(t("the name {name} is taken at this table", name=repr(name)))
-            self._run(self._request, {"kind": "seat", **command})
-            return None
-        self._run(self._sit, command)
-        return seat
+        return self.seats.sit(player, name, buy_in, seat, wait_for_big_blind)
 
     def add_chips(self, player: str, amount: int) -> int:
         """Add chips (now between hands, at the hand's end during one), up to the table
         maximum. Returns the chips taken from the bankroll (0: at a host's table that approves
         rebuys, asked for: a ``request``)."""
-        seat = self._seated(player)
-        self._no_tournament()
-        if type(amount) is not int or amount <= 0:
-            raise Refused(t("add a whole, positive number of chips"))
-        s = self.table.seats[seat]
-        assert s is not None
-        if s.chips + s.pending_chips >= self.config.max_buy_in:
-            raise Refused(t("you already have the table maximum"))
-        if self.bankroll.balance(player) < amount:
-            raise Refused(t("your bankroll does not hold that many chips"))
-        if self.over:
-            raise Refused(t("the host has ended the game"))
-        if self._asks(player):
-            if any(r["player"] == player for r in self.requests.values()):
-                raise Refused(t("you have asked for chips already: the host will answer"))
-            self._run(self._request, {"kind": "chips", "seat": seat, "player": player,
-                                      "chips": amount})
-            return 0
-        records = self._run(self._add_chips, {"seat": seat, "player": player, "asked": amount})
-        taken: int = records[0].payload["taken"]
-        return taken
+        return self.seats.add_chips(player, amount)
 
     def sit_out(self, player: str) -> None:
         """Sit out (after the hand, when in one)."""
-        seat = self._seated(player)
-        self._no_tournament()
-        self._run(self._sit_out, {"seat": seat})
+        self.seats.sit_out(player)
 
     def sit_in(self, player: str, post: bool = False) -> None:
         """Come back: ``post`` the missed blinds now, or wait for the big blind."""
-        seat = self._seated(player)
-        if self.config.tournament:  # back at the table: played for no more
-            if player not in self.absent:
-                raise Refused(t("you are not away"))
-            self._run(self._sit_in, {"seat": seat, "post": False})
-            return
-        s = self.table.seats[seat]
-        assert s is not None
-        if not (s.sitting_out or s.sit_out_after_hand):
-            raise Refused(t("you are not sitting out"))
-        self._run(self._sit_in, {"seat": seat, "post": bool(post)})
+        self.seats.sit_in(player, post)
 
     def leave(self, player: str) -> None:
         """Leave the table: the chips go back to the bankroll, once the hand is over."""
-        seat = self._seated(player)
-        self._no_tournament()
-        if seat in self.leaving:
-            raise Refused(t("you are already leaving"))
-        self._run(self._leave, {"seat": seat, "player": player})
+        self.seats.leave(player)
 
     def act(self, player: str, seq: int, action: Action) -> None:
         """Play ``action`` for ``player``'s seat at the decision numbered ``seq`` (the ``turn``
         record's). Two tabs acting on one decision: the first wins, the second is stale."""
-        if not isinstance(action, Action):
-            raise Refused(t("an action is needed"))
-        seat = self._seated(player)
-        if self.paused == "now":
-            raise Refused(t("the host has paused the game: wait for it to resume"),
-                          code="paused")
-        hand = self.hand
-        if hand is None or hand.actor is None or self.turn_seq is None:
-            raise Refused(t("nobody is to act now"))
-        if type(seq) is not int or seq != self.turn_seq:
-            raise Refused(t("decision {seq} is over (already played, perhaps from another tab):"
-                            " the decision now is {now}", seq=str(seq), now=str(self.turn_seq)),
-                          code="stale")
-        if self.table.seat_of(hand.actor) != seat:
-            raise Refused(t("it is not your turn: {who} is to act", who=hand.names[hand.actor]))
-        used = self._bank_used(hand, self.clock.now_ms())
-        # an illegal action raises in the hand before anything changes (Hand.apply)
-        self._run(self._act, {"seat": seat, "action": action.to_wire(), "timed_out": False,
-                              "used": used})
+        self.dealer.act(player, seq, action)
 
-    # ------------------------------------------------------------------ tournament mode
-    # A tournament's table (``TableConfig.tournament``): its bankroll is the tournament's chip
-    # account (each entrant's chips off the tables), and its coordinator alone seats and
-    # unseats players, with exact stacks (a player moved in is ``dealt_in`` at once, TDA),
-    # and calls for each hand at the level it gives (:meth:`tournament_deal`: one hand; the
-    # table holds after it until the next call). Each is a ``tourney`` record, so a restore
-    # rebuilds them. A player cannot add chips, sit out, leave, straddle, host or vote (a
-    # ``Refused``, code ``tournament``). A player who is away or out of time stays dealt in
-    # and posts blinds and antes, and is checked or folded at once at their turn (the path a
-    # leaving player takes), until they act again or come back (:meth:`sit_in`). After each
-    # hand the table calls ``on_tournament`` (never while a restore replays).
-    def _no_tournament(self) -> None:
-        if self.config.tournament:
-            raise Refused(t("at a tournament table you cannot add chips, sit out, leave,"
-                            " rebuy, straddle, host or vote: the tournament seats and moves"
-                            " the players"), code="tournament")
+    def start_hand(self) -> None:
+        self.dealer.start_hand()
 
-    def _tournament_table(self) -> None:
-        if not self.config.tournament:
-            raise Refused(t("this is not a tournament's table"))
-
+    # ------------------------------------------------------------------ the parts' commands
+    # Each feature is a part with its own state, steps and snapshot piece (room/part.py):
+    # the tournament's seating (room/seating.py), the host (room/host.py), the chat
+    # (room/chat.py), the straddles (room/straddles.py) and the votes (room/votes.py).
     def tournament_seat(self, player: str, name: str, seat: int, chips: int, *,
-                        dealt_in: bool = True) -> None:
+                        dealt_in: bool = True, agent: Agent | None = None) -> None:
         """Seat ``player`` at ``seat`` with exactly ``chips`` from the chip account;
-        ``dealt_in``: dealt in from the next hand, owing no blind (a player moved in)."""
-        self._tournament_table()
-        if not isinstance(player, str) or not player:
-            raise Refused(t("a player is needed"))
-        if self.seat_of(player) is not None:
-            raise Refused(t("you already have a seat at this table"))
-        name = clean_name(name)
-        if type(seat) is not int or not 0 <= seat < len(self.table.seats) \
-                or self.table.seats[seat] is not None:
-            raise Refused(t("that seat is not free"))
-        if type(chips) is not int or not 0 < chips <= MOST_CHIPS:
-            raise Refused(t("add a whole, positive number of chips"))
-        if self.bankroll.balance(player) < chips:
-            raise Refused(t("your bankroll does not hold that many chips"))
-        self._run(self._tourney, {"action": "seat", "player": player, "name": name,
-                                  "seat": seat, "chips": chips, "dealt_in": bool(dealt_in)})
+        ``dealt_in``: dealt in from the next hand, owing no blind (a player moved in);
+        ``agent``: the bot that plays for them (never stored: a restore is given it)."""
+        self.seating.seat(player, name, seat, chips, dealt_in)
+        if agent is not None:
+            self.agents[player] = agent
 
     def tournament_unseat(self, player: str) -> int:
         """Take ``player`` off the table between their hands (moved or knocked out): their
         chips go back to the chip account. Returns them."""
-        self._tournament_table()
-        seat = self._seated(player)
-        if self.table.player_of(seat) is not None:
-            raise Refused(t("a player in the hand in play cannot be moved"))
-        records = self._run(self._tourney, {"action": "unseat", "player": player,
-                                            "seat": seat})
-        chips: int = records[-1].payload["chips"]
-        return chips
+        return self.seating.unseat(player)
 
     def tournament_deal(self, small_blind: int, big_blind: int, ante: int = 0, *,
                         big_blind_ante: bool = True, level: int = 0) -> None:
         """Allow one hand, at these blinds and ante (``level``: the tournament's, from 1,
         shown); it is dealt when two players are ready."""
-        self._tournament_table()
-        if not all(type(x) is int for x in (small_blind, big_blind, ante, level)) or \
-                not 0 < small_blind <= big_blind or ante < 0 or level < 0:
-            raise Refused(t("blinds of at least one chip, the small one no larger than the"
-                            " big one"))
-        self._run(self._tourney, {"action": "deal", "small_blind": small_blind,
-                                  "big_blind": big_blind, "ante": ante,
-                                  "big_blind_ante": bool(big_blind_ante), "level": level})
+        self.seating.deal(small_blind, big_blind, ante, big_blind_ante, level)
 
     def tournament_hold(self) -> None:
         """Deal no hand until the next :meth:`tournament_deal` (hand-for-hand, a break, the
         end)."""
-        self._tournament_table()
-        self._run(self._tourney, {"action": "hold"})
+        self.seating.hold()
 
     def tournament_stacks(self) -> dict[str, int]:
         """Each seated player's chips (as they stood when the hand began, during one)."""
@@ -582,324 +446,61 @@ class RoomTable:
             out[player] = s.chips + s.pending_chips
         return out
 
-    def _tourney(self, c: dict[str, Any], batch: Batch) -> None:
-        action = c["action"]
-        if action not in TOURNEY_ACTIONS:
-            raise Refused(t("unknown tournament command"))
-        batch.append(("tourney", c))
-        if action == "seat":
-            try:
-                self.table.sit(c["seat"], c["name"], c["chips"], dealt_in=c["dealt_in"])
-            except HandError as exc:
-                raise Refused(exc.message) from None
-            self.players[c["seat"]] = c["player"]
-            self.banks.setdefault(c["player"],
-                                  {PRE: self.config.bank_ms, POST: self.config.bank_ms})
-            self.dealt.setdefault(c["player"], 0)
-            self.paid_in += c["chips"]
-            batch.append(("sat", {"seat": c["seat"], "player": c["player"], "name": c["name"],
-                                  "chips": c["chips"], "wait": False}))
-        elif action == "unseat":
-            self.absent.discard(c["player"])
-            self._empty(c["seat"], batch)
-        elif action == "deal":
-            self.next_level = {k: c[k] for k in ("small_blind", "big_blind", "ante",
-                                                 "big_blind_ante", "level")}
-        else:
-            self.next_level = None
-
-    # ------------------------------------------------------------------ the host
-    # A host's table (a private table a person opened): its host approves or denies the seats
-    # and rebuys asked for (unless ``auto_approve``), pauses and resumes (between hands, or
-    # now with the clock stopped), changes the settings from the next hand, sets a stack
-    # (from the bankroll of its player: no chip comes from nowhere), removes or mutes a
-    # player, lets spectators watch and chat or not, hands the role over and ends the game.
-    # Each is one ``host`` record, which every viewer sees.
-    def _asks(self, player: str) -> bool:
-        """Whether ``player``'s seat or chips wait for the host's approval."""
-        return self.host is not None and player != self.host \
-            and not self.config.auto_approve and player not in self.agents
-
     def host_command(self, player: str, action: str, args: dict[str, Any]) -> None:
-        """The host's ``action`` (one of :data:`HOST_ACTIONS`) with its ``args`` (the seat
-        it is about, by number; a request, by the seq of its ``request`` record)."""
-        self._no_tournament()
-        if self.host is None:
-            raise Refused(t("this table has no host"))
-        if player != self.host:
-            raise Refused(t("only the host can do that"), code="not_host")
-        if self.over:
-            raise Refused(t("the host has ended the game"))
-        if action not in HOST_ACTIONS:
-            raise Refused(t("{action} is not something a host does", action=repr(action)[:40]))
-        if not isinstance(args, dict):
-            raise Refused(t("a host's action needs its details"))
-        command: dict[str, Any] = {"action": action, "by": player}
-        if action in ("approve", "deny"):
-            rid = args.get("request")
-            req = self.requests.get(rid) if type(rid) is int else None
-            if req is None:
-                raise Refused(t("that request is not waiting (answered or withdrawn)"))
-            seat_now = self.seat_of(req["player"])
-            command.update(request=rid, player=req["player"], kind=req["kind"],
-                           chips=req["chips"], name=req["name"] if req["kind"] == "seat"
-                           else self._name(seat_now) if seat_now is not None else "")
-            if action == "approve":
-                command.update(self._approvable(req))
-        elif action in ("auto_approve", "pause"):
-            on = args.get("on" if action == "auto_approve" else "now")
-            if type(on) is not bool:
-                raise Refused(t("true or false is needed"))
-            if action == "pause" and (self.paused == "now" or self.paused == "next" and not on):
-                raise Refused(t("the game is paused already"))
-            command["on" if action == "auto_approve" else "now"] = on
-        elif action == "resume":
-            if self.paused is None:
-                raise Refused(t("the game is not paused"))
-        elif action == "settings":
-            command["changes"] = self._changes(args.get("changes"))
-        elif action == "spectators":
-            allowed, chat = args.get("allowed"), args.get("chat")
-            if type(allowed) is not bool or type(chat) is not bool:
-                raise Refused(t("true or false is needed"))
-            command.update(allowed=allowed, chat=chat)
-        elif action in ("stack", "kick", "mute", "host"):
-            seat = args.get("seat")
-            target = self.players.get(seat) if isinstance(seat, int) else None
-            if target is None or target in self.agents or not isinstance(seat, int):
-                raise Refused(t("there is no player in that seat"))
-            if target == player and action != "stack":
-                raise Refused(t("that is you"))
-            command.update(seat=seat, player=target, name=self._name(seat))
-            if action == "stack":
-                command["chips"] = self._stack_target(seat, target, args.get("chips"))
-            elif action == "mute":
-                on = args.get("on")
-                if type(on) is not bool:
-                    raise Refused(t("true or false is needed"))
-                command["on"] = on
-        self._run(self._host, command)
+        """The host's ``action`` (room/host.py's ``HOST_ACTIONS``) with its ``args``."""
+        no_tournament(self.config)
+        self.hosting.command(player, action, args)
 
-    def _approvable(self, req: dict[str, Any]) -> dict[str, Any]:
-        """Where an approved request goes (a free seat), or why it cannot be approved now."""
-        player = req["player"]
-        if self.bankroll.balance(player) < req["chips"]:
-            raise Refused(t("that player's bankroll no longer holds the chips asked for"))
-        if req["kind"] == "chips":
-            seat = self.seat_of(player)
-            if seat is None:
-                raise Refused(t("that player has left the table"))
-            return {"seat": seat}
-        free = [i for i, x in enumerate(self.table.seats) if x is None]
-        if not free:
-            raise Refused(t("the table is full"))
-        if any(x is not None and x.name.casefold() == req["name"].casefold()
-               for x in self.table.seats):
-            raise Refused(t("the name {name} is taken at this table", name=repr(req["name"])))
-        return {"seat": req["seat"] if req["seat"] in free else free[0]}
-
-    def _changes(self, changes: object) -> dict[str, Any]:
-        """The settings the host changes from the next hand, checked as a table's settings."""
-        if not isinstance(changes, dict) or not changes:
-            raise Refused(t("say which settings change"))
-        for key in changes:
-            if key not in NEXT_HAND:
-                raise Refused(t("{key} is not a setting the host changes",
-                                key=repr(str(key))[:40]))
-        merged = {**self.config.to_json(), **self.changes, **changes}
-        TableConfig.from_json(merged)  # a bad value is refused here, in words
-        return dict(changes)
-
-    def _stack_target(self, seat: int, player: str, chips: object) -> int:
-        """A stack the host sets: what it adds comes from the player's bankroll, what it takes
-        goes back to it (the ledger shows both), so a stack the bankroll cannot cover would
-        make chips from nothing and is refused."""
-        if type(chips) is not int or not 0 <= chips <= MOST_CHIPS:
-            raise Refused(t("a stack is a whole number of chips, 0 or more"))
-        s = self.table.seats[seat]
-        assert s is not None
-        have = self.bankroll.balance(player)
-        if chips - (s.chips + s.pending_chips) > have:
-            raise Refused(t("{name}'s bankroll holds {have} chips: a stack of {chips} would"
-                            " make chips from nothing", name=s.name, have=str(have),
-                            chips=str(chips)), code="no_chips")
-        return chips
-
-    # ------------------------------------------------------------------ players' own
     def say(self, player: str, text: str) -> None:
-        """Chat at the table: a seated player to everyone, a spectator to the spectators
-        (when the host allows). Plain text, at most :data:`CHAT_MAX` characters, at most
-        :data:`CHAT_BURST` messages in :data:`CHAT_WINDOW_MS`."""
-        c = self.config
-        if not c.chat:
-            raise Refused(t("chat is off at this table"))
-        if not isinstance(text, str):
-            raise Refused(t("a chat message is text"))
-        text = " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())
-        if not text:
-            raise Refused(t("a chat message needs some text"))
-        if len(text) > CHAT_MAX:
-            raise Refused(t("a chat message is at most {most} characters", most=CHAT_MAX),
-                          code="too_long")
-        seat = self.seat_of(player)
-        if seat is None and not (c.spectators and c.spectator_chat):
-            raise Refused(t("spectators do not chat at this table"))
-        if player in self.muted:
-            raise Refused(t("the host has muted you"), code="muted")
-        now = self.clock.now_ms()
-        sent = self._chatted.setdefault(player, deque(maxlen=CHAT_BURST))
-        if len(sent) == CHAT_BURST and now - sent[0] < CHAT_WINDOW_MS:
-            raise Refused(t("slow down: at most {n} messages in {s} seconds", n=CHAT_BURST,
-                            s=CHAT_WINDOW_MS // 1000), code="flood")
-        sent.append(now)
-        name = "" if seat is None else self._name(seat)
-        self._run(self._chat, {"player": player, "seat": seat, "name": name, "text": text})
+        """Chat at the table (room/chat.py)."""
+        self.chat_log.say(player, text)
 
     def ask_straddle(self, player: str, on: bool) -> None:
         """Straddle (or not) whenever the seat after the big blind is yours (re-straddle after
         another's straddle, where the table allows it)."""
         seat = self._seated(player)
-        self._no_tournament()
-        if not self.config.straddle:
-            raise Refused(t("this table plays no straddles"))
-        if type(on) is not bool:
-            raise Refused(t("true or false is needed"))
-        if on == (player in self.straddlers):
-            raise Refused(t("you straddle already") if on else t("you do not straddle"))
-        self._run(self._straddle, {"player": player, "seat": seat, "on": on})
+        no_tournament(self.config)
+        self.straddling.ask(player, on, seat)
 
     def propose(self, player: str, kind: str) -> None:
-        """Ask the table for a bomb pot next hand (``kind`` "bomb"): it is played when more
-        than half of the players seated vote for it."""
+        """Ask the table for a bomb pot next hand (``kind`` "bomb", room/votes.py)."""
         seat = self._seated(player)
-        self._no_tournament()
-        if kind != "bomb":
-            raise Refused(t("the table votes on bomb pots only"))
-        if not self.config.bomb_vote:
-            raise Refused(t("this table plays no bomb pots by vote"))
-        if self.bomb_next or any(v["kind"] == "bomb" for v in self.votes.values()):
-            raise Refused(t("a bomb pot is voted on or coming already"))
-        self._run(self._propose, {"player": player, "seat": seat, "kind": kind})
+        no_tournament(self.config)
+        self.voting.propose(player, kind, seat)
 
     def vote(self, player: str, vote: int, yes: bool) -> None:
         """Answer vote ``vote`` (the seq of the record that opened it)."""
-        v = self.votes.get(vote) if type(vote) is int else None
-        if v is None:
-            raise Refused(t("that vote is over"), code="stale")
-        if type(yes) is not bool:
-            raise Refused(t("true or false is needed"))
-        if player not in v["asked"]:
-            raise Refused(t("only the players in the hand vote on this")
-                          if v["kind"] == "runs" else t("only the players seated vote on this"),
-                          code="not_asked")
-        if player in v["yes"] or player in v["no"]:
-            raise Refused(t("you have voted already"))
-        self._run(self._voted, {"vote": vote, "player": player, "yes": yes})
+        self.voting.vote(player, vote, yes)
 
     def _name(self, seat: int) -> str:
         s = self.table.seats[seat]
         return s.name if s is not None else ""
 
     def poll(self) -> bool:
-        """The timers: time the player to act out (or check or fold a player who is leaving),
-        play for an agent whose turn it is, and start the next hand when two players are
-        ready. One step per call; True when it took one (the owner polls again at once)."""
-        if self.held or self.paused == "now":
-            return False
-        now = self.clock.now_ms()
-        for vote, v in list(self.votes.items()):
-            # a bot, or a player leaving, answers no (a bot once it has thought)
-            for p in v["asked"]:
-                if p in v["yes"] or p in v["no"]:
-                    continue
-                seat_p = self.seat_of(p)
-                if (p in self.agents and now >= v["opened"] + self.think_ms) or \
-                        seat_p is None or seat_p in self.leaving:
-                    self._run(self._voted, {"vote": vote, "player": p, "yes": False})
-                    return True
-            if now >= v["opened"] + v["ms"]:  # time is up: whoever has not voted, did not agree
-                self._run(self._voted, {"vote": vote, "player": None, "yes": False})
-                return True
-        hand = self.hand
-        if hand is not None and hand.actor is not None:
-            seat = self.table.seat_of(hand.actor)
-            deadline = self.deadline()
-            if seat in self.leaving or self.hand_players[hand.actor] in self.absent or (
-                    deadline is not None and self.clock.now_ms() >= deadline):
-                pool = self._pool(hand)
-                self._run(self._act, {"seat": seat, "action": None, "timed_out": True,
-                                      "used": self.banks[self.hand_players[hand.actor]][pool]})
-                return True
-            player = self.hand_players[hand.actor]
-            agent = self.agents.get(player)
-            if agent is not None and self.turn_seq is not None and \
-                    self.clock.now_ms() >= self.turn_at + self.think_ms:
-                action = agent(hand.setup, hand.events_for(hand.actor), hand.actor)
-                try:
-                    self.act(player, self.turn_seq, action)
-                except Refused:  # an agent that answers wrong runs out of time at once
-                    pool = self._pool(hand)
-                    self._run(self._act, {"seat": seat, "action": None, "timed_out": True,
-                                          "used": self.banks[player][pool]})
-                return True
-            return False
-        if hand is None and self._may_deal() and now >= self.ended_at + self.pause_ms:
-            self.start_hand()
-            return True
-        return False
-
-    def _may_deal(self) -> bool:
-        return self.auto_start and self.paused is None and not self.over \
-            and self.table.ready_count() >= 2 \
-            and (not self.config.tournament or self.next_level is not None)
+        """One step of the timers (room/timers.py): True when they took one."""
+        return self.timers.poll()
 
     def due_ms(self) -> int | None:
-        """Milliseconds until :meth:`poll` has something to do (0: now), None: nothing is
-        timed (the table waits for a command)."""
-        if self.held or self.paused == "now":
-            return None
-        hand = self.hand
-        now = self.clock.now_ms()
-        due: list[int] = []
-        for v in self.votes.values():
-            waits = [p for p in v["asked"] if p not in v["yes"] and p not in v["no"]]
-            soon = any(p in self.agents or self.seat_of(p) is None
-                       or self.seat_of(p) in self.leaving for p in waits)
-            due.append(v["opened"] + (min(self.think_ms, v["ms"]) if soon else v["ms"]))
-        if hand is not None and hand.actor is not None and self.turn_seq is not None:
-            deadline = self.deadline()
-            if deadline is not None:
-                due.append(deadline)
-            if self.hand_players[hand.actor] in self.absent:
-                due.append(now)
-            if self.hand_players[hand.actor] in self.agents:
-                due.append(self.turn_at + self.think_ms)
-        elif hand is None and self._may_deal():
-            due.append(self.ended_at + self.pause_ms)
-        return max(0, min(due) - now) if due else None
+        """Milliseconds until :meth:`poll` has something to do (0: now), or None."""
+        return self.timers.due_ms()
 
-    def start_hand(self) -> None:
-        if self.hand is not None:
-            raise Refused(t("a hand is already in play"))
-        if self.table.ready_count() < 2:
-            raise Refused(t("two players are needed"))
-        command: dict[str, Any] = {"deck": list(self.new_deck().cards())}
-        if self.config.fair:  # the secret; the commitment is computed from both
-            secret = self.new_secret() if self.new_secret is not None else None
-            command["secret"] = shuffle(command["deck"], secret).secret.hex()
-        self._run(self._start, command)
+    def deadline(self) -> int | None:
+        """When the player to act runs out of time (clock milliseconds), or None."""
+        return self.timers.deadline()
+
+    def grace_ms(self) -> int:
+        return self.timers.grace_ms()
+
+    def retire(self) -> None:
+        """This copy answers nothing more: a rebuilt copy replaced it, or another node owns
+        the table now."""
+        self.broken = True
 
     def _seated(self, player: str) -> int:
         seat = self.seat_of(player)
         if seat is None:
             raise Refused(t("you have no seat at this table"))
         return seat
-
-    def _bank_used(self, hand: Hand, now: int) -> int:
-        player = self.hand_players[hand.actor] if hand.actor is not None else ""
-        grace = self.grace_ms() if self.grace_turn == self.turn_seq else 0
-        over = now - self.turn_at - self.config.act_ms - grace
-        return max(0, min(over, self.banks[player][self._pool(hand)]))
 
     # ------------------------------------------------------------------ the batch
     def _run(self, step: Callable[[dict[str, Any], Batch], None],
@@ -954,8 +555,8 @@ class RoomTable:
             if ended and self.on_hand is not None and self.last_hand is not None and \
                     any(r.kind == "end" for r in records):
                 self.on_hand(self, self.last_hand)
-            if ended and self.config.tournament and self.on_tournament is not None:
-                self.on_tournament(self)
+            if ended and self.config.tournament:
+                self.policy.hand_ended(self)
             if ended and self.snapshot_every and self.hand_no % self.snapshot_every == 0:
                 self._snapshot_due = True
             # a snapshot waits for the bankroll to have stored every move of the table (a
@@ -992,69 +593,14 @@ class RoomTable:
             "hand_seats": list(tb.hand_seats), "button_seat": tb.button_seat,
             "small_blind_seat": tb.small_blind_seat, "big_blind_seat": tb.big_blind_seat,
             "last_dealt": sorted(tb.last_dealt), "hands_played": tb.hands_played,
-            # a host's table
-            "config": self.config.to_json(), "host": self.host,
-            "requests": {str(k): v for k, v in self.requests.items()},
-            "paused": self.paused, "changes": self.changes, "kicked": sorted(self.kicked),
-            "muted": sorted(self.muted), "straddlers": sorted(self.straddlers),
-            "votes": {str(k): {**v, "opened": self._to_wall(v["opened"])}
-                      for k, v in self.votes.items()}, "bomb_next": self.bomb_next,
-            "over": self.over, "chat": list(self.chat),
-            "tournament": {"next_level": self.next_level, "absent": sorted(self.absent)},
+            "config": self.config.to_json(),
+            # the parts' pieces (their timers in Unix ms, as the table's own)
+            **self.hosting.piece(self._to_wall), **self.straddling.piece(),
+            **self.voting.piece(self._to_wall), **self.chat_log.piece(),
+            **self.seating.piece(),
             # the timers, in Unix ms (a restore works them out on its own clock)
             "ended_wall": self._to_wall(self.ended_at),
-            "paused_wall": self._to_wall(self.paused_at),
         }
-
-    def _load(self, state: dict[str, Any]) -> None:
-        """The state :meth:`snapshot` gave, into a table just built (no record replayed)."""
-        tb = self.table
-        if self.seq or len(state["seats"]) != len(tb.seats):
-            raise BooksError(f"table {self.table_id}: the snapshot does not fit this table")
-        self.seq, self.hand_no = int(state["seq"]), int(state["hand_no"])
-        self.players = {int(k): str(v) for k, v in state["players"].items()}
-        self.banks = {str(p): {str(k): int(v) for k, v in b.items()}
-                      for p, b in state["banks"].items()}
-        self.dealt = {str(k): int(v) for k, v in state["dealt"].items()}
-        self.paid_in, self.paid_out = int(state["paid_in"]), int(state["paid_out"])
-        self.raked = int(state["raked"])
-        self.recent_pots.extend(int(x) for x in state["recent_pots"])
-        self.hand_starts.extend(int(x) for x in state["hand_starts"])
-        tb.seats = [None if x is None else Seat(**x) for x in state["seats"]]
-        tb.hand_seats = [int(x) for x in state["hand_seats"]]
-        tb.button_seat = state["button_seat"]
-        tb.small_blind_seat = state["small_blind_seat"]
-        tb.big_blind_seat = state["big_blind_seat"]
-        tb.last_dealt = {int(x) for x in state["last_dealt"]}
-        tb.hands_played = int(state["hands_played"])
-        if "config" in state:  # a host's table (snapshots before it had none)
-            self.config = TableConfig.from_json(state["config"])
-            self.rules = tb.rules = self.config.rules()
-            tb.min_buy_in, tb.max_buy_in = self.config.min_buy_in, self.config.max_buy_in
-            if self.config.tournament:
-                tb.min_buy_in, tb.max_buy_in = 1, MOST_CHIPS
-            self.host = state["host"]
-            self.requests = {int(k): v for k, v in state["requests"].items()}
-            self.paused, self.changes = state["paused"], dict(state["changes"])
-            self.kicked, self.muted = set(state["kicked"]), set(state["muted"])
-            self.straddlers = set(state["straddlers"])
-            self.votes = {int(k): v for k, v in state["votes"].items()}
-            if "ended_wall" in state:  # the votes' opening in Unix ms (older: on a clock gone)
-                for v in self.votes.values():
-                    v["opened"] = self._from_wall(int(v["opened"]))
-            else:
-                for v in self.votes.values():
-                    v["opened"] = self.clock.now_ms()
-            self.bomb_next, self.over = bool(state["bomb_next"]), bool(state["over"])
-            self.chat.extend(state["chat"])
-        if "tournament" in state:
-            self.next_level = state["tournament"]["next_level"]
-            self.absent = set(state["tournament"]["absent"])
-        self.ended_at = self._from_wall(int(state["ended_wall"])) if "ended_wall" in state \
-            else self.clock.now_ms()
-        self.paused_at = self._from_wall(int(state.get("paused_wall", 0))) \
-            if "paused_wall" in state else self.clock.now_ms()
-        self.check_books()
 
     def _within(self, batch: Batch) -> Callable[[Any], None] | None:
         """The bankroll moves of ``batch`` as a step of the transaction that stores it, for
@@ -1097,365 +643,50 @@ class RoomTable:
         return self.seq + len(batch) + 1
 
     # ------------------------------------------------------------------ steps
-    def _sit(self, c: dict[str, Any], batch: Batch) -> None:
-        try:
-            self.table.sit(c["seat"], c["name"], c["chips"], wait_for_big_blind=c["wait"])
-        except HandError as exc:
-            raise Refused(exc.message) from None
-        self.players[c["seat"]] = c["player"]
-        self.banks.setdefault(c["player"], {PRE: self.config.bank_ms, POST: self.config.bank_ms})
-        self.dealt.setdefault(c["player"], 0)
-        self.paid_in += c["chips"]
-        batch.append(("sat", c))
-
-    def _add_chips(self, c: dict[str, Any], batch: Batch) -> None:
-        try:
-            taken = self.table.add_chips(c["seat"], c["asked"])
-        except HandError as exc:
-            raise Refused(exc.message) from None
-        self.paid_in += taken
-        batch.append(("chips", {**c, "taken": taken}))
-
-    def _sit_out(self, c: dict[str, Any], batch: Batch) -> None:
-        self.table.sit_out(c["seat"])
-        batch.append(("sit_out", c))
-
-    def _sit_in(self, c: dict[str, Any], batch: Batch) -> None:
-        if self.config.tournament:
-            self.absent.discard(self.players[c["seat"]])
-        else:
-            self.table.sit_in(c["seat"], post_dead=c["post"])
-        batch.append(("sit_in", c))
-
-    def _leave(self, c: dict[str, Any], batch: Batch) -> None:
-        batch.append(("leave", c))
-        if self.table.player_of(c["seat"]) is not None:
-            self.leaving.add(c["seat"])  # after the hand
-        else:
-            self._empty(c["seat"], batch)
-
-    def _empty(self, seat: int, batch: Batch) -> None:
-        s = self.table.seats[seat]
-        assert s is not None
-        chips = s.chips + s.pending_chips
-        s.pending_chips = 0
-        self.table.leave(seat)
-        player = self.players.pop(seat)
-        self.leaving.discard(seat)
-        self._drop(player)
-        self.paid_out += chips
-        batch.append(("left", {"seat": seat, "player": player, "chips": chips}))
-
+    # the steps the parts and a restore run (room/dealer.py, room/seats.py)
     def _start(self, c: dict[str, Any], batch: Batch) -> None:
-        if self.changes:  # the host's changes, from this hand on
-            self.config = TableConfig.from_json({**self.config.to_json(), **self.changes})
-            self.changes = {}
-            self.rules = self.table.rules = self.config.rules()
-            self.table.min_buy_in = self.config.min_buy_in
-            self.table.max_buy_in = self.config.max_buy_in
-        if self.config.tournament:  # the coordinator's level, for this hand only
-            lv = self.next_level
-            if lv is None:
-                raise Refused(t("the tournament has not called for a hand at this table"))
-            self.rules = self.table.rules = dataclasses.replace(
-                self.config.rules(), small_blind=lv["small_blind"],
-                big_blind=lv["big_blind"], ante=lv["ante"],
-                big_blind_ante=lv["big_blind_ante"] and lv["ante"] > 0)
-            self.next_level = None
-        self.hand_no += 1
-        cfg = self.config
-        bomb = cfg.bomb_ante if self.bomb_next or (
-            cfg.bomb_every and self.hand_no % cfg.bomb_every == 0) else 0
-        self.bomb_next = False
-        deck = Deck.stacked(tuple(c["deck"]))
-        hand = self.table.start_hand(
-            deck, hand_id=f"{self.table_id}-{self.hand_no}",
-            straddlers={s for s, p in self.players.items() if p in self.straddlers},
-            restraddle=cfg.restraddle, bomb=bomb, double_board=bool(bomb) and cfg.double_board,
-            run_once=cfg.run_it == 1)
-        self.hand_players = [self.players[s] for s in self.table.hand_seats]
-        for p in self.hand_players:
-            self.dealt[p] += 1
-            if self.dealt[p] % cfg.bank_every == 0:
-                self.banks[p] = {k: min(cfg.bank_max_ms, b + cfg.bank_add_ms)
-                                 for k, b in self.banks[p].items()}
-        start: dict[str, Any] = {"hand_no": self.hand_no, "deck": c["deck"],
-                                 "setup": hand.setup.to_json(), "players": self.hand_players}
-        self.deal = None
-        if "secret" in c:
-            self.deal = FairDeal.make(c["deck"], bytes.fromhex(c["secret"]))
-            start["secret"] = c["secret"]
-            start["commitment"] = self.deal.commitment
-        batch.append(("start", start))
-        self._hand_events(hand, 0, batch)
+        self.dealer.start(c, batch)
 
     def _act(self, c: dict[str, Any], batch: Batch) -> None:
-        hand = self.hand
-        assert hand is not None and hand.actor is not None
-        player = self.hand_players[hand.actor]
-        before = len(hand.events)
-        pool = self._pool(hand)
-        try:
-            if c["timed_out"]:
-                self.table.time_out()
-            else:
-                hand.apply(Action.from_wire(c["action"]))
-        except HandError as exc:
-            raise Refused(exc.message, code="illegal") from None
-        if self.config.tournament:  # never sat out: away, dealt in, played for at once
-            if c["timed_out"]:
-                s = self.table.seats[c["seat"]]
-                assert s is not None
-                s.sit_out_after_hand = False
-                self.absent.add(player)
-            else:
-                self.absent.discard(player)
-        self.banks[player][pool] -= c["used"]
-        self._hand_events(hand, before, batch, bank={"pool": pool, "used": c["used"]})
+        self.dealer.act_step(c, batch)
+
+    def _void(self, c: dict[str, Any], batch: Batch) -> None:
+        self.dealer.void(c, batch)
 
     def _hand_events(self, hand: Hand, before: int, batch: Batch,
                      bank: dict[str, Any] | None = None) -> None:
-        for e in hand.events[before:]:
-            payload: dict[str, Any] = {"event": ev.to_json(e)}
-            if isinstance(e, ev.Acted) and bank is not None:
-                payload["bank"] = bank
-            batch.append(("event", payload))
-        if hand.done:
-            self.turn_seq = None
-            self.raked += sum(e.amount for e in hand.events if isinstance(e, ev.Raked))
-            self.recent_pots.append(hand.pot_total())
-            self.last_hand, self.last_players = hand, list(self.hand_players)
-            self.last_deal = self.deal
-            self.ended_at = self._now()
-            refused = self.table.end_hand()
-            end: dict[str, Any] = {"hand_no": self.hand_no}
-            if self.deal is not None:  # revealed: anyone can check the hand against it now
-                end.update(self.deal.to_json())
-            batch.append(("end", end))
-            self._after_hand(refused, batch)
-        elif hand.actor is not None:
-            self.turn_seq = self._next_seq(batch)
-            batch.append(("turn", {"seat": self.table.seat_of(hand.actor)}))
-        elif hand.needs_runs():  # all in with cards to come: run it more than once?
-            live = [p for p in range(hand.n) if not hand.folded[p]]
-            self._open_vote("runs", [self.hand_players[p] for p in live], self.config.act_ms,
-                            batch, runs=min(self.config.run_it, hand.max_runs()),  # the deck's
-                            seats=[self.table.hand_seats[p] for p in live])
+        self.dealer.events(hand, before, batch, bank)
 
-    def _after_hand(self, refused: dict[int, int], batch: Batch) -> None:
-        for seat, chips in sorted(refused.items()):
-            self.paid_out += chips
-            batch.append(("refund", {"seat": seat, "player": self.players[seat],
-                                     "chips": chips}))
-        for seat, chips in sorted(self.stack_edits.items()):
-            if seat in self.players and seat not in self.leaving:
-                self._set_stack(seat, chips, batch)
-        self.stack_edits = {}
-        for seat in sorted(self.leaving | (set(self.players) if self.over else set())):
-            self._empty(seat, batch)
-        self.hand_players = []
-        self.check_books()
+    def _sit(self, c: dict[str, Any], batch: Batch, dealt_in: bool | None = None) -> None:
+        self.seats.sit_step(c, batch, dealt_in)
 
-    def _void(self, c: dict[str, Any], batch: Batch) -> None:
-        """Call off the hand in play: the seats keep the stacks they had when it began (the
-        table applies a hand's stacks only at its end), chips added during it join them up
-        to the maximum, and whoever was to sit out or leave does."""
-        hand = self.hand
-        assert hand is not None
-        batch.append(("void", c))
-        # what was pending in the hand goes with it: its run-it-twice vote (one record each)
-        self._close_votes(batch, ("runs",))
-        refused: dict[int, int] = {}
-        top = self.config.max_buy_in
-        for seat in self.table.hand_seats:
-            s = self.table.seats[seat]
-            assert s is not None
-            room = max(0, min(s.pending_chips, top - s.chips))
-            if room < s.pending_chips:
-                refused[seat] = s.pending_chips - room
-            s.chips += room
-            s.pending_chips = 0
-            if s.sit_out_after_hand:
-                s.sitting_out, s.sit_out_after_hand = True, False
-        self.table.hand = None
-        self.table.hands_played += 1
-        self.turn_seq = None
-        self._after_hand(refused, batch)
+    def _add_chips(self, c: dict[str, Any], batch: Batch) -> None:
+        self.seats.chips_step(c, batch)
 
-    # ------------------------------------------------------------------ the host's steps
-    def _request(self, c: dict[str, Any], batch: Batch) -> None:
-        self.requests[self._next_seq(batch)] = c
-        batch.append(("request", c))
-
-    def _host(self, c: dict[str, Any], batch: Batch) -> None:
-        a = c["action"]
-        batch.append(("host", c))
-        self._note(batch)
-        if a == "host":
-            self.host = c["player"]
-        elif a == "approve":
-            req = self.requests[c["request"]]
-            if req["kind"] == "seat":
-                self._sit({k: req[k] for k in ("player", "name", "chips", "wait")}
-                          | {"seat": c["seat"]}, batch)
-            else:
-                self._add_chips({"seat": c["seat"], "player": req["player"],
-                                 "asked": req["chips"]}, batch)
-            del self.requests[c["request"]]
-        elif a == "deny":
-            del self.requests[c["request"]]
-        elif a == "auto_approve":
-            self.config = dataclasses.replace(self.config, auto_approve=c["on"])
-        elif a == "pause":
-            self.paused = "now" if c["now"] and self.hand is not None else "next"
-            self.paused_at = self._now()
-        elif a == "resume":
-            if self.paused == "now":  # the clock goes on where it stopped
-                stopped = max(0, self._now() - self.paused_at)
-                self.turn_at += stopped
-                for v in self.votes.values():
-                    v["opened"] += stopped
-            self.paused = None
-        elif a == "settings":
-            self.changes.update(c["changes"])
-        elif a == "stack":
-            if self.hand is not None and c["seat"] in self.table.hand_seats:
-                self.stack_edits[c["seat"]] = c["chips"]  # when the hand ends
-            else:
-                self._set_stack(c["seat"], c["chips"], batch)
-        elif a == "kick":
-            self.kicked.add(c["player"])
-            self._drop(c["player"])
-            if self.table.player_of(c["seat"]) is not None:
-                self.leaving.add(c["seat"])  # folded at its turn, gone at the hand's end
-            else:
-                self._empty(c["seat"], batch)
-        elif a == "mute":
-            (self.muted.add if c["on"] else self.muted.discard)(c["player"])
-        elif a == "spectators":
-            self.config = dataclasses.replace(self.config, spectators=c["allowed"],
-                                              spectator_chat=c["chat"])
-        elif a == "end":
-            self.over = True
-            self.requests.clear()
-            for seat in sorted(self.players):
-                if self.table.player_of(seat) is None:
-                    self._empty(seat, batch)  # the others at the hand's end
-
-    def _drop(self, player: str) -> None:
-        """A player gone: their requests, straddle and votes go with them."""
-        self.straddlers.discard(player)
-        for rid in [k for k, r in self.requests.items() if r["player"] == player]:
-            del self.requests[rid]
+    def _empty(self, seat: int, batch: Batch) -> None:
+        self.seats.empty(seat, batch)
 
     def _set_stack(self, seat: int, chips: int, batch: Batch) -> None:
-        """The host's stack for ``seat``: the chips it adds come from the player's bankroll,
-        those it takes go back (a ``stack`` record: ``delta``). What the bankroll cannot
-        cover now (it was checked when the host asked) is not added: the bankroll is read
-        here, so a restore reads the stored record instead."""
-        s = self.table.seats[seat]
-        assert s is not None
-        player = self.players[seat]
-        have = s.chips + s.pending_chips
-        delta = chips - have
-        if delta > 0:
-            stored = self._stored_at(batch)
-            delta = stored["delta"] if stored is not None else \
-                min(delta, self.bankroll.balance(player))
-        s.chips, s.pending_chips = have + delta, 0
-        if delta > 0:
-            self.paid_in += delta
-        else:
-            self.paid_out -= delta
-        batch.append(("stack", {"seat": seat, "player": player, "delta": delta,
-                                "chips": s.chips}))
+        self.seats.set_stack(seat, chips, batch)
 
-    def _stored_at(self, batch: Batch) -> dict[str, Any] | None:
-        """While a restore replays: the stored payload of the record about to be built."""
-        if self._replaying is None or len(batch) >= len(self._replaying):
-            return None
-        payload: dict[str, Any] = self._replaying[len(batch)].payload
-        return payload
+    def _drop(self, player: str) -> None:
+        """A player gone: their requests and straddle go with them."""
+        self.straddling.players.discard(player)
+        self.hosting.drop(player)
+
+    def _hides(self, r: Record, viewer: str | None) -> bool:
+        return self.chat_log.hides(r, viewer)
 
     def _note(self, batch: Batch) -> None:
-        """The record just built, among the chat's lines (the host's actions and the votes
-        are shown with the messages)."""
-        kind, payload = batch[-1]
-        self.chat.append({**payload, "seq": self._next_seq(batch) - 1, "record": kind})
+        self.chat_log.note(batch)
 
-    def _chat(self, c: dict[str, Any], batch: Batch) -> None:
-        batch.append(("chat", c))
-        self._note(batch)
+    def _muted(self, player: str) -> bool:
+        return player in self.hosting.muted
 
-    def _straddle(self, c: dict[str, Any], batch: Batch) -> None:
-        (self.straddlers.add if c["on"] else self.straddlers.discard)(c["player"])
-        batch.append(("straddle", c))
-
-    def _propose(self, c: dict[str, Any], batch: Batch) -> None:
-        batch.append(("propose", c))
-        asked = [p for seat, p in sorted(self.players.items()) if p not in self.agents
-                 and seat not in self.leaving]
-        self._open_vote("bomb", asked, BOMB_VOTE_MS, batch, name=self._name(c["seat"]),
-                        seats=sorted(seat for seat, p in self.players.items() if p in asked))
-        self._voted({"vote": self.seq + len(batch), "player": c["player"], "yes": True},
-                    batch)
-
-    def _open_vote(self, kind: str, asked: list[str], ms: int, batch: Batch,
-                   **shown: Any) -> None:
-        vote = self._next_seq(batch)
-        self.votes[vote] = {"kind": kind, "asked": asked, "yes": [], "no": [], "ms": ms,
-                            "opened": self._now(), **shown}
-        batch.append(("vote", {"kind": kind, "ms": ms, **shown}))
-        self._note(batch)
-
-    def _close_votes(self, batch: Batch, kinds: tuple[str, ...]) -> None:
-        """Close the open votes of ``kinds`` undecided (the hand they were about was called
-        off, or the table closed): a ``decided`` record each, ``closed``, nothing passed."""
-        for vote in sorted(self.votes):
-            v = self.votes[vote]
-            if v["kind"] not in kinds:
-                continue
-            del self.votes[vote]
-            replaying = self._replaying
-            if replaying is not None and (len(batch) >= len(replaying)
-                                          or replaying[len(batch)].kind != "decided"):
-                continue  # a log of an older version, which left the vote open: closed now
-            batch.append(("decided", {"vote": vote, "kind": v["kind"], "passed": False,
-                                      "closed": True}))
-            self._note(batch)
-
-    def _voted(self, c: dict[str, Any], batch: Batch) -> None:
-        """A vote (``player`` None: time ran out), and the result once it is known: a run-out
-        needs everyone in the hand; a bomb pot, more than half of the players seated."""
-        v = self.votes[c["vote"]]
-        player = c["player"]
-        if player is not None:
-            (v["yes"] if c["yes"] else v["no"]).append(player)
-        seat = self.seat_of(player) if player is not None else None
-        batch.append(("voted", {**c, "seat": seat}))
-        n, yes, no = len(v["asked"]), len(v["yes"]), len(v["no"])
-        if v["kind"] == "runs":
-            passed = yes == n if no == 0 and player is not None else False
-            decided = passed or no > 0 or player is None
-        else:
-            passed = 2 * yes > n
-            decided = passed or 2 * no >= n or player is None
-        if not decided:
-            return
-        del self.votes[c["vote"]]
-        result = {"vote": c["vote"], "kind": v["kind"], "passed": passed}
-        if v["kind"] == "runs":
-            result["runs"] = v["runs"] if passed else 1
-        batch.append(("decided", result))
-        self._note(batch)
-        if v["kind"] == "runs":
-            hand = self.hand
-            assert hand is not None
-            before = len(hand.events)
-            hand.set_runs(v["runs"] if passed else 1)
-            self._hand_events(hand, before, batch)
-        else:
-            self.bomb_next = passed
+    def _clock_stopped(self, ms: int) -> None:
+        """The clock stood still ``ms`` (paused): the turn's and the votes' with it."""
+        self.turn_at += ms
+        self.voting.stopped(ms)
 
     # ------------------------------------------------------------------ closing for good
     def shut(self, why: str = "failed") -> None:
@@ -1470,12 +701,13 @@ class RoomTable:
 
     def _shut(self, c: dict[str, Any], batch: Batch) -> None:
         batch.append(("closed", c))
-        self.over = True  # no new hand, no seat, no chips
-        self.requests.clear()
-        self.stack_edits = {}
-        self.paused = None
-        self._close_votes(batch, ("bomb",))  # the hand's own close with it
-        self.bomb_next = False
+        h = self.hosting
+        h.over = True  # no new hand, no seat, no chips
+        h.requests.clear()
+        h.stack_edits = {}
+        h.paused = None
+        self.voting.close(batch, ("bomb",))  # the hand's own close with it
+        self.voting.bomb_next = False
         if self.hand is not None:
             self._void({"hand_no": self.hand_no}, batch)  # every seat empties at its end
         else:
@@ -1491,40 +723,14 @@ class RoomTable:
                              f" rake {self.raked}, on the table {on_table}")
 
     # ------------------------------------------------------------------ restore
-    def _replay(self, records: list[Record]) -> None:
-        self._replaying = list(records)
-        steps: dict[str, Callable[[dict[str, Any], Batch], None]] = {
-            "sat": self._sit, "chips": self._add_chips, "sit_out": self._sit_out,
-            "sit_in": self._sit_in, "leave": self._leave, "start": self._start,
-            "event": self._act, "void": self._void, "host": self._host,
-            "request": self._request, "chat": self._chat, "straddle": self._straddle,
-            "propose": self._propose, "voted": self._voted, "tourney": self._tourney,
-            "closed": self._shut}
-        try:
-            while self._replaying:
-                r = self._replaying[0]
-                p = r.payload
-                self._replay_at = self._from_wall(r.at)  # when the command was stored
-                if r.kind not in _COMMANDS:
-                    raise BooksError(f"seq {r.seq}: a {r.kind!r} record starts no command")
-                if r.kind == "event":  # a betting action (the others follow from one)
-                    e = p["event"]
-                    if e.get("type") != "Acted":
-                        raise BooksError(f"seq {r.seq}: a hand event no action caused")
-                    seat = self.table.seat_of(e["player"])
-                    timed_out = bool(e.get("timed_out"))
-                    action = None if timed_out else Action.sized(e["action"], e["to"]).to_wire() \
-                        if e["action"] in (ev.BET, ev.RAISE) else {"action": e["action"]}
-                    command: dict[str, Any] = {"seat": seat, "action": action,
-                                               "timed_out": timed_out,
-                                               "used": p["bank"]["used"]}
-                elif r.kind == "chips":
-                    command = {k: p[k] for k in ("seat", "player", "asked")}
-                else:
-                    command = p
-                self._run(steps[r.kind], command)
-        finally:
-            self._replaying = self._replay_at = None
+
+def _plain_policy(*, deck: Callable[[], Deck] | None = None, auto_start: bool = True,
+                  think_ms: int = 0, pause_ms: int = 0,
+                  on_tournament: Callable[[RoomTable], None] | None = None) -> TablePolicy:
+    if on_tournament is not None:
+        return TournamentPolicy(on_tournament, deck=deck, deals=auto_start,
+                                think_ms=think_ms, pause_ms=pause_ms)
+    return TablePolicy(deck=deck, deals=auto_start, think_ms=think_ms, pause_ms=pause_ms)
 
 
 def money_moves(table_id: str, first_seq: int, batch: Batch) -> list[tuple[str, int, str]]:
@@ -1587,6 +793,89 @@ def viewer_kind(r: Record, viewer: str | None, players: list[str]) -> object:
     return None
 
 
+def _load(table: RoomTable, state: dict[str, Any]) -> None:
+    """The state :meth:`RoomTable.snapshot` gave, into a table just built (no record
+    replayed): the table's own, then each part's piece."""
+    tb = table.table
+    if table.seq or len(state["seats"]) != len(tb.seats):
+        raise BooksError(f"table {table.table_id}: the snapshot does not fit this table")
+    table.seq, table.hand_no = int(state["seq"]), int(state["hand_no"])
+    table.players = {int(k): str(v) for k, v in state["players"].items()}
+    table.banks = {str(p): {str(k): int(v) for k, v in b.items()}
+                   for p, b in state["banks"].items()}
+    table.dealt = {str(k): int(v) for k, v in state["dealt"].items()}
+    table.paid_in, table.paid_out = int(state["paid_in"]), int(state["paid_out"])
+    table.raked = int(state["raked"])
+    table.recent_pots.extend(int(x) for x in state["recent_pots"])
+    table.hand_starts.extend(int(x) for x in state["hand_starts"])
+    tb.seats = [None if x is None else Seat(**x) for x in state["seats"]]
+    tb.hand_seats = [int(x) for x in state["hand_seats"]]
+    tb.button_seat = state["button_seat"]
+    tb.small_blind_seat = state["small_blind_seat"]
+    tb.big_blind_seat = state["big_blind_seat"]
+    tb.last_dealt = {int(x) for x in state["last_dealt"]}
+    tb.hands_played = int(state["hands_played"])
+    if "config" in state:  # a host's table (snapshots before it had none)
+        table.config = TableConfig.from_json(state["config"])
+        table.rules = tb.rules = table.config.rules()
+        tb.min_buy_in, tb.max_buy_in = table.config.min_buy_in, table.config.max_buy_in
+        if table.config.tournament:
+            tb.min_buy_in, tb.max_buy_in = 1, MOST_CHIPS
+        table.hosting.load(state)
+        table.straddling.load(state)
+        # the votes' opening in Unix ms (older snapshots: on a clock gone, now)
+        table.voting.load(state, table._from_wall if "ended_wall" in state
+                          else lambda _: table.clock.now_ms())
+        table.chat_log.load(state)
+    if "tournament" in state:
+        table.seating.load(state)
+    now = table.clock.now_ms()
+    table.ended_at = table._from_wall(int(state["ended_wall"])) if "ended_wall" in state \
+        else now
+    table.hosting.paused_at = table._from_wall(int(state["paused_wall"])) \
+        if "paused_wall" in state else now
+    table.check_books()
+
+
+def _replay(table: RoomTable, records: list[Record]) -> None:
+    """Run every stored command of ``records`` again (a record that starts a batch), each
+    checked against the records stored after it (``RoomTable._run``)."""
+    table._replaying = list(records)
+    steps: dict[str, Callable[[dict[str, Any], Batch], None]] = {
+        "sat": table._sit, "chips": table._add_chips, "sit_out": table.seats.sit_out_step,
+        "sit_in": table.seats.sit_in_step, "leave": table.seats.leave_step,
+        "start": table._start,
+        "event": table._act, "void": table._void, "host": table.hosting.step,
+        "request": table.hosting.request_step, "chat": table.chat_log.step,
+        "straddle": table.straddling.step, "propose": table.voting.propose_step,
+        "voted": table.voting.voted, "tourney": table.seating.step, "closed": table._shut}
+    try:
+        while table._replaying:
+            r = table._replaying[0]
+            p = r.payload
+            table._replay_at = table._from_wall(r.at)  # when the command was stored
+            if r.kind not in _COMMANDS:
+                raise BooksError(f"seq {r.seq}: a {r.kind!r} record starts no command")
+            if r.kind == "event":  # a betting action (the others follow from one)
+                e = p["event"]
+                if e.get("type") != "Acted":
+                    raise BooksError(f"seq {r.seq}: a hand event no action caused")
+                seat = table.table.seat_of(e["player"])
+                timed_out = bool(e.get("timed_out"))
+                action = None if timed_out else Action.sized(e["action"], e["to"]).to_wire() \
+                    if e["action"] in (ev.BET, ev.RAISE) else {"action": e["action"]}
+                command: dict[str, Any] = {"seat": seat, "action": action,
+                                           "timed_out": timed_out,
+                                           "used": p["bank"]["used"]}
+            elif r.kind == "chips":
+                command = {k: p[k] for k in ("seat", "player", "asked")}
+            else:
+                command = p
+            table._run(steps[r.kind], command)
+    finally:
+        table._replaying = table._replay_at = None
+
+
 def restore(log: EventLog, table_id: str, bankroll: Bankroll, *, crash: bool = True,
             **kwargs: Any) -> RoomTable:
     """Rebuild table ``table_id`` from its stored records alone (see the module docstring),
@@ -1605,14 +894,15 @@ def restore(log: EventLog, table_id: str, bankroll: Bankroll, *, crash: bool = T
     after = 0
     if snap is not None:
         after, state = snap
-        table._load(state)
-    table._replay(log.read(table_id, after=after))
+        _load(table, state)
+    _replay(table, log.read(table_id, after=after))
     if table.hand is not None and config.on_crash is OnCrash.VOID and crash:
         table._run(table._void, {"hand_no": table.hand_no})
     # every timer (the turn's clock and time bank, the votes, a pause, the next deal) runs
     # from when its record was stored (``_now`` while replaying), and fires at once if that
     # is past; the player to act has no connection yet: the disconnect grace
     table._note_presence()
+    table.timers.held = table.policy.held(table)  # released later: the clock afresh then
     return table
 
 
@@ -1623,18 +913,13 @@ def rebuild(old: RoomTable) -> RoomTable:
     deadline (:func:`restore`), and the player to act has the disconnect grace only if they
     had it already or have no connection (a player still connected is not given it)."""
     table = restore(old.log, old.table_id, old.bankroll, crash=False, clock=old.clock,
-                    deck=old.new_deck, secret=old.new_secret, auto_start=old.auto_start,
-                    agents=old.agents, think_ms=old.think_ms, pause_ms=old.pause_ms,
-                    on_hand=old.on_hand, snapshot_every=old.snapshot_every, epoch=old.epoch,
-                    on_tournament=old.on_tournament)
+                    policy=old.policy, secret=old.new_secret, agents=old.agents,
+                    on_hand=old.on_hand, snapshot_every=old.snapshot_every, epoch=old.epoch)
     table.subscribers = list(old.subscribers)
     table.grace_turn = old.grace_turn if old.grace_turn == table.turn_seq else None
     table._note_presence()
-    old.broken = True  # the old copy answers nothing more
+    old.retire()  # the old copy answers nothing more
     return table
-
-
-T = TypeVar("T")
 
 
 class TableOwner:

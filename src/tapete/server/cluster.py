@@ -456,6 +456,11 @@ class Node:
             return True
         return len(self.room.tables) + len(self._adopting) < self._share
 
+    def holds_back(self, table_id: str) -> bool:
+        """Whether table ``table_id`` must deal no new hand now: this node drains, or hands
+        it over (asked by the table's policy, room/policy.py)."""
+        return self.draining or table_id in self._handing
+
     async def _rebalance(self) -> None:
         """A node holding more than its share (:func:`shares`: a node started again, or one
         more, has a share of its own now) hands its surplus over, all of it at once: each
@@ -472,8 +477,7 @@ class Node:
                 del self._handing[tid]
                 await self._hand_over(tid, running)
             elif time.monotonic() > deadline:  # a hand that would not end: it stays here
-                running.table.auto_start = True
-                del self._handing[tid]
+                del self._handing[tid]  # and deals again (holds_back)
         now = time.monotonic()
         self._handed = {t: at for t, at in self._handed.items() if at >= now - HANDED_S}
         if self._share is None or self.draining:
@@ -488,8 +492,7 @@ class Node:
                    and r.table.table_id not in self._handing]
         # the tables between hands first, then the ones with the fewest connections
         movable.sort(key=lambda r: (r.table.hand is not None, len(r.connections)))
-        for running in movable[:more]:
-            running.table.auto_start = False
+        for running in movable[:more]:  # each deals no new hand (holds_back)
             self._handing[running.table.table_id] = time.monotonic() + HANDING_S
 
     async def _hand_over(self, tid: str, running: Running) -> None:
@@ -725,8 +728,7 @@ class Node:
         log.warning("node %s drains: no new hands; %s tables", self.id, len(self.room.tables))
         with contextlib.suppress(Exception):
             await asyncio.to_thread(self._heartbeat)
-        for running in self.room.tables.values():
-            running.table.auto_start = False
+        # no table deals a new hand from now (holds_back: every table's policy asks)
         deadline = time.monotonic() + self.drain_s
         said = time.monotonic()
         while time.monotonic() < deadline:

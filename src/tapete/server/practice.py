@@ -48,6 +48,7 @@ from tapete.core.table import Table
 from tapete.core.text import Text
 from tapete.room.log import Game as GameKind
 from tapete.room.log import OnCrash, TableConfig
+from tapete.room.policy import PracticePolicy
 from tapete.room.table import Agent, RoomTable
 from tapete.server import bots as botmod
 from tapete.server import coach, protocol
@@ -137,16 +138,12 @@ class PracticeBots:
 
         return decide
 
-    def deck(self, running: Running) -> Callable[[], Deck]:
+    def deck(self, table: RoomTable) -> Deck:
         """The table's decks: seeded by the hand's number when the server has a seed."""
         seed = self.settings.deck_seed
-
-        def deck() -> Deck:
-            if seed is None:
-                return Deck()
-            return Deck(seed=seed * 100_003 + running.table.hand_no + 1)
-
-        return deck
+        if seed is None:
+            return Deck()
+        return Deck(seed=seed * 100_003 + table.hand_no + 1)
 
 
 def practice_config(settings: Settings, structure: str, blinds: int, variant: str
@@ -236,6 +233,15 @@ class PracticeTable:
         self._stamp: float | None = None  # when the action being handled came (the hub's)
         self._answer_stamp: float | None = None
         self.part = PracticePart(self)  # its sections of the state (server/state.py)
+        # what the table asks its policy (room/policy.py), decided here: the pause before the
+        # next deal, ends at (the table's clock; None: the room's pause after the hand), the
+        # bots' thinking time, and whether the table waits for the page (after a restart)
+        self._deal_at: int | None = None
+        self._think_ms: int | None = None
+        policy = rt.policy
+        assert isinstance(policy, PracticePolicy)
+        self._held = policy.held(rt)
+        policy.attach(self)
         rt.subscribe(self, after=rt.seq)
         self.wake()
 
@@ -321,6 +327,22 @@ class PracticeTable:
             return self.human_index is None
         return s.sitting_out or s.sit_out_after_hand or s.waiting_for_big_blind
 
+    # ------------------------------------------------------------------ the table's policy
+    def deals(self) -> bool:
+        return not self._between and self._can_deal()
+
+    def deal_at(self) -> int | None:
+        return self._deal_at
+
+    def think_ms(self) -> int | None:
+        return self._think_ms
+
+    def held(self) -> bool:
+        return self._held
+
+    def hand_ended(self, table: RoomTable) -> None:
+        return
+
     def wake(self) -> None:
         """Something changed (a tab opened or closed, the person came back): the table's
         owner decides whether to deal (:meth:`_wake`)."""
@@ -331,14 +353,10 @@ class PracticeTable:
         command: the table's scheduling fields, grouped here, are what a practice table's
         policy decides)."""
         rt = self.rt
-        if rt.held and self.sessions:  # restored after a restart, and the page is back: the
-            rt.held = False            # hand goes on now, the clock afresh with the grace
-            rt.turn_at = rt.clock.now_ms()
-            if rt.turn_seq is not None:
-                rt.grace_turn = rt.turn_seq
+        if self._held and self.sessions:  # restored after a restart, and the page is back:
+            self._held = False  # the hand goes on now, the clock afresh with the grace
             self._poke()
-        rt.auto_start = not self._between and self._can_deal()
-        if rt.hand is None and rt.auto_start:
+        if rt.hand is None and self.deals():
             self._poke()
         if not self.sessions:
             rt._note_presence()
@@ -393,7 +411,6 @@ class PracticeTable:
 
     def _start_hand(self) -> None:
         self._finish_frames()
-        rt = self.rt
         self._seen = 0
         self._batch = []
         self.explanations = []
@@ -402,7 +419,7 @@ class PracticeTable:
         think = self.settings.think_delay
         if self.human_index is None:  # the person is not in this hand: a watchable pace
             think = max(think, self.settings.idle_pace)
-        rt.think_ms = int(think * 1000)
+        self._think_ms = int(think * 1000)
 
     def _event(self) -> None:
         rt = self.rt
@@ -438,8 +455,7 @@ class PracticeTable:
         hand = rt.last_hand
         if hand is None:
             return
-        rt.auto_start = False
-        self._between = True
+        self._between = True  # no deal until the result is shown
         self.running.pre.pop(self.player_id, None)
         hi = rt.last_players.index(self.player_id) if self.player_id in rt.last_players \
             else None
@@ -474,8 +490,7 @@ class PracticeTable:
         pause = self.settings.result_pause
         if self._idle():
             pause = max(pause, self.settings.idle_pace)
-        rt.pause_ms = int(pause * 1000)
-        rt.ended_at = rt.clock.now_ms()
+        self._deal_at = rt.clock.now_ms() + int(pause * 1000)
         self._between = False
         self._wake()
         self._schedule()
@@ -508,8 +523,7 @@ class PracticeTable:
         up and the table closes once they have."""
         if self.closed:
             return
-        self.closed = True
-        self.rt.auto_start = False
+        self.closed = True  # deals no more
         self.running.owner.submit(self._bots_leave)
         # the lobby once the command is done (its hand, if one ended, listed first)
         asyncio.get_running_loop().call_soon(self.on_close, self)
@@ -619,13 +633,8 @@ class PracticeTable:
         or folded at once)."""
         if self.leaving or self.closed:
             return None
-        self.leaving = True
-
-        def stop() -> None:
-            self.rt.auto_start = False
-
-        return self._then(stop, table_job(self.running, self.player_id, Leave()),
-                          self._schedule)
+        self.leaving = True  # deals no more (the table's policy asks: deals())
+        return self._then(table_job(self.running, self.player_id, Leave()), self._schedule)
 
     def set_coach(self, on: bool) -> None:
         self.coach_on = on
@@ -638,7 +647,7 @@ class PracticeTable:
         def skip() -> None:
             rt = self.rt
             if rt.hand is None and not self._between:
-                rt.ended_at = rt.clock.now_ms() - rt.pause_ms
+                self._deal_at = rt.clock.now_ms()
 
         return skip
 

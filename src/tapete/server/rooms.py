@@ -45,6 +45,7 @@ from tapete.core.setup import HandSetup
 from tapete.room.errors import Refused as RoomRefused
 from tapete.room.errors import Unavailable
 from tapete.room.log import EventLog, TableConfig, storage_down
+from tapete.room.policy import PracticePolicy, TablePolicy
 from tapete.room.table import Agent, RoomTable, TableOwner, rebuild, restore
 from tapete.server import protocol
 from tapete.server.game import send
@@ -357,7 +358,7 @@ class Room:
         for person, (r, _) in list(self.practice.items()):
             if r is running:
                 del self.practice[person]
-        running.table.broken = True  # it answers nothing more
+        running.table.retire()  # it answers nothing more
         if running.task is not None and running.task is not asyncio.current_task():
             running.task.cancel()
         inbox = running.owner.inbox
@@ -387,16 +388,17 @@ class Room:
         table_id = secrets.token_urlsafe(9)
         agents, styles = self._agents(table_id, config.seats)
         self.log.create_table(config, table_id)
-        table = RoomTable(self.log, table_id, config,
-                          self.bankroll, agents=agents, think_ms=self.think_ms,
-                          pause_ms=self.pause_ms, on_hand=self._hand_over,
-                          epoch=self.node.claim_new(table_id) if self.node else None)
-        if host is not None:
-            table.appoint(host)
+        deck = None
         seed = self.hub.settings.deck_seed
         if seed is not None:  # tests: the n-th table opened deals the same decks every run
             decks = random.Random(f"{seed}:{self._opened}")
-            table.new_deck = lambda: Deck(seed=decks.randrange(2**32))
+            deck = lambda: Deck(seed=decks.randrange(2**32))  # noqa: E731
+        table = RoomTable(self.log, table_id, config,
+                          self.bankroll, agents=agents, policy=self.policy(deck=deck),
+                          on_hand=self._hand_over,
+                          epoch=self.node.claim_new(table_id) if self.node else None)
+        if host is not None:
+            table.appoint(host)
         self._opened += 1
         self._run(table, styles)
         return table_id
@@ -406,12 +408,26 @@ class Room:
         decks: run like every table, never listed nor reachable from outside."""
         self.log.create_table(config, table_id)
         table = RoomTable(self.log, table_id, config,
-                          kit.bankroll, agents=kit.agents, think_ms=self.think_ms,
-                          pause_ms=self.pause_ms, on_hand=self._hand_over,
+                          kit.bankroll, agents=kit.agents, policy=self.practice_policy(kit),
+                          on_hand=self._hand_over,
                           epoch=self.node.claim_new(table_id) if self.node else None)
-        running = self._run(table, dict(kit.styles))
-        table.new_deck = kit.deck(running)
-        return running
+        return self._run(table, dict(kit.styles))
+
+    def policy(self, **kwargs: Any) -> TablePolicy:
+        """A room table's policy: the room's pauses, the node's say on dealing."""
+        return TablePolicy(think_ms=self.think_ms, pause_ms=self.pause_ms,
+                           held_back=self._held_back, **kwargs)
+
+    def practice_policy(self, kit: Any, restored: bool = False) -> PracticePolicy:
+        """A practice table's (the person's page attaches to it: server/practice.py)."""
+        return PracticePolicy(think_ms=self.think_ms, pause_ms=self.pause_ms,
+                              table_deck=kit.deck, held_back=self._held_back,
+                              restored=restored)
+
+    def _held_back(self, table_id: str) -> bool:
+        """Several nodes: a table this node hands over, or every table of a node that
+        drains, deals no new hand."""
+        return self.node is not None and self.node.holds_back(table_id)
 
     def close(self, table_id: str) -> None:
         """A practice table whose players have all left: its owner stops, and the log
@@ -635,9 +651,9 @@ class Room:
         else:
             agents, styles = self._agents(table_id, config.seats)
             bankroll = self.bankroll
+        policy = self.policy() if kit is None else self.practice_policy(kit, restored=True)
         try:
-            table = restore(self.log, table_id, bankroll, agents=agents,
-                            think_ms=self.think_ms, pause_ms=self.pause_ms,
+            table = restore(self.log, table_id, bankroll, agents=agents, policy=policy,
                             on_hand=self._hand_over, epoch=epoch)
         except Exception:  # one broken log does not keep the room closed
             self.counts["restore_failed"] += 1
@@ -653,12 +669,10 @@ class Room:
             except Exception:
                 log.exception("table %s: its last hand's rows could not be stored", table_id)
         if kit is not None:
-            table.new_deck = kit.deck(running)
+            # the table deals nothing until the person's page attaches, and the hand in play
+            # waits for them too (its policy): nothing moves their money before their page
+            # is back (the clock restarts then, with the grace)
             people = [p for p in table.players.values() if not is_bot(p)]
-            table.auto_start = False  # until the person's page says otherwise
-            # and the hand in play waits for them too: nothing moves their money before
-            # their page is back (the clock restarts then, with the grace)
-            table.held = bool(people)
             if people:
                 self.practice[people[0]] = (running, kit)
             elif self.node is not None:  # a node claimed it, running: the bots stand up now

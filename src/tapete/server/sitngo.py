@@ -108,8 +108,8 @@ class _OneTable:
     def close(self, number: int, table_id: str) -> None:
         return  # one table: never closed by the director
 
-    def agent(self, player: str, src: int | None, dst: int) -> None:
-        return  # the bots' agents sit at the table from its start
+    def agent(self, player: str, src: int | None) -> None:
+        return None  # the bots' agents sit at the table from its start
 
     def moved(self, player: str, src: int, dst: int) -> None:
         return
@@ -134,16 +134,13 @@ class SngTable(PracticeTable):
         super().__init__(room, running, bots, person, settings, on_close)
         sng.port = _OneTable(self)
 
-    def _hook(self) -> None:
-        """The table tells the coordinator of each hand's end, run next on its owner."""
-        def hand_over(table: RoomTable) -> None:
-            self.running.owner.submit(lambda: self.sng.step(1))
-
-        self.rt.on_tournament = hand_over
+    def hand_ended(self, table: RoomTable) -> None:
+        """The table's policy tells of each hand's end: the coordinator's step runs next, on
+        the table's owner."""
+        self.running.owner.submit(lambda: self.sng.step(1))
 
     def begin(self, name: str, buy_in: int) -> None:  # the buy-in is taken by open_sng
         """The seat draw, the seats and the first hand called (the owner's command)."""
-        self._hook()
         sng = self.sng
         sng.start(lambda: sng.id)
 
@@ -151,7 +148,6 @@ class SngTable(PracticeTable):
         """After a restart (the owner's command, before any other of the page's): what the
         director's orders asked and a crash kept from the table, applied now (each a logged
         command of the table), then on."""
-        self._hook()
         self.sng.reconcile()
 
     # ------------------------------------------------------------------ deals
@@ -223,9 +219,8 @@ class SngTable(PracticeTable):
         def go() -> None:
             if self.closed:
                 return
-            self.closed = True
-            self.rt.auto_start = False
-            self.rt.held = True
+            self.closed = True  # deals no more
+            self._held = True  # and its timers wait (room/policy.py)
             self.room.close(self.rt.table_id)
             self.on_close(self)
 
@@ -337,14 +332,12 @@ def _restore_one(room: Room, settings: Settings, table_id: str, records: list[Re
         return
     assert isinstance(sng.account, ChipAccount)
     sng.account.restoring = True
-    rt = restore(room.log, table_id, sng.account, agents=kit.agents, think_ms=room.think_ms,
-                 pause_ms=room.pause_ms, on_hand=room._hand_over)
+    # held until the person's page is back (SngTable._resumed), dealing nothing till then
+    rt = restore(room.log, table_id, sng.account, agents=kit.agents,
+                 policy=room.practice_policy(kit, restored=True), on_hand=room._hand_over)
     sng.settle({1: rt})
     sng.tables = {1: table_id}
     running = room._run(rt, dict(kit.styles))
-    rt.new_deck = kit.deck(running)
-    rt.auto_start = False  # until the person's page is back (SngTable.resumed)
-    rt.held = True
     room.practice[sng.person] = (running, kit)
 
 

@@ -38,6 +38,7 @@ from tapete.room.errors import Refused
 from tapete.room.log import TableConfig
 from tapete.room.money import ChipAccount
 from tapete.room.names import clean_name
+from tapete.room.policy import TournamentPolicy
 from tapete.room.table import RoomTable, restore
 from tapete.server import protocol
 from tapete.server.game import send
@@ -93,20 +94,32 @@ class RoomTables:
     def new_table(self, number: int, table_id: str, restored: bool = False) -> RoomTable:
         room, tour = self.room, self.tour
         assert isinstance(tour.account, ChipAccount)
-        kwargs: dict[str, Any] = dict(
-            agents=dict(self.agents), think_ms=room.think_ms, pause_ms=room.pause_ms,
-            on_hand=room._hand_over,
-            on_tournament=lambda table: self.hand_over(number))
+        policy = TournamentPolicy(lambda table: self.hand_over(number),
+                                  think_ms=room.think_ms, pause_ms=room.pause_ms,
+                                  table_deck=self._decks(number), held_back=room._held_back)
+        kwargs: dict[str, Any] = dict(agents=dict(self.agents), on_hand=room._hand_over,
+                                      policy=policy)
         if restored:
             return restore(room.log, table_id, tour.account, **kwargs)
         return RoomTable(room.log, table_id, self.config(), tour.account, **kwargs)
 
-    def attach(self, number: int, rt: RoomTable) -> None:
-        """A table of the tournament's run by the room (its decks seeded in tests)."""
+    def _decks(self, number: int) -> Callable[[RoomTable], Deck] | None:
+        """Tests: the same decks every run, from the hand the table was at when it began
+        (or was restored): seeded at its first deal, by the hand number before it."""
         seed = self.room.hub.settings.deck_seed
-        if seed is not None:  # tests: the same decks every run
-            decks = random.Random(f"{seed}:{self.tour.seed}:{number}:{rt.hand_no}")
-            rt.new_deck = lambda: Deck(seed=decks.randrange(2**32))
+        if seed is None:
+            return None
+        made: list[random.Random] = []
+
+        def deck(rt: RoomTable) -> Deck:
+            if not made:
+                made.append(random.Random(f"{seed}:{self.tour.seed}:{number}:{rt.hand_no}"))
+            return Deck(seed=made[0].randrange(2**32))
+
+        return deck
+
+    def attach(self, number: int, rt: RoomTable) -> None:
+        """A table of the tournament's run by the room."""
         self.room._run(rt, {})
         self.tournaments.where[rt.table_id] = (self.tour, number)
 
@@ -123,12 +136,10 @@ class RoomTables:
         self.tournaments.where.pop(table_id, None)
         self.room.close(table_id)
 
-    def agent(self, player: str, src: int | None, dst: int) -> None:
+    def agent(self, player: str, src: int | None) -> Any:
+        """The bot that plays for ``player`` (None: a person), seated with them."""
         agent = self.table(src).agents.get(player) if src is not None else None
-        if agent is None:
-            agent = self.agents.get(player)
-        if agent is not None:
-            self.table(dst).agents[player] = agent
+        return agent if agent is not None else self.agents.get(player)
 
     def moved(self, player: str, src: int, dst: int) -> None:
         moved = protocol.moved(self.tour.tables[dst])
