@@ -16,13 +16,10 @@ import asyncio
 import contextlib
 import logging
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from tapete.room.errors import Refused as RoomRefused
+from tapete.room.ports import Here
 from tapete.server.storage import HandRow, Storage
-
-if TYPE_CHECKING:
-    from tapete.server.rooms import Room
 
 log = logging.getLogger("tapete.server")
 
@@ -126,7 +123,7 @@ def is_bot(player: str) -> bool:
     return player.startswith(BOT_PREFIX)
 
 
-def seat_chips(room: Room | None, player: str, key: str) -> bool:
+def seat_chips(room: Here | None, player: str, key: str) -> bool:
     """Whether the room move ``key`` brings chips to a person's seat at a cash table, or
     takes them back: a record of the table's (``{table}:{seq}``) that is no tournament's.
     Those chips count in the person's ``at_table`` (:meth:`Storage.move_once`), as each

@@ -47,7 +47,9 @@ from tapete.core.text import Text
 from tapete.room.errors import Refused as RoomRefused
 from tapete.room.errors import Unavailable
 from tapete.room.log import EventLog, TableConfig, storage_down
+from tapete.room.ports import Ports
 from tapete.room.table import Agent, RoomTable, TableOwner, rebuild, restore
+from tapete.server.fanout import NO_TABLE as NO_TABLE  # (where the app and exports read it)
 from tapete.server.game import Refused, rules_json, send
 from tapete.server.money import BOT_PREFIX, is_bot, seat_chips
 from tapete.server.protocol import (
@@ -67,13 +69,11 @@ from tapete.server.protocol import (
     parse_room,
 )
 from tapete.server.stored import hand_row
-from tapete.server.supervise import expected
 from tapete.server.transport import Outbox
 from tapete.server.views import hand_view
 from tapete.words.room import decided_line, host_line, vote_line
 
 if TYPE_CHECKING:
-    from tapete.server.cluster import Node
     from tapete.server.hub import Hub
 
 log = logging.getLogger("tapete.server")
@@ -94,7 +94,6 @@ CHOSEN = ("game", "variant", "small_blind", "big_blind", "min_buy_in", "max_buy_
 HOST_ARGS = ("request", "seat_number", "on", "now", "chips", "changes", "allowed", "chat")
 MAX_SETTING = 10**9
 MAX_TABLES = 2000  # tables in one process
-NO_TABLE = N_("There is no such table: check the link.")
 _EMPTY = msgspec.Raw(b"[]")
 NO_SPECTATORS = N_("The host has closed the table to spectators.")
 CLOSE_NO_SPECTATORS = 4403
@@ -277,12 +276,12 @@ class Running:
 class Room:
     """The room of this process: its tables, by id."""
 
-    def __init__(self, hub: Hub, *, tick_s: float = 1.0, think_ms: int = 700,
-                 pause_ms: int = 3000, bot_seed: int | None = None) -> None:
+    def __init__(self, hub: Hub, *, ports: Callable[[Room], Ports], tick_s: float = 1.0,
+                 think_ms: int = 700, pause_ms: int = 3000,
+                 bot_seed: int | None = None) -> None:
         self.hub = hub
         self.storage = hub.storage
         self.log = EventLog(hub.storage.engine)
-        self.bankroll = RoomBankroll(hub)
         self._saving: set[asyncio.Task[None]] = set()  # hands being stored as players' hands
         self.tick_s = tick_s
         self.think_ms = think_ms
@@ -300,18 +299,22 @@ class Room:
         # restores the practice sit-and-gos (server/sitngo.py's restore_all, set by the app:
         # the sit-and-go is a practice table, whose module imports this one)
         self.restore_sngs: Callable[[Room], None] | None = None
-        self._empty_practice: list[Running] = []
+        # while every table is restored at start (one process): the practice tables with
+        # only bots left, whose bots stand up once all are restored
+        self._empty_practice: list[Running] | None = None
         self._closing: set[asyncio.Task[None]] = set()  # tables being marked closed
         self._sweeping: asyncio.Task[None] | None = None  # closes the idle tables
-        # several nodes (server/cluster.py): this node, which claims the tables it runs by
-        # their leases; None: one node, running every table of the log
-        self.node: Node | None = None
         # what went wrong at the tables, counted (``GET /api/room/node``: ``room``): tables
         # rebuilt from their logs after a fault; stores refused because the database was
         # down (each table rebuilt once it is back); tables closed for failing the same way
         # twice (every chip back to its owner), and those that could not even be closed
         self.counts = {"faults": 0, "outages": 0, "closed_failing": 0, "close_failed": 0,
                        "restore_failed": 0}
+        # one process or several nodes (room/ports.py), chosen where the app is built: who
+        # runs a table, what the other nodes are told, and the players' money
+        chosen = ports(self)
+        self.ownership, self.fanout, self.bankroll = \
+            chosen.ownership, chosen.fanout, chosen.bankroll
 
     # ------------------------------------------------------------------ tables
     def _agents(self, table_id: str, seats: int) -> tuple[dict[str, Agent], dict[str, str]]:
@@ -356,7 +359,7 @@ class Room:
                 table = running.table
                 if failure is None:
                     failure = table.failure
-                if self.node is not None and await self._lost(running):
+                if await self.ownership.lost(table):
                     return
                 if failure is None or isinstance(failure, RoomRefused) \
                         and not isinstance(failure, Unavailable):
@@ -372,8 +375,9 @@ class Room:
                     if seen == last and not table.config.tournament:
                         if await self._close_failing(running, failure):
                             return
-                    elif not expected(self.node, failure, "table %s stopped: rebuilding it from"
-                                      " its log", table.table_id):
+                    elif not self.ownership.faults.expected(
+                            failure, "table %s stopped: rebuilding it from its log",
+                            table.table_id):
                         log.error("table %s failed: rebuilding it from its log",
                                   table.table_id, exc_info=failure)
                     last = seen
@@ -417,23 +421,6 @@ class Room:
             conn.box.close(CLOSE_TABLE_CLOSED, "closed", flush=True)
         self.close(tid)  # stops this task once it awaits, and marks the log closed
         return True
-    async def _lost(self, running: Running) -> bool:
-        """Several nodes: whether this node lost the lease of ``running``'s table (a write
-        was refused for its epoch, or its renewal), in which case the table is dropped."""
-        node, table = self.node, running.table
-        if node is None or table.epoch is None:
-            return False
-        try:
-            held = await asyncio.to_thread(self.log.renew, table.table_id, node.id,
-                                           table.epoch, node.lease_ms)
-        except Exception:
-            return False  # the database is down: try again later
-        if not held:
-            log.warning("node %s: a write of table %s was refused, its lease moved on:"
-                        " dropped", node.id, table.table_id)
-            node.drop(table.table_id)
-        return not held
-
     def drop(self, table_id: str) -> None:
         """Several nodes: stop running a table here (its lease lost, or released by a node
         that drains); its clients are told to reconnect (to its new owner)."""
@@ -476,7 +463,7 @@ class Room:
         table = RoomTable(self.log, table_id, config,
                           self.bankroll, agents=agents, think_ms=self.think_ms,
                           pause_ms=self.pause_ms, on_hand=self._hand_over,
-                          epoch=self.node.claim_new(table_id) if self.node else None)
+                          epoch=self.ownership.claim_new(table_id))
         if host is not None:
             table.appoint(host)
         seed = self.hub.settings.deck_seed
@@ -494,7 +481,7 @@ class Room:
         table = RoomTable(self.log, table_id, config,
                           kit.bankroll, agents=kit.agents, think_ms=self.think_ms,
                           pause_ms=self.pause_ms, on_hand=self._hand_over,
-                          epoch=self.node.claim_new(table_id) if self.node else None)
+                          epoch=self.ownership.claim_new(table_id))
         running = self._run(table, dict(kit.styles))
         table.new_deck = kit.deck(running)
         return running
@@ -654,8 +641,7 @@ class Room:
                                        "message": gone.to_json(), "seq": None}))
             conn.box.close(4404, "closed", flush=True)
         self.close(table_id)
-        if self.node is not None:
-            self.node.closed(table_id)
+        self.ownership.closed(table_id)
 
     async def _sweep_loop(self) -> None:
         every = max(1.0, min(60.0, self.hub.settings.idle_table_s / 10))
@@ -672,20 +658,21 @@ class Room:
         self.started = True
         if self.hub.settings.idle_table_s > 0:
             self._sweeping = asyncio.get_running_loop().create_task(self._sweep_loop())
-        if self.node is not None:  # several nodes: the node claims its share of the tables
-            await self.node.start()
-            return
-        self.bankroll.made = await asyncio.to_thread(self.hub.storage.room_move_keys)
+        # one process: every table of the log; several nodes: this node's share of them
+        await self.ownership.start()
+
+    async def run_every_table(self) -> None:
+        """One process: restore every stored table and run it here."""
+        self._empty_practice = []
         try:
             await self._restore_all()
         finally:
-            self.bankroll.made = None
+            empty, self._empty_practice = self._empty_practice, None
         for running in self.tables.values():
             if running.task is None:
                 self._start(running)
-        for running in self._empty_practice:
+        for running in empty:
             running.owner.submit(lambda r=running: self._stand_up(r))  # type: ignore[misc]
-        self._empty_practice.clear()
 
     def _stand_up(self, running: Running) -> None:
         """A practice table with only bots left: they leave, and the table closes."""
@@ -748,17 +735,16 @@ class Room:
             table.held = bool(people)
             if people:
                 self.practice[people[0]] = (running, kit)
-            elif self.node is not None:  # a node claimed it, running: the bots stand up now
+            elif self._empty_practice is not None:  # the person left: the bots stand up
+                self._empty_practice.append(running)  # and it closes, once all are restored
+            else:  # a table claimed while the room runs: the bots stand up now
                 running.owner.submit(lambda r=running: self._stand_up(r))  # type: ignore[misc]
-            else:  # the person left: the bots stand up and the table closes
-                self._empty_practice.append(running)
         return running
 
     async def stop(self) -> None:
         if self._sweeping is not None:
             self._sweeping.cancel()
-        if self.node is not None:  # its tables stop, their leases released
-            await self.node.stop()
+        await self.ownership.stop()  # several nodes: its tables stop, their leases released
         for running in self.tables.values():
             if running.task is not None:
                 running.task.cancel()
@@ -768,10 +754,7 @@ class Room:
     def listing(self) -> list[dict[str, Any]]:
         """The public tables, for the lobby (several nodes: the others' too, through
         Redis)."""
-        out = self.local_listing()
-        if self.node is not None:
-            out += self.node.remote_listing()
-        return out
+        return self.local_listing() + self.fanout.listing()
 
     def table_ids(self, everything: bool = False) -> list[str]:
         """The ids of the tables this process runs that anyone may know of
@@ -805,8 +788,8 @@ class Room:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                if not expected(self.node, exc, "tending table %s failed",
-                                running.table.table_id):
+                if not self.ownership.faults.expected(exc, "tending table %s failed",
+                                                      running.table.table_id):
                     log.exception("tending table %s failed", running.table.table_id)
 
     def _tend(self, running: Running) -> None:
