@@ -231,7 +231,7 @@ def ports(settings: Settings, hub: Hub) -> Callable[[Room], Ports]:
     process: every table its own, delivery in memory, the bankroll it holds
     (server/alone.py)."""
     if settings.node_id is not None:
-        return cluster.ports(hub, settings)
+        return cluster.ports(hub, settings, settings.node_id)
     return alone.ports(RoomBankroll(hub), hub.storage.room_move_keys)
 
 

@@ -931,13 +931,13 @@ def moved_message(url: str | None) -> str:
                        "seq": None, "url": url or None})
 
 
-def ports(hub: Hub, settings: Settings) -> Callable[[Room], Ports]:
+def ports(hub: Hub, settings: Settings, node_id: str) -> Callable[[Room], Ports]:
     """The ports of a room on several nodes (``Room(ports=...)`` calls it with itself): this
-    process as a node (its leases), its Redis fanout, and the bankroll in PostgreSQL."""
+    process as node ``node_id`` (its leases), its Redis fanout, and the bankroll in
+    PostgreSQL."""
 
     def build(room: Room) -> Ports:
-        assert settings.node_id is not None
-        node = Node(room, settings.node_id, settings.advertise,
+        node = Node(room, node_id, settings.advertise,
                     lease_ms=int(settings.lease_s * 1000), redis_url=settings.redis_url,
                     drain_s=settings.drain_s)
         return Ports(node, node.fanout, ClusterBankroll(hub, node))
