@@ -224,3 +224,19 @@ def test_the_app_builds_the_ports_once(tmp_path: Path) -> None:
     assert isinstance(room.ownership, Node) and room.ownership.room is room
     assert isinstance(room.fanout, RedisFanout) and room.fanout is room.ownership.fanout
     assert isinstance(room.bankroll, ClusterBankroll)
+
+
+def test_the_ports_and_their_implementations_are_in_no_import_cycle(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # counting the imports made for types only: the ports sit low (room/), the several-node
+    # implementations see the room through them, and the room reaches none of them but the
+    # port it is given
+    import test_imports
+
+    monkeypatch.setattr(test_imports, "_type_checking", lambda node: False)
+    mine = {"tapete.room.ports", "tapete.server.alone", "tapete.server.cluster",
+            "tapete.server.fanout", "tapete.server.money", "tapete.server.supervise"}
+    cycles = test_imports.cycles(test_imports.graph(test_imports.SRC, "tapete"))
+    assert not [c for c in cycles if mine & set(c)], cycles
+    ports = test_imports.graph(test_imports.SRC, "tapete")["tapete.room.ports"]
+    assert not {m for m in ports if m.startswith("tapete.server")}, ports

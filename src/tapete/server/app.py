@@ -49,9 +49,8 @@ from tapete.room.errors import Refused as RoomRefused
 from tapete.room.ports import Ports
 from tapete.server import alone, cluster, coach, room_exports, sitngo, tournaments, work
 from tapete.server.analysis import routes as analysis_routes
-from tapete.server.cluster import CLOSE_MOVED, moved_message
 from tapete.server.config import Settings, make_key, read_key
-from tapete.server.fanout import unavailable
+from tapete.server.fanout import CLOSE_MOVED, moved_message, unavailable
 from tapete.server.hub import Hub, Player
 from tapete.server.practice import PracticeBots
 from tapete.server.replayer import routes as replay_routes

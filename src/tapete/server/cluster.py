@@ -73,7 +73,7 @@ from typing import TYPE_CHECKING, Any
 import sqlalchemy as sa
 import uvicorn
 
-from tapete.core.catalog import N_, t
+from tapete.core.catalog import t
 from tapete.core.errors import BooksError
 from tapete.room.errors import Refused as RoomRefused
 from tapete.room.log import CLOSED, LEASES, TABLES, Lease, create_all, now_ms
@@ -92,8 +92,6 @@ if TYPE_CHECKING:
     from tapete.server.rooms import Room, Running
 
 log = logging.getLogger("tapete.server")
-CLOSE_MOVED = 4307
-MOVED = N_("This table is served by another node: reconnecting.")
 LOBBY_KEY = "tapete:lobby"
 MONEY_CHANNEL = "tapete:money"
 HANDED_S = 5.0  # a table handed over is not claimed back by the node that handed it for this long
@@ -924,11 +922,6 @@ class Node:
         if everything:
             out.update(claims=self.claims, relaying=sorted(self.fanout.relays))
         return out
-
-
-def moved_message(url: str | None) -> str:
-    return json.dumps({"type": "error", "code": "moved", "message": t(MOVED).to_json(),
-                       "seq": None, "url": url or None})
 
 
 def ports(hub: Hub, settings: Settings, node_id: str) -> Callable[[Room], Ports]:

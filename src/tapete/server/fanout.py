@@ -78,11 +78,20 @@ UNFED = N_("The table's records could not be read for a while: connect again wit
            "{seq}.")
 UNFED_S = 30.0  # a watcher the log could not feed for this long is closed (it comes back)
 CLOSE_TRY_AGAIN = 1013  # RFC 6455: try again later
+CLOSE_MOVED = 4307  # a client is told where its table is (routing by redirect)
+MOVED = N_("This table is served by another node: reconnecting.")
 CONNECTS_PER_MINUTE = 60  # WebSockets one identity may open a minute, over all nodes
 NO_TABLE = N_("There is no such table: check the link.")
 NO_SPECTATORS = N_("this table allows no spectators: take a seat to watch")
 UNREACHABLE = N_("The room cannot reach its storage just now: try again in a moment.")
 __all__ = ["merged", "present"]  # (one process's presence, every node's merged: alone.py)
+
+
+def moved_message(url: str | None) -> str:
+    """Several nodes: a client's table is served at ``url`` (None: between owners, try
+    again): the client reconnects there, resuming from its last record."""
+    return json.dumps({"type": "error", "code": "moved", "message": t(MOVED).to_json(),
+                       "seq": None, "url": url or None})
 
 
 class Host(Protocol):

@@ -49,6 +49,7 @@ from tapete.room.errors import Unavailable
 from tapete.room.log import EventLog, TableConfig, storage_down
 from tapete.room.ports import Ports
 from tapete.room.table import Agent, RoomTable, TableOwner, rebuild, restore
+from tapete.server.fanout import CLOSE_MOVED, moved_message
 from tapete.server.fanout import NO_TABLE as NO_TABLE  # (where the app and exports read it)
 from tapete.server.game import Refused, rules_json, send
 from tapete.server.money import BOT_PREFIX, is_bot, seat_chips
@@ -439,8 +440,6 @@ class Room:
             if not future.done():
                 future.set_exception(RoomRefused(t("the table is restarting: try again in"
                                                    " a moment"), code="unavailable"))
-        from tapete.server.cluster import CLOSE_MOVED, moved_message
-
         for conn in list(running.connections):
             send(conn.box, moved_message(None))
             conn.box.close(CLOSE_MOVED, "moved", flush=True)
