@@ -45,7 +45,7 @@ settings = Settings(database_url=db, think_delay=0, result_pause=0.3, runout_del
                     tables_per_address=0)  # every table is opened from this machine
 app = create_app(settings)
 config = uvicorn.Config(app, host="127.0.0.1", port=int(port), log_level="warning")
-server = DrainingServer(config, lambda: app.state.room.node)
+server = DrainingServer(config, lambda: app.state.ownership)
 
 def dump(*_):  # SIGUSR1: every task's stack, to the log (a node that hangs says where)
     import asyncio

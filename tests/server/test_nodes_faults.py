@@ -26,7 +26,7 @@ import sqlalchemy as sa
 
 from tapete.room.log import EventLog, Record, TableConfig, now_ms
 from tapete.server.cluster import NODES, Node, claimable, shares, surplus
-from tapete.server.fanout import TABLE_CHANNEL, Fanout, Watcher
+from tapete.server.fanout import TABLE_CHANNEL, RedisFanout, Watcher
 from tapete.server.rooms import Room
 from tapete.server.supervise import Faults, Tasks
 from tapete.server.transport import Outbox
@@ -188,7 +188,7 @@ def test_a_watcher_rides_out_a_log_that_cannot_be_read() -> None:
     records = [Record(i, "chat", {"seat": 0, "text": f"line {i}"}, 0) for i in range(1, 9)]
     flaky = _FlakyLog(records[:6], fails=3)
     node = _node(flaky)
-    fanout = Fanout(node)
+    fanout = RedisFanout(node)
     box = Outbox()
     w = Watcher("T", "someone", box, after=0)
     fanout.watchers["T"] = {w}
@@ -278,8 +278,7 @@ def test_a_fenced_write_is_one_line_without_traceback(tmp_path: Path,
     async def tend(running: Any) -> None:
         return None
 
-    room = SimpleNamespace(node=node, log=log, _tend_loop=tend)
-    room._lost = lambda r: Room._lost(room, r)  # type: ignore[arg-type]
+    room = SimpleNamespace(ownership=node, log=log, _tend_loop=tend)
     with caplog.at_level(logging.INFO, logger="tapete"):
         asyncio.run(Room._own(room, running))  # type: ignore[arg-type]
     assert dropped == [tid]
@@ -369,7 +368,7 @@ def test_a_client_that_comes_while_the_database_is_down_is_told(tmp_path: Path,
     app = create_app(settings(tmp_path, node_id="n0.test", advertise="http://testserver"))
     with TestClient(app) as c, caplog.at_level(logging.INFO, logger="tapete"):
         c.get("/")
-        node = app.state.room.node
+        node = app.state.ownership
 
         async def route(table_id: str) -> None:
             raise _outage()

@@ -20,8 +20,8 @@ from test_server import settings
 
 from browser import LiveServer
 from tapete.server import create_app
+from tapete.server.alone import Counters
 from tapete.server.app import client_address
-from tapete.server.cluster import Counters
 from waiting import HTTP, LONG, bound
 
 warnings.filterwarnings("ignore", category=DeprecationWarning)

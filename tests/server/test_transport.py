@@ -588,7 +588,7 @@ def test_presence_is_said_at_most_every_quarter_second_however_many_connect() ->
 
         node = SimpleNamespace(id="n0", redis=None, _spawn=spawn,
                                room=SimpleNamespace(tables={}, hub=SimpleNamespace(players={})))
-        f = fanout.Fanout(node)  # type: ignore[arg-type]
+        f = fanout.RedisFanout(node)  # type: ignore[arg-type]
         t0 = loop.time()
         for _ in range(500):
             f.changed()

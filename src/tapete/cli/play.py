@@ -144,5 +144,5 @@ def run(args: argparse.Namespace, room: bool = False) -> int:
 
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
                             proxy_headers=False, **settings.limits.uvicorn_options())
-    DrainingServer(config, lambda: app.state.room.node).run()
+    DrainingServer(config, lambda: app.state.ownership).run()
     return 0

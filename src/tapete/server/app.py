@@ -23,7 +23,7 @@ import ipaddress
 import logging
 import secrets
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
@@ -46,23 +46,16 @@ from tapete.core import events as ev
 from tapete.core.catalog import N_, t
 from tapete.core.text import Text
 from tapete.room.errors import Refused as RoomRefused
-from tapete.server import coach, room_exports, sitngo, tournaments, work
+from tapete.room.ports import Ports
+from tapete.server import alone, cluster, coach, room_exports, sitngo, tournaments, work
 from tapete.server.analysis import routes as analysis_routes
-from tapete.server.cluster import (
-    CLOSE_MOVED,
-    CONNECTS_PER_MINUTE,
-    ClusterBankroll,
-    Counters,
-    Node,
-    moved_message,
-)
 from tapete.server.config import Settings, make_key, read_key
-from tapete.server.fanout import CLOSE_TRY_AGAIN, merged, present
+from tapete.server.fanout import CLOSE_MOVED, moved_message, unavailable
 from tapete.server.hub import Hub, Player
 from tapete.server.practice import PracticeBots
 from tapete.server.replayer import routes as replay_routes
 from tapete.server.replayer import warm_up as replay_warm_up
-from tapete.server.rooms import NO_TABLE, Room, Running
+from tapete.server.rooms import NO_TABLE, Room, RoomBankroll, Running
 from tapete.server.session import Session
 from tapete.server.storage import HandRow, Storage, meta_table
 from tapete.server.stored import fair_deal
@@ -71,7 +64,6 @@ from tapete.server.supervise import Tasks
 from tapete.server.transport import (
     CLOSE_POLICY,
     TOO_MANY_TABS,
-    Limits,
     Outbox,
     Sockets,
     error_message,
@@ -88,7 +80,6 @@ SERVER_ERROR = N_("Something went wrong on the server; it has been logged. Try a
 NO_HAND = N_("no such hand")
 NO_IDENTITY = N_("No player identity: reload the page.")
 FOREIGN_PAGE = N_("This request came from another site's page.")
-UNREACHABLE = N_("The room cannot reach its storage just now: try again in a moment.")
 NOT_JSON = N_("The request is not valid JSON.")
 NOT_OPERATOR = N_("That is not the operator's token.")
 TOO_MANY_FROM_ADDRESS = N_("Too many tables have been opened from your network: join a table"
@@ -233,32 +224,33 @@ async def server_error(request: Request, exc: Exception) -> Response:
     return PlainTextResponse(_in_both(t(SERVER_ERROR)), status_code=500)
 
 
+def ports(settings: Settings, hub: Hub) -> Callable[[Room], Ports]:
+    """One process or several nodes: the room's ports (room/ports.py), chosen here, once.
+    Several nodes (``Settings.node_id``, ``tapete serve --database postgresql... --redis``):
+    PostgreSQL leases, Redis fanout and the bankroll in PostgreSQL (server/cluster.py); one
+    process: every table its own, delivery in memory, the bankroll it holds
+    (server/alone.py)."""
+    if settings.node_id is not None:
+        return cluster.ports(hub, settings, settings.node_id)
+    return alone.ports(RoomBankroll(hub), hub.storage.room_move_keys)
+
+
 def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or Settings()
     storage = Storage(settings.db_url(), settings.starting_bankroll)
     secret = signing_key(settings, storage)
     hub = Hub(settings, storage)
-    room = Room(hub, think_ms=int(settings.think_delay * 1000),
+    room = Room(hub, ports=ports(settings, hub), think_ms=int(settings.think_delay * 1000),
                 pause_ms=int(settings.result_pause * 1000))
     hub.room = room
-    node = None
-    if settings.node_id is not None:  # one node of several (server/cluster.py)
-        node = room.node = Node(room, settings.node_id, settings.advertise,
-                                lease_ms=int(settings.lease_s * 1000),
-                                redis_url=settings.redis_url, drain_s=settings.drain_s)
-        room.bankroll = ClusterBankroll(hub, node)  # type: ignore[assignment]
+    # who runs a table, and what the other nodes are told (room/ports.py): from here on, the
+    # same code for one process and for several nodes
+    ownership, fanout = room.ownership, room.fanout
     room.practice_kit = lambda table_id: PracticeBots(table_id, settings, room.bankroll)
     room.tournaments = tournaments.Tournaments(room)  # restored at start-up
     room.restore_sngs = sitngo.restore_all
     limits = settings.limits
     quiet_uvicorn()
-    counters = Counters()
-
-    async def allow(key: str, most: int, window_s: int) -> bool:
-        """A rate limit: over every node (Redis) on several, this process's own on one."""
-        if node is not None:
-            return await node.allow(key, most, window_s)
-        return counters.allow(key, most, window_s)
 
     async def index(request: Request) -> Response:
         _player(request, hub)
@@ -329,7 +321,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def room_table_page(request: Request) -> Response:
         _player(request, hub)
         table_id = str(request.path_params["table_id"])
-        if room.get(table_id) is None and (node is None or not await node.exists(table_id)):
+        if not await ownership.exists(table_id):
             return PlainTextResponse(_in_both(t(NO_TABLE)), status_code=404)
         resp = FileResponse(WEB_DIR / "table" / "index.html")
         resp.headers["Cache-Control"] = "no-cache"
@@ -340,12 +332,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
         one person and from one address (a new identity is one request away): counted over
         every node (Redis), or by this one. None: yes, and counted; else the 429 to send."""
         window = settings.tables_window_s
-        if not await allow(f"open:{pid}", settings.tables_per_identity, window):
+        if not await fanout.allow(f"open:{pid}", settings.tables_per_identity, window):
             return JSONResponse({"error": t("You have opened {made} tables: play at one of"
                                             " them.", made=settings.tables_per_identity
                                             ).to_json()}, status_code=429)
         address = client_address(request.scope, settings.trusted_proxies)
-        if settings.tables_per_address and not await allow(
+        if settings.tables_per_address and not await fanout.allow(
                 f"open-from:{address}", settings.tables_per_address, window):
             return JSONResponse({"error": t(TOO_MANY_FROM_ADDRESS).to_json()},
                                 status_code=429)
@@ -400,11 +392,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await _room_door(ws, str(table_id), pid, running)
 
     async def _practice_door(ws: WebSocket, p: Player) -> None:
-        if node is not None and p.game is None:  # several nodes: their practice table's
+        if p.game is None:  # several nodes: their practice table may be elsewhere
             try:
-                where = await node.practice_route(p.id)
+                where = await ownership.practice_route(p.id)
             except Exception as exc:  # the database out of reach: try again later
-                if not await _unavailable(ws, node, exc, "practice"):
+                if not await unavailable(ws, ownership, exc, "practice"):
                     raise
                 return
             if isinstance(where, str):
@@ -420,41 +412,37 @@ def create_app(settings: Settings | None = None) -> Starlette:
             return
         session = Session(Outbox(limits), p.id, person=p)
         p.attach(session)
-        if node is not None:
-            node.fanout.changed()
+        fanout.changed()
         try:
             await serve(ws, session.box, lambda raw: session.handle(raw), session.sent)
         finally:
             p.detach(session)
             hub.forget(p)
-            if node is not None:
-                node.fanout.changed()
+            fanout.changed()
 
     async def _room_door(ws: WebSocket, table_id: str, pid: str,
                          running: Running | None) -> None:
         query = ws.query_params
-        if node is not None and running is None and query.get("watch") == "1" \
-                and query.get("records") == "1":  # a spectator watching from here
-            await _watch(ws, node, table_id, pid, limits)
-            return
-        if node is not None:  # several nodes: the table's own, or where it is
-            if running is None:
-                try:
-                    where = await node.route(table_id)
-                except Exception as exc:  # the database out of reach: try again later
-                    if not await _unavailable(ws, node, exc, table_id):
-                        raise
-                    return
-                if isinstance(where, str):
-                    await _moved(ws, where)
-                    return
-                running = room.get(table_id) if where is not None else None
-            # the connections served count (a redirect does not: a client following its
-            # table after a node's death must not run out of them)
-            if not await node.allow(f"ws:{pid}", CONNECTS_PER_MINUTE, 60):
-                await ws.send_text(error_message("rate", t(TOO_MANY_TABS)))
-                await ws.close(code=CLOSE_POLICY)
+        if running is None and query.get("watch") == "1" and query.get("records") == "1" \
+                and await fanout.watch(ws, table_id, pid, limits):
+            return  # a spectator watching from here a table another node runs
+        if running is None:  # several nodes: the table may be elsewhere
+            try:
+                where = await ownership.route(table_id)
+            except Exception as exc:  # the database out of reach: try again later
+                if not await unavailable(ws, ownership, exc, table_id):
+                    raise
                 return
+            if isinstance(where, str):
+                await _moved(ws, where)
+                return
+            running = room.get(table_id) if where is not None else None
+        # the connections served count (a redirect does not: a client following its table
+        # after a node's death must not run out of them)
+        if not await fanout.connects(pid):
+            await ws.send_text(error_message("rate", t(TOO_MANY_TABS)))
+            await ws.close(code=CLOSE_POLICY)
+            return
         if running is None:
             await ws.send_text(error_message("no_table", t(NO_TABLE)))
             await ws.close(code=4404)
@@ -479,24 +467,23 @@ def create_app(settings: Settings | None = None) -> Starlette:
             table.subscribe(conn, after if conn.records else table.seq)
 
         try:
-            if node is not None and room.tables.get(table_id) is not running:
+            if ownership.moved_away(table_id, running):
                 raise RoomRefused(t(NO_TABLE))  # dropped here while the client came in
             await running.owner.call(subscribe)
         except RoomRefused as exc:
-            if node is not None and room.tables.get(table_id) is not running:
+            if ownership.moved_away(table_id, running):
                 await _moved(ws)  # dropped here meanwhile
                 return
             await ws.send_text(error_message("no_spectators", exc.message))
             await ws.close(code=4403)
             return
         except Exception as exc:  # its backlog unread: the database out of reach
-            if node is None or not await _unavailable(ws, node, exc, table_id):
+            if not await unavailable(ws, ownership, exc, table_id):
                 raise
             return
         running.join(conn)
-        if node is not None:
-            node.fanout.changed()
-        if node is not None and room.tables.get(table_id) is not running:
+        fanout.changed()
+        if ownership.moved_away(table_id, running):
             running.part(conn)  # dropped between the two: its new owner has it
             await _moved(ws)
             return
@@ -507,8 +494,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         finally:
             drain.cancel()
             running.part(conn)
-            if node is not None:
-                node.fanout.changed()
+            fanout.changed()
             # a table dropped here (several nodes), or closed (Room.sweep), has no owner
             if room.tables.get(table_id) is running:
                 with contextlib.suppress(Exception):
@@ -522,9 +508,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         everything = operator(request, settings)
         if everything is None:
             return JSONResponse({"error": t(NOT_OPERATOR).to_json()}, status_code=403)
-        info: dict[str, Any] = {"node": None, "tables": room.table_ids(everything),
-                                "table_count": len(room.tables)} if node is None \
-            else node.info(everything)
+        info = ownership.info(everything)
         info["room"] = dict(room.counts)
         return JSONResponse(info)
 
@@ -532,9 +516,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         """Who is online in the room, and at each table anyone may know of; the private
         tables only counted (several nodes: every node's, merged through Redis; one node:
         its own)."""
-        if node is None:
-            return JSONResponse(merged([present(room)]))
-        return JSONResponse(node.fanout.presence())
+        return JSONResponse(fanout.presence())
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -546,7 +528,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if settings.warm_workers:  # the replayer's workers: running before any request
             work.start(replay_warm_up)
         await room.start()
-        tasks = Tasks(node.faults if node is not None else None)
+        tasks = Tasks(ownership.faults)
         if settings.freeze_heap:  # supervised: started again if it ever dies
             tasks.keep(lambda: _tend_heap(warm), "the heap's tending")
         yield
@@ -583,67 +565,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
                     exception_handlers={Exception: server_error})
     app.state.hub = hub
     app.state.room = room
+    app.state.ownership = ownership
     app.state.storage = storage
     app.state.settings = settings
     return app
-
-
-async def _watch(ws: WebSocket, node: Node, table_id: str, pid: str, limits: Limits) -> None:
-    """Several nodes: a spectator following a table another node runs, its records relayed
-    through Redis (server/fanout.py); it only reads."""
-    try:
-        config = await asyncio.to_thread(_watchable, node, table_id)
-    except Exception as exc:
-        if not await _unavailable(ws, node, exc, table_id):
-            raise
-        return
-    if config is not None:
-        await ws.send_text(error_message(*config))
-        await ws.close(code=4404 if config[0] == "no_table" else 4403)
-        return
-    if not await node.allow(f"ws:{pid}", CONNECTS_PER_MINUTE, 60):
-        await ws.send_text(error_message("rate", t(TOO_MANY_TABS)))
-        await ws.close(code=CLOSE_POLICY)
-        return
-    try:
-        after = max(0, int(ws.query_params.get("after", "0")))
-    except ValueError:
-        after = 0
-    box = Outbox(limits)
-    watcher = await node.fanout.watch(table_id, pid, box, after)
-    # supervised: a follower that dies of a bug is logged and started again from the last
-    # record it sent; an outage it rides out itself (server/fanout.py)
-    follow = node.tasks.keep(lambda: node.fanout.follow(watcher),
-                             f"node {node.id}: a watcher of table {table_id}")
-    try:
-        await serve(ws, box, lambda raw: node.fanout.refuse(box))
-    finally:
-        follow.cancel()
-        node.fanout.unwatch(watcher)
-
-
-def _watchable(node: Node, table_id: str) -> tuple[str, Text] | None:
-    """Why table ``table_id`` cannot be watched from here (None: it can)."""
-    if not node._open(table_id):
-        return "no_table", t(NO_TABLE)
-    config = node.log.config(table_id)
-    if config.practice:
-        return "no_table", t(NO_TABLE)
-    if not config.spectators:
-        return "no_spectators", t("this table allows no spectators: take a seat to watch")
-    return None
-
-
-async def _unavailable(ws: WebSocket, node: Node, exc: Exception, table_id: str) -> bool:
-    """Several nodes: an expected fault (the database or Redis out of reach) met while a
-    client came for ``table_id``: one log line, counted; the client is told (``unavailable``)
-    and let go (1013: try again later). False: not such a fault (a bug)."""
-    if not node.faults.expected(exc, "a client of table %s was turned away", table_id):
-        return False
-    with contextlib.suppress(Exception):  # a client gone meanwhile
-        await ws.send_text(error_message("unavailable", t(UNREACHABLE)))
-        await ws.close(code=CLOSE_TRY_AGAIN)
-    return True
 
 
 async def _moved(ws: WebSocket, url: str | None = None) -> None:

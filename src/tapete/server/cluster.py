@@ -73,29 +73,30 @@ from typing import TYPE_CHECKING, Any
 import sqlalchemy as sa
 import uvicorn
 
-from tapete.core.catalog import N_, t
+from tapete.core.catalog import t
 from tapete.core.errors import BooksError
 from tapete.room.errors import Refused as RoomRefused
 from tapete.room.log import CLOSED, LEASES, TABLES, Lease, create_all, now_ms
-from tapete.server import protocol
-from tapete.server.fanout import PRESENCE_KEY, TABLE_CHANNEL, Fanout
+from tapete.room.ports import Ports, Served
+from tapete.server.alone import Counters
+from tapete.server.fanout import PRESENCE_KEY, TABLE_CHANNEL, RedisFanout
 from tapete.server.money import seat_chips
 from tapete.server.storage import move_once_in
 from tapete.server.supervise import FENCED, REDIS, Backoff, Faults, Tasks
 
 if TYPE_CHECKING:
+    from tapete.room.ports import Ownership
+    from tapete.room.table import RoomTable
+    from tapete.server.config import Settings
     from tapete.server.hub import Hub
     from tapete.server.rooms import Room, Running
 
 log = logging.getLogger("tapete.server")
-CLOSE_MOVED = 4307
-MOVED = N_("This table is served by another node: reconnecting.")
 LOBBY_KEY = "tapete:lobby"
 MONEY_CHANNEL = "tapete:money"
 HANDED_S = 5.0  # a table handed over is not claimed back by the node that handed it for this long
 HANDING_S = 30.0  # how long a table handed over may take to end its hand (else it stays)
 PRACTICE_KEY = "tapete:practice"  # a hash: a person's id, their practice table's
-CONNECTS_PER_MINUTE = 60  # WebSockets one identity may open a minute, over all nodes
 
 _META = sa.MetaData()
 NODES = sa.Table(
@@ -140,27 +141,6 @@ def node_id(name: str | None) -> str:
     import socket
 
     return f"{name or socket.gethostname()}.{secrets.token_hex(3)}"
-
-
-class Counters:
-    """Rate limits counted in this process (one node; several while Redis is down): at most
-    ``most`` of a key in a fixed window of ``window_s``, as :meth:`Node.allow` counts them
-    in Redis. Keys whose window has passed are forgotten."""
-
-    def __init__(self) -> None:
-        # (key, window's length) -> (the window counted, how many in it)
-        self._counts: dict[tuple[str, int], tuple[int, int]] = {}
-
-    def allow(self, key: str, most: int, window_s: int, now: float | None = None) -> bool:
-        now = time.time() if now is None else now
-        if len(self._counts) > 10_000:  # the windows that have passed are forgotten
-            self._counts = {k: v for k, v in self._counts.items()
-                            if v[0] == int(now) // k[1]}
-        window = int(now) // window_s
-        counted, count = self._counts.get((key, window_s), (window, 0))
-        count = count + 1 if counted == window else 1
-        self._counts[(key, window_s)] = (window, count)
-        return count <= most
 
 
 class ClusterBankroll:
@@ -283,7 +263,7 @@ class Node:
         self.faults = Faults(node)
         self.tasks = Tasks(self.faults)
         self._lease_thread = ThreadPoolExecutor(1, thread_name_prefix="tapete-leases")
-        self.fanout = Fanout(self)  # presence, and the records for watchers elsewhere
+        self.fanout = RedisFanout(self)  # presence, and the records for watchers elsewhere
         self.counters = Counters()  # the rate limits while Redis cannot count them
         create_all(_META, self.log.engine)
 
@@ -578,7 +558,32 @@ class Node:
         self.room.drop(table_id)
         self._spawn(self._unlist(table_id), "a table's unlisting")
 
+    async def lost(self, table: RoomTable) -> bool:
+        """Whether this node lost the lease of ``table`` (a write was refused for its epoch,
+        or its renewal), in which case the table is dropped."""
+        if table.epoch is None:
+            return False
+        try:
+            held = await asyncio.to_thread(self.log.renew, table.table_id, self.id,
+                                           table.epoch, self.lease_ms)
+        except Exception:
+            return False  # the database is down: try again later
+        if not held:
+            log.warning("node %s: a write of table %s was refused, its lease moved on:"
+                        " dropped", self.id, table.table_id)
+            self.drop(table.table_id)
+        return not held
+
     # ------------------------------------------------------------------ routing
+    def moved_away(self, table_id: str, running: Served) -> bool:
+        """Whether ``running`` was dropped here meanwhile (its new owner has it)."""
+        return self.room.tables.get(table_id) is not running
+
+    def turned_away(self, exc: BaseException, table_id: str) -> bool:
+        """An expected fault (the database or Redis out of reach) met while a client came
+        for ``table_id``: counted, one log line; the client is told to try again later."""
+        return self.faults.expected(exc, "a client of table %s was turned away", table_id)
+
     async def route(self, table_id: str) -> Running | str | None:
         """Where a client asking for ``table_id`` at this node is to go: the table, run here
         (claimed now if nobody holds it); the WebSocket URL of the node that holds it ("":
@@ -716,6 +721,10 @@ class Node:
         return await asyncio.to_thread(self._open, table_id)
 
     # ------------------------------------------------------------------ draining
+    def drains(self) -> bool:
+        """A SIGTERM drains this node (once)."""
+        return not self.draining
+
     def begin_drain(self, done: Callable[[], None]) -> None:
         if self.draining:
             return
@@ -917,17 +926,27 @@ class Node:
         return out
 
 
-def moved_message(url: str | None) -> str:
-    return protocol.error("moved", t(MOVED), url=url or None)
+def ports(hub: Hub, settings: Settings, node_id: str) -> Callable[[Room], Ports]:
+    """The ports of a room on several nodes (``Room(ports=...)`` calls it with itself): this
+    process as node ``node_id`` (its leases), its Redis fanout, and the bankroll in
+    PostgreSQL."""
+
+    def build(room: Room) -> Ports:
+        node = Node(room, node_id, settings.advertise,
+                    lease_ms=int(settings.lease_s * 1000), redis_url=settings.redis_url,
+                    drain_s=settings.drain_s)
+        return Ports(node, node.fanout, ClusterBankroll(hub, node))
+
+    return build
 
 
 class DrainingServer(uvicorn.Server):
     """uvicorn's server, where SIGTERM drains the node first (a second signal, or Ctrl+C,
     stops it at once, as uvicorn does)."""
 
-    def __init__(self, config: uvicorn.Config, node: Callable[[], Node | None]) -> None:
+    def __init__(self, config: uvicorn.Config, ownership: Callable[[], Ownership]) -> None:
         super().__init__(config)
-        self._node = node
+        self._ownership = ownership
         self._loop: asyncio.AbstractEventLoop | None = None
 
     async def startup(self, sockets: Any = None) -> None:
@@ -935,12 +954,12 @@ class DrainingServer(uvicorn.Server):
         await super().startup(sockets)
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
-        node = self._node()
-        if sig == signal.SIGTERM and node is not None and not node.draining \
-                and self._loop is not None and not self.should_exit:
+        ownership = self._ownership()
+        if sig == signal.SIGTERM and self._loop is not None and not self.should_exit \
+                and ownership.drains():
             def exit_now() -> None:
                 self.should_exit = True
 
-            self._loop.call_soon_threadsafe(node.begin_drain, exit_now)
+            self._loop.call_soon_threadsafe(ownership.begin_drain, exit_now)
             return
         super().handle_exit(sig, frame)

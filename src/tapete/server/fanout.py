@@ -9,7 +9,7 @@ spectators, and the tables its watchers follow. It publishes at once when a conn
 or goes (a few tens of milliseconds later, one message for a burst, at most four a second
 while connections keep coming: each message goes through every connection) and again every
 two seconds; what a node has not said for six seconds is forgotten (a dead node's presence goes
-with it). Every node merges what all of them said (:meth:`Fanout.presence`, ``GET
+with it). Every node merges what all of them said (:meth:`RedisFanout.presence`, ``GET
 /api/room/presence``): the same counts at every node.
 
 Watching from another node. A spectator that asks for a table's records at a node that does
@@ -38,19 +38,31 @@ import contextlib
 import json
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tapete.core.catalog import N_, t
+from tapete.core.text import Text
 from tapete.room.log import Record
+from tapete.room.ports import Here
 from tapete.room.table import visible
 from tapete.server import protocol
+from tapete.server.alone import merged, present
 from tapete.server.game import send
-from tapete.server.supervise import REDIS, Backoff
-from tapete.server.transport import Outbox, error_message
+from tapete.server.supervise import REDIS, Backoff, Faults, Tasks
+from tapete.server.transport import (
+    CLOSE_POLICY,
+    TOO_MANY_TABS,
+    Limits,
+    Outbox,
+    error_message,
+    serve,
+)
 
 if TYPE_CHECKING:
-    from tapete.server.cluster import Node
-    from tapete.server.rooms import Room
+    from starlette.websockets import WebSocket
+
+    from tapete.room.log import EventLog
 
 log = logging.getLogger("tapete.server")
 PRESENCE_KEY = "tapete:presence"
@@ -67,6 +79,65 @@ UNFED = N_("The table's records could not be read for a while: connect again wit
            "{seq}.")
 UNFED_S = 30.0  # a watcher the log could not feed for this long is closed (it comes back)
 CLOSE_TRY_AGAIN = 1013  # RFC 6455: try again later
+CLOSE_MOVED = 4307  # a client is told where its table is (routing by redirect)
+MOVED = N_("This table is served by another node: reconnecting.")
+CONNECTS_PER_MINUTE = 60  # WebSockets one identity may open a minute, over all nodes
+NO_TABLE = N_("There is no such table: check the link.")
+NO_SPECTATORS = N_("this table allows no spectators: take a seat to watch")
+UNREACHABLE = N_("The room cannot reach its storage just now: try again in a moment.")
+__all__ = ["merged", "present"]  # (one process's presence, every node's merged: alone.py)
+
+
+def moved_message(url: str | None) -> str:
+    """Several nodes: a client's table is served at ``url`` (None: between owners, try
+    again): the client reconnects there, resuming from its last record."""
+    return protocol.error("moved", t(MOVED), url=url or None)
+
+
+class Host(Protocol):
+    """The node a fanout belongs to (``server/cluster.py``'s ``Node``), as it sees it."""
+
+    @property
+    def id(self) -> str:
+        ...
+
+    @property
+    def redis(self) -> Any:
+        ...
+
+    @property
+    def log(self) -> EventLog:
+        ...
+
+    @property
+    def room(self) -> Here:
+        ...
+
+    @property
+    def faults(self) -> Faults:
+        ...
+
+    @property
+    def tasks(self) -> Tasks:
+        ...
+
+    def on(self, channel: str) -> str:
+        ...
+
+    def _spawn(self, coro: Coroutine[Any, Any, Any], what: str = ...) -> None:
+        ...
+
+    def _open(self, table_id: str) -> bool:
+        ...
+
+    def remote_listing(self) -> list[dict[str, Any]]:
+        ...
+
+    async def allow(self, key: str, most: int, window_s: int) -> bool:
+        ...
+
+    def turned_away(self, exc: BaseException, table_id: str) -> bool:
+        ...
 
 
 def spectator_message(table_id: str, r: Record) -> dict[str, Any]:
@@ -75,57 +146,13 @@ def spectator_message(table_id: str, r: Record) -> dict[str, Any]:
     return {"table": table_id, "seq": r.seq, "kind": r.kind, "data": visible(r, None, [])}
 
 
-def present(room: Room) -> dict[str, Any]:
-    """Who is connected to this process: the identities with a socket open (the practice
-    table's or a room table's), and at each table it runs, the seated players connected and
-    how many spectators."""
-    online: set[str] = {p.id for p in room.hub.players.values() if p.outboxes}
-    tables: dict[str, dict[str, Any]] = {}
-    for tid, running in room.tables.items():
-        if running.table.config.practice:
-            continue
-        seated = set(running.table.players.values())
-        here = {c.player for c in running.connections if c.player}
-        online |= here
-        tables[tid] = {"seated": sorted(here & seated), "spectators": sum(
-            1 for c in running.connections if c.player not in seated),
-            "listed": running.table.config.listed}
-    return {"online": sorted(online), "tables": tables}
-
-
-def merged(every: list[dict[str, Any]]) -> dict[str, Any]:
-    """The presence of every node as one: how many identities are online (each once, at
-    however many nodes), and at each table anyone may know of (``TableConfig.listed``, as
-    the node running it says) how many of its seated players are connected and how many
-    watch. The private tables are only counted, all together (``private``): their ids are
-    their links, given to their players alone."""
-    online: set[str] = set()
-    seated: dict[str, set[str]] = {}
-    watching: dict[str, int] = {}
-    listed: set[str] = set()
-    for p in every:
-        online |= set(p["online"])
-        for tid, entry in p["tables"].items():
-            seated.setdefault(tid, set()).update(entry["seated"])
-            watching[tid] = watching.get(tid, 0) + int(entry["spectators"])
-            if entry.get("listed"):
-                listed.add(tid)
-    private = sorted(set(seated) - listed)
-    return {"online": len(online), "nodes": len(every),
-            "tables": {tid: {"players": len(seated[tid]), "spectators": watching[tid]}
-                       for tid in sorted(listed)},
-            "private": {"tables": len(private),
-                        "players": sum(len(seated[tid]) for tid in private),
-                        "spectators": sum(watching[tid] for tid in private)}}
-
-
 class Relay:
     """At a table's owner: a subscriber (a spectator) that hands each record to Redis, for
     the watchers at other nodes."""
 
     player = None
 
-    def __init__(self, fanout: Fanout, table_id: str) -> None:
+    def __init__(self, fanout: RedisFanout, table_id: str) -> None:
         self.fanout = fanout
         self.table_id = table_id
 
@@ -145,10 +172,12 @@ class Watcher:
         self.inbox: list[dict[str, Any]] = []
 
 
-class Fanout:
-    """This node's presence and watchers (see the module's docstring)."""
+class RedisFanout:
+    """Several nodes' :class:`~tapete.room.ports.Fanout`, through Redis: this node's presence
+    and watchers (see the module's docstring), and the lobby, the bankrolls and the rate limits
+    its node keeps in Redis (``server/cluster.py``)."""
 
-    def __init__(self, node: Node) -> None:
+    def __init__(self, node: Host) -> None:
         self.node = node
         self.remote: dict[str, tuple[float, dict[str, Any]]] = {}  # node -> (at, presence)
         self.watchers: dict[str, set[Watcher]] = {}  # table -> its watchers here
@@ -253,6 +282,19 @@ class Fanout:
             await redis.publish(self.node.on(PRESENCE_KEY),
                                 json.dumps({"node": self.node.id, "gone": True}))
 
+    # ------------------------------------------------------------------ the node's, in Redis
+    def listing(self) -> list[dict[str, Any]]:
+        """The public tables the other nodes run, as they last published them."""
+        return self.node.remote_listing()
+
+    async def allow(self, key: str, most: int, window_s: int) -> bool:
+        """A rate limit over every node (``Node.allow``)."""
+        return await self.node.allow(key, most, window_s)
+
+    async def connects(self, player: str) -> bool:
+        """The connections ``player`` may open a minute, over every node."""
+        return await self.node.allow(f"ws:{player}", CONNECTS_PER_MINUTE, 60)
+
     # ------------------------------------------------------------------ relaying
     def watched(self) -> set[str]:
         """The tables that watchers at other nodes follow."""
@@ -336,7 +378,53 @@ class Fanout:
             w.heard.set()
 
     # ------------------------------------------------------------------ watching
-    async def watch(self, table_id: str, player: str, box: Outbox, after: int) -> Watcher:
+    async def watch(self, ws: WebSocket, table_id: str, player: str, limits: Limits) -> bool:
+        """A spectator following a table another node runs, its records relayed through
+        Redis, served on ``ws`` until it closes; it only reads."""
+        node = self.node
+        try:
+            refused = await asyncio.to_thread(self._watchable, table_id)
+        except Exception as exc:
+            if not await unavailable(ws, node, exc, table_id):
+                raise
+            return True
+        if refused is not None:
+            await ws.send_text(error_message(*refused))
+            await ws.close(code=4404 if refused[0] == "no_table" else 4403)
+            return True
+        if not await self.connects(player):
+            await ws.send_text(error_message("rate", t(TOO_MANY_TABS)))
+            await ws.close(code=CLOSE_POLICY)
+            return True
+        try:
+            after = max(0, int(ws.query_params.get("after", "0")))
+        except ValueError:
+            after = 0
+        box = Outbox(limits)
+        watcher = await self.watcher(table_id, player, box, after)
+        # supervised: a follower that dies of a bug is logged and started again from the last
+        # record it sent; an outage it rides out itself
+        follow = node.tasks.keep(lambda: self.follow(watcher),
+                                 f"node {node.id}: a watcher of table {table_id}")
+        try:
+            await serve(ws, box, lambda raw: self.refuse(box))
+        finally:
+            follow.cancel()
+            self.unwatch(watcher)
+        return True
+
+    def _watchable(self, table_id: str) -> tuple[str, Text] | None:
+        """Why table ``table_id`` cannot be watched from here (None: it can)."""
+        if not self.node._open(table_id):
+            return "no_table", t(NO_TABLE)
+        config = self.node.log.config(table_id)
+        if config.practice:
+            return "no_table", t(NO_TABLE)
+        if not config.spectators:
+            return "no_spectators", t(NO_SPECTATORS)
+        return None
+
+    async def watcher(self, table_id: str, player: str, box: Outbox, after: int) -> Watcher:
         """A watcher of ``table_id`` here, from record ``after`` on (:meth:`follow` sends)."""
         w = Watcher(table_id, player, box, after)
         self.watchers.setdefault(table_id, set()).add(w)
@@ -444,3 +532,22 @@ class Fanout:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._sender
         await self.forget()
+
+
+class TurnsAway(Protocol):
+    def turned_away(self, exc: BaseException, table_id: str) -> bool:
+        ...
+
+
+async def unavailable(ws: WebSocket, ownership: TurnsAway, exc: Exception,
+                      table_id: str) -> bool:
+    """An exception met while a client came for ``table_id``: an expected fault (several
+    nodes: the database or Redis out of reach, :meth:`Ownership.turned_away`) is one log line,
+    counted, and the client is told (``unavailable``) and let go (1013: try again later).
+    False: the exception is to be raised (a bug; one process, any)."""
+    if not ownership.turned_away(exc, table_id):
+        return False
+    with contextlib.suppress(Exception):  # a client gone meanwhile
+        await ws.send_text(error_message("unavailable", t(UNREACHABLE)))
+        await ws.close(code=CLOSE_TRY_AGAIN)
+    return True

@@ -15,16 +15,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
 
 from tapete.room.errors import Refused as RoomRefused
+from tapete.room.ports import Here
 from tapete.server.storage import HandRow, Storage
-
-if TYPE_CHECKING:
-    from tapete.room.log import EventLog
-    from tapete.room.table import RoomTable
 
 log = logging.getLogger("tapete.server")
 
@@ -128,23 +123,7 @@ def is_bot(player: str) -> bool:
     return player.startswith(BOT_PREFIX)
 
 
-class _Running(Protocol):
-    @property
-    def table(self) -> RoomTable: ...
-
-
-class Tables(Protocol):
-    """What :func:`seat_chips` reads of the room (:class:`~tapete.server.rooms.Room`): the
-    tables it runs and its log."""
-
-    @property
-    def tables(self) -> Mapping[str, _Running]: ...
-
-    @property
-    def log(self) -> EventLog: ...
-
-
-def seat_chips(room: Tables | None, player: str, key: str) -> bool:
+def seat_chips(room: Here | None, player: str, key: str) -> bool:
     """Whether the room move ``key`` brings chips to a person's seat at a cash table, or
     takes them back: a record of the table's (``{table}:{seq}``) that is no tournament's.
     Those chips count in the person's ``at_table`` (:meth:`Storage.move_once`), as each

@@ -46,17 +46,18 @@ from tapete.room.errors import Refused as RoomRefused
 from tapete.room.errors import Unavailable
 from tapete.room.log import EventLog, TableConfig, storage_down
 from tapete.room.policy import PracticePolicy, TablePolicy
+from tapete.room.ports import Ports
 from tapete.room.table import Agent, RoomTable, TableOwner, rebuild, restore
 from tapete.server import protocol
+from tapete.server.fanout import CLOSE_MOVED, moved_message
+from tapete.server.fanout import NO_TABLE as NO_TABLE  # (where the app and exports read it)
 from tapete.server.game import send
 from tapete.server.money import BOT_PREFIX, is_bot, seat_chips
 from tapete.server.protocol import TableState
 from tapete.server.state import RoomPart, TableViews, table_state
 from tapete.server.stored import hand_row
-from tapete.server.supervise import expected
 
 if TYPE_CHECKING:
-    from tapete.server.cluster import Node
     from tapete.server.hub import Hub
     from tapete.server.session import Session
 
@@ -70,7 +71,6 @@ CHOSEN = ("game", "variant", "small_blind", "big_blind", "min_buy_in", "max_buy_
           "double_board", "bounty_72", "run_it")
 MAX_SETTING = 10**9
 MAX_TABLES = 2000  # tables in one process
-NO_TABLE = N_("There is no such table: check the link.")
 TABLE_CLOSED = N_("This table was closed after an error: every chip at it is back in its"
                   " owner's bankroll.")
 CLOSE_TABLE_CLOSED = 4410
@@ -192,12 +192,12 @@ class Running:
 class Room:
     """The room of this process: its tables, by id."""
 
-    def __init__(self, hub: Hub, *, tick_s: float = 1.0, think_ms: int = 700,
-                 pause_ms: int = 3000, bot_seed: int | None = None) -> None:
+    def __init__(self, hub: Hub, *, ports: Callable[[Room], Ports], tick_s: float = 1.0,
+                 think_ms: int = 700, pause_ms: int = 3000,
+                 bot_seed: int | None = None) -> None:
         self.hub = hub
         self.storage = hub.storage
         self.log = EventLog(hub.storage.engine)
-        self.bankroll = RoomBankroll(hub)
         self._saving: set[asyncio.Task[None]] = set()  # hands being stored as players' hands
         self.tick_s = tick_s
         self.think_ms = think_ms
@@ -215,12 +215,11 @@ class Room:
         # restores the practice sit-and-gos (server/sitngo.py's restore_all, set by the app:
         # the sit-and-go is a practice table, whose module imports this one)
         self.restore_sngs: Callable[[Room], None] | None = None
-        self._empty_practice: list[Running] = []
+        # while every table is restored at start (one process): the practice tables with
+        # only bots left, whose bots stand up once all are restored
+        self._empty_practice: list[Running] | None = None
         self._closing: set[asyncio.Task[None]] = set()  # tables being marked closed
         self._sweeping: asyncio.Task[None] | None = None  # closes the idle tables
-        # several nodes (server/cluster.py): this node, which claims the tables it runs by
-        # their leases; None: one node, running every table of the log
-        self.node: Node | None = None
         # what went wrong at the tables, counted (``GET /api/room/node``: ``room``): tables
         # rebuilt from their logs after a fault; stores refused because the database was
         # down (each table rebuilt once it is back); tables closed for failing the same way
@@ -228,6 +227,11 @@ class Room:
         self.part = RoomPart(self)  # a room table's sections of its states (server/state.py)
         self.counts = {"faults": 0, "outages": 0, "closed_failing": 0, "close_failed": 0,
                        "restore_failed": 0}
+        # one process or several nodes (room/ports.py), chosen where the app is built: who
+        # runs a table, what the other nodes are told, and the players' money
+        chosen = ports(self)
+        self.ownership, self.fanout, self.bankroll = \
+            chosen.ownership, chosen.fanout, chosen.bankroll
 
     # ------------------------------------------------------------------ tables
     def _agents(self, table_id: str, seats: int) -> tuple[dict[str, Agent], dict[str, str]]:
@@ -272,7 +276,7 @@ class Room:
                 table = running.table
                 if failure is None:
                     failure = table.failure
-                if self.node is not None and await self._lost(running):
+                if await self.ownership.lost(table):
                     return
                 if failure is None or isinstance(failure, RoomRefused) \
                         and not isinstance(failure, Unavailable):
@@ -288,8 +292,9 @@ class Room:
                     if seen == last and not table.config.tournament:
                         if await self._close_failing(running, failure):
                             return
-                    elif not expected(self.node, failure, "table %s stopped: rebuilding it from"
-                                      " its log", table.table_id):
+                    elif not self.ownership.faults.expected(
+                            failure, "table %s stopped: rebuilding it from its log",
+                            table.table_id):
                         log.error("table %s failed: rebuilding it from its log",
                                   table.table_id, exc_info=failure)
                     last = seen
@@ -332,23 +337,6 @@ class Room:
             conn.box.close(CLOSE_TABLE_CLOSED, "closed", flush=True)
         self.close(tid)  # stops this task once it awaits, and marks the log closed
         return True
-    async def _lost(self, running: Running) -> bool:
-        """Several nodes: whether this node lost the lease of ``running``'s table (a write
-        was refused for its epoch, or its renewal), in which case the table is dropped."""
-        node, table = self.node, running.table
-        if node is None or table.epoch is None:
-            return False
-        try:
-            held = await asyncio.to_thread(self.log.renew, table.table_id, node.id,
-                                           table.epoch, node.lease_ms)
-        except Exception:
-            return False  # the database is down: try again later
-        if not held:
-            log.warning("node %s: a write of table %s was refused, its lease moved on:"
-                        " dropped", node.id, table.table_id)
-            node.drop(table.table_id)
-        return not held
-
     def drop(self, table_id: str) -> None:
         """Several nodes: stop running a table here (its lease lost, or released by a node
         that drains); its clients are told to reconnect (to its new owner)."""
@@ -367,8 +355,6 @@ class Room:
             if not future.done():
                 future.set_exception(RoomRefused(t("the table is restarting: try again in"
                                                    " a moment"), code="unavailable"))
-        from tapete.server.cluster import CLOSE_MOVED, moved_message
-
         for conn in list(running.connections):
             send(conn.box, moved_message(None))
             conn.box.close(CLOSE_MOVED, "moved", flush=True)
@@ -396,7 +382,7 @@ class Room:
         table = RoomTable(self.log, table_id, config,
                           self.bankroll, agents=agents, policy=self.policy(deck=deck),
                           on_hand=self._hand_over,
-                          epoch=self.node.claim_new(table_id) if self.node else None)
+                          epoch=self.ownership.claim_new(table_id))
         if host is not None:
             table.appoint(host)
         self._opened += 1
@@ -410,7 +396,7 @@ class Room:
         table = RoomTable(self.log, table_id, config,
                           kit.bankroll, agents=kit.agents, policy=self.practice_policy(kit),
                           on_hand=self._hand_over,
-                          epoch=self.node.claim_new(table_id) if self.node else None)
+                          epoch=self.ownership.claim_new(table_id))
         return self._run(table, dict(kit.styles))
 
     def policy(self, **kwargs: Any) -> TablePolicy:
@@ -426,8 +412,8 @@ class Room:
 
     def _held_back(self, table_id: str) -> bool:
         """Several nodes: a table this node hands over, or every table of a node that
-        drains, deals no new hand."""
-        return self.node is not None and self.node.holds_back(table_id)
+        drains, deals no new hand (one process: never)."""
+        return self.ownership.holds_back(table_id)
 
     def close(self, table_id: str) -> None:
         """A practice table whose players have all left: its owner stops, and the log
@@ -583,8 +569,7 @@ class Room:
             send(conn.box, protocol.error("no_table", gone))
             conn.box.close(4404, "closed", flush=True)
         self.close(table_id)
-        if self.node is not None:
-            self.node.closed(table_id)
+        self.ownership.closed(table_id)
 
     async def _sweep_loop(self) -> None:
         every = max(1.0, min(60.0, self.hub.settings.idle_table_s / 10))
@@ -601,20 +586,21 @@ class Room:
         self.started = True
         if self.hub.settings.idle_table_s > 0:
             self._sweeping = asyncio.get_running_loop().create_task(self._sweep_loop())
-        if self.node is not None:  # several nodes: the node claims its share of the tables
-            await self.node.start()
-            return
-        self.bankroll.made = await asyncio.to_thread(self.hub.storage.room_move_keys)
+        # one process: every table of the log; several nodes: this node's share of them
+        await self.ownership.start()
+
+    async def run_every_table(self) -> None:
+        """One process: restore every stored table and run it here."""
+        self._empty_practice = []
         try:
             await self._restore_all()
         finally:
-            self.bankroll.made = None
+            empty, self._empty_practice = self._empty_practice, None
         for running in self.tables.values():
             if running.task is None:
                 self._start(running)
-        for running in self._empty_practice:
+        for running in empty:
             running.owner.submit(lambda r=running: self._stand_up(r))  # type: ignore[misc]
-        self._empty_practice.clear()
 
     def _stand_up(self, running: Running) -> None:
         """A practice table with only bots left: they leave, and the table closes."""
@@ -675,17 +661,16 @@ class Room:
             people = [p for p in table.players.values() if not is_bot(p)]
             if people:
                 self.practice[people[0]] = (running, kit)
-            elif self.node is not None:  # a node claimed it, running: the bots stand up now
+            elif self._empty_practice is not None:  # the person left: the bots stand up
+                self._empty_practice.append(running)  # and it closes, once all are restored
+            else:  # a table claimed while the room runs: the bots stand up now
                 running.owner.submit(lambda r=running: self._stand_up(r))  # type: ignore[misc]
-            else:  # the person left: the bots stand up and the table closes
-                self._empty_practice.append(running)
         return running
 
     async def stop(self) -> None:
         if self._sweeping is not None:
             self._sweeping.cancel()
-        if self.node is not None:  # its tables stop, their leases released
-            await self.node.stop()
+        await self.ownership.stop()  # several nodes: its tables stop, their leases released
         for running in self.tables.values():
             if running.task is not None:
                 running.task.cancel()
@@ -695,10 +680,7 @@ class Room:
     def listing(self) -> list[dict[str, Any]]:
         """The public tables, for the lobby (several nodes: the others' too, through
         Redis)."""
-        out = self.local_listing()
-        if self.node is not None:
-            out += self.node.remote_listing()
-        return out
+        return self.local_listing() + self.fanout.listing()
 
     def table_ids(self, everything: bool = False) -> list[str]:
         """The ids of the tables this process runs that anyone may know of
@@ -732,8 +714,8 @@ class Room:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                if not expected(self.node, exc, "tending table %s failed",
-                                running.table.table_id):
+                if not self.ownership.faults.expected(exc, "tending table %s failed",
+                                                      running.table.table_id):
                     log.exception("tending table %s failed", running.table.table_id)
 
     def _tend(self, running: Running) -> None:

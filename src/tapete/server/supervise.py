@@ -27,6 +27,7 @@ from typing import Any
 
 from tapete.room.errors import Fenced, Unavailable
 from tapete.room.log import storage_down
+from tapete.room.ports import FaultLog
 from tapete.server.transport import log_throttled
 
 log = logging.getLogger("tapete.server")
@@ -118,15 +119,6 @@ def _first_line(exc: BaseException) -> str:
     return text[0][:200] if text else ""
 
 
-ALONE = Faults()  # one node (no cluster): its faults are logged the same way
-
-
-def expected(node: Any, exc: BaseException, what: str, *args: object) -> bool:
-    """:meth:`Faults.expected` of ``node``'s faults (None: one node, :data:`ALONE`)."""
-    faults: Faults = node.faults if node is not None else ALONE
-    return faults.expected(exc, what, *args)
-
-
 class Backoff:
     """Capped exponential backoff with jitter: ``first`` seconds, doubling up to ``cap``,
     each wait drawn between half of it and all of it (so many nodes and tasks that met one
@@ -155,8 +147,8 @@ class Backoff:
 class Tasks:
     """A process's (a node's) background tasks, supervised (see the module's docstring)."""
 
-    def __init__(self, faults: Faults | None = None) -> None:
-        self.faults = faults or Faults()
+    def __init__(self, faults: FaultLog | None = None) -> None:
+        self.faults: FaultLog = faults or Faults()
         self._tasks: set[asyncio.Task[Any]] = set()
 
     def spawn(self, coro: Coroutine[Any, Any, Any], what: str = "a background task"
