@@ -729,7 +729,7 @@ class PracticeTable:
             if self.decision is None:
                 view.pop("legal", None)
             upto = self.frame_events if self.frame is not None else len(shown.events)
-            log_lines = [x.to_json() for x in words.log_lines(shown, shown.events[:upto])]
+            log_lines = [x.to_json() for x in words.narration(shown).upto(upto)]
             for p, last in enumerate(last_actions(shown.n, shown.events[:upto])):
                 view["players"][p] = {**view["players"][p], "last_action": last}
         elif self.last_view is not None:

@@ -1159,7 +1159,7 @@ class _Shared:
         if hand is not None:
             from tapete.server.game import last_actions
 
-            self.log = msgspec.Raw(enc([x.to_json() for x in words.log_lines(hand)]))
+            self.log = msgspec.Raw(words.log_json(hand, enc))  # told as the hand grows
             view = hand_view(hand, None)  # nobody's hole cards but the ones shown
             for p, last in enumerate(last_actions(hand.n, hand.events)):
                 view["players"][p]["last_action"] = last
