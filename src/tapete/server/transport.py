@@ -46,7 +46,7 @@ import socket
 import time
 import weakref
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -140,7 +140,8 @@ class Outbox:
     answer is sent (:attr:`tapete.server.practice.PracticeTable.latencies`)."""
 
     __slots__ = ("limits", "_items", "_state", "_states", "_chars", "_wake", "close_code",
-                 "close_reason", "peak_chars", "replaced", "writing", "batch", "behind", "dropped")
+                 "close_reason", "peak_chars", "replaced", "writing", "batch", "behind", "dropped",
+                 "_nudged")
 
     def __init__(self, limits: Limits | None = None, *, batch: bool = False) -> None:
         self.limits = limits or Limits()
@@ -152,6 +153,7 @@ class Outbox:
         self._states = 0  # states waiting
         self._chars = 0
         self._wake = asyncio.Event()
+        self._nudged = False  # the writer is to be woken at the next turn of the loop
         self.close_code: int | None = None
         self.close_reason = ""
         self.peak_chars = 0  # the most characters ever waiting at once
@@ -207,6 +209,26 @@ class Outbox:
             self._full()
             return
         self.peak_chars = max(self.peak_chars, self._chars)
+        if not self._wake.is_set():
+            self._nudge()
+
+    def _nudge(self) -> None:
+        """Wake the writer. A batching one (:attr:`batch`) one turn of the event loop later:
+        what the same turn makes for this connection is written with it, in one frame (a
+        table's records, then the state they call for, which is made in the next turn)."""
+        if self.batch and not self._nudged:
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:  # no loop (a test's outbox): at once
+                self._wake.set()
+                return
+            self._nudged = True
+            loop.call_soon(self._wake_up)
+        elif not self.batch:
+            self._wake.set()
+
+    def _wake_up(self) -> None:
+        self._nudged = False
         self._wake.set()
 
     def held(self) -> None:
@@ -373,6 +395,8 @@ async def serve(ws: Socket, box: Outbox, handle: Callable[[str], None],
     watched = _Watched(box, ws)
     box.dropped = watched.drop
 
+    write = _writer(ws)
+
     async def writer() -> None:
         try:
             while True:
@@ -381,7 +405,7 @@ async def serve(ws: Socket, box: Outbox, handle: Callable[[str], None],
                 if more:
                     data = "\n".join([data, *(d for d, _ in more)])
                 watched.started = loop.time()
-                await ws.send_text(data)
+                await write(data)
                 watched.started = None
                 if sent is not None:
                     sent(stamp)
@@ -393,19 +417,19 @@ async def serve(ws: Socket, box: Outbox, handle: Callable[[str], None],
                 await ws.close(c.code, c.reason)
 
     read = loop.create_task(reader())
-    write = watched.write = loop.create_task(writer())
+    writing = watched.write = loop.create_task(writer())
     sweep = _SlowWrites.of(loop, limits.send_timeout)
     sweep.add(watched)
     try:
-        done, _ = await asyncio.wait({read, write}, return_when=asyncio.FIRST_COMPLETED)
+        done, _ = await asyncio.wait({read, writing}, return_when=asyncio.FIRST_COMPLETED)
         if read in done and box.closing:  # refused: the writer explains and closes
-            await _settle(write, 2 * limits.send_timeout)
+            await _settle(writing, 2 * limits.send_timeout)
     finally:
         sweep.discard(watched)
         box.dropped = None
-        for task in (read, write):
+        for task in (read, writing):
             task.cancel()
-        for task in (read, write):
+        for task in (read, writing):
             with contextlib.suppress(asyncio.CancelledError):
                 try:
                     await task
@@ -414,6 +438,29 @@ async def serve(ws: Socket, box: Outbox, handle: Callable[[str], None],
                 except Exception as exc:  # a bug: its traceback, but not one per message
                     log_throttled("bug", "a connection ended on %s", type(exc).__name__,
                                   exc_info=exc)
+
+
+def _writer(ws: Socket) -> Callable[[str], Awaitable[None]]:
+    """How a text frame is written to ``ws``: straight to the server's own ASGI ``send``
+    (:data:`SEND`, which :class:`Sockets` puts in the scope) when it has one, past the
+    middlewares' wrappers of ``send`` (they see only HTTP responses) and Starlette's
+    per-message checks, with one message dict reused (the server reads it before its
+    ``send`` returns, and one write waits for the one before); else ``ws.send_text``. A
+    client gone is :class:`WebSocketDisconnect`, as Starlette says it."""
+    scope = getattr(ws, "scope", None)
+    send = scope.get(SEND) if isinstance(scope, dict) else None
+    if send is None:
+        return ws.send_text
+    message: dict[str, Any] = {"type": "websocket.send", "text": ""}
+
+    async def write(data: str) -> None:
+        message["text"] = data
+        try:
+            await send(message)
+        except OSError:  # the server's ClientDisconnected
+            raise WebSocketDisconnect(code=1006) from None
+
+    return write
 
 
 class _Watched:
@@ -491,6 +538,7 @@ class _SlowWrites:
 
 # ------------------------------------------------------------------------------ sockets
 ABORT = "tapete.abort"  # a WebSocket scope's key: its socket's abort, when the server has one
+SEND = "tapete.send"  # a WebSocket scope's key: the server's own send, under the middlewares'
 
 
 class Sockets:
@@ -510,8 +558,9 @@ class Sockets:
         if scope["type"] == "websocket":
             transport = getattr(getattr(send, "__self__", None), "transport", None)
             abort = getattr(transport, "abort", None)
+            scope = {**scope, SEND: send}  # the frames are written with it (:func:`serve`)
             if callable(abort):
-                scope = {**scope, ABORT: abort}
+                scope[ABORT] = abort
             if self.send_buffer and transport is not None:
                 with contextlib.suppress(Exception):  # no socket (a test's transport)
                     transport.get_extra_info("socket").setsockopt(
