@@ -100,3 +100,40 @@ def test_a_narration_forgotten_is_told_again(monkeypatch: pytest.MonkeyPatch) ->
     for h in hands * 2:
         assert _json(words.log_lines(h)) == _json(words.told_afresh(h))
     assert len(narrator._narrations) <= 2
+
+
+@settings(max_examples=25, deadline=None)
+@given(setup_st(), st.integers(0, 2**32 - 1))
+def test_a_finished_hands_results_are_made_once_and_said_alike(setup: HandSetup,
+                                                               seed: int) -> None:
+    """A finished hand's pot lines, breakdown and hands shown are made once (each seat's
+    result asks for them) and are what the words make afresh; each caller gets its own copy
+    of the lists."""
+    from tapete.words import results
+
+    played, _ = play_setup(setup, seed)
+    assert played.done
+    pots, shown = results._pot_lines(played), results._shown_hands(played)
+    for _ in range(2):
+        assert words.pot_lines(played) == pots
+        assert words.shown_hands(played) == shown
+        assert words.breakdown(played).to_json() == words.sentences(
+            [Text(x["text"]["en"], x["text"]["es"]) for x in pots]).to_json()
+        words.pot_lines(played).append({"kind": "changed by a caller"})
+        for x in words.shown_hands(played):
+            x.clear()
+
+
+def test_a_finished_hands_results_are_made_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tapete.words import results
+
+    h = play(["As Ah", "7c 2d"], ["c", "x", "x", "x", "x", "x", "x", "x"],
+             ["3c 8d 9s", "Jh", "4c"], names=["Ana", "Bruno"])
+    made = []
+    pot_result = results.pot_result
+    monkeypatch.setattr(results, "pot_result", lambda *a, **kw: made.append(1) or
+                        pot_result(*a, **kw))
+    for _ in range(6):  # six seats' results
+        words.pot_lines(h)
+        words.breakdown(h)
+    assert len(made) == 1

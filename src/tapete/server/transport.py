@@ -8,6 +8,13 @@ client gets fewer states rather than a longer queue; a client that keeps up gets
 The other messages (errors, pongs, hand-list updates) wait in order, up to
 :attr:`Limits.max_pending` of them and :attr:`Limits.max_pending_bytes`.
 
+Each frame is written with the server's own ASGI ``send`` (:class:`Sockets` puts it in the
+scope, :data:`SEND`), not through Starlette's WebSocket and each middleware's wrapper of
+``send``, which only HTTP responses concern. A client that reads several messages a frame
+(``?batch=1``) has its writer woken one turn of the event loop after a message is queued: a
+table queues its records in one turn and the state they call for in the next, and both go in
+one frame.
+
 A client that does not read fills its socket's buffers (the kernel's, then the event loop's
 transport's), and then a write waits for it: its queue is full. The messages made for it
 while one write waits are counted, a replaced state too; at :attr:`Limits.max_behind` and one
@@ -139,9 +146,9 @@ class Outbox:
     """A connection's messages waiting to be sent, bounded; ``stamp`` times a click until its
     answer is sent (:attr:`tapete.server.practice.PracticeTable.latencies`)."""
 
-    __slots__ = ("limits", "_items", "_state", "_states", "_chars", "_wake", "close_code",
-                 "close_reason", "peak_chars", "replaced", "writing", "batch", "behind", "dropped",
-                 "_nudged")
+    __slots__ = ("limits", "_items", "_state", "_states", "_chars", "_waiter", "_loop",
+                 "close_code", "close_reason", "peak_chars", "replaced", "writing", "batch",
+                 "behind", "dropped", "_nudged")
 
     def __init__(self, limits: Limits | None = None, *, batch: bool = False) -> None:
         self.limits = limits or Limits()
@@ -152,7 +159,10 @@ class Outbox:
         self._state: _Item | None = None  # the newest state, while it is waiting
         self._states = 0  # states waiting
         self._chars = 0
-        self._wake = asyncio.Event()
+        # what the writer waits on while nothing waits to be sent (a bare future: an
+        # asyncio.Event costs more, a loop look-up each wait)
+        self._waiter: asyncio.Future[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None  # the writer's, once it waited
         self._nudged = False  # the writer is to be woken at the next turn of the loop
         self.close_code: int | None = None
         self.close_reason = ""
@@ -209,27 +219,21 @@ class Outbox:
             self._full()
             return
         self.peak_chars = max(self.peak_chars, self._chars)
-        if not self._wake.is_set():
-            self._nudge()
-
-    def _nudge(self) -> None:
-        """Wake the writer. A batching one (:attr:`batch`) one turn of the event loop later:
-        what the same turn makes for this connection is written with it, in one frame (a
-        table's records, then the state they call for, which is made in the next turn)."""
-        if self.batch and not self._nudged:
-            try:
-                loop = asyncio.get_running_loop()
-            except RuntimeError:  # no loop (a test's outbox): at once
-                self._wake.set()
-                return
-            self._nudged = True
-            loop.call_soon(self._wake_up)
-        elif not self.batch:
-            self._wake.set()
+        if self._waiter is not None:  # the writer waits: woken (else it finds it itself)
+            if not self.batch:
+                self._wake_up()
+            elif not self._nudged and self._loop is not None:
+                # one turn of the loop later: what the same turn makes for this connection
+                # is written with it, in one frame (a table's records, then the state they
+                # call for, made in the next turn)
+                self._nudged = True
+                self._loop.call_soon(self._wake_up)
 
     def _wake_up(self) -> None:
         self._nudged = False
-        self._wake.set()
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
 
     def held(self) -> None:
         """A message made for this connection that waits elsewhere (a record behind a
@@ -259,7 +263,7 @@ class Outbox:
             self._chars = 0
             if self.dropped is not None:
                 self.dropped()
-        self._wake.set()
+        self._wake_up()
 
     async def get(self) -> tuple[str, float | None]:
         """The next message to send (the one before is written: the caller asks for the next
@@ -269,8 +273,13 @@ class Outbox:
         while not self._items:
             if self.close_code is not None:
                 raise Closing(self.close_code, self.close_reason)
-            self._wake.clear()
-            await self._wake.wait()
+            if self._loop is None:
+                self._loop = asyncio.get_running_loop()
+            self._waiter = self._loop.create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
         self.writing = True
         return self._pop()
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from babel.lists import format_list
 
@@ -26,6 +26,8 @@ from tapete.words.money import money_text
 if TYPE_CHECKING:
     from tapete.core.hand import Hand
     from tapete.core.rules import Rules
+
+T = TypeVar("T")
 
 
 # ---------------------------------------------------------------------------- small words
@@ -264,11 +266,13 @@ class Narration:
     count changes after one was said, the story is told again from the start."""
 
     __slots__ = ("events", "names", "pot_count", "lines", "ends", "_json", "_boards", "_shown",
-                 "_dealt", "_pot_said", "_pots_named", "_told")
+                 "_dealt", "_pot_said", "_pots_named", "_told", "results")
 
     def __init__(self, hand: Hand, names: Sequence[str] | None = None) -> None:
         self.events = hand.events  # the hand's own list: only ever appended to
         self.names = tuple(names) if names else None
+        # what is said of the hand once it is done, made once (:func:`kept`)
+        self.results: dict[str, object] = {}
         self._told = 0  # the events told
         self._pots_named = 0  # the highest pot named by an award or a rake, plus one
         self._start(hand, 1)
@@ -339,27 +343,52 @@ class Narration:
         return done
 
 
-NARRATIONS = 4096  # hands whose narration is kept, the most recently asked for
+# hands whose narration is kept, the most recently asked for: more than the hands a node plays
+# at once (one a table, and the one that just ended); a six-player hand's is about 12 KB, and
+# it keeps the hand's events too. One forgotten is told afresh when asked for again
+NARRATIONS = 2048
 _narrations: OrderedDict[tuple[int, tuple[str, ...] | None], Narration] = OrderedDict()
 _narrating = threading.Lock()
+
+
+def _kept(hand: Hand, names: Sequence[str] | None) -> Narration:
+    """``hand``'s narration as kept (not told further); call with :data:`_narrating` held."""
+    key = (id(hand.events), tuple(names) if names else None)
+    story = _narrations.get(key)
+    # the same list: the same hand (the narration holds it, so its id is not reused)
+    if story is None or story.events is not hand.events:
+        story = _narrations[key] = Narration(hand, names)
+        while len(_narrations) > NARRATIONS:
+            _narrations.popitem(last=False)
+    else:
+        _narrations.move_to_end(key)
+    return story
 
 
 def narration(hand: Hand, names: Sequence[str] | None = None) -> Narration:
     """``hand``'s :class:`Narration` (with ``names`` for its players), told up to its last
     event: kept for the :data:`NARRATIONS` hands last asked for, so that each event of a hand
     is told once, however many states, results and viewers ask for its story."""
-    key = (id(hand.events), tuple(names) if names else None)
     with _narrating:
-        story = _narrations.get(key)
-        # the same list: the same hand (the narration holds it, so its id is not reused)
-        if story is None or story.events is not hand.events:
-            story = _narrations[key] = Narration(hand, names)
-            while len(_narrations) > NARRATIONS:
-                _narrations.popitem(last=False)
-        else:
-            _narrations.move_to_end(key)
+        story = _kept(hand, names)
         story.catch_up(hand)
         return story
+
+
+def kept(hand: Hand, what: str, make: Callable[[], T]) -> T:
+    """What ``make`` says of ``hand`` (``what`` names it), made once when the hand is done
+    and kept with its narration (each seat's result, each list of hands asks for the same
+    sentences); made each time while the hand goes on. What is kept is shared: the caller
+    may not change it (:mod:`.results` hands out copies)."""
+    if not hand.done:
+        return make()
+    with _narrating:
+        results = _kept(hand, None).results
+        if what in results:
+            return cast(T, results[what])
+    made = make()  # outside the lock: it may tell the hand (a pot's result)
+    with _narrating:
+        return cast(T, _kept(hand, None).results.setdefault(what, made))
 
 
 def log_json(hand: Hand, encode: Callable[[object], bytes]) -> bytes:
