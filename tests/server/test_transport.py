@@ -508,16 +508,20 @@ class _Written:
     what is written through it, and through ``send_text``, is kept apart."""
 
     def __init__(self, gone_after: int | None = None) -> None:
-        self.frames: list[str] = []  # through the server's send
+        self.sent: list[Msg] = []  # through the server's send, kept as given (a test client's)
         self.texts: list[str] = []  # through Starlette's send_text
         self.gone_after = gone_after
         self.scope: dict[str, Any] = {"type": "websocket", SEND: self._send}
 
+    @property
+    def frames(self) -> list[str]:
+        return [m["text"] for m in self.sent]
+
     async def _send(self, message: Msg) -> None:
         assert message["type"] == "websocket.send"
-        if self.gone_after is not None and len(self.frames) >= self.gone_after:
+        if self.gone_after is not None and len(self.sent) >= self.gone_after:
             raise ConnectionResetError("the client is gone")  # uvicorn's is an OSError too
-        self.frames.append(message["text"])
+        self.sent.append(message)  # read later, as Starlette's test client reads its queue
 
     async def receive(self) -> Any:
         await asyncio.Event().wait()
@@ -531,8 +535,9 @@ class _Written:
 
 def test_frames_are_written_through_the_servers_own_send() -> None:
     """The writer hands each frame to the server's ``send`` (the scope's :data:`SEND`), not
-    through Starlette's WebSocket and the middlewares' wrappers; a client gone ends the
-    connection as a disconnect, quietly (no bug logged)."""
+    through Starlette's WebSocket and the middlewares' wrappers, each in a message of its
+    own (a server may keep it after ``send`` returns); a client gone ends the connection as
+    a disconnect, quietly (no bug logged)."""
 
     async def main() -> None:
         ws = _Written()

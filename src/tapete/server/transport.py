@@ -453,19 +453,17 @@ def _writer(ws: Socket) -> Callable[[str], Awaitable[None]]:
     """How a text frame is written to ``ws``: straight to the server's own ASGI ``send``
     (:data:`SEND`, which :class:`Sockets` puts in the scope) when it has one, past the
     middlewares' wrappers of ``send`` (they see only HTTP responses) and Starlette's
-    per-message checks, with one message dict reused (the server reads it before its
-    ``send`` returns, and one write waits for the one before); else ``ws.send_text``. A
-    client gone is :class:`WebSocketDisconnect`, as Starlette says it."""
+    per-message checks; else ``ws.send_text``. Each message is a dict of its own: a server
+    may keep it after its ``send`` returns (Starlette's test client queues it). A client
+    gone is :class:`WebSocketDisconnect`, as Starlette says it."""
     scope = getattr(ws, "scope", None)
     send = scope.get(SEND) if isinstance(scope, dict) else None
     if send is None:
         return ws.send_text
-    message: dict[str, Any] = {"type": "websocket.send", "text": ""}
 
     async def write(data: str) -> None:
-        message["text"] = data
         try:
-            await send(message)
+            await send({"type": "websocket.send", "text": data})
         except OSError:  # the server's ClientDisconnected
             raise WebSocketDisconnect(code=1006) from None
 
