@@ -81,7 +81,7 @@ def test_a_hand_played_live_is_told_once_per_event(monkeypatch: pytest.MonkeyPat
         fresh.apply_unchecked(e)
         words.log_lines(fresh)
         words.log_lines(fresh)  # asked twice: nothing more is said
-    lines = words.narration(fresh).lines
+    lines = words.log_lines(fresh)
     told = sum(1 for e in fresh.events if not isinstance(e, ev.HoleDealt | ev.Ended)) + 1
     assert len(lines) == told
     # the awards came one by one before the end: each count of pots said them once more
