@@ -12,10 +12,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import settings as examples
+from hypothesis import strategies as st
 from starlette.testclient import TestClient
 from test_server import Msg, next_state, play, settings, shove, sit
 
+from strategies import play_setup, setup_st
 from tapete.core.catalog import t
+from tapete.core.setup import HandSetup
 from tapete.server import create_app
 from tapete.server.game import REASONS_HIDDEN
 from tapete.server.storage import Storage
@@ -363,6 +368,31 @@ def test_each_seat_is_sent_its_last_action_on_this_street() -> None:
     hand.check()  # on the flop the street's actions start again
     assert last_actions(hand.n, list(hand.events)) == [
         {"action": "check", "amount": 0, "all_in": False}, None, None]
+
+
+@examples(max_examples=60, deadline=None)
+@given(setup_st(), st.integers(0, 2**32 - 1))
+def test_the_last_actions_read_from_the_last_street_are_those_of_every_event(
+        setup: HandSetup, seed: int) -> None:
+    """The seats' last actions, read from the last board dealt on, are what a fold over every
+    event of the hand says, after each event of random hands (double boards and runs too)."""
+    from tapete.core import events as ev
+    from tapete.server.game import last_actions
+
+    def every_event(n: int, events: list[ev.Event]) -> list[dict[str, Any] | None]:
+        out: list[dict[str, Any] | None] = [None] * n
+        for e in events:
+            if isinstance(e, ev.BoardDealt):
+                out = [None] * n
+            elif isinstance(e, ev.Acted):
+                amount = e.added if e.action == ev.CALL else e.to if e.action in (
+                    ev.BET, ev.RAISE) else 0
+                out[e.player] = {"action": e.action, "amount": amount, "all_in": e.all_in}
+        return out
+
+    hand, _ = play_setup(setup, seed)
+    for k in range(len(hand.events) + 1):
+        assert last_actions(hand.n, hand.events[:k]) == every_event(hand.n, hand.events[:k])
 
 
 def test_a_hand_a_kill_kept_from_the_hand_list_is_listed_after_the_restart(

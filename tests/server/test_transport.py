@@ -40,6 +40,7 @@ from tapete.server import create_app
 from tapete.server.config import KEY_FILE, LOOPBACK_HOSTS
 from tapete.server.transport import (
     CLOSE_POLICY,
+    SEND,
     Closing,
     Limits,
     Outbox,
@@ -47,7 +48,7 @@ from tapete.server.transport import (
     _SlowWrites,
     serve,
 )
-from waiting import HTTP, bound, until
+from waiting import HTTP, bound, until, until_async
 
 Msg = dict[str, Any]
 
@@ -500,6 +501,121 @@ def test_one_watch_closes_every_connection_whose_write_waits_too_long() -> None:
         assert not sweep.watched and sweep.task is None
 
     asyncio.run(main())
+
+
+# ------------------------------------------------------------------------------ writing frames
+class _Written:
+    """A socket whose server's own ``send`` is in its scope (as :class:`Sockets` puts it):
+    what is written through it, and through ``send_text``, is kept apart."""
+
+    def __init__(self, gone_after: int | None = None) -> None:
+        self.sent: list[Msg] = []  # through the server's send, kept as given (a test client's)
+        self.texts: list[str] = []  # through Starlette's send_text
+        self.gone_after = gone_after
+        self.scope: dict[str, Any] = {"type": "websocket", SEND: self._send}
+
+    @property
+    def frames(self) -> list[str]:
+        return [m["text"] for m in self.sent]
+
+    async def _send(self, message: Msg) -> None:
+        assert message["type"] == "websocket.send"
+        if self.gone_after is not None and len(self.sent) >= self.gone_after:
+            raise ConnectionResetError("the client is gone")  # uvicorn's is an OSError too
+        self.sent.append(message)  # read later, as Starlette's test client reads its queue
+
+    async def receive(self) -> Any:
+        await asyncio.Event().wait()
+
+    async def send_text(self, data: str) -> None:
+        self.texts.append(data)
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None:
+        pass
+
+
+def test_frames_are_written_through_the_servers_own_send() -> None:
+    """The writer hands each frame to the server's ``send`` (the scope's :data:`SEND`), not
+    through Starlette's WebSocket and the middlewares' wrappers, each in a message of its
+    own (a server may keep it after ``send`` returns); a client gone ends the connection as
+    a disconnect, quietly (no bug logged)."""
+
+    async def main() -> None:
+        ws = _Written()
+        box = Outbox(Limits())
+        task = asyncio.create_task(serve(ws, box, lambda _: None))
+        box.put("one")
+        box.put("two")
+        assert await until_async(lambda: len(ws.frames) == 2)
+        assert ws.frames == ["one", "two"] and ws.texts == []
+        task.cancel()
+        await asyncio.wait({task})
+        gone = _Written(gone_after=1)
+        box = Outbox(Limits())
+        task = asyncio.create_task(serve(gone, box, lambda _: None))
+        box.put("one")
+        box.put("two")
+        await asyncio.wait({task}, timeout=bound(60))
+        assert task.done() and task.exception() is None and gone.frames == ["one"]
+
+    asyncio.run(main())
+
+
+def test_a_live_servers_frames_skip_starlettes_send(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under uvicorn, a table's states reach the page without Starlette's ``send_text`` (the
+    frames go to uvicorn's ``send`` directly)."""
+    from starlette.websockets import WebSocket
+
+    through: list[str] = []
+    send_text = WebSocket.send_text
+
+    async def counted(self: WebSocket, data: str) -> None:
+        through.append(data)
+        await send_text(self, data)
+
+    monkeypatch.setattr(WebSocket, "send_text", counted)
+    app = create_app(settings(tmp_path))
+    with live(app) as srv:
+        cookie = cookie_of(srv)
+        r = httpx.post(srv.url + "api/room/tables", json={"act_ms": 60_000, "bank_ms": 0},
+                       cookies={"tapete_id": cookie}, timeout=HTTP)
+        assert r.status_code == 201, r.text
+        with connect(f"ws://127.0.0.1:{srv.port}/ws/t/{r.json()['table']}",
+                     additional_headers={"Cookie": f"tapete_id={cookie}"}) as w:
+            assert json.loads(w.recv(bound(10)))["type"] == "state"
+            w.send(json.dumps({"type": "ping"}))
+            assert json.loads(w.recv(bound(10)))["type"] == "pong"
+    assert through == []
+
+
+def test_a_batching_client_gets_the_records_and_the_state_they_call_for_in_one_frame() -> None:
+    """A table's records are queued in one turn of the event loop and the state they call
+    for in the next (``call_soon``): a client that reads several messages a frame
+    (``?batch=1``) is written both at once, a line each; one that reads a message a frame
+    gets them one by one, in the same order."""
+
+    async def main(batch: bool) -> list[str]:
+        ws = _Written()
+        box = Outbox(Limits(), batch=batch)
+        task = asyncio.create_task(serve(ws, box, lambda _: None))
+        await asyncio.sleep(0)  # the writer waits for a message
+        loop = asyncio.get_running_loop()
+
+        def table() -> None:  # a command: two records, then the state is scheduled
+            box.put("record 1")
+            box.put("record 2")
+            loop.call_soon(lambda: box.put("state", state=True))
+
+        loop.call_soon(table)
+        # (written either way: this is about what waits together, not where it goes)
+        assert await until_async(lambda: "state" in "\n".join(ws.frames + ws.texts))
+        task.cancel()
+        await asyncio.wait({task})
+        return ws.frames + ws.texts
+
+    assert asyncio.run(main(batch=True)) == ["record 1\nrecord 2\nstate"]
+    assert asyncio.run(main(batch=False)) == ["record 1", "record 2", "state"]
 
 
 # ------------------------------------------------------------------------------ many connections

@@ -55,10 +55,12 @@ def last_actions(n: int, events: list[ev.Event]) -> list[dict[str, Any] | None]:
     "call 40", "raise to 120"; a call's amount is the chips it added, a bet's or a raise's
     the street total it made."""
     out: list[dict[str, Any] | None] = [None] * n
-    for e in events:
-        if isinstance(e, ev.BoardDealt):
-            out = [None] * n
-        elif isinstance(e, ev.Acted):
+    start = len(events)  # only the street's events count: from the last board dealt on
+    while start and not isinstance(events[start - 1], ev.BoardDealt):
+        start -= 1
+    for k in range(start, len(events)):
+        e = events[k]
+        if isinstance(e, ev.Acted):
             amount = e.added if e.action == ev.CALL else e.to if e.action in (
                 ev.BET, ev.RAISE) else 0
             out[e.player] = {"action": e.action, "amount": amount, "all_in": e.all_in}

@@ -102,7 +102,7 @@ class Shared:
         self.legal: dict[str, Any] | None = None
         self.ended: dict[int | None, msgspec.Raw] = {}  # the last hand, by hand seat
         if hand is not None:
-            self.log = msgspec.Raw(enc([x.to_json() for x in words.log_lines(hand)]))
+            self.log = msgspec.Raw(words.log_json(hand, enc))  # told as the hand grows
             view = hand_view(hand, None)  # nobody's hole cards but the ones shown
             self.players = [msgspec.Raw(enc(p)) for p in view["players"]]
             self.view = view
@@ -415,7 +415,7 @@ class PracticePart(Sections):
             hand = rt.last_hand
             assert hand is not None
             upto = game.frame_events
-            lines = [x.to_json() for x in words.log_lines(hand, hand.events[:upto])]
+            lines = [x.to_json() for x in words.narration(hand).upto(upto)]
             return {**frame, "players": list(frame["players"])}, lines, True
         if rt.hand is None:  # the last hand as it ended (once its run-out was shown)
             return game.last_view, None, False

@@ -8,6 +8,13 @@ client gets fewer states rather than a longer queue; a client that keeps up gets
 The other messages (errors, pongs, hand-list updates) wait in order, up to
 :attr:`Limits.max_pending` of them and :attr:`Limits.max_pending_bytes`.
 
+Each frame is written with the server's own ASGI ``send`` (:class:`Sockets` puts it in the
+scope, :data:`SEND`), not through Starlette's WebSocket and each middleware's wrapper of
+``send``, which only HTTP responses concern. A client that reads several messages a frame
+(``?batch=1``) has its writer woken one turn of the event loop after a message is queued: a
+table queues its records in one turn and the state they call for in the next, and both go in
+one frame.
+
 A client that does not read fills its socket's buffers (the kernel's, then the event loop's
 transport's), and then a write waits for it: its queue is full. The messages made for it
 while one write waits are counted, a replaced state too; at :attr:`Limits.max_behind` and one
@@ -45,7 +52,7 @@ import socket
 import time
 import weakref
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -139,8 +146,9 @@ class Outbox:
     """A connection's messages waiting to be sent, bounded; ``stamp`` times a click until its
     answer is sent (:attr:`tapete.server.practice.PracticeTable.latencies`)."""
 
-    __slots__ = ("limits", "_items", "_state", "_states", "_chars", "_wake", "close_code",
-                 "close_reason", "peak_chars", "replaced", "writing", "batch", "behind", "dropped")
+    __slots__ = ("limits", "_items", "_state", "_states", "_chars", "_waiter", "_loop",
+                 "close_code", "close_reason", "peak_chars", "replaced", "writing", "batch",
+                 "behind", "dropped", "_nudged")
 
     def __init__(self, limits: Limits | None = None, *, batch: bool = False) -> None:
         self.limits = limits or Limits()
@@ -151,7 +159,11 @@ class Outbox:
         self._state: _Item | None = None  # the newest state, while it is waiting
         self._states = 0  # states waiting
         self._chars = 0
-        self._wake = asyncio.Event()
+        # what the writer waits on while nothing waits to be sent (a bare future: an
+        # asyncio.Event costs more, a loop look-up each wait)
+        self._waiter: asyncio.Future[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None  # the writer's, once it waited
+        self._nudged = False  # the writer is to be woken at the next turn of the loop
         self.close_code: int | None = None
         self.close_reason = ""
         self.peak_chars = 0  # the most characters ever waiting at once
@@ -207,7 +219,21 @@ class Outbox:
             self._full()
             return
         self.peak_chars = max(self.peak_chars, self._chars)
-        self._wake.set()
+        if self._waiter is not None:  # the writer waits: woken (else it finds it itself)
+            if not self.batch:
+                self._wake_up()
+            elif not self._nudged and self._loop is not None:
+                # one turn of the loop later: what the same turn makes for this connection
+                # is written with it, in one frame (a table's records, then the state they
+                # call for, made in the next turn)
+                self._nudged = True
+                self._loop.call_soon(self._wake_up)
+
+    def _wake_up(self) -> None:
+        self._nudged = False
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
 
     def held(self) -> None:
         """A message made for this connection that waits elsewhere (a record behind a
@@ -237,7 +263,7 @@ class Outbox:
             self._chars = 0
             if self.dropped is not None:
                 self.dropped()
-        self._wake.set()
+        self._wake_up()
 
     async def get(self) -> tuple[str, float | None]:
         """The next message to send (the one before is written: the caller asks for the next
@@ -247,8 +273,13 @@ class Outbox:
         while not self._items:
             if self.close_code is not None:
                 raise Closing(self.close_code, self.close_reason)
-            self._wake.clear()
-            await self._wake.wait()
+            if self._loop is None:
+                self._loop = asyncio.get_running_loop()
+            self._waiter = self._loop.create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
         self.writing = True
         return self._pop()
 
@@ -373,6 +404,8 @@ async def serve(ws: Socket, box: Outbox, handle: Callable[[str], None],
     watched = _Watched(box, ws)
     box.dropped = watched.drop
 
+    write = _writer(ws)
+
     async def writer() -> None:
         try:
             while True:
@@ -381,7 +414,7 @@ async def serve(ws: Socket, box: Outbox, handle: Callable[[str], None],
                 if more:
                     data = "\n".join([data, *(d for d, _ in more)])
                 watched.started = loop.time()
-                await ws.send_text(data)
+                await write(data)
                 watched.started = None
                 if sent is not None:
                     sent(stamp)
@@ -393,19 +426,19 @@ async def serve(ws: Socket, box: Outbox, handle: Callable[[str], None],
                 await ws.close(c.code, c.reason)
 
     read = loop.create_task(reader())
-    write = watched.write = loop.create_task(writer())
+    writing = watched.write = loop.create_task(writer())
     sweep = _SlowWrites.of(loop, limits.send_timeout)
     sweep.add(watched)
     try:
-        done, _ = await asyncio.wait({read, write}, return_when=asyncio.FIRST_COMPLETED)
+        done, _ = await asyncio.wait({read, writing}, return_when=asyncio.FIRST_COMPLETED)
         if read in done and box.closing:  # refused: the writer explains and closes
-            await _settle(write, 2 * limits.send_timeout)
+            await _settle(writing, 2 * limits.send_timeout)
     finally:
         sweep.discard(watched)
         box.dropped = None
-        for task in (read, write):
+        for task in (read, writing):
             task.cancel()
-        for task in (read, write):
+        for task in (read, writing):
             with contextlib.suppress(asyncio.CancelledError):
                 try:
                     await task
@@ -414,6 +447,27 @@ async def serve(ws: Socket, box: Outbox, handle: Callable[[str], None],
                 except Exception as exc:  # a bug: its traceback, but not one per message
                     log_throttled("bug", "a connection ended on %s", type(exc).__name__,
                                   exc_info=exc)
+
+
+def _writer(ws: Socket) -> Callable[[str], Awaitable[None]]:
+    """How a text frame is written to ``ws``: straight to the server's own ASGI ``send``
+    (:data:`SEND`, which :class:`Sockets` puts in the scope) when it has one, past the
+    middlewares' wrappers of ``send`` (they see only HTTP responses) and Starlette's
+    per-message checks; else ``ws.send_text``. Each message is a dict of its own: a server
+    may keep it after its ``send`` returns (Starlette's test client queues it). A client
+    gone is :class:`WebSocketDisconnect`, as Starlette says it."""
+    scope = getattr(ws, "scope", None)
+    send = scope.get(SEND) if isinstance(scope, dict) else None
+    if send is None:
+        return ws.send_text
+
+    async def write(data: str) -> None:
+        try:
+            await send({"type": "websocket.send", "text": data})
+        except OSError:  # the server's ClientDisconnected
+            raise WebSocketDisconnect(code=1006) from None
+
+    return write
 
 
 class _Watched:
@@ -491,6 +545,7 @@ class _SlowWrites:
 
 # ------------------------------------------------------------------------------ sockets
 ABORT = "tapete.abort"  # a WebSocket scope's key: its socket's abort, when the server has one
+SEND = "tapete.send"  # a WebSocket scope's key: the server's own send, under the middlewares'
 
 
 class Sockets:
@@ -510,8 +565,9 @@ class Sockets:
         if scope["type"] == "websocket":
             transport = getattr(getattr(send, "__self__", None), "transport", None)
             abort = getattr(transport, "abort", None)
+            scope = {**scope, SEND: send}  # the frames are written with it (:func:`serve`)
             if callable(abort):
-                scope = {**scope, ABORT: abort}
+                scope[ABORT] = abort
             if self.send_buffer and transport is not None:
                 with contextlib.suppress(Exception):  # no socket (a test's transport)
                     transport.get_extra_info("socket").setsockopt(

@@ -13,17 +13,21 @@ from __future__ import annotations
 from tapete.words.catalog import t, tc, tn
 from tapete.words.hands import name, name_against, preflop_name, strength, why
 from tapete.words.lines import (
+    Narration,
     and_list,
     event_line,
     hand_starts,
     hands_count,
+    log_json,
     log_lines,
+    narration,
     not_in_file,
     players_count,
     pot_name,
     pot_result,
     returned,
     sentences,
+    told_afresh,
 )
 from tapete.words.money import decimal, money, money_format, money_text, number, percent
 from tapete.words.results import breakdown, pot_lines, shown_hands
@@ -31,6 +35,7 @@ from tapete.words.rules import describe as describe_rules
 from tapete.words.rules import game_name, stakes
 
 __all__ = [
+    "Narration",
     "and_list",
     "breakdown",
     "decimal",
@@ -39,12 +44,14 @@ __all__ = [
     "game_name",
     "hand_starts",
     "hands_count",
+    "log_json",
     "log_lines",
     "money",
     "money_format",
     "money_text",
     "name",
     "name_against",
+    "narration",
     "not_in_file",
     "number",
     "percent",
@@ -61,5 +68,6 @@ __all__ = [
     "t",
     "tc",
     "tn",
+    "told_afresh",
     "why",
 ]

@@ -8,8 +8,10 @@ A pot's result is a sentence: "Elena wins the main pot, 381, with a pair of seve
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from babel.lists import format_list
 
@@ -24,6 +26,8 @@ from tapete.words.money import money_text
 if TYPE_CHECKING:
     from tapete.core.hand import Hand
     from tapete.core.rules import Rules
+
+T = TypeVar("T")
 
 
 # ---------------------------------------------------------------------------- small words
@@ -222,30 +226,178 @@ def log_lines(hand: Hand, events: Sequence[ev.Event] | None = None, *,
               names: Sequence[str] | None = None) -> list[Text]:
     """The hand's public story, one line per event (the hole cards dealt are one line; the end
     of the hand has none: the awards say it). No hidden card ever appears here. ``names``:
-    other labels for the players."""
-    names, rules = names or hand.names, hand.rules
+    other labels for the players. ``events``: the story of these events only (the first ones
+    of a hand, or a list of its own); without them, the whole hand's, told by its
+    :class:`Narration` (the lines said before are kept: only the new events are told)."""
+    if events is None:
+        return list(narration(hand, names).lines)
+    return told_afresh(hand, events, names=names)
+
+
+def _pot_count(hand: Hand) -> int:
+    """How many pots the hand's pot lines name: the hand's pots once it is done, at least as
+    many as its awards and rakes name (a lone pot until then)."""
     pot_count = len(hand.pots()) if hand.done else 0
-    pot_count = max(pot_count, max((e.pot + 1 for e in hand.events
-                                    if isinstance(e, ev.Awarded | ev.Raked)), default=1))
-    boards: list[list[Card]] = [[] for _ in range(2 if hand.double_board else 1)]
-    shown: dict[int, Sequence[Card]] = {}
-    out: list[Text] = []
-    dealt = False
+    return max(pot_count, max((e.pot + 1 for e in hand.events
+                               if isinstance(e, ev.Awarded | ev.Raked)), default=1))
+
+
+def told_afresh(hand: Hand, events: Sequence[ev.Event] | None = None, *,
+                names: Sequence[str] | None = None) -> list[Text]:
+    """:func:`log_lines` told from the first event, each time (what :class:`Narration` says
+    line by line as the hand grows)."""
+    story = Narration(hand, names)
+    story.pot_count = _pot_count(hand)
     for e in (events if events is not None else hand.events):
+        story.tell(hand, e)
+    return story.lines
+
+
+class Narration:
+    """A hand's story as it grows: the lines said so far are kept, and each new event adds
+    its line (or none), so that a table's state, made after every event, does not tell the
+    hand again from its first event. The lines are :func:`log_lines`'s, byte for byte; both
+    languages are in each line (a :class:`Text`) and nothing hidden is ever said, so one
+    narration serves every viewer. :func:`narration` keeps one for each hand (and each set
+    of names) it is asked for.
+
+    One thing said early depends on the hand's end: how many pots a pot line names ("the
+    pot" or "the main pot"). A line of a pot is only said once the pots are settled; if the
+    count changes after one was said, the story is told again from the start."""
+
+    __slots__ = ("events", "names", "pot_count", "lines", "ends", "_json", "_boards", "_shown",
+                 "_dealt", "_pot_said", "_pots_named", "_told", "results")
+
+    def __init__(self, hand: Hand, names: Sequence[str] | None = None) -> None:
+        self.events = hand.events  # the hand's own list: only ever appended to
+        self.names = tuple(names) if names else None
+        # what is said of the hand once it is done, made once (:func:`kept`)
+        self.results: dict[str, object] = {}
+        self._told = 0  # the events told
+        self._pots_named = 0  # the highest pot named by an award or a rake, plus one
+        self._start(hand, 1)
+
+    def _start(self, hand: Hand, pot_count: int) -> None:
+        self.pot_count = pot_count
+        self.lines: list[Text] = []
+        self.ends: list[int] = [0]  # lines said after the first k events told: ends[k]
+        self._json: list[bytes] = []  # the lines encoded, as many as were asked for
+        self._boards: list[list[Card]] = [[] for _ in range(2 if hand.double_board else 1)]
+        self._shown: dict[int, Sequence[Card]] = {}
+        self._dealt = False
+        self._pot_said = False  # a line says a pot's name (it depends on pot_count)
+        self._told = 0
+
+    def tell(self, hand: Hand, e: ev.Event) -> None:
+        """Say event ``e``, the next one (``hand``: the hand it belongs to)."""
+        self._told += 1
         if isinstance(e, ev.HoleDealt):
-            if not dealt:
-                out.append(t("Hole cards are dealt"))
-            dealt = True
-            continue
+            if not self._dealt:
+                self.lines.append(t("Hole cards are dealt"))
+            self._dealt = True
+            self.ends.append(len(self.lines))
+            return
         if isinstance(e, ev.RunsChosen):
-            boards = [list(boards[0]) for _ in range(e.runs)]
+            self._boards = [list(self._boards[0]) for _ in range(e.runs)]
+        elif isinstance(e, ev.Awarded | ev.Raked):
+            self._pot_said = True
+            self._pots_named = max(self._pots_named, e.pot + 1)
         if not isinstance(e, ev.Ended):
-            out.append(_line(e, names, rules, hand.starting_stacks, boards, shown, (), pot_count))
+            self.lines.append(_line(e, self.names or hand.names, hand.rules,
+                                    hand.starting_stacks, self._boards, self._shown, (),
+                                    self.pot_count))
         if isinstance(e, ev.BoardDealt):
-            boards[e.run].extend(e.cards)
+            self._boards[e.run].extend(e.cards)
         elif isinstance(e, ev.Shown):
-            shown[e.player] = e.cards
-    return out
+            self._shown[e.player] = e.cards
+        self.ends.append(len(self.lines))
+
+    def catch_up(self, hand: Hand) -> None:
+        """Say the events the hand added since the last call (``hand``: this narration's)."""
+        events = hand.events
+        told = self._told
+        if told == len(events) and not hand.done:
+            return
+        for k in range(told, len(events)):  # the awards and rakes to come name pots too
+            e = events[k]
+            if isinstance(e, ev.Awarded | ev.Raked):
+                self._pots_named = max(self._pots_named, e.pot + 1)
+        count = max(len(hand.pots()) if hand.done else 0, self._pots_named, 1)
+        if count != self.pot_count:
+            if self._pot_said:  # said with another count: told again
+                self._start(hand, count)
+                told = 0
+            self.pot_count = count
+        for k in range(told, len(events)):
+            self.tell(hand, events[k])
+
+    def upto(self, events: int) -> list[Text]:
+        """The lines of the hand's first ``events`` events (told already)."""
+        return self.lines[:self.ends[min(events, len(self.ends) - 1)]]
+
+    def encoded(self, encode: Callable[[object], bytes]) -> list[bytes]:
+        """Each line's JSON (``{"en": ..., "es": ...}``), encoded once by ``encode``."""
+        done = self._json
+        for line in self.lines[len(done):]:
+            done.append(encode(line.to_json()))
+        return done
+
+
+# hands whose narration is kept, the most recently asked for: more than the hands a node plays
+# at once (one a table, and the one that just ended); a six-player hand's is about 12 KB, and
+# it keeps the hand's events too. One forgotten is told afresh when asked for again
+NARRATIONS = 2048
+_narrations: OrderedDict[tuple[int, tuple[str, ...] | None], Narration] = OrderedDict()
+_narrating = threading.Lock()
+
+
+def _kept(hand: Hand, names: Sequence[str] | None) -> Narration:
+    """``hand``'s narration as kept (not told further); call with :data:`_narrating` held."""
+    key = (id(hand.events), tuple(names) if names else None)
+    story = _narrations.get(key)
+    # the same list: the same hand (the narration holds it, so its id is not reused)
+    if story is None or story.events is not hand.events:
+        story = _narrations[key] = Narration(hand, names)
+        while len(_narrations) > NARRATIONS:
+            _narrations.popitem(last=False)
+    else:
+        _narrations.move_to_end(key)
+    return story
+
+
+def narration(hand: Hand, names: Sequence[str] | None = None) -> Narration:
+    """``hand``'s :class:`Narration` (with ``names`` for its players), told up to its last
+    event: kept for the :data:`NARRATIONS` hands last asked for, so that each event of a hand
+    is told once, however many states, results and viewers ask for its story."""
+    with _narrating:
+        story = _kept(hand, names)
+        story.catch_up(hand)
+        return story
+
+
+def kept(hand: Hand, what: str, make: Callable[[], T]) -> T:
+    """What ``make`` says of ``hand`` (``what`` names it), made once when the hand is done
+    and kept with its narration (each seat's result, each list of hands asks for the same
+    sentences); made each time while the hand goes on. What is kept is shared: the caller
+    may not change it (:mod:`.results` hands out copies)."""
+    if not hand.done:
+        return make()
+    with _narrating:
+        results = _kept(hand, None).results
+        if what in results:
+            return cast(T, results[what])
+    made = make()  # outside the lock: it may tell the hand (a pot's result)
+    with _narrating:
+        return cast(T, _kept(hand, None).results.setdefault(what, made))
+
+
+def log_json(hand: Hand, encode: Callable[[object], bytes]) -> bytes:
+    """:func:`log_lines` of the whole hand as a JSON list, ``[{"en": ..., "es": ...}, ...]``
+    (what ``encode`` writes of ``[line.to_json() for line in log_lines(hand)]``, for an
+    encoder that writes no spaces, as msgspec's): each line encoded once, when first said."""
+    story = narration(hand)
+    with _narrating:
+        return b"[" + b",".join(story.encoded(encode)) + b"]"
 
 
 # ---------------------------------------------------------------------------- results

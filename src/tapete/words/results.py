@@ -5,19 +5,35 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import msgspec
+
 from tapete.core.cards import format_cards
 from tapete.core.text import Text
 from tapete.words import hands
-from tapete.words.lines import pot_result, returned, sentences
+from tapete.words.lines import kept, pot_result, returned, sentences
 
 if TYPE_CHECKING:
     from tapete.core.hand import Hand
 
 
+_decode = msgspec.json.decode
+_encode = msgspec.json.Encoder().encode
+
+
 def pot_lines(hand: Hand) -> list[dict[str, Any]]:
     """One line per settled pot, then one per return of uncalled chips, each with its numbers
     for the page and the tests: "Ana wins the main pot, 300, with a pair of sevens" /
-    "Carla takes back 200 (uncalled)"."""
+    "Carla takes back 200 (uncalled)". Made once for a finished hand (each caller gets its
+    own copy)."""
+    return _copy(kept(hand, "pot_lines", lambda: _encode(_pot_lines(hand))))
+
+
+def _copy(data: bytes) -> list[dict[str, Any]]:
+    got: list[dict[str, Any]] = _decode(data)
+    return got
+
+
+def _pot_lines(hand: Hand) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     names = hand.names
     results = hand.results
@@ -37,13 +53,18 @@ def pot_lines(hand: Hand) -> list[dict[str, Any]]:
 
 def breakdown(hand: Hand) -> Text:
     """The whole result as one text, the sentences joined by "; "."""
-    lines = pot_lines(hand)
-    return sentences([Text(x["text"]["en"], x["text"]["es"]) for x in lines])
+    return kept(hand, "breakdown", lambda: sentences(
+        [Text(x["text"]["en"], x["text"]["es"]) for x in pot_lines(hand)]))
 
 
 def shown_hands(hand: Hand) -> list[dict[str, Any]]:
     """Each hand shown at showdown: its cards and its name, with the kicker where a kicker
-    tells it from another hand shown ("a pair of fives, ace kicker")."""
+    tells it from another hand shown ("a pair of fives, ace kicker"). Made once for a
+    finished hand (each caller gets its own copy)."""
+    return _copy(kept(hand, "shown_hands", lambda: _encode(_shown_hands(hand))))
+
+
+def _shown_hands(hand: Hand) -> list[dict[str, Any]]:
     out = []
     board = tuple(hand.board)
     for p, cards in hand.shown.items():
