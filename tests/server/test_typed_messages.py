@@ -13,9 +13,17 @@ import tapete.server
 SERVER = Path(tapete.server.__file__).resolve().parent
 
 
+def _asgi(value: ast.AST | None) -> bool:
+    """An ASGI event (``{"type": "websocket.send", ...}``): the server's own interface, not a
+    message of the protocol."""
+    return isinstance(value, ast.Constant) and isinstance(value.value, str) and \
+        value.value.startswith(("websocket.", "http.", "lifespan."))
+
+
 def _typed(node: ast.AST) -> bool:
     if isinstance(node, ast.Dict):
-        return any(isinstance(k, ast.Constant) and k.value == "type" for k in node.keys)
+        return any(isinstance(k, ast.Constant) and k.value == "type" and not _asgi(v)
+                   for k, v in zip(node.keys, node.values, strict=True))
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
         node.func.id == "dict" and any(k.arg == "type" for k in node.keywords)
 
@@ -33,7 +41,8 @@ def test_no_message_is_a_dict_built_by_hand() -> None:
 
 def test_the_scan_reads_a_file(tmp_path: Path) -> None:
     f = tmp_path / "m.py"
-    f.write_text('def f():\n    return {"type": "pong"}\n\n\nz = dict(type="x")\n')
+    f.write_text('def f():\n    return {"type": "pong"}\n\n\nz = dict(type="x")\n'
+                 'asgi = {"type": "websocket.send", "text": "{}"}\n')
     assert typed_dicts(f) == [2, 5]
 
 

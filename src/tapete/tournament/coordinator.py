@@ -39,7 +39,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
-from tapete.core.catalog import t
+from tapete.core.catalog import N_, t
 from tapete.core.errors import BooksError
 from tapete.core.text import Text
 from tapete.tournament import deals, rulings
@@ -47,8 +47,8 @@ from tapete.tournament.live import LiveTournament, Orders, Seating
 from tapete.tournament.model import Level, Schedule, TournamentRules, parse_levels
 
 log = logging.getLogger("tapete.server")
-GIVEN_UP = ("This tournament could not go on after a restart: every buy-in was given back, or"
-            " the prizes shared by the stacks (docs: Tournaments).")
+GIVEN_UP = N_("This tournament could not go on after a restart: every buy-in was given back,"
+              " or the prizes shared by the stacks (docs: Tournaments).")
 
 
 # ---------------------------------------------------------------------------- the ports
