@@ -329,6 +329,16 @@ class Lease(NamedTuple):
     expires: int
 
 
+class Append(NamedTuple):
+    """One table's batch for :meth:`EventLog.append_group`: its records (numbered from the
+    one after the table's last, each stamped), and the epoch of the writer's lease (None:
+    one node)."""
+
+    table_id: str
+    records: list[Record]
+    epoch: int | None = None
+
+
 class EventLog:
     """Every table's records, in a database SQLAlchemy reaches (``sqlite://`` in memory)."""
 
@@ -427,8 +437,15 @@ class EventLog:
             at = time.time_ns() // 1_000_000
         out = [Record(first_seq + i, kind, payload, at)
                for i, (kind, payload) in enumerate(records)]
+        return self.append_records(table_id, out, epoch=epoch, within=within)
+
+    def append_records(self, table_id: str, out: list[Record], *, epoch: int | None = None,
+                       within: Callable[[sa.Connection], None] | None = None) -> list[Record]:
+        """:meth:`append` of records already numbered and stamped (each its own ``at``):
+        ``out[0].seq`` must follow the table's last record."""
         if not out:
             return out
+        first_seq = out[0].seq
         rows = [(table_id, r.seq, r.kind, json.dumps(r.payload, sort_keys=True), r.at)
                 for r in out]
         known = self._last.get(table_id)
@@ -469,6 +486,89 @@ class EventLog:
         if not done.rowcount:
             self.fenced += 1
             raise Fenced(t("this node lost the table's lease: another node owns it now"))
+
+    @property
+    def groups(self) -> bool:
+        """Whether a writer thread may store records beside this process's other connections
+        (:mod:`tapete.room.writer`): a database file or server, not an in-memory database
+        whose one connection everything shares."""
+        return self._fast is not None
+
+    def append_group(self, appends: list[Append]) -> list[Exception | None]:
+        """Store several tables' batches in one transaction (group commit: see
+        :mod:`tapete.room.writer`); for each, in order, None (stored) or why nothing of it was
+        stored: :class:`Fenced` when the table's lease no longer holds its epoch, the refusal
+        of :meth:`append` when its first seq does not follow the table's last record. One
+        table refused leaves the others stored. The fences are checked first, in the same
+        transaction, one statement for all of them: each lease row quoted is locked
+        (``FOR SHARE`` on PostgreSQL) until the commit, so a claim waits for the group as it
+        waits for an append. A group the database refuses as a whole for another reason (a
+        duplicate key: another writer of a table) is stored again one batch at a time
+        (:meth:`append_records`), so that only the batch at fault fails; an outage fails
+        every batch of the group."""
+        out: list[Exception | None] = [None] * len(appends)
+        if not appends:
+            return out
+        # what this process stored last of each table; known again once stored
+        known = {a.table_id: self._last.pop(a.table_id, None) for a in appends}
+        fenced = 0
+        try:
+            with self.engine.begin() as conn:
+                held: set[tuple[str, int]] = set()
+                quoted = sorted({(a.table_id, a.epoch) for a in appends
+                                 if a.epoch is not None})
+                if quoted:
+                    c = LEASES.c
+                    query = sa.select(c.table_id, c.epoch).where(
+                        sa.tuple_(c.table_id, c.epoch).in_(quoted)).order_by(c.table_id)
+                    if conn.dialect.name == "postgresql":
+                        query = query.with_for_update(read=True)
+                    held = {(str(tid), int(epoch)) for tid, epoch in conn.execute(query)}
+                last: dict[str, int] = {}
+                for a in appends:
+                    seq = known[a.table_id]
+                    if seq is not None and a.records and seq == a.records[0].seq - 1:
+                        last[a.table_id] = seq
+                ask = sorted({a.table_id for a in appends} - last.keys())
+                if ask:
+                    for tid, value in conn.execute(
+                            sa.select(EVENTS.c.table_id, sa.func.max(EVENTS.c.seq))
+                            .where(EVENTS.c.table_id.in_(ask)).group_by(EVENTS.c.table_id)):
+                        last[str(tid)] = int(value)
+                rows: list[dict[str, Any]] = []
+                for i, a in enumerate(appends):
+                    if a.epoch is not None and (a.table_id, a.epoch) not in held:
+                        fenced += 1
+                        out[i] = Fenced(t("this node lost the table's lease: another node"
+                                          " owns it now"))
+                        continue
+                    if not a.records:
+                        continue
+                    if last.get(a.table_id, 0) + 1 != a.records[0].seq:
+                        out[i] = _not_owner()
+                        continue
+                    last[a.table_id] = a.records[-1].seq
+                    rows.extend({"table_id": a.table_id, "seq": r.seq, "kind": r.kind,
+                                 "payload": json.dumps(r.payload, sort_keys=True), "at": r.at}
+                                for r in a.records)
+                if rows:
+                    conn.execute(EVENTS.insert(), rows)
+        except Exception as exc:
+            if storage_down(exc):
+                return [exc] * len(appends)
+            return [self._alone(a) for a in appends]
+        self.fenced += fenced
+        for a, failed in zip(appends, out, strict=True):
+            if failed is None and a.records:
+                self._last[a.table_id] = a.records[-1].seq
+        return out
+
+    def _alone(self, a: Append) -> Exception | None:
+        try:
+            self.append_records(a.table_id, a.records, epoch=a.epoch)
+        except Exception as exc:
+            return exc
+        return None
 
     # ------------------------------------------------------------------ leases
     def claim(self, table_id: str, node: str, ttl_ms: int, *, force: bool = False,

@@ -238,7 +238,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     secret = signing_key(settings, storage)
     hub = Hub(settings, storage)
     room = Room(hub, think_ms=int(settings.think_delay * 1000),
-                pause_ms=int(settings.result_pause * 1000))
+                pause_ms=int(settings.result_pause * 1000), group_commit=True)
     hub.room = room
     node = None
     if settings.node_id is not None:  # one node of several (server/cluster.py)

@@ -48,6 +48,7 @@ from tapete.room.errors import Refused as RoomRefused
 from tapete.room.errors import Unavailable
 from tapete.room.log import EventLog, TableConfig, storage_down
 from tapete.room.table import Agent, RoomTable, TableOwner, rebuild, restore
+from tapete.room.writer import GroupWriter
 from tapete.server.game import Refused, rules_json, send
 from tapete.server.money import BOT_PREFIX, is_bot, seat_chips
 from tapete.server.protocol import (
@@ -278,10 +279,15 @@ class Room:
     """The room of this process: its tables, by id."""
 
     def __init__(self, hub: Hub, *, tick_s: float = 1.0, think_ms: int = 700,
-                 pause_ms: int = 3000, bot_seed: int | None = None) -> None:
+                 pause_ms: int = 3000, bot_seed: int | None = None,
+                 group_commit: bool = False) -> None:
         self.hub = hub
         self.storage = hub.storage
         self.log = EventLog(hub.storage.engine)
+        # group commit (room/writer.py): the tables' records stored by one thread, many
+        # tables' in one transaction, each table told once its own are stored; without it
+        # (or on a database in memory) each command's are stored on the loop at once
+        self.writer = GroupWriter(self.log) if group_commit and self.log.groups else None
         self.bankroll = RoomBankroll(hub)
         self._saving: set[asyncio.Task[None]] = set()  # hands being stored as players' hands
         self.tick_s = tick_s
@@ -325,7 +331,8 @@ class Room:
         return agents, styles
 
     def _run(self, table: RoomTable, styles: dict[str, str]) -> Running:
-        running = Running(table, TableOwner(table, tick_s=self.tick_s), bots=styles)
+        running = Running(table, TableOwner(table, tick_s=self.tick_s, writer=self.writer),
+                          bots=styles)
         self.tables[table.table_id] = running
         if self.started:
             self._start(running)
@@ -764,6 +771,8 @@ class Room:
                 running.task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await running.task
+        if self.writer is not None:  # what the tables handed it, stored
+            await asyncio.to_thread(self.writer.close)
 
     def listing(self) -> list[dict[str, Any]]:
         """The public tables, for the lobby (several nodes: the others' too, through
@@ -952,6 +961,9 @@ class Connection:
     def _send_state(self) -> None:
         self._scheduled = False
         if self.box.closing:
+            return
+        if self.running.table.unstored:  # ahead of its log: the state waits for it
+            self.running.table.when_stored(self.schedule_state)
             return
         self._shown = (self.running.table, self.running.table.seq)
         send(self.box, _JSON.encode(state(self.running, self._player, self.room)).decode(),
