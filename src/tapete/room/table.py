@@ -917,11 +917,14 @@ class RoomTable:
         them, move the money, publish. While :func:`restore` replays, the records must be
         the stored ones instead. Inside the owner's step with a writer (:class:`TableOwner`:
         group commit), records that move no money are kept for the writer, and told once it
-        has stored them (:meth:`_stored`); records that move money are stored at once, after
-        those kept before them, as everywhere else."""
+        has stored them (:meth:`_stored`); records that move money are stored at once, as
+        everywhere else. Whatever was kept before a command is stored and told before it
+        runs (:meth:`_flush`): each command runs on a state its log holds."""
         if self.broken:
             raise Refused(t("the table is restarting: try again in a moment"),
                           code="unavailable")
+        if self._replaying is None:
+            self._flush()
         batch: Batch = []
         try:
             step(command, batch)
@@ -946,7 +949,6 @@ class RoomTable:
                        for i, (k, p) in enumerate(batch)]
             kept = True
         else:
-            self._flush()  # what was kept before it is stored and told first
             try:
                 records = self.log.append(self.table_id, self.seq + 1,
                                           [(k, _norm(p)) for k, p in batch],
@@ -1019,10 +1021,10 @@ class RoomTable:
             fn()
 
     def _flush(self) -> None:
-        """Store and tell the records kept so far, in order, before a command that is stored
-        at once (one moving money, or one run outside the owner's step): kept by the step
-        still running, stored here; handed to the writer, waited for (it needs nothing of
-        the loop)."""
+        """Store and tell the records kept so far, in order, before the next command runs:
+        kept by the owner's step still running (a step of several commands), stored here;
+        handed to the writer (a command run outside the owner meanwhile), waited for (the
+        writer needs nothing of the loop)."""
         if not self._unstored:
             return
         if not self._committed:
