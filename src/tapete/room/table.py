@@ -18,6 +18,12 @@ changed nothing and stored nothing, or produces a batch of records that is
 2. then followed by the bankroll moves it implies (each keyed by its record, so made once),
 3. then published to every subscriber, filtered for that subscriber's viewer.
 
+In the server the records are stored off the event loop, with group commit
+(:mod:`tapete.room.writer`): the owner hands a command's records to one writer thread, which
+stores whatever the tables handed it meanwhile in one transaction, and steps 2 and 3 (with
+the caller's answer, the states and the hooks) wait for that commit. Records that move money
+are stored at once, as above.
+
 If the store fails (the database is down, or another owner wrote first), the command raises,
 nothing was published or moved, and this copy refuses every later command: the table's next
 owner rebuilds it with :func:`restore` from the log, which holds nothing of the failed
@@ -353,6 +359,7 @@ class RoomTable:
         if not self.config.spectators and (sub.player is None
                                            or self.seat_of(sub.player) is None):
             raise Refused(t("this table allows no spectators: take a seat to watch"))
+        self._flush()  # records on their way to the log: stored and told first
         # the players of the hand that record ``after`` is in (its start record), then only
         # the records after it: a client resuming reads what it missed, not the whole log
         if after < self.seq:  # none after the last: no read (a client that asks for none)
