@@ -5,6 +5,7 @@ in one transaction, a table whose lease moved on refused alone, and nothing of a
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import threading
 from pathlib import Path
@@ -308,3 +309,37 @@ def test_without_a_writer_each_command_is_stored_at_once() -> None:
 
 async def _submit(w: GroupWriter) -> None:
     w.submit(Append("x", []))
+
+
+def test_an_owner_stopped_while_its_records_are_stored_tells_them_first(
+        tmp_path: Path) -> None:
+    """An owner cancelled (a table dropped, handed to another node, a server stopping) while
+    the writer stores its step's records ends that step as it would without a writer: the
+    records told and the caller answered (a hand's end kept among the players' hands), then
+    it stops."""
+    log = _log(tmp_path)
+    table = RoomTable.open(log, TableConfig(), FakeBank({"a": 1_000}), clock=ManualClock())
+    table.sit("a", "Ann", 100)
+    watcher = Client(None)
+    table.subscribe(watcher)
+    gate = Gate(log)
+    writer = GroupWriter(log)
+
+    async def main() -> tuple[Any, bool]:
+        owner = TableOwner(table, tick_s=60, writer=writer)
+        run = asyncio.create_task(owner.run())
+        call = asyncio.create_task(owner.call(table.say, "a", "bye"))
+        assert await until_async(gate.held.is_set)
+        run.cancel()
+        opener = threading.Thread(target=gate.open.set)
+        opener.start()
+        with contextlib.suppress(asyncio.CancelledError):
+            await run
+        opener.join()
+        return await call, run.cancelled()
+
+    got, stopped = asyncio.run(main())
+    writer.close()
+    assert got is None and stopped
+    assert [m["kind"] for m in watcher.messages] == ["sat", "chat"] and not table.unstored
+    assert [r.kind for r in log.read(table.table_id)] == ["sat", "chat"]

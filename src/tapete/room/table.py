@@ -1849,7 +1849,17 @@ class TableOwner:
                 table._ticket = ticket = self.writer.submit(append)
             except Exception as exc:  # the writer is closed: the app stops
                 table._broke(exc)
-            await asyncio.shield(ticket.future)
+            try:
+                await asyncio.shield(ticket.future)
+            except asyncio.CancelledError:
+                # stopped (the table dropped or handed over, the server stopping) while its
+                # records were being stored: the step ends as it would without a writer
+                # (stored, then told: the hands kept, the caller answered), then the task
+                # stops, at its next await
+                ticket.wait()  # the writer needs nothing of the loop
+                task = asyncio.current_task()
+                if task is not None:
+                    task.cancel()
             table._stored(ticket)
         if failure is not None:
             raise failure
