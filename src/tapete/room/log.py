@@ -329,6 +329,16 @@ class Lease(NamedTuple):
     expires: int
 
 
+class Append(NamedTuple):
+    """One table's batch for :meth:`EventLog.append_group`: its records (numbered from the
+    one after the table's last, each stamped), and the epoch of the writer's lease (None:
+    one node)."""
+
+    table_id: str
+    records: list[Record]
+    epoch: int | None = None
+
+
 class EventLog:
     """Every table's records, in a database SQLAlchemy reaches (``sqlite://`` in memory)."""
 
@@ -427,8 +437,15 @@ class EventLog:
             at = time.time_ns() // 1_000_000
         out = [Record(first_seq + i, kind, payload, at)
                for i, (kind, payload) in enumerate(records)]
+        return self.append_records(table_id, out, epoch=epoch, within=within)
+
+    def append_records(self, table_id: str, out: list[Record], *, epoch: int | None = None,
+                       within: Callable[[sa.Connection], None] | None = None) -> list[Record]:
+        """:meth:`append` of records already numbered and stamped (each its own ``at``):
+        ``out[0].seq`` must follow the table's last record."""
         if not out:
             return out
+        first_seq = out[0].seq
         rows = [(table_id, r.seq, r.kind, json.dumps(r.payload, sort_keys=True), r.at)
                 for r in out]
         known = self._last.get(table_id)
@@ -469,6 +486,100 @@ class EventLog:
         if not done.rowcount:
             self.fenced += 1
             raise Fenced(t("this node lost the table's lease: another node owns it now"))
+
+    @property
+    def groups(self) -> bool:
+        """Whether a writer thread may store records beside this process's other connections
+        (:mod:`tapete.room.writer`): a database file or server, not an in-memory database
+        whose one connection everything shares."""
+        return self._fast is not None
+
+    def append_group(self, appends: list[Append]) -> list[Exception | None]:
+        """Store several tables' batches in one transaction (group commit: see
+        :mod:`tapete.room.writer`); for each, in order, None (stored) or why nothing of it was
+        stored: :class:`Fenced` when the table's lease no longer holds its epoch, the refusal
+        of :meth:`append` when its first seq does not follow the table's last record. One
+        table refused leaves the others stored. The fences are checked first, in the same
+        transaction, one statement for all of them: each lease row quoted is locked
+        (``FOR SHARE`` on PostgreSQL) until the commit, so a claim waits for the group as it
+        waits for an append. A group the database refuses as a whole for another reason (a
+        duplicate key: another writer of a table) is stored again one batch at a time
+        (:meth:`append_records`), so that only the batch at fault fails; an outage fails
+        every batch of the group."""
+        out: list[Exception | None] = [None] * len(appends)
+        if not appends:
+            return out
+        # what this process stored last of each table; known again once stored
+        known = {a.table_id: self._last.pop(a.table_id, None) for a in appends}
+        fenced = 0
+        try:
+            if self._fast is not None:  # the DBAPI's own connection: a few statements
+                fenced = self._fast.group(appends, known, out)
+            else:
+                fenced = self._group(appends, known, out)
+        except Exception as exc:
+            if storage_down(exc):
+                return [exc] * len(appends)
+            return [self._alone(a) for a in appends]
+        self.fenced += fenced
+        for a, failed in zip(appends, out, strict=True):
+            if failed is None and a.records:
+                self._last[a.table_id] = a.records[-1].seq
+        return out
+
+    def _group(self, appends: list[Append], known: dict[str, int | None],
+               out: list[Exception | None]) -> int:
+        """:meth:`append_group`'s transaction through SQLAlchemy (a database the DBAPI path
+        does not serve): fills ``out``, returns how many batches were fenced."""
+        fenced = 0
+        with self.engine.begin() as conn:
+            held: set[tuple[str, int]] = set()
+            quoted = sorted({(a.table_id, a.epoch) for a in appends
+                             if a.epoch is not None})
+            if quoted:
+                c = LEASES.c
+                query = sa.select(c.table_id, c.epoch).where(
+                    sa.tuple_(c.table_id, c.epoch).in_(quoted)).order_by(c.table_id)
+                if conn.dialect.name == "postgresql":
+                    query = query.with_for_update(read=True)
+                held = {(str(tid), int(epoch)) for tid, epoch in conn.execute(query)}
+            last: dict[str, int] = {}
+            for a in appends:
+                seq = known[a.table_id]
+                if seq is not None and a.records and seq == a.records[0].seq - 1:
+                    last[a.table_id] = seq
+            ask = sorted({a.table_id for a in appends} - last.keys())
+            if ask:
+                for tid, value in conn.execute(
+                        sa.select(EVENTS.c.table_id, sa.func.max(EVENTS.c.seq))
+                        .where(EVENTS.c.table_id.in_(ask)).group_by(EVENTS.c.table_id)):
+                    last[str(tid)] = int(value)
+            rows: list[dict[str, Any]] = []
+            for i, a in enumerate(appends):
+                if a.epoch is not None and (a.table_id, a.epoch) not in held:
+                    fenced += 1
+                    out[i] = Fenced(t("this node lost the table's lease: another node"
+                                      " owns it now"))
+                    continue
+                if not a.records:
+                    continue
+                if last.get(a.table_id, 0) + 1 != a.records[0].seq:
+                    out[i] = _not_owner()
+                    continue
+                last[a.table_id] = a.records[-1].seq
+                rows.extend({"table_id": a.table_id, "seq": r.seq, "kind": r.kind,
+                             "payload": json.dumps(r.payload, sort_keys=True), "at": r.at}
+                            for r in a.records)
+            if rows:
+                conn.execute(EVENTS.insert(), rows)
+        return fenced
+
+    def _alone(self, a: Append) -> Exception | None:
+        try:
+            self.append_records(a.table_id, a.records, epoch=a.epoch)
+        except Exception as exc:
+            return exc
+        return None
 
     # ------------------------------------------------------------------ leases
     def claim(self, table_id: str, node: str, ttl_ms: int, *, force: bool = False,
@@ -654,16 +765,7 @@ class _FastAppend:
             if epoch is not None:
                 params.extend((row[0], epoch))
         sql = self.sql(len(rows), epoch is not None)
-        raw = getattr(self._local, "conn", None)
-        if raw is not None and self.postgres and (raw.driver_connection.closed
-                                                  or raw.driver_connection.broken):
-            raw.invalidate()  # known lost (the server restarted): a new one, as a ping would
-            raw = None
-        if raw is None:
-            raw = self._local.conn = self.engine.raw_connection()
-            if self.postgres:
-                driver: Any = raw.driver_connection
-                driver.autocommit = True
+        raw = self._conn()
         try:
             cursor = raw.cursor()
             try:
@@ -684,6 +786,91 @@ class _FastAppend:
         if stored not in (0, len(rows)):  # pragma: no cover - one statement: all or none
             raise RuntimeError(f"an append stored {stored} of {len(rows)} records")
         return int(stored)
+
+    def _conn(self) -> Any:
+        """This thread's connection (PostgreSQL: in autocommit)."""
+        raw = getattr(self._local, "conn", None)
+        if raw is not None and self.postgres and (raw.driver_connection.closed
+                                                  or raw.driver_connection.broken):
+            raw.invalidate()  # known lost (the server restarted): a new one, as a ping would
+            raw = None
+        if raw is None:
+            raw = self._local.conn = self.engine.raw_connection()
+            if self.postgres:
+                driver: Any = raw.driver_connection
+                driver.autocommit = True
+        return raw
+
+    def group(self, appends: list[Append], known: dict[str, int | None],
+              out: list[Exception | None]) -> int:
+        """:meth:`EventLog.append_group`'s transaction on this thread's connection, three
+        statements at most whatever the number of tables (the leases quoted, locked; the
+        last seq of the tables this process does not know; the insert of every batch that
+        passed): fills ``out`` with each batch refused, and returns how many were fenced.
+        Raises what the database raised (as SQLAlchemy's errors): nothing is stored then."""
+        raw = self._conn()
+        m = self.mark
+        fenced = 0
+        try:
+            cursor = raw.cursor()
+            try:
+                context: Any = raw.driver_connection.transaction() if self.postgres \
+                    else contextlib.nullcontext()
+                with context:
+                    held: set[tuple[str, int]] = set()
+                    quoted = sorted({(a.table_id, a.epoch) for a in appends
+                                     if a.epoch is not None})
+                    if quoted:
+                        cursor.execute(
+                            f"SELECT table_id, epoch FROM {LEASES.name} WHERE "
+                            + " OR ".join([f"(table_id = {m} AND epoch = {m})"] * len(quoted))
+                            + " ORDER BY table_id" + (" FOR SHARE" if self.postgres else ""),
+                            [x for pair in quoted for x in pair])
+                        held = {(str(tid), int(e)) for tid, e in cursor.fetchall()}
+                    last: dict[str, int] = {}
+                    for a in appends:
+                        seq = known[a.table_id]
+                        if seq is not None and a.records and seq == a.records[0].seq - 1:
+                            last[a.table_id] = seq
+                    ask = sorted({a.table_id for a in appends} - last.keys())
+                    if ask:
+                        cursor.execute(
+                            f"SELECT table_id, MAX(seq) FROM {EVENTS.name} WHERE table_id IN"
+                            f" ({', '.join([m] * len(ask))}) GROUP BY table_id", ask)
+                        last.update((str(tid), int(v)) for tid, v in cursor.fetchall())
+                    rows: list[tuple[Any, ...]] = []
+                    for i, a in enumerate(appends):
+                        if a.epoch is not None and (a.table_id, a.epoch) not in held:
+                            fenced += 1
+                            out[i] = Fenced(t("this node lost the table's lease: another node"
+                                              " owns it now"))
+                            continue
+                        if not a.records:
+                            continue
+                        if last.get(a.table_id, 0) + 1 != a.records[0].seq:
+                            out[i] = _not_owner()
+                            continue
+                        last[a.table_id] = a.records[-1].seq
+                        rows.extend((a.table_id, r.seq, r.kind,
+                                     json.dumps(r.payload, sort_keys=True), r.at)
+                                    for r in a.records)
+                    if rows:
+                        cursor.executemany(
+                            f"INSERT INTO {EVENTS.name} ({', '.join(_EVENT_COLUMNS)}) VALUES"
+                            f" ({', '.join([m] * len(_EVENT_COLUMNS))})", rows)
+            finally:
+                cursor.close()
+            if not self.postgres:
+                raw.commit()
+        except self.integrity as exc:
+            self._rollback(raw)
+            raise sa.exc.IntegrityError("INSERT", None, exc) from exc
+        except self.error as exc:  # the connection may be gone: the next one opens one
+            self._rollback(raw)
+            raw.invalidate()
+            self._local.conn = None
+            raise sa.exc.DBAPIError.instance("INSERT", None, exc, self.error) from exc
+        return fenced
 
     def _rollback(self, raw: Any) -> None:
         if not self.postgres:

@@ -28,6 +28,12 @@ changed nothing and stored nothing, or produces a batch of records that is
 2. then followed by the bankroll moves it implies (each keyed by its record, so made once),
 3. then published to every subscriber, filtered for that subscriber's viewer.
 
+In the server the records are stored off the event loop, with group commit
+(:mod:`tapete.room.writer`): the owner hands a command's records to one writer thread, which
+stores whatever the tables handed it meanwhile in one transaction, and steps 2 and 3 (with
+the caller's answer, the states and the hooks) wait for that commit. Records that move money
+are stored at once, as above.
+
 If the store fails (the database is down, or another owner wrote first), the command raises,
 nothing was published or moved, and this copy refuses every later command: the table's next
 owner rebuilds it with :func:`restore` from the log, which holds nothing of the failed
@@ -106,7 +112,7 @@ import json
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, NoReturn, Protocol, TypeVar
 
 from tapete.core import events as ev
 from tapete.core.actions import Action
@@ -121,7 +127,7 @@ from tapete.room.clock import Clock, SystemClock
 from tapete.room.dealer import Dealer
 from tapete.room.errors import Refused, Unavailable
 from tapete.room.host import Host
-from tapete.room.log import EventLog, OnCrash, Record, TableConfig, storage_down
+from tapete.room.log import Append, EventLog, OnCrash, Record, TableConfig, storage_down
 from tapete.room.money import Bankroll
 from tapete.room.part import MOST_CHIPS, Batch
 from tapete.room.part import POST as POST  # named here too (the time banks, a bot)
@@ -133,6 +139,7 @@ from tapete.room.seats import Seats
 from tapete.room.straddles import Straddles
 from tapete.room.timers import Timers, pool
 from tapete.room.votes import Votes
+from tapete.room.writer import GroupWriter, Ticket
 
 RECENT = 50  # the hands the lobby's average pot is taken over
 # hands between two snapshots of a table (a restart replays at most this many hands' records)
@@ -251,6 +258,14 @@ class RoomTable:
         self.raked = 0
         self.subscribers: list[Subscriber] = []
         self._replaying: list[Record] | None = None
+        # group commit (TableOwner with a writer): while the owner's step runs, records that
+        # move no money are kept (``_keeping``); kept, and then handed to the writer
+        # (``_ticket``), they wait to be told (``_unstored``), and so does what waits for them
+        self._keeping = False
+        self._unstored: list[tuple[list[Record], Hand | None]] = []
+        self._ticket: Ticket | None = None
+        self._committed = False  # they are stored: only told still
+        self._waiting: list[Callable[[], None]] = []
         # while a restore replays a command: when it was stored, on this table's clock
         self._replay_at: int | None = None
         self.broken = False  # a store failed: the table must be restored from its log
@@ -344,6 +359,7 @@ class RoomTable:
         if not self.config.spectators and (sub.player is None
                                            or self.seat_of(sub.player) is None):
             raise Refused(t("this table allows no spectators: take a seat to watch"))
+        self._flush()  # records on their way to the log: stored and told first
         # the players of the hand that record ``after`` is in (its start record), then only
         # the records after it: a client resuming reads what it missed, not the whole log
         if after < self.seq:  # none after the last: no read (a client that asks for none)
@@ -507,10 +523,16 @@ class RoomTable:
              command: dict[str, Any]) -> list[Record]:
         """Run one command: build its records (the state changes as they are built), store
         them, move the money, publish. While :func:`restore` replays, the records must be
-        the stored ones instead."""
+        the stored ones instead. Inside the owner's step with a writer (:class:`TableOwner`:
+        group commit), records that move no money are kept for the writer, and told once it
+        has stored them (:meth:`_stored`); records that move money are stored at once, as
+        everywhere else. Whatever was kept before a command is stored and told before it
+        runs (:meth:`_flush`): each command runs on a state its log holds."""
         if self.broken:
             raise Refused(t("the table is restarting: try again in a moment"),
                           code="unavailable")
+        if self._replaying is None:
+            self._flush()
         batch: Batch = []
         try:
             step(command, batch)
@@ -520,6 +542,7 @@ class RoomTable:
             if self._replaying is None:  # a fault: the state is in doubt, the log is not
                 self.broken, self.failure = True, exc
             raise
+        kept = False
         if self._replaying is not None:
             stored = self._replaying[:len(batch)]
             got = [(k, _norm(p)) for k, p in batch]
@@ -528,6 +551,11 @@ class RoomTable:
                                  f" {self.seq + 1}: stored {stored[:3]}, replayed {got[:3]}")
             records = stored
             del self._replaying[:len(batch)]
+        elif self._keeping and not money_moves(self.table_id, self.seq + 1, batch):
+            at = self.clock.wall_ms()
+            records = [Record(self.seq + 1 + i, k, _norm(p), at)
+                       for i, (k, p) in enumerate(batch)]
+            kept = True
         else:
             try:
                 records = self.log.append(self.table_id, self.seq + 1,
@@ -537,35 +565,127 @@ class RoomTable:
             except BaseException as exc:
                 # the state moved on but the log did not: this copy is done; whoever owns the
                 # table next restores it from the log, where nothing of the command is
-                self.broken, self.failure = True, exc
-                if isinstance(exc, Exception) and storage_down(exc):
-                    raise Unavailable() from exc  # the client may send it again
-                raise
+                self._broke(exc)
         self.seq += len(records)
         # when hands began, by the log's stamps (the lobby's hands an hour: a restore
         # replays the hands, it does not deal them again now)
         self.hand_starts.extend(r.at for r in records if r.kind == "start")
-        self._move_money(records)
+        if not kept:
+            self._move_money(records)
         if self.turn_seq is not None and self.turn_seq > self.seq - len(records):
             self.turn_at = self._now()
             self._note_presence()
-        if self._replaying is None:
-            self._publish(records)
-            ended = any(r.kind in ("end", "void") for r in records)
-            if ended and self.on_hand is not None and self.last_hand is not None and \
-                    any(r.kind == "end" for r in records):
-                self.on_hand(self, self.last_hand)
-            if ended and self.config.tournament:
-                self.policy.hand_ended(self)
-            if ended and self.snapshot_every and self.hand_no % self.snapshot_every == 0:
-                self._snapshot_due = True
-            # a snapshot waits for the bankroll to have stored every move of the table (a
-            # restore from it asks for none before it): at the next hand's end, if not now
-            if ended and self._snapshot_due and self.hand is None \
-                    and self.bankroll.settled(self.table_id):
-                self._snapshot_due = False
-                self._keep_snapshot()
+        if kept:
+            ended = self.last_hand if any(r.kind == "end" for r in records) else None
+            self._unstored.append((records, ended))
+        elif self._replaying is None:
+            self._tell(records, self.last_hand)
         return records
+
+    def _tell(self, records: list[Record], last_hand: Hand | None) -> None:
+        """What a stored command tells: its records to the subscribers, the hand that ended
+        to ``on_hand`` (``last_hand``: the table's when the records were made), its end to
+        the tournament; and the snapshot that falls due."""
+        self._publish(records)
+        ended = any(r.kind in ("end", "void") for r in records)
+        if ended and self.on_hand is not None and last_hand is not None and \
+                any(r.kind == "end" for r in records):
+            self.on_hand(self, last_hand)
+        if ended and self.config.tournament:
+            self.policy.hand_ended(self)
+        if ended and self.snapshot_every and self.hand_no % self.snapshot_every == 0:
+            self._snapshot_due = True
+        # a snapshot waits for the bankroll to have stored every move of the table (a
+        # restore from it asks for none before it): at the next hand's end, if not now; and
+        # for the table to stand where these records left it (a command run after them in
+        # the same step of its owner, not stored yet: at the next hand's end)
+        if ended and self._snapshot_due and self.hand is None \
+                and self.seq == records[-1].seq and self.bankroll.settled(self.table_id):
+            self._snapshot_due = False
+            self._keep_snapshot()
+
+    def _broke(self, exc: BaseException) -> NoReturn:
+        """A store failed: this copy is done (see :meth:`_run`)."""
+        self.broken, self.failure = True, exc
+        self._unstored.clear()
+        self._ticket, self._committed = None, False
+        self._waiting.clear()
+        if isinstance(exc, Exception) and storage_down(exc):
+            raise Unavailable() from exc  # the client may send it again
+        raise exc
+
+    @property
+    def unstored(self) -> bool:
+        """Whether the table stands ahead of its log: a command's records are on their way
+        to the writer (group commit); what it tells waits for them (:meth:`when_stored`)."""
+        return bool(self._unstored)
+
+    def when_stored(self, fn: Callable[[], None]) -> None:
+        """Call ``fn`` once the table's records on their way are stored and told (now when
+        none are; never when the store fails: the table is rebuilt from its log)."""
+        if self._unstored:
+            self._waiting.append(fn)
+        else:
+            fn()
+
+    def _flush(self) -> None:
+        """Store and tell the records kept so far, in order, before the next command runs:
+        kept by the owner's step still running (a step of several commands), stored here;
+        handed to the writer (a command run outside the owner meanwhile), waited for (the
+        writer needs nothing of the loop)."""
+        if not self._unstored:
+            return
+        if not self._committed:
+            ticket = self._ticket
+            if ticket is None:
+                records = [r for rs, _ in self._unstored for r in rs]
+                try:
+                    self.log.append_records(self.table_id, records, epoch=self.epoch)
+                except BaseException as exc:
+                    self._broke(exc)
+            else:
+                error = ticket.wait()
+                if error is not None:
+                    self._broke(error)
+            self._committed = True
+        self._told()
+
+    def _keep(self) -> Append | None:
+        """The owner's step is over: the records it kept, for the writer (None: none)."""
+        self._keeping = False
+        if not self._unstored:
+            return None
+        return Append(self.table_id, [r for rs, _ in self._unstored for r in rs], self.epoch)
+
+    def _stored(self, ticket: Ticket) -> None:
+        """The writer has answered for the records handed to it: told now (unless a command
+        run meanwhile told them already), or the table is broken (the store's failure)."""
+        if self._ticket is not ticket:  # told (or broken) already, by :meth:`_flush`
+            if ticket.error is not None:
+                raise Unavailable() if storage_down(ticket.error) else ticket.error
+            return
+        if ticket.error is not None:
+            self._broke(ticket.error)
+        self._committed = True
+        self._told()
+
+    def _told(self) -> None:
+        """Tell the stored records, in order (a command one of them leads to, run at once,
+        tells the rest first), then what waited for them."""
+        failure: BaseException | None = None
+        while self._unstored:
+            records, last_hand = self._unstored.pop(0)
+            try:
+                self._tell(records, last_hand)
+            except Exception as exc:  # the next records are stored: told all the same
+                failure = failure or exc
+        self._ticket, self._committed = None, False
+        waiting = self._waiting[:]
+        self._waiting.clear()
+        for fn in waiting:
+            fn()
+        if failure is not None:
+            raise failure
 
     # ------------------------------------------------------------------ snapshots
     def _keep_snapshot(self) -> None:
@@ -925,11 +1045,25 @@ def rebuild(old: RoomTable) -> RoomTable:
 class TableOwner:
     """The one task that owns a :class:`RoomTable`: commands from any coroutine are queued
     and run one at a time, in order (``await owner.call(table.sit, ...)``); between
-    commands the task polls the timers every ``tick_s`` seconds."""
+    commands the task polls the timers every ``tick_s`` seconds.
 
-    def __init__(self, table: RoomTable, tick_s: float = 0.25, queue_size: int = 256) -> None:
+    With a ``writer`` (:class:`~tapete.room.writer.GroupWriter`: group commit), each step (a
+    command, a poll of the timers) keeps the records it makes, hands them to the writer once
+    it is over and awaits them, while the loop runs the other tables: whatever the tables
+    hand over while the writer commits goes into its next transaction. Nothing of the step
+    is told before its records are stored: the records to the subscribers, the hooks, the
+    snapshot, and the caller's answer (a result, a refusal or the store's failure) come
+    after. The table runs its next step only then (no pipelining: every command is decided
+    on a state its log holds, so a store that fails takes back one step, never a queue of
+    them built on it; and a table waits for one commit, a few milliseconds, while the
+    group is made across tables). Records that move money are stored at once, as without a
+    writer (:meth:`RoomTable._run`)."""
+
+    def __init__(self, table: RoomTable, tick_s: float = 0.25, queue_size: int = 256,
+                 writer: GroupWriter | None = None) -> None:
         self.table = table
         self.tick_s = tick_s
+        self.writer = writer
         self.inbox: asyncio.Queue[tuple[Callable[[], Any], asyncio.Future[Any]]] = \
             asyncio.Queue(queue_size)
 
@@ -966,7 +1100,12 @@ class TableOwner:
             else:
                 job, future = self.inbox.get_nowait()
             try:
-                result = job()
+                result = await self._step(job)
+            except asyncio.CancelledError:  # stopped while its records were being stored
+                if not future.done():
+                    future.set_exception(Refused(t("the table is restarting: try again in a"
+                                                   " moment"), code="unavailable"))
+                raise
             except Exception as exc:  # the caller's to handle: a Refused, most often
                 if not future.done():  # a caller that gave up (cancelled) is told nothing
                     future.set_exception(exc)
@@ -976,10 +1115,46 @@ class TableOwner:
             await self._poll()
             await asyncio.sleep(0)  # what the command published goes out before the next
 
+    async def _step(self, job: Callable[[], T]) -> T:
+        """Run ``job``; with a writer, what it stored is told (and it returns or raises)
+        once the writer has stored its records."""
+        if self.writer is None:
+            return job()
+        table = self.table
+        table._keeping = True
+        failure: Exception | None = None
+        try:
+            result = job()
+        except Exception as exc:  # told after the records kept before it
+            failure = exc
+        finally:
+            append = table._keep()
+        if append is not None:
+            try:
+                table._ticket = ticket = self.writer.submit(append)
+            except Exception as exc:  # the writer is closed: the app stops
+                table._broke(exc)
+            try:
+                await asyncio.shield(ticket.future)
+            except asyncio.CancelledError:
+                # stopped (the table dropped or handed over, the server stopping) while its
+                # records were being stored: the step ends as it would without a writer
+                # (stored, then told: the hands kept, the caller answered), then the task
+                # stops, at its next await
+                ticket.wait()  # the writer needs nothing of the loop
+                task = asyncio.current_task()
+                if task is not None:
+                    task.cancel()
+            table._stored(ticket)
+        if failure is not None:
+            raise failure
+        return result
+
     async def _poll(self) -> None:
         """Poll the timers while they act (a bot after a bot, a deal), letting the other
         tasks run between two steps and the queued commands go first."""
         for _ in range(1000):
-            if self.table.broken or not self.inbox.empty() or not self.table.poll():
+            if self.table.broken or not self.inbox.empty() or \
+                    not await self._step(self.table.poll):
                 return
             await asyncio.sleep(0)

@@ -241,7 +241,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     secret = signing_key(settings, storage)
     hub = Hub(settings, storage)
     room = Room(hub, ports=ports(settings, hub), think_ms=int(settings.think_delay * 1000),
-                pause_ms=int(settings.result_pause * 1000))
+                pause_ms=int(settings.result_pause * 1000), group_commit=True)
     hub.room = room
     # who runs a table, and what the other nodes are told (room/ports.py): from here on, the
     # same code for one process and for several nodes

@@ -703,6 +703,9 @@ class PracticeTable:
 
     def _send_state(self) -> None:
         self._scheduled = False
+        if self.rt.unstored:  # ahead of its log (group commit): the state waits for it
+            self.rt.when_stored(self._schedule)
+            return
         if self.decision is not None and play_pre(self.running, self.player_id,
                                                   self._pre_played):
             return  # its records bring the next state
@@ -731,6 +734,9 @@ class PracticeTable:
         """Send the current state to every tab of the person (only their seat's view): made
         and encoded once for all of them, each sent through its session."""
         if not self.sessions or self.closed:  # a table the person left tells them nothing
+            return
+        if self.rt.unstored:  # ahead of its log (group commit): nothing shown before stored
+            self.rt.when_stored(self._schedule)
             return
         data = protocol.encode(self.state())
         stamp, self._answer_stamp = self._answer_stamp, None

@@ -48,6 +48,7 @@ from tapete.room.log import EventLog, TableConfig, storage_down
 from tapete.room.policy import PracticePolicy, TablePolicy
 from tapete.room.ports import Ports
 from tapete.room.table import Agent, RoomTable, TableOwner, rebuild, restore
+from tapete.room.writer import GroupWriter
 from tapete.server import protocol
 from tapete.server.fanout import CLOSE_MOVED, moved_message
 from tapete.server.fanout import NO_TABLE as NO_TABLE  # (where the app and exports read it)
@@ -194,10 +195,14 @@ class Room:
 
     def __init__(self, hub: Hub, *, ports: Callable[[Room], Ports], tick_s: float = 1.0,
                  think_ms: int = 700, pause_ms: int = 3000,
-                 bot_seed: int | None = None) -> None:
+                 bot_seed: int | None = None, group_commit: bool = False) -> None:
         self.hub = hub
         self.storage = hub.storage
         self.log = EventLog(hub.storage.engine)
+        # group commit (room/writer.py): the tables' records stored by one thread, many
+        # tables' in one transaction, each table told once its own are stored; without it
+        # (or on a database in memory) each command's are stored on the loop at once
+        self.writer = GroupWriter(self.log) if group_commit and self.log.groups else None
         self._saving: set[asyncio.Task[None]] = set()  # hands being stored as players' hands
         self.tick_s = tick_s
         self.think_ms = think_ms
@@ -245,7 +250,8 @@ class Room:
         return agents, styles
 
     def _run(self, table: RoomTable, styles: dict[str, str]) -> Running:
-        running = Running(table, TableOwner(table, tick_s=self.tick_s), bots=styles)
+        running = Running(table, TableOwner(table, tick_s=self.tick_s, writer=self.writer),
+                          bots=styles)
         self.tables[table.table_id] = running
         if self.started:
             self._start(running)
@@ -676,6 +682,8 @@ class Room:
                 running.task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await running.task
+        if self.writer is not None:  # what the tables handed it, stored
+            await asyncio.to_thread(self.writer.close)
 
     def listing(self) -> list[dict[str, Any]]:
         """The public tables, for the lobby (several nodes: the others' too, through

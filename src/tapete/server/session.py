@@ -242,9 +242,12 @@ class Session:
         if self.person is not None:  # the practice door: every tab of the person is told
             self.person.send_state()
             return
-        self.send_state()
         running = self.running
         assert running is not None
+        if running.table.unstored:  # ahead of its log (group commit): the state waits for it
+            running.table.when_stored(self.schedule_state)
+            return
+        self.send_state()
         seq = running.table.turn_seq
         play_pre(running, self._player, lambda f: self._done(f, seq))
 
