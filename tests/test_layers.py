@@ -42,31 +42,6 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
 #: move the code to the layer it belongs to and delete the entry. Nothing may be added.
 KNOWN_LAYER_BREAKS: frozenset[tuple[str, str]] = frozenset()
 
-#: the server's import cycle as it stands: these exact edges between server modules (most of
-#: them type-only imports) close cycles today. EACH ONE MUST BE REMOVED, and its entry with it,
-#: as the server is reshaped (one session, one tournament coordinator, ports). An edge that closes
-#: a cycle and is not listed here fails the test, and so does an entry that closes none now.
-KNOWN_SERVER_CYCLE_EDGES: frozenset[tuple[str, str]] = frozenset({
-    ("tapete.server.hub", "tapete.server.practice"),  # the practice table, at the top
-    ("tapete.server.hub", "tapete.server.rooms"),  # Room, type-only
-    ("tapete.server.hub", "tapete.server.sitngo"),  # the sit-and-go table, at the top
-    ("tapete.server.practice", "tapete.server.rooms"),  # Running at the top, Room type-only
-    ("tapete.server.rooms", "tapete.server.hub"),  # Hub, type-only
-    ("tapete.server.sitngo", "tapete.server.practice"),  # the practice table, at the top
-    ("tapete.server.sitngo", "tapete.server.rooms"),  # Room, Running, type-only
-    ("tapete.server.hub", "tapete.server.session"),  # Job, Session, type-only
-    ("tapete.server.practice", "tapete.server.session"),  # type-only
-    ("tapete.server.rooms", "tapete.server.session"),  # Session, type-only
-    ("tapete.server.session", "tapete.server.hub"),  # Player, type-only
-    ("tapete.server.session", "tapete.server.rooms"),  # Room, Running type-only; state lazily
-    ("tapete.server.hub", "tapete.server.state"),
-    ("tapete.server.state", "tapete.server.rooms"),
-    ("tapete.server.practice", "tapete.server.state"),
-    ("tapete.server.state", "tapete.server.practice"),
-    ("tapete.server.rooms", "tapete.server.state"),
-    ("tapete.server.sitngo", "tapete.server.session"),
-})
-
 
 # --------------------------------------------------------------------------- reading the imports
 
@@ -214,22 +189,15 @@ def check(root: Path) -> tuple[list[str], list[str]]:
     graph: dict[str, set[str]] = defaultdict(set)
     for importer, imported in edges:
         graph[importer].add(imported)
-    in_cycles: set[tuple[str, str]] = set()
     problems = []
     for component in cycles(graph):
         members = set(component)
         for importer in component:
             for imported in sorted(graph[importer] & members):
-                in_cycles.add((importer, imported))
-                if (importer, imported) in KNOWN_SERVER_CYCLE_EDGES:
-                    continue
                 loop = path(graph, imported, importer, members)
                 steps = zip([importer, *loop[:-1]], loop, strict=True)
                 said = [describe(edges, a, b) for a, b in steps]
                 problems.append("import cycle: " + "; ".join(said))
-    for importer, imported in sorted(KNOWN_SERVER_CYCLE_EDGES - in_cycles):
-        problems.append(f"{importer} -> {imported} closes no cycle now: delete it from "
-                        "KNOWN_SERVER_CYCLE_EDGES")
     for importer, imported in sorted(KNOWN_LAYER_BREAKS - set(edges)):
         problems.append(f"{importer} -> {imported} is gone: delete it from KNOWN_LAYER_BREAKS")
     return breaks, problems

@@ -58,7 +58,7 @@ class Connected(Protocol):
 
 
 class Served(Protocol):
-    """A table this process runs (``server/rooms.py``'s ``Running``), as the ports see it."""
+    """A table this process runs (``server/session.py``'s ``Running``), as the ports see it."""
 
     @property
     def table(self) -> RoomTable:

@@ -55,8 +55,8 @@ from tapete.server.hub import Hub, Player
 from tapete.server.practice import PracticeBots
 from tapete.server.replayer import routes as replay_routes
 from tapete.server.replayer import warm_up as replay_warm_up
-from tapete.server.rooms import NO_TABLE, Room, RoomBankroll, Running
-from tapete.server.session import Session
+from tapete.server.rooms import NO_TABLE, Room, RoomBankroll
+from tapete.server.session import Running, Session
 from tapete.server.storage import HandRow, Storage, meta_table
 from tapete.server.stored import fair_deal
 from tapete.server.stored import rebuild as rebuild
@@ -457,7 +457,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             after = 0
         box = Outbox(limits, batch=query.get("batch") == "1")
         await hub.load(pid)  # a stored player, loaded once for the states
-        conn = Session(box, pid, room=room, running=running,
+        conn = Session(box, pid, part=room.part, running=running,
                        records=query.get("records") == "1",
                        every_state=query.get("states") != "turn")
         table_run = running

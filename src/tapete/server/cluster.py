@@ -89,7 +89,8 @@ if TYPE_CHECKING:
     from tapete.room.table import RoomTable
     from tapete.server.config import Settings
     from tapete.server.hub import Hub
-    from tapete.server.rooms import Room, Running
+    from tapete.server.rooms import Room
+    from tapete.server.session import Running
 
 log = logging.getLogger("tapete.server")
 LOBBY_KEY = "tapete:lobby"

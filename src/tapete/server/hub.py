@@ -58,8 +58,8 @@ from tapete.server.state import lobby_state
 from tapete.server.storage import PlayerRow, Storage
 
 if TYPE_CHECKING:
-    from tapete.server.rooms import Room, Running
-    from tapete.server.session import Job, Session
+    from tapete.server.rooms import Room
+    from tapete.server.session import Job, Running, Session
 
 HANDS_KEPT = 50  # hands listed on the page
 log = logging.getLogger("tapete.server")

@@ -65,9 +65,17 @@ from tapete.server.game import (
 )
 from tapete.server.money import BOT_PREFIX, is_bot
 from tapete.server.protocol import Act, AddChips, Leave, Next, SitIn, SitOut, TableState
-from tapete.server.rooms import Running
-from tapete.server.session import Job, play_pre, table_job
-from tapete.server.state import PracticePart, result_json, runout_frame, table_state
+from tapete.server.session import Job, Running, play_pre, table_job
+from tapete.server.state import (
+    Sections,
+    Viewer,
+    Wire,
+    as_wire,
+    result_json,
+    runout_frame,
+    table_state,
+    words_wire,
+)
 from tapete.server.views import hand_view
 
 if TYPE_CHECKING:
@@ -232,7 +240,7 @@ class PracticeTable:
         self.latencies: list[float] = []
         self._stamp: float | None = None  # when the action being handled came (the hub's)
         self._answer_stamp: float | None = None
-        self.part = PracticePart(self)  # its sections of the state (server/state.py)
+        self.part = PracticePart(self)  # its sections of the state (below)
         # what the table asks its policy (room/policy.py), decided here: the pause before the
         # next deal, ends at (the table's clock; None: the room's pause after the hand), the
         # bots' thinking time, and whether the table waits for the page (after a restart)
@@ -742,3 +750,50 @@ class PracticeTable:
         stamp, self._answer_stamp = self._answer_stamp, None
         for session in list(self.sessions):
             session.send_state(data, stamp)
+
+
+class PracticePart(Sections):
+    """A practice table's sections of its states (:class:`PracticeTable`'s): the
+    page's numbering of the person's decisions, the run-out shown street by street after a
+    hand and the last hand as it ended, the coach, the result with the bots' reasons (while
+    the coach is on), why the person was sat out, the person's bankroll, a sit-and-go's
+    tournament."""
+
+    def __init__(self, game: PracticeTable) -> None:
+        self.game = game
+        self.rules = game.rules  # the rules the table was opened with
+
+    def number(self, turn: int) -> int | None:
+        game = self.game
+        return None if game.frame is not None else game.base + turn
+
+    def shown(self, v: Viewer) -> tuple[Wire, Wire, bool] | None:
+        game = self.game
+        rt = game.rt
+        frame = game.frame
+        if frame is not None:  # a run-out: the board as far as it is shown
+            hand = rt.last_hand
+            assert hand is not None
+            upto = game.frame_events
+            lines = [x.to_json() for x in words.narration(hand).upto(upto)]
+            return {**frame, "players": list(frame["players"])}, lines, True
+        if rt.hand is None:  # the last hand as it ended (once its run-out was shown)
+            return game.last_view, None, False
+        return None
+
+    def own(self, v: Viewer, state: TableState) -> None:
+        game = self.game
+        seq = state.seq
+        state.coach_on = game.coach_on
+        state.coach = as_wire(game.coach_advice.get(seq) if seq is not None and game.coach_on
+                              else None)
+        r = game.last_result
+        # the bots' reasons only while the coach is on
+        state.last_result = as_wire(r if r is None or game.coach_on else {**r, "explanations": []})
+        state.sat_out_reason = words_wire(game.sat_out_reason)
+        state.waiting = game.rt.hand is None and game.frame is None and not game._between \
+            and not game._can_deal()
+        state.leaving = game.leaving
+        state.notice = words_wire(game.notice)
+        state.me = as_wire(game.me())
+        state.tournament = as_wire(game.info())

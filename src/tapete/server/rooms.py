@@ -11,12 +11,15 @@ anyone is told. This module plugs the room into the server:
 - :class:`Room`: the tables of this process, created, listed for the lobby, restored from
   their logs when the server starts (a hand a crash interrupted goes on, or is voided, by the
   table's rule), bot seats filled and emptied between hands;
-- :func:`state`: the table as one viewer sees it (the one state builder's, server/state.py,
-  with a room table's sections: ``room``); every client at a table is a
-  :class:`~tapete.server.session.Session` (server/session.py), the one session of every kind
-  of table, which also sends, when the client asks for them (``?records=1``), every
-  ``record`` of the table's log as the viewer may see it, numbered gap-free by ``seq``
-  (resume with ``?after=SEQ``).
+- :class:`RoomPart`: a room table's sections of its states (the one state builder's,
+  server/state.py); every client at a table is a :class:`~tapete.server.session.Session`
+  (server/session.py), the one session of every kind of table, which also sends, when the
+  client asks for them (``?records=1``), every ``record`` of the table's log as the viewer
+  may see it, numbered gap-free by ``seq`` (resume with ``?after=SEQ``).
+
+The room reaches the players this process holds as :class:`People` (``server/hub.py``'s
+``Hub``, which is built first and imports this module): it moves their money and tells them
+of their hands.
 """
 
 from __future__ import annotations
@@ -28,10 +31,8 @@ import random
 import secrets
 import time
 import traceback
-from collections import Counter
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tapete import words
 from tapete.bots import SeatView, make_bot
@@ -55,12 +56,15 @@ from tapete.server.fanout import NO_TABLE as NO_TABLE  # (where the app and expo
 from tapete.server.game import send
 from tapete.server.money import BOT_PREFIX, is_bot, seat_chips
 from tapete.server.protocol import TableState
-from tapete.server.state import RoomPart, TableViews, table_state
+from tapete.server.session import Running
+from tapete.server.state import Sections, Viewer, as_wire, home_json
 from tapete.server.stored import hand_row
 
 if TYPE_CHECKING:
-    from tapete.server.hub import Hub
-    from tapete.server.session import Session
+    from tapete.core.text import Text
+    from tapete.server.config import Settings
+    from tapete.server.money import Purse
+    from tapete.server.storage import Storage
 
 log = logging.getLogger("tapete.server")
 BOT_STYLES = ("tag", "lag", "nit", "station", "maniac")
@@ -77,6 +81,63 @@ TABLE_CLOSED = N_("This table was closed after an error: every chip at it is bac
 CLOSE_TABLE_CLOSED = 4410
 
 
+class Person(Protocol):
+    """A player as the room reaches them (``server/hub.py``'s ``Player``): their money, moved
+    in order with their other moves (``purse``), what their page is told."""
+
+    notice: Text | None  # said on their page's next state
+
+    @property
+    def purse(self) -> Purse:
+        ...
+
+    @property
+    def bankroll(self) -> int:
+        ...
+
+    @property
+    def game(self) -> object | None:
+        """Their practice table (None: their page shows the lobby)."""
+        ...
+
+    def _store(self) -> None:
+        """Give the player a database row, the first time there is something to keep."""
+        ...
+
+    def send_state(self) -> None:
+        ...
+
+    def hand_added(self, summary: dict[str, Any]) -> None:
+        """A hand of theirs was stored: their open pages list it."""
+        ...
+
+
+class People(Protocol):
+    """The players this process holds (``server/hub.py``'s ``Hub``), with the server's
+    settings and storage."""
+
+    @property
+    def settings(self) -> Settings:
+        ...
+
+    @property
+    def storage(self) -> Storage:
+        ...
+
+    @property
+    def players(self) -> Mapping[str, Person]:
+        """The players in memory, by id."""
+        ...
+
+    @property
+    def room(self) -> Room:
+        ...
+
+    def player(self, pid: str, create: bool = False, keep: bool = True) -> Person | None:
+        """The player with this id: from memory, from the database, or a new visitor."""
+        ...
+
+
 class RoomBankroll:
     """The room's bankroll: the players' money as the server holds it (:class:`Hub`). A move
     is decided on the bankroll in memory, the one the practice table spends too, and queued
@@ -87,7 +148,7 @@ class RoomBankroll:
     The table stores the record that moves the money before it asks for the move, so a crash
     between the two loses nothing: the restore asks again and the move is made then."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: People) -> None:
         self.hub = hub
         # while the room starts: every move stored, which the tables' restores ask for again
         # (each would be a read and a player loaded for nothing: seconds, at 200 tables);
@@ -146,54 +207,10 @@ def bot_agent(style: str, seed: int) -> Agent:
     return decide
 
 
-@dataclass(eq=False)
-class Running:
-    """A table this process owns: the table, its owner task, its connections."""
-
-    table: RoomTable
-    owner: TableOwner
-    task: asyncio.Task[None] | None = None
-    connections: set[Session] = field(default_factory=set)
-    bots: dict[str, str] = field(default_factory=dict)  # bot player id -> style
-    # each person's pre-action (check/fold, call any), whichever tab chose it: played once
-    # when their turn comes, by whichever tab's state comes first, and kept across reconnects
-    pre: dict[str, str] = field(default_factory=dict)
-    # what its states share, made again only when it changes (server/state.py)
-    views: TableViews = field(default_factory=TableViews)
-    joined: int = 0  # the connections' version: one more each time one comes or goes
-    # each person's connections here: a new one is checked and counted without going
-    # through them all (a connection's own work does not grow with the table's)
-    tabs: Counter[str] = field(default_factory=Counter)
-    # since when (time.monotonic()) no person has been seated, as Room.sweep last saw it
-    idle_since: float | None = field(default_factory=time.monotonic)
-
-    def join(self, conn: Session) -> None:
-        if conn not in self.connections:
-            self.connections.add(conn)
-            self.tabs[conn.player or ""] += 1
-        self.joined += 1
-
-    def part(self, conn: Session) -> None:
-        if conn in self.connections:
-            self.connections.discard(conn)
-            self.tabs[conn.player or ""] -= 1
-            if self.tabs[conn.player or ""] <= 0:
-                del self.tabs[conn.player or ""]
-        self.joined += 1
-
-    def hands_per_hour(self) -> int:
-        """Hands an hour over the last hands (0 until two were dealt)."""
-        starts = self.table.hand_starts
-        if len(starts) < 2:
-            return 0
-        span = starts[-1] - starts[0]
-        return int(3_600_000 * (len(starts) - 1) / span) if span > 0 else 0
-
-
 class Room:
     """The room of this process: its tables, by id."""
 
-    def __init__(self, hub: Hub, *, ports: Callable[[Room], Ports], tick_s: float = 1.0,
+    def __init__(self, hub: People, *, ports: Callable[[Room], Ports], tick_s: float = 1.0,
                  think_ms: int = 700, pause_ms: int = 3000,
                  bot_seed: int | None = None, group_commit: bool = False) -> None:
         self.hub = hub
@@ -780,6 +797,58 @@ class Room:
         return running
 
 
+# ---------------------------------------------------------------------------- states
+class RoomPart(Sections):
+    """A room table's sections: the viewer's money, the result of the last hand, the table
+    and where the viewer stands (``room``: the settings, the host, the chat, the votes, the
+    fair deal), a tournament's table's tournament."""
+
+    def __init__(self, room: Room) -> None:
+        self.room = room
+
+    def own(self, v: Viewer, state: TableState) -> None:
+        room, running, player = self.room, v.running, v.player
+        rt = running.table
+        hand = rt.hand
+        me = v.me
+        # a stored player is in memory (the connection loaded them once); a visitor who only
+        # watches is kept nowhere and has the starting bankroll: no database read per state
+        person = room.hub.players.get(player) if player else None
+        at_table = in_pot = 0
+        if me is not None and not rt.config.tournament:  # tournament chips are not money
+            at_table = me.chips + me.pending_chips
+            if hand is not None and v.you is not None:
+                at_table = hand.stacks[v.you] + me.pending_chips
+                in_pot = hand.totals[v.you]
+        starting = room.hub.settings.starting_bankroll
+        bankroll = person.bankroll if person is not None else starting if player else 0
+        if rt.last_hand is not None:
+            lp = rt.last_players
+            state.last_result = as_wire(running.views.result(
+                rt.last_hand, lp.index(player) if player in lp else None, rt.hand_no))
+        state.waiting = hand is None and rt.table.ready_count() < 2
+        state.leaving = v.seat is not None and v.seat in rt.leaving
+        state.me = as_wire({"bankroll": bankroll, "at_table": at_table, "in_pot": in_pot,
+                            "total": bankroll + at_table + in_pot, "starting": starting,
+                            "version": person.purse.version if person is not None else 0})
+        sh = v.shared
+        chat, chat_seated = running.views.chat(rt)
+        state.room = as_wire({
+            "table": rt.table_id, "seq": rt.seq, "config": running.views.config(rt),
+            "seated": v.seat is not None, "hand_no": rt.hand_no,
+            "spectators": running.views.spectators(running),
+            # the fair deal: the hand's commitment; the last hand's, revealed
+            "commitment": rt.deal.commitment if hand is not None and rt.deal else None,
+            "revealed": sh.revealed,
+            "at": int(time.time()),
+            "chat": chat if v.seat is None else chat_seated,
+            "home": home_json(rt, player)})
+        # a tournament's table (server/tournaments.py): the tournament as the viewer sees it
+        state.tournament = as_wire(room.tournaments.info(rt.table_id, player)
+                                   if rt.config.tournament and room.tournaments is not None
+                                   else None)
+
+
 # ---------------------------------------------------------------------------- faults
 def _where(exc: BaseException) -> tuple[str, str, int]:
     """A fault's kind and where it was raised (its last frame): two faults alike are the
@@ -795,9 +864,3 @@ def _cause(exc: BaseException) -> str:
     cause = exc.__cause__ if isinstance(exc, Unavailable) and exc.__cause__ else exc
     text = str(cause).splitlines()[0] if str(cause) else ""
     return f"{type(cause).__name__}: {text[:160]}"
-
-
-def state(running: Running, player: str | None, room: Room) -> TableState:
-    """The table as ``player`` sees it: the one state builder's (server/state.py), with a
-    room table's sections (``room``: the table's settings and where the viewer stands)."""
-    return table_state(running, player, room.part)

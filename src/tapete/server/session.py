@@ -15,6 +15,12 @@ table, or their lobby while they have none). A session:
   person, whichever tab chose it) and plays it when their turn comes (:func:`play_pre`);
 - sends the table's ``state`` as its viewer sees it (a newer state replaces one not yet sent)
   and, when the client asks (``?records=1``), every record of the table's log it may see.
+
+A table this process runs is a :class:`Running` (its owner, its sessions, what its states
+share), defined here, below the room that opens it. At the practice door the session reaches
+the person as a :class:`Person` (``server/hub.py``'s ``Player``), and a room table's states
+are made with the sections the session is given (``part``): this module imports neither the
+room nor the hub.
 """
 
 from __future__ import annotations
@@ -22,9 +28,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec
 
@@ -53,12 +60,11 @@ from tapete.server.protocol import (
     parse,
     parse_room,
 )
+from tapete.server.state import Sections, TableViews, table_state
 from tapete.server.transport import Outbox
 
 if TYPE_CHECKING:
-    from tapete.room.table import RoomTable
-    from tapete.server.hub import Player
-    from tapete.server.rooms import Room, Running
+    from tapete.room.table import RoomTable, TableOwner
 
 log = logging.getLogger("tapete.server")
 # the last record message encoded, and its text (see Session.send)
@@ -69,6 +75,94 @@ CLOSE_NO_SPECTATORS = 4403
 # what a host's message may carry, by field of the protocol's HostAction
 HOST_ARGS = ("request", "seat_number", "on", "now", "chips", "changes", "allowed", "chat")
 Job = Callable[[], Any]
+
+
+@dataclass(eq=False)
+class Running:
+    """A table this process owns: the table, its owner task, its connections."""
+
+    table: RoomTable
+    owner: TableOwner
+    task: asyncio.Task[None] | None = None
+    connections: set[Session] = field(default_factory=set)
+    bots: dict[str, str] = field(default_factory=dict)  # bot player id -> style
+    # each person's pre-action (check/fold, call any), whichever tab chose it: played once
+    # when their turn comes, by whichever tab's state comes first, and kept across reconnects
+    pre: dict[str, str] = field(default_factory=dict)
+    # what its states share, made again only when it changes (server/state.py)
+    views: TableViews = field(default_factory=TableViews)
+    joined: int = 0  # the connections' version: one more each time one comes or goes
+    # each person's connections here: a new one is checked and counted without going
+    # through them all (a connection's own work does not grow with the table's)
+    tabs: Counter[str] = field(default_factory=Counter)
+    # since when (time.monotonic()) no person has been seated, as Room.sweep last saw it
+    idle_since: float | None = field(default_factory=time.monotonic)
+
+    def join(self, conn: Session) -> None:
+        if conn not in self.connections:
+            self.connections.add(conn)
+            self.tabs[conn.player or ""] += 1
+        self.joined += 1
+
+    def part(self, conn: Session) -> None:
+        if conn in self.connections:
+            self.connections.discard(conn)
+            self.tabs[conn.player or ""] -= 1
+            if self.tabs[conn.player or ""] <= 0:
+                del self.tabs[conn.player or ""]
+        self.joined += 1
+
+    def hands_per_hour(self) -> int:
+        """Hands an hour over the last hands (0 until two were dealt)."""
+        starts = self.table.hand_starts
+        if len(starts) < 2:
+            return 0
+        span = starts[-1] - starts[0]
+        return int(3_600_000 * (len(starts) - 1) / span) if span > 0 else 0
+
+
+class Practice(Protocol):
+    """The person's practice table (``server/practice.py``'s ``PracticeTable``), as the
+    sessions at their door reach it."""
+
+    @property
+    def running(self) -> Running:
+        ...
+
+    @property
+    def seq(self) -> int | None:
+        """The person's decision now, as the page numbers it."""
+        ...
+
+    @property
+    def latencies(self) -> list[float]:
+        ...
+
+    def changed(self) -> None:
+        """Something the page shows changed: every tab is sent the state."""
+        ...
+
+
+class Person(Protocol):
+    """The person at the practice door (``server/hub.py``'s ``Player``): their lobby and
+    their practice table, which every tab of theirs shares."""
+
+    @property
+    def game(self) -> Practice | None:
+        ...
+
+    def need_game(self) -> Practice:
+        """Their practice table (refused when they have none)."""
+        ...
+
+    def send_state(self) -> None:
+        """Every tab of theirs is sent the state (the table's, or the lobby's)."""
+        ...
+
+    def command(self, msg: ClientMessage | RoomMessage, stamp: float
+                ) -> tuple[Running, Job] | None:
+        """A message at their door: done by the lobby, or the job for their table's owner."""
+        ...
 
 
 def table_job(running: Running, player: str, msg: Any, turn: int | None = None) -> Job:
@@ -139,12 +233,12 @@ class Session:
     lobby and practice table, whose policy tells every tab of theirs). ``player`` is its
     identity (a spectator's too: watching, it has no seat)."""
 
-    def __init__(self, box: Outbox, player: str, *, room: Room | None = None,
-                 running: Running | None = None, person: Player | None = None,
+    def __init__(self, box: Outbox, player: str, *, part: Sections | None = None,
+                 running: Running | None = None, person: Person | None = None,
                  records: bool = False, every_state: bool = True) -> None:
         self.box = box
         self._player = player
-        self.room = room
+        self.part = part  # a room table's sections of its states (server/rooms.py's RoomPart)
         self.running = running  # a room table's session; None at the practice door
         self.person = person
         self.records = records
@@ -259,12 +353,10 @@ class Session:
         if self.box.closing:
             return
         if data is None:
-            from tapete.server.rooms import state
-
             running = self.running
-            assert running is not None and self.room is not None
+            assert running is not None and self.part is not None
             self._shown = (running.table, running.table.seq)
-            data = protocol.encode(state(running, self._player, self.room))
+            data = protocol.encode(table_state(running, self._player, self.part))
         self.box.put(data, stamp, state=True)
 
     # ------------------------------------------------------------------ messages

@@ -42,8 +42,8 @@ from tapete.room.table import RoomTable, restore
 from tapete.server import bots as botmod
 from tapete.server.config import Settings
 from tapete.server.practice import PracticeBots, PracticeTable
-from tapete.server.rooms import Room, Running
-from tapete.server.session import Job
+from tapete.server.rooms import Room
+from tapete.server.session import Job, Running
 from tapete.tournament import rulings
 from tapete.tournament.coordinator import DEAL_KINDS, SNG_STACK, Coordinator, SitAndGo, sng_rules
 from tapete.tournament.model import TournamentError

@@ -8,11 +8,15 @@ shown to its page by :func:`table_state`, as a :class:`~tapete.server.protocol.T
   change of the table (a :class:`msgspec.Raw` goes into each viewer's message as it is);
 - the viewer's own: their seat marked ``you``, their hole cards, their decision with its
   legal options and timer, their pre-action;
-- the sections only some tables have (:class:`Sections`): a room table's (:class:`RoomPart`:
-  the viewer's money, the host, the chat, the votes, the fair deal, a tournament) and a
-  practice table's (:class:`PracticePart`: the coach, the person's bankroll, the run-out shown
-  street by street after a hand, the last hand as it ended, the result with the bots'
-  reasons, a sit-and-go's tournament).
+- the sections only some tables have (:class:`Sections`), each written beside its kind of
+  table: a room table's (:class:`~tapete.server.rooms.RoomPart`: the viewer's money, the
+  host, the chat, the votes, the fair deal, a tournament) and a practice table's
+  (:class:`~tapete.server.practice.PracticePart`: the coach, the person's bankroll, the
+  run-out shown street by street after a hand, the last hand as it ended, the result with
+  the bots' reasons, a sit-and-go's tournament).
+
+It reads a table as :class:`Viewed` says (the session module's ``Running`` is one), and
+imports no module that builds a table, a session or a person.
 
 The lobby's state is :func:`lobby_state`'s. Every state goes to its client through the
 session (:meth:`tapete.server.session.Session.send_state`).
@@ -20,8 +24,7 @@ session (:meth:`tapete.server.session.Session.send_state`).
 
 from __future__ import annotations
 
-import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec
 
@@ -31,6 +34,7 @@ from tapete.core.hand import Hand, Phase
 from tapete.core.rules import Rules
 from tapete.core.table import Seat
 from tapete.core.text import Text
+from tapete.room.ports import Served
 from tapete.server.game import BLINDS, rules_json
 from tapete.server.money import is_bot
 from tapete.server.protocol import LobbyState, TableState
@@ -38,10 +42,10 @@ from tapete.server.views import hand_view
 from tapete.words.room import decided_line, host_line, vote_line
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from tapete.room.log import TableConfig
     from tapete.room.table import RoomTable
-    from tapete.server.practice import PracticeTable
-    from tapete.server.rooms import Room, Running
 
 # a part of a message as it goes on the wire: the protocol's struct, its dict, or its encoding
 # made once (a ``msgspec.Raw``, which goes into every message that carries it as it is)
@@ -55,8 +59,35 @@ def _raw(value: Any) -> msgspec.Raw:
     return msgspec.Raw(_JSON.encode(value))
 
 
-def _words(text: Text | None) -> Wire:
+def words_wire(text: Text | None) -> Wire:
+    """A sentence as a state carries it (None: none)."""
     return text.to_json() if text is not None else None
+
+
+class Viewed(Served, Protocol):
+    """A table this process runs (:class:`~tapete.server.session.Running`), as its states
+    read it: besides the table and its connections, its bots' styles, what its states share
+    (:class:`TableViews`), the pre-actions chosen, and each person's tabs at it."""
+
+    @property
+    def bots(self) -> Mapping[str, str]:
+        ...
+
+    @property
+    def views(self) -> TableViews:
+        ...
+
+    @property
+    def pre(self) -> Mapping[str, str]:
+        ...
+
+    @property
+    def joined(self) -> int:
+        ...
+
+    @property
+    def tabs(self) -> Mapping[str, int]:
+        ...
 
 
 # ---------------------------------------------------------------------------- what all see
@@ -68,7 +99,7 @@ class Shared:
     __slots__ = ("table", "key", "rules_of", "rules", "money", "log", "seats", "seats_you",
                  "players", "view", "legal", "ended", "_revealed")
 
-    def __init__(self, running: Running, key: tuple[int, int, int], rules: Rules) -> None:
+    def __init__(self, running: Viewed, key: tuple[int, int, int], rules: Rules) -> None:
         rt = self.table = running.table
         self.key = key
         self.rules_of = rules
@@ -163,7 +194,7 @@ class TableViews:
         """The table was rebuilt from its log: everything is made again."""
         self._shared, self._results = None, {}
 
-    def shared(self, running: Running, rules: Rules | None = None) -> Shared:
+    def shared(self, running: Viewed, rules: Rules | None = None) -> Shared:
         """What every viewer of the table as it stands is shown alike (made once per record
         stored, whoever asks first); ``rules``: the rules the page is shown (the table's)."""
         rt = running.table
@@ -195,7 +226,7 @@ class TableViews:
             self._chat = (key, everyone, seated)
         return self._chat[1], self._chat[2]
 
-    def spectators(self, running: Running) -> int:
+    def spectators(self, running: Viewed) -> int:
         """People watching without a seat (counted once per change of the seats or of the
         connections)."""
         key = (running.table, running.table.seq, running.joined)
@@ -308,7 +339,7 @@ class Viewer:
 
     __slots__ = ("running", "player", "seat", "you", "me", "shared")
 
-    def __init__(self, running: Running, player: str | None, shared: Shared) -> None:
+    def __init__(self, running: Viewed, player: str | None, shared: Shared) -> None:
         rt = running.table
         self.running = running
         self.player = player
@@ -323,7 +354,7 @@ class Viewer:
 
 class Sections:
     """The parts of a state a kind of table has of its own (a room table's by default: see
-    :class:`RoomPart`)."""
+    :class:`~tapete.server.rooms.RoomPart`)."""
 
     rules: Rules | None = None  # the rules the page is shown (None: the table's)
 
@@ -341,105 +372,7 @@ class Sections:
         """Fill the state's fields of this kind of table (coach, money, room...)."""
 
 
-class RoomPart(Sections):
-    """A room table's sections: the viewer's money, the result of the last hand, the table
-    and where the viewer stands (``room``: the settings, the host, the chat, the votes, the
-    fair deal), a tournament's table's tournament."""
-
-    def __init__(self, room: Room) -> None:
-        self.room = room
-
-    def own(self, v: Viewer, state: TableState) -> None:
-        room, running, player = self.room, v.running, v.player
-        rt = running.table
-        hand = rt.hand
-        me = v.me
-        # a stored player is in memory (the connection loaded them once); a visitor who only
-        # watches is kept nowhere and has the starting bankroll: no database read per state
-        person = room.hub.players.get(player) if player else None
-        at_table = in_pot = 0
-        if me is not None and not rt.config.tournament:  # tournament chips are not money
-            at_table = me.chips + me.pending_chips
-            if hand is not None and v.you is not None:
-                at_table = hand.stacks[v.you] + me.pending_chips
-                in_pot = hand.totals[v.you]
-        starting = room.hub.settings.starting_bankroll
-        bankroll = person.bankroll if person is not None else starting if player else 0
-        if rt.last_hand is not None:
-            lp = rt.last_players
-            state.last_result = _as(running.views.result(
-                rt.last_hand, lp.index(player) if player in lp else None, rt.hand_no))
-        state.waiting = hand is None and rt.table.ready_count() < 2
-        state.leaving = v.seat is not None and v.seat in rt.leaving
-        state.me = _as({"bankroll": bankroll, "at_table": at_table, "in_pot": in_pot,
-                        "total": bankroll + at_table + in_pot, "starting": starting,
-                        "version": person.purse.version if person is not None else 0})
-        sh = v.shared
-        chat, chat_seated = running.views.chat(rt)
-        state.room = _as({
-            "table": rt.table_id, "seq": rt.seq, "config": running.views.config(rt),
-            "seated": v.seat is not None, "hand_no": rt.hand_no,
-            "spectators": running.views.spectators(running),
-            # the fair deal: the hand's commitment; the last hand's, revealed
-            "commitment": rt.deal.commitment if hand is not None and rt.deal else None,
-            "revealed": sh.revealed,
-            "at": int(time.time()),
-            "chat": chat if v.seat is None else chat_seated,
-            "home": home_json(rt, player)})
-        # a tournament's table (server/tournaments.py): the tournament as the viewer sees it
-        state.tournament = _as(room.tournaments.info(rt.table_id, player)
-                               if rt.config.tournament and room.tournaments is not None
-                               else None)
-
-
-class PracticePart(Sections):
-    """A practice table's sections (:class:`~tapete.server.practice.PracticeTable`): the
-    page's numbering of the person's decisions, the run-out shown street by street after a
-    hand and the last hand as it ended, the coach, the result with the bots' reasons (while
-    the coach is on), why the person was sat out, the person's bankroll, a sit-and-go's
-    tournament."""
-
-    def __init__(self, game: PracticeTable) -> None:
-        self.game = game
-        self.rules = game.rules  # the rules the table was opened with
-
-    def number(self, turn: int) -> int | None:
-        game = self.game
-        return None if game.frame is not None else game.base + turn
-
-    def shown(self, v: Viewer) -> tuple[Wire, Wire, bool] | None:
-        game = self.game
-        rt = game.rt
-        frame = game.frame
-        if frame is not None:  # a run-out: the board as far as it is shown
-            hand = rt.last_hand
-            assert hand is not None
-            upto = game.frame_events
-            lines = [x.to_json() for x in words.narration(hand).upto(upto)]
-            return {**frame, "players": list(frame["players"])}, lines, True
-        if rt.hand is None:  # the last hand as it ended (once its run-out was shown)
-            return game.last_view, None, False
-        return None
-
-    def own(self, v: Viewer, state: TableState) -> None:
-        game = self.game
-        seq = state.seq
-        state.coach_on = game.coach_on
-        state.coach = _as(game.coach_advice.get(seq) if seq is not None and game.coach_on
-                          else None)
-        r = game.last_result
-        # the bots' reasons only while the coach is on
-        state.last_result = _as(r if r is None or game.coach_on else {**r, "explanations": []})
-        state.sat_out_reason = _words(game.sat_out_reason)
-        state.waiting = game.rt.hand is None and game.frame is None and not game._between \
-            and not game._can_deal()
-        state.leaving = game.leaving
-        state.notice = _words(game.notice)
-        state.me = _as(game.me())
-        state.tournament = _as(game.info())
-
-
-def table_state(running: Running, player: str | None, part: Sections) -> TableState:
+def table_state(running: Viewed, player: str | None, part: Sections) -> TableState:
     """The table as ``player`` sees it (None: a spectator who is nobody): what every viewer
     is shown alike (:class:`Shared`, made once per change), the viewer's own, and ``part``'s
     sections."""
@@ -476,10 +409,10 @@ def table_state(running: Running, player: str | None, part: Sections) -> TableSt
         bank_now = rt.banks[player][pool] / 1000
     state = TableState(
         type="state", lobby=False, seq=decision["seq"] if decision else None,
-        rules=_as(sh.rules), seats=seats, button_seat=table.button_seat,
+        rules=as_wire(sh.rules), seats=seats, button_seat=table.button_seat,
         sb_seat=table.small_blind_seat, bb_seat=table.big_blind_seat,
-        hand=view, live=live, log=log_lines, decision=_as(decision),
-        pre_action=_as(running.pre.get(player) if player else None),
+        hand=view, live=live, log=log_lines, decision=as_wire(decision),
+        pre_action=as_wire(running.pre.get(player) if player else None),
         coach_on=False, coach=None, last_result=None,
         sitting_out=bool(me and (me.sitting_out or me.sit_out_after_hand)),
         # blinds missed while sitting out: come back at the big blind, or post them
@@ -487,12 +420,12 @@ def table_state(running: Running, player: str | None, part: Sections) -> TableSt
         waiting_for_big_blind=bool(me and me.waiting_for_big_blind and not me.post_now),
         sat_out_reason=None, waiting=False, leaving=False, time_bank=bank_now, notice=None,
         # how amounts are written, per language, for the page's live amounts (the slider)
-        money=_as(sh.money), me=_as(None))
+        money=as_wire(sh.money), me=as_wire(None))
     part.own(v, state)
     return state
 
 
-def _as(value: Any) -> Wire:
+def as_wire(value: Any) -> Wire:
     """A part given to a struct's field as it goes on the wire (a dict, a msgspec.Raw)."""
     return value
 
@@ -500,5 +433,5 @@ def _as(value: Any) -> Wire:
 def lobby_state(me: dict[str, Any], options: Wire, notice: Text | None,
                 money: Wire) -> LobbyState:
     """The lobby's ``state`` (the person is at no table)."""
-    return LobbyState(type="state", lobby=True, me=_as(me), options=options,
-                      notice=_words(notice), money=money)
+    return LobbyState(type="state", lobby=True, me=as_wire(me), options=options,
+                      notice=words_wire(notice), money=money)

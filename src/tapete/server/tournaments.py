@@ -43,13 +43,15 @@ from tapete.room.table import RoomTable, restore
 from tapete.server import protocol
 from tapete.server.game import send
 from tapete.server.money import BOT_PREFIX
-from tapete.server.rooms import BOT_STYLES, Room, Running, bot_agent
+from tapete.server.rooms import BOT_STYLES, Room, bot_agent
 from tapete.tournament.coordinator import LEVELS, Coordinator, RoomTournament
 from tapete.tournament.model import TournamentError
 
 if TYPE_CHECKING:
     from starlette.requests import Request
     from starlette.responses import Response
+
+    from tapete.server.session import Running
 
 log = logging.getLogger("tapete.server")
 MAX_PLAYERS = 200
