@@ -694,7 +694,8 @@ class Room:
         if self._sweeping is not None:
             self._sweeping.cancel()
         await self.ownership.stop()  # several nodes: its tables stop, their leases released
-        for running in self.tables.values():
+        # a copy: a table's owner that finishes its step while it stops may close the table
+        for running in list(self.tables.values()):
             if running.task is not None:
                 running.task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
