@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tapete.core import events as ev
+from tapete.core import view
 from tapete.core.actions import BET, CALL, CHECK, FOLD, RAISE, Action
 from tapete.core.betting import Legal
 from tapete.core.cards import Card
@@ -143,7 +144,8 @@ class SeatView:
         from tapete.core.hand import Hand, Phase
 
         for e in events:
-            if isinstance(e, ev.HoleDealt) and e.player != seat and e.cards is not None:
+            if isinstance(e, ev.HoleDealt) and e.cards is not None \
+                    and not view.sees_hole(view.Viewer.bot(seat), e.player, shown=False):
                 raise ValueError("a seat's events must not hold other players' hidden cards")
         replay = Hand.from_events(setup.rules, setup.stacks, events, **setup.hand_args())
         street = 0
@@ -181,4 +183,5 @@ class SeatView:
     @classmethod
     def of(cls, hand: Hand, seat: int) -> SeatView:
         """The view of ``seat`` in ``hand``: its events and the public setup, nothing else."""
-        return cls.from_events(hand.setup, hand.events_for(seat), seat)
+        return cls.from_events(hand.setup, view.events_seen(hand.events, view.Viewer.bot(seat)),
+                               seat)
