@@ -1,10 +1,11 @@
 """What one seat may know about a hand, and what a bot answers.
 
-A :class:`SeatView` is rebuilt from the seat's own event list (``hand.events_for(seat)``, where
-other players' hole cards are hidden until shown) and the public setup of the hand, a
-:class:`~tapete.core.setup.HandSetup` (rules, names, starting stacks, button, forced bets). The
-legal options and the acting order come from replaying those events with the engine, never
-from the dealer's hand object, so a bot cannot see what its seat may not.
+A :class:`SeatView` is rebuilt from the seat's own event list (the observer's
+``events_seen(hand.events, Viewer.bot(seat))``: other players' hole cards hidden) and the
+public setup of the hand, a :class:`~tapete.core.setup.HandSetup` (rules, names, starting
+stacks, button, forced bets). The legal options and the acting order come from replaying those
+events with the engine, never from the dealer's hand object, so a bot cannot see what its seat
+may not.
 """
 
 from __future__ import annotations
