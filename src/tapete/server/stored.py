@@ -48,7 +48,7 @@ def hand_row(hand: Hand, you: int, *, player_id: str, session: str, number: int,
     (rebuilt for the player, the cards they never saw stay hidden), their net, and the
     summary the hand lists show. ``row_id``: the row's key when one hand is stored for
     several people (a room table's), else the hand's id."""
-    mine = hand.hole[you]
+    mine = view.hole_seen(hand, view.Viewer.export(you), you)
     net = hand.net()[you]
     summary: dict[str, Any] = {
         "hand_id": row_id or hand.hand_id, "number": number, "net": net,
