@@ -10,7 +10,8 @@ ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "rules.md"
 # the vectors' tests: the rulebook's, and those of the home-game options
 VECTORS = (ROOT / "tests" / "core" / "test_rules_vectors.py",
-           ROOT / "tests" / "core" / "test_homegame.py")
+           ROOT / "tests" / "core" / "test_homegame.py",
+           ROOT / "tests" / "core" / "test_view.py")
 
 
 def vector_ids(text: str) -> list[str]:

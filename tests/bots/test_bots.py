@@ -21,6 +21,7 @@ from tapete.core.hand import Hand
 from tapete.core.rules import Rules, Structure
 from tapete.core.setup import HandSetup
 from tapete.core.text import Text
+from tapete.core.view import Viewer, events_seen
 
 SIX = ["tag", "lag", "nit", "station", "maniac", "random"]
 
@@ -90,7 +91,7 @@ def test_the_view_carries_the_setup_and_the_engines_acting_order() -> None:
                      "the cutoff", "the button"]
     assert position_name(view, 2).es == "el straddle"
     again = SeatView.from_events(HandSetup.from_json(hand.setup.to_json()),
-                                 hand.events_for(4), 4)
+                                 events_seen(hand.events, Viewer.bot(4)), 4)
     assert again == view
     # a plain table: the player after the big blind first, the big blind last
     plain = SeatView.of(_hand(Deck(2)), 2)

@@ -19,6 +19,7 @@ from tapete.core.cards import FULL_DECK, Deck, format_cards, parse_cards
 from tapete.core.game import OMAHA
 from tapete.core.hand import Hand
 from tapete.core.rules import Rules, Structure
+from tapete.core.view import SPECTATOR, Viewer, events_seen
 from tapete.room.shuffle import shuffle
 
 SECRET = bytes(range(32))
@@ -176,7 +177,7 @@ def test_a_board_run_twice_and_hidden_hole_cards_verify() -> None:
     assert len(hand.boards) == 2
     assert check(hand, d).verified
     # a player's own view: the others' hole cards unknown, their shown cards checked
-    view = hand.events_for(0)
+    view = events_seen(hand.events, Viewer.at(0))
     assert sum(isinstance(e, ev.HoleDealt) and e.cards is None for e in view) == 2
     assert check(hand, d, view).verified
 
@@ -243,7 +244,7 @@ def test_cards_dealt_out_of_the_committed_order_are_rejected() -> None:
 
 def test_shown_cards_a_view_did_not_know_are_checked_against_the_deck() -> None:
     hand, d = showdown_hand()
-    view = hand.events_for(None)  # nobody's hole cards
+    view = events_seen(hand.events, SPECTATOR)  # nobody's hole cards
     shown = next(k for k, e in enumerate(view) if isinstance(e, ev.Shown))
     e = view[shown]
     assert isinstance(e, ev.Shown)

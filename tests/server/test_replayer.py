@@ -605,6 +605,7 @@ def test_a_stored_omaha_hand_of_nine_is_replayed_without_drawing_hands_again(
     from tapete.core.cards import Deck
     from tapete.core.game import OMAHA
     from tapete.core.rules import Rules, Structure
+    from tapete.core.view import Viewer, events_seen
     from tapete.eval import omaha
     from tapete.server.timeline import EQUITY_SAMPLES, street_equity
 
@@ -618,7 +619,7 @@ def test_a_stored_omaha_hand_of_nine_is_replayed_without_drawing_hands_again(
             hand.fold()
         else:
             hand.check_or_call()
-    seen = ev.as_seen_by(hand.events, 0)
+    seen = events_seen(hand.events, Viewer.export(0), finished=True)
     mine = Hand.from_events(hand.rules, hand.starting_stacks, seen, **hand.setup.hand_args())
     work = {"drawn": 0, "evaluated": 0}
     default_rng, evaluate = np.random.default_rng, omaha.evaluate_omaha_hilo_many

@@ -1,10 +1,11 @@
 """What one seat may know about a hand, and what a bot answers.
 
-A :class:`SeatView` is rebuilt from the seat's own event list (``hand.events_for(seat)``, where
-other players' hole cards are hidden until shown) and the public setup of the hand, a
-:class:`~tapete.core.setup.HandSetup` (rules, names, starting stacks, button, forced bets). The
-legal options and the acting order come from replaying those events with the engine, never
-from the dealer's hand object, so a bot cannot see what its seat may not.
+A :class:`SeatView` is rebuilt from the seat's own event list (the observer's
+``events_seen(hand.events, Viewer.bot(seat))``: other players' hole cards hidden) and the
+public setup of the hand, a :class:`~tapete.core.setup.HandSetup` (rules, names, starting
+stacks, button, forced bets). The legal options and the acting order come from replaying those
+events with the engine, never from the dealer's hand object, so a bot cannot see what its seat
+may not.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tapete.core import events as ev
+from tapete.core import view
 from tapete.core.actions import BET, CALL, CHECK, FOLD, RAISE, Action
 from tapete.core.betting import Legal
 from tapete.core.cards import Card
@@ -143,7 +145,8 @@ class SeatView:
         from tapete.core.hand import Hand, Phase
 
         for e in events:
-            if isinstance(e, ev.HoleDealt) and e.player != seat and e.cards is not None:
+            if isinstance(e, ev.HoleDealt) and e.cards is not None \
+                    and not view.sees_hole(view.Viewer.bot(seat), e.player, shown=False):
                 raise ValueError("a seat's events must not hold other players' hidden cards")
         replay = Hand.from_events(setup.rules, setup.stacks, events, **setup.hand_args())
         street = 0
@@ -181,4 +184,5 @@ class SeatView:
     @classmethod
     def of(cls, hand: Hand, seat: int) -> SeatView:
         """The view of ``seat`` in ``hand``: its events and the public setup, nothing else."""
-        return cls.from_events(hand.setup, hand.events_for(seat), seat)
+        return cls.from_events(hand.setup, view.events_seen(hand.events, view.Viewer.bot(seat)),
+                               seat)

@@ -151,13 +151,3 @@ def from_json(data: dict[str, Any]) -> Event:
             d[k] = tuple(v)
     event: Event = cls(**d)
     return event
-
-
-def as_seen_by(events: list[Event], you: int | None) -> list[Event]:
-    """A finished hand's events as player ``you`` (None: someone not dealt in) keeps them:
-    another player's hole cards are hidden unless that player showed them (what a stored
-    hand and a room table's hand history hold for one person)."""
-    shown = {e.player for e in events if type(e) is Shown}
-    return [HoleDealt(e.player, None)
-            if type(e) is HoleDealt and e.player != you and e.player not in shown
-            else e for e in events]

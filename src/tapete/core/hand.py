@@ -1510,13 +1510,3 @@ class Hand:
         """Each player's result: finishing stack minus starting stack."""
         return [s - s0 for s, s0 in zip(self.stacks, self.starting_stacks, strict=True)]
 
-    def events_for(self, viewer: int | None) -> list[Event]:
-        """The event list with the hole cards this viewer may not see hidden."""
-        out: list[Event] = []
-        for e in self.events:
-            if isinstance(e, ev.HoleDealt) and e.player != viewer:
-                out.append(ev.HoleDealt(e.player, None))
-            else:
-                out.append(e)
-        return out
-

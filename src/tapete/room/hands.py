@@ -12,7 +12,7 @@ The writers give the table's hands as one player keeps them (``viewer``: a playe
 for someone who was dealt none of them): :func:`to_phhs` (a PHH ``.phhs`` file) and
 :func:`to_pokerstars` (PokerStars text, the viewer as the hero). **Hole cards**: the viewer's
 own, and another player's only where that player showed them
-(:func:`tapete.core.events.as_seen_by`, what each person's stored hands hold too). At a table
+(:func:`tapete.core.view.events_seen`, what each person's stored hands hold too). At a table
 with fair dealing the ``end`` record reveals the whole deck, and the PHH file keeps it in
 ``_fair_deck`` (with ``_fair_commitment`` and ``_fair_secret``), so ``tapete verify`` checks
 every hand and anyone may deal the folded hands again from it; the hand itself says no more
@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tapete.core import events as ev
+from tapete.core import view
 from tapete.core.catalog import t
 from tapete.core.fair import FairDeal
 from tapete.core.hand import Hand
@@ -92,7 +93,8 @@ class Played:
     def hand_for(self, viewer: str | None) -> Hand:
         """The hand as ``viewer`` keeps it: their own hole cards, the others' where shown."""
         setup = self.setup()
-        events = ev.as_seen_by([ev.from_json(e) for e in self.events], self.seat_of(viewer))
+        events = view.events_seen([ev.from_json(e) for e in self.events],
+                                  view.Viewer.export(self.seat_of(viewer)), finished=True)
         return Hand.from_events(setup.rules, setup.stacks, events, **setup.hand_args())
 
     def date(self) -> str:

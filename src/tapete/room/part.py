@@ -34,7 +34,8 @@ MOST_CHIPS = 10**12  # the largest stack a host or a tournament may set
 
 Agent = Callable[[HandSetup, list[ev.Event], int], Action]
 """A player the table plays for (a bot seat): given the hand's public setup, the events its
-hand seat may see (``hand.events_for``) and that hand seat, the action it takes. A bot wraps
+hand seat may see (the observer's ``tapete.core.view.events_seen``) and that hand seat, the
+action it takes. A bot wraps
 itself as ``lambda setup, events, p: bot.decide(SeatView.from_events(setup, events, p))``."""
 
 

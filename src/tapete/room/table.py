@@ -122,6 +122,7 @@ from tapete.core.errors import BooksError
 from tapete.core.fair import FairDeal
 from tapete.core.hand import Hand
 from tapete.core.table import Seat, Table, TimeOutPolicy
+from tapete.core.view import Viewer, event_json_seen, sees_hole
 from tapete.room.chat import ChatLog
 from tapete.room.clock import Clock, SystemClock
 from tapete.room.dealer import Dealer
@@ -872,21 +873,19 @@ def money_moves(table_id: str, first_seq: int, batch: Batch) -> list[tuple[str, 
 
 def visible(r: Record, viewer: str | None, players: list[str]) -> dict[str, Any]:
     """What ``viewer`` (a player id, None for a spectator) may see of record ``r``;
-    ``players`` are the hand's player ids by hand seat. Never the deck, never an id."""
+    ``players`` are the hand's player ids by hand seat. Never the deck, never an id; the hole
+    cards the observer (:mod:`tapete.core.view`) lets the viewer see."""
     p = r.payload
     if r.kind == "start":
-        you = players.index(viewer) if viewer in players else None
+        you = Viewer.of_player(viewer, players).seat
         out = {"hand_no": p["hand_no"], "setup": p["setup"], "you": you}
         if "commitment" in p:
             out["commitment"] = p["commitment"]
         return out
     if r.kind == "event":
         e = p["event"]
-        if e.get("type") == "HoleDealt" and (
-                viewer is None or not 0 <= e["player"] < len(players)
-                or players[e["player"]] != viewer):
-            return {**p, "event": {**e, "cards": None}}
-        return p
+        seen = event_json_seen(e, Viewer.of_player(viewer, players))
+        return p if seen is e else {**p, "event": seen}
     if "player" in p or "by" in p:  # ids never leave the table: whether it is the viewer
         out = {k: v for k, v in p.items() if k not in ID_KEYS}
         if "player" in p:
@@ -903,11 +902,11 @@ def viewer_kind(r: Record, viewer: str | None, players: list[str]) -> object:
     the cards are theirs; a record about a player: whether it is them; else all alike)."""
     p = r.payload
     if r.kind == "start":
-        return players.index(viewer) if viewer in players else None
+        return Viewer.of_player(viewer, players).seat
     if r.kind == "event":
         e = p["event"]
-        return e.get("type") == "HoleDealt" and viewer is not None \
-            and 0 <= e["player"] < len(players) and players[e["player"]] == viewer
+        return e.get("type") == "HoleDealt" and sees_hole(
+            Viewer.of_player(viewer, players), e["player"], shown=False)
     if "player" in p or "by" in p:
         return p.get("player") == viewer, p.get("by") == viewer
     return None

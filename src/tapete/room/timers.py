@@ -10,6 +10,7 @@ but through these (its clock), one step per :meth:`Timers.poll`.
 
 from __future__ import annotations
 
+from tapete.core import view
 from tapete.core.hand import Hand
 from tapete.room.errors import Refused
 from tapete.room.part import POST, PRE, Table
@@ -97,7 +98,8 @@ class Timers:
             agent = tb.agents.get(player)
             if agent is not None and tb.turn_seq is not None and \
                     tb.clock.now_ms() >= tb.turn_at + think:
-                action = agent(hand.setup, hand.events_for(hand.actor), hand.actor)
+                action = agent(hand.setup, view.events_seen(
+                    hand.events, view.Viewer.bot(hand.actor)), hand.actor)
                 try:
                     tb.act(player, tb.turn_seq, action)
                 except Refused:  # an agent that answers wrong runs out of time at once

@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 from tapete import words
 from tapete.bots import SeatView
 from tapete.core import events as ev
+from tapete.core import view
 from tapete.core.actions import Action
 from tapete.core.cards import Deck
 from tapete.core.catalog import t
@@ -523,7 +524,8 @@ class PracticeTable:
         # the bots' reasons, only for the hands that were shown: a reason ("a bluff", "for
         # value") tells a hand's strength as surely as its cards
         return result_json(hand, hi, self.rt.hand_no, [
-            e if e["player"] in hand.shown else {**e, "why": hidden, "hidden": True}
+            e if view.reason_seen(hand, view.Viewer.at(hi), e["player"])
+            else {**e, "why": hidden, "hidden": True}
             for e in self.explanations])
 
     def _left(self) -> None:

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import msgspec
 
 from tapete import words
+from tapete.core import view as observer
 from tapete.core.cards import format_card
 from tapete.core.hand import Hand, Phase
 from tapete.core.rules import Rules
@@ -155,8 +156,8 @@ class Shared:
         players = self.players
         if you is not None:
             players = list(players)
-            hole = hand.hole[you]
-            if hole is not None and you not in hand.shown:
+            hole = observer.hole_seen(hand, observer.Viewer.at(you), you)
+            if hole is not None and you not in hand.shown:  # shown: in the shared view
                 mine = dict(view["players"][you])
                 mine["cards"] = [format_card(c) for c in hole] if hole else None
                 players[you] = _raw(mine)
@@ -271,7 +272,7 @@ def runout_frame(hand: Hand, upto: int, you: int | None) -> dict[str, Any]:
     part = Hand.from_events(setup.rules, setup.stacks, hand.events[:upto],
                             **setup.hand_args())
     view = hand_view(part, you)
-    for p, cards in hand.shown.items():
+    for p, cards in observer.tabled(hand).items():  # the ended hand's, seen by every viewer
         view["players"][p]["cards"] = [format_card(c) for c in cards]
     view["phase"] = "runout"
     view["_events"] = upto

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from tapete.core import events as ev
+from tapete.core import view
 from tapete.core.cards import format_cards
 from tapete.core.fair import FairDeal
 from tapete.core.hand import Hand
@@ -47,7 +48,7 @@ def hand_row(hand: Hand, you: int, *, player_id: str, session: str, number: int,
     (rebuilt for the player, the cards they never saw stay hidden), their net, and the
     summary the hand lists show. ``row_id``: the row's key when one hand is stored for
     several people (a room table's), else the hand's id."""
-    mine = hand.hole[you]
+    mine = view.hole_seen(hand, view.Viewer.export(you), you)
     net = hand.net()[you]
     summary: dict[str, Any] = {
         "hand_id": row_id or hand.hand_id, "number": number, "net": net,
@@ -76,5 +77,5 @@ def rebuild(row: HandRow, for_player: bool = True) -> Hand:
     events = [ev.from_json(e) for e in row.events]  # first: a bad event says what it is
     setup = setup_of(row)
     if for_player:
-        events = ev.as_seen_by(events, you)
+        events = view.events_seen(events, view.Viewer.replayer(you), finished=True)
     return Hand.from_events(setup.rules, setup.stacks, events, **setup.hand_args())

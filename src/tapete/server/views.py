@@ -13,20 +13,21 @@ from typing import Any
 from tapete.core.cards import format_card
 from tapete.core.hand import Hand, Phase
 from tapete.core.rules import Structure
+from tapete.core.view import Viewer, cards_seen
 from tapete.server.game import last_actions
 
 
 def hand_view(hand: Hand, viewer: int | None) -> dict[str, Any]:
-    """What the hand seat ``viewer`` may see (None: a spectator): another seat's hole cards
-    only once they are shown; each seat's last action on the street (the hand in play's and
-    the ended hand's alike); the legal options only for the seat to act, with the pot after
-    calling and whether the limit is fixed, as the engine's answer has them."""
-    shown = hand.shown
+    """What the hand seat ``viewer`` may see (None: a spectator): the hole cards the
+    observer (:mod:`tapete.core.view`) lets it see; each seat's last action on the street (the
+    hand in play's and the ended hand's alike); the legal options only for the seat to act,
+    with the pot after calling and whether the limit is fixed, as the engine's answer has
+    them."""
     lasts = last_actions(hand.n, hand.events)
+    seen = cards_seen(hand, Viewer.at(viewer))
     players = []
     for p in range(hand.n):
-        hole = hand.hole[p]
-        visible = hole is not None and (p == viewer or p in shown)
+        hole = seen[p]
         players.append({
             "name": hand.names[p],
             "seat": hand.seats[p],
@@ -35,7 +36,7 @@ def hand_view(hand: Hand, viewer: int | None) -> dict[str, Any]:
             "total": hand.totals[p],
             "folded": hand.folded[p],
             "all_in": hand.all_in[p],
-            "cards": [format_card(c) for c in hole] if visible and hole else None,
+            "cards": [format_card(c) for c in hole] if hole else None,
             "has_cards": hand.dealt[p] and not hand.folded[p] and p not in hand.mucked,
             "last_action": lasts[p],
         })
