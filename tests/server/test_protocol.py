@@ -16,23 +16,11 @@ from starlette.testclient import TestClient
 from test_server import client as client  # noqa: F401 (the fixture)
 from test_server import next_state, play
 
-from tapete.server import protocol, replay_protocol
+from tapete.server import protocol
 from tapete.server.game import Refused
+from tapete.server.protocol_docs import models
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
-
-
-def models() -> list[type[msgspec.Struct]]:
-    """Every model of the protocol: the page's messages and every part of the server's, and
-    the replayer's HTTP answers (tapete.server.replay_protocol)."""
-    out = []
-    for module in (protocol, replay_protocol):
-        for value in vars(module).values():
-            if isinstance(value, type) and issubclass(value, msgspec.Struct) \
-                    and value.__module__ == module.__name__ \
-                    and not value.__name__.startswith("_"):
-                out.append(value)
-    return out
 
 
 def documented(text: str) -> dict[str, set[str]]:

@@ -339,6 +339,38 @@ class Append(NamedTuple):
     epoch: int | None = None
 
 
+def _known_last(appends: list[Append], known: dict[str, int | None]) -> dict[str, int]:
+    """The last seq of each table whose writer knows it and whose batch follows it (the
+    others' are read in the group's transaction)."""
+    last: dict[str, int] = {}
+    for a in appends:
+        seq = known[a.table_id]
+        if seq is not None and a.records and seq == a.records[0].seq - 1:
+            last[a.table_id] = seq
+    return last
+
+
+def _admit(appends: list[Append], held: set[tuple[str, int]], last: dict[str, int],
+           out: list[Exception | None]) -> tuple[list[Append], int]:
+    """The batches of a group that may be stored (their lease held, their seq next), in
+    order; each other one's refusal in ``out``. Also returns how many were fenced."""
+    admitted: list[Append] = []
+    fenced = 0
+    for i, a in enumerate(appends):
+        if a.epoch is not None and (a.table_id, a.epoch) not in held:
+            fenced += 1
+            out[i] = Fenced(t("this node lost the table's lease: another node owns it now"))
+            continue
+        if not a.records:
+            continue
+        if last.get(a.table_id, 0) + 1 != a.records[0].seq:
+            out[i] = _not_owner()
+            continue
+        last[a.table_id] = a.records[-1].seq
+        admitted.append(a)
+    return admitted, fenced
+
+
 class EventLog:
     """Every table's records, in a database SQLAlchemy reaches (``sqlite://`` in memory)."""
 
@@ -531,7 +563,6 @@ class EventLog:
                out: list[Exception | None]) -> int:
         """:meth:`append_group`'s transaction through SQLAlchemy (a database the DBAPI path
         does not serve): fills ``out``, returns how many batches were fenced."""
-        fenced = 0
         with self.engine.begin() as conn:
             held: set[tuple[str, int]] = set()
             quoted = sorted({(a.table_id, a.epoch) for a in appends
@@ -543,33 +574,17 @@ class EventLog:
                 if conn.dialect.name == "postgresql":
                     query = query.with_for_update(read=True)
                 held = {(str(tid), int(epoch)) for tid, epoch in conn.execute(query)}
-            last: dict[str, int] = {}
-            for a in appends:
-                seq = known[a.table_id]
-                if seq is not None and a.records and seq == a.records[0].seq - 1:
-                    last[a.table_id] = seq
+            last = _known_last(appends, known)
             ask = sorted({a.table_id for a in appends} - last.keys())
             if ask:
                 for tid, value in conn.execute(
                         sa.select(EVENTS.c.table_id, sa.func.max(EVENTS.c.seq))
                         .where(EVENTS.c.table_id.in_(ask)).group_by(EVENTS.c.table_id)):
                     last[str(tid)] = int(value)
-            rows: list[dict[str, Any]] = []
-            for i, a in enumerate(appends):
-                if a.epoch is not None and (a.table_id, a.epoch) not in held:
-                    fenced += 1
-                    out[i] = Fenced(t("this node lost the table's lease: another node"
-                                      " owns it now"))
-                    continue
-                if not a.records:
-                    continue
-                if last.get(a.table_id, 0) + 1 != a.records[0].seq:
-                    out[i] = _not_owner()
-                    continue
-                last[a.table_id] = a.records[-1].seq
-                rows.extend({"table_id": a.table_id, "seq": r.seq, "kind": r.kind,
-                             "payload": json.dumps(r.payload, sort_keys=True), "at": r.at}
-                            for r in a.records)
+            admitted, fenced = _admit(appends, held, last, out)
+            rows = [{"table_id": a.table_id, "seq": r.seq, "kind": r.kind,
+                     "payload": json.dumps(r.payload, sort_keys=True), "at": r.at}
+                    for a in admitted for r in a.records]
             if rows:
                 conn.execute(EVENTS.insert(), rows)
         return fenced
@@ -810,7 +825,6 @@ class _FastAppend:
         Raises what the database raised (as SQLAlchemy's errors): nothing is stored then."""
         raw = self._conn()
         m = self.mark
-        fenced = 0
         try:
             cursor = raw.cursor()
             try:
@@ -827,33 +841,16 @@ class _FastAppend:
                             + " ORDER BY table_id" + (" FOR SHARE" if self.postgres else ""),
                             [x for pair in quoted for x in pair])
                         held = {(str(tid), int(e)) for tid, e in cursor.fetchall()}
-                    last: dict[str, int] = {}
-                    for a in appends:
-                        seq = known[a.table_id]
-                        if seq is not None and a.records and seq == a.records[0].seq - 1:
-                            last[a.table_id] = seq
+                    last = _known_last(appends, known)
                     ask = sorted({a.table_id for a in appends} - last.keys())
                     if ask:
                         cursor.execute(
                             f"SELECT table_id, MAX(seq) FROM {EVENTS.name} WHERE table_id IN"
                             f" ({', '.join([m] * len(ask))}) GROUP BY table_id", ask)
                         last.update((str(tid), int(v)) for tid, v in cursor.fetchall())
-                    rows: list[tuple[Any, ...]] = []
-                    for i, a in enumerate(appends):
-                        if a.epoch is not None and (a.table_id, a.epoch) not in held:
-                            fenced += 1
-                            out[i] = Fenced(t("this node lost the table's lease: another node"
-                                              " owns it now"))
-                            continue
-                        if not a.records:
-                            continue
-                        if last.get(a.table_id, 0) + 1 != a.records[0].seq:
-                            out[i] = _not_owner()
-                            continue
-                        last[a.table_id] = a.records[-1].seq
-                        rows.extend((a.table_id, r.seq, r.kind,
-                                     json.dumps(r.payload, sort_keys=True), r.at)
-                                    for r in a.records)
+                    admitted, fenced = _admit(appends, held, last, out)
+                    rows = [(a.table_id, r.seq, r.kind, json.dumps(r.payload, sort_keys=True),
+                             r.at) for a in admitted for r in a.records]
                     if rows:
                         cursor.executemany(
                             f"INSERT INTO {EVENTS.name} ({', '.join(_EVENT_COLUMNS)}) VALUES"
